@@ -1,0 +1,4 @@
+// Package kgen is the root of the kgen toolchain: code generators for Kubernetes
+// API types (client-gen, lister-gen, informer-gen) and the runtime the generated
+// code targets. See README.md for the layout and ARCHITECTURE.md for the data path.
+package kgen

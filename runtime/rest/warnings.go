@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
 )
 
@@ -106,90 +105,15 @@ func getDefaultWarningHandler() WarningHandler {
 	return defaultWarningHandler
 }
 
-// Warning is one parsed RFC 7234 Warning header value.
-type Warning struct {
-	// Code is the warn-code, 299 for Kubernetes deprecation and admission warnings.
-	Code int
-	// Agent is the warn-agent, usually "-".
-	Agent string
-	// Text is the unquoted warn-text.
-	Text string
-}
-
-// parseWarningHeaders parses all Warning header values, skipping malformed ones.
-func parseWarningHeaders(headers []string) []Warning {
-	var out []Warning
-	for _, h := range headers {
-		for len(h) > 0 {
-			w, rest, ok := parseWarning(h)
-			if !ok {
-				break
-			}
-			out = append(out, w)
-			h = rest
-		}
+func handleWarnings(h http.Header, handler WarningHandler) []utilnet.WarningHeader {
+	values := h.Values("Warning")
+	if len(values) == 0 {
+		return nil
 	}
-	return out
-}
-
-// parseWarning parses one `code agent "text" [date]` element and returns the remainder after a comma.
-func parseWarning(s string) (Warning, string, bool) {
-	s = strings.TrimLeft(s, " \t,")
-	codeStr, s, ok := strings.Cut(s, " ")
-	if !ok {
-		return Warning{}, "", false
-	}
-	code, err := strconv.Atoi(codeStr)
-	if err != nil || len(codeStr) != 3 {
-		return Warning{}, "", false
-	}
-	agent, s, ok := strings.Cut(strings.TrimLeft(s, " "), " ")
-	if !ok {
-		return Warning{}, "", false
-	}
-	s = strings.TrimLeft(s, " ")
-	if !strings.HasPrefix(s, `"`) {
-		return Warning{}, "", false
-	}
-	var b strings.Builder
-	i := 1
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			b.WriteByte(s[i])
-			continue
-		}
-		if c == '"' {
-			break
-		}
-		b.WriteByte(c)
-	}
-	if i >= len(s) {
-		return Warning{}, "", false
-	}
-	rest := strings.TrimLeft(s[i+1:], " ")
-	// Skip an optional quoted warn-date, which may itself contain commas.
-	if strings.HasPrefix(rest, `"`) {
-		if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-			rest = rest[end+2:]
-		} else {
-			rest = ""
-		}
-	}
-	if idx := strings.IndexByte(rest, ','); idx >= 0 {
-		rest = rest[idx+1:]
-	} else {
-		rest = ""
-	}
-	return Warning{Code: code, Agent: agent, Text: b.String()}, rest, true
-}
-
-func handleWarnings(h http.Header, handler WarningHandler) []Warning {
 	if handler == nil {
 		handler = getDefaultWarningHandler()
 	}
-	ws := parseWarningHeaders(h.Values("Warning"))
+	ws, _ := utilnet.ParseWarningHeaders(values)
 	for _, w := range ws {
 		handler.HandleWarningHeader(w.Code, w.Agent, w.Text)
 	}

@@ -1,0 +1,269 @@
+package testing
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// FakeClient is what a generated fake clientset offers on top of its typed clients.
+type FakeClient interface {
+	// Tracker returns the ObjectTracker that stores the clientset's objects.
+	Tracker() ObjectTracker
+	AddReactor(verb, resource string, reaction ReactionFunc)
+	PrependReactor(verb, resource string, reaction ReactionFunc)
+	AddWatchReactor(resource string, reaction WatchReactionFunc)
+	PrependWatchReactor(resource string, reaction WatchReactionFunc)
+	AddProxyReactor(resource string, reaction ProxyReactionFunc)
+	PrependProxyReactor(resource string, reaction ProxyReactionFunc)
+	Invokes(action Action, defaultReturnObj runtime.Object) (runtime.Object, error)
+	InvokesWatch(action Action) (watch.Interface, error)
+	InvokesProxy(action Action) ResponseWrapper
+	ClearActions()
+	Actions() []Action
+}
+
+// ResponseWrapper is the result of a proxied request; runtime/rest's ResponseWrapper satisfies it.
+type ResponseWrapper interface {
+	DoRaw(ctx context.Context) ([]byte, error)
+	Stream(ctx context.Context) (io.ReadCloser, error)
+}
+
+// Fake records the actions a fake client is asked to perform and answers them through chains of
+// reactors. Generated fake clientsets embed it.
+type Fake struct {
+	mu      sync.RWMutex
+	actions []Action
+
+	// ReactionChain is tried in order for every non-watch, non-proxy action.
+	ReactionChain []Reactor
+	// WatchReactionChain is tried in order for every watch action.
+	WatchReactionChain []WatchReactor
+	// ProxyReactionChain is tried in order for every proxy action.
+	ProxyReactionChain []ProxyReactor
+
+	// Resources is what the fake discovery client reports as served.
+	Resources []*metav1.APIResourceList
+}
+
+// Reactor decides whether it handles an action and, if so, produces the result.
+type Reactor interface {
+	// Handles reports whether React should be tried for the action.
+	Handles(action Action) bool
+	// React produces the result; handled=false passes the action on to the next reactor.
+	React(action Action) (handled bool, ret runtime.Object, err error)
+}
+
+// WatchReactor is a Reactor for watch actions.
+type WatchReactor interface {
+	// Handles reports whether React should be tried for the action.
+	Handles(action Action) bool
+	// React produces the watch; handled=false passes the action on to the next reactor.
+	React(action Action) (handled bool, ret watch.Interface, err error)
+}
+
+// ProxyReactor is a Reactor for proxy actions.
+type ProxyReactor interface {
+	// Handles reports whether React should be tried for the action.
+	Handles(action Action) bool
+	// React produces the response; handled=false passes the action on to the next reactor.
+	React(action Action) (handled bool, ret ResponseWrapper, err error)
+}
+
+// ReactionFunc answers an action; handled=false passes it on to the next reactor in the chain.
+type ReactionFunc func(action Action) (handled bool, ret runtime.Object, err error)
+
+// WatchReactionFunc answers a watch action; handled=false passes it on.
+type WatchReactionFunc func(action Action) (handled bool, ret watch.Interface, err error)
+
+// ProxyReactionFunc answers a proxy action; handled=false passes it on.
+type ProxyReactionFunc func(action Action) (handled bool, ret ResponseWrapper, err error)
+
+// AddReactor appends a reaction for verb and resource ("*" matches any) to the chain.
+func (c *Fake) AddReactor(verb, resource string, reaction ReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ReactionChain = append(c.ReactionChain, &SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction})
+}
+
+// PrependReactor puts a reaction for verb and resource in front of the chain.
+func (c *Fake) PrependReactor(verb, resource string, reaction ReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ReactionChain = append([]Reactor{&SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction}}, c.ReactionChain...)
+}
+
+// AddWatchReactor appends a watch reaction for resource ("*" matches any) to the chain.
+func (c *Fake) AddWatchReactor(resource string, reaction WatchReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.WatchReactionChain = append(c.WatchReactionChain, &SimpleWatchReactor{Resource: resource, Reaction: reaction})
+}
+
+// PrependWatchReactor puts a watch reaction for resource in front of the chain.
+func (c *Fake) PrependWatchReactor(resource string, reaction WatchReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.WatchReactionChain = append([]WatchReactor{&SimpleWatchReactor{Resource: resource, Reaction: reaction}}, c.WatchReactionChain...)
+}
+
+// AddProxyReactor appends a proxy reaction for resource to the chain.
+func (c *Fake) AddProxyReactor(resource string, reaction ProxyReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ProxyReactionChain = append(c.ProxyReactionChain, &SimpleProxyReactor{Resource: resource, Reaction: reaction})
+}
+
+// PrependProxyReactor puts a proxy reaction for resource in front of the chain.
+func (c *Fake) PrependProxyReactor(resource string, reaction ProxyReactionFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ProxyReactionChain = append([]ProxyReactor{&SimpleProxyReactor{Resource: resource, Reaction: reaction}}, c.ProxyReactionChain...)
+}
+
+// record stores a copy of the action and returns another copy for the reactors together with a
+// snapshot of the chain, so reactors run without the lock and may themselves call the Fake.
+func record[R any](c *Fake, action Action, chain *[]R) (Action, []R) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.actions = append(c.actions, action.DeepCopy())
+	return action.DeepCopy(), append([]R(nil), *chain...)
+}
+
+// Invokes records the action and returns the answer of the first reactor that handles it, or
+// defaultReturnObj when none does.
+func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.Object, error) {
+	action, chain := record(c, action, &c.ReactionChain)
+	for _, r := range chain {
+		if !r.Handles(action) {
+			continue
+		}
+		if handled, ret, err := r.React(action); handled {
+			return ret, err
+		}
+	}
+	return defaultReturnObj, nil
+}
+
+// InvokesWatch records the action and returns the watch of the first reactor that handles it.
+func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
+	action, chain := record(c, action, &c.WatchReactionChain)
+	for _, r := range chain {
+		if !r.Handles(action) {
+			continue
+		}
+		if handled, ret, err := r.React(action); handled {
+			return ret, err
+		}
+	}
+	return nil, fmt.Errorf("no watch reactor handles %s %s", action.GetVerb(), describeResource(action))
+}
+
+// InvokesProxy records the action and returns the response of the first reactor that handles it
+// without error, or nil.
+func (c *Fake) InvokesProxy(action Action) ResponseWrapper {
+	action, chain := record(c, action, &c.ProxyReactionChain)
+	for _, r := range chain {
+		if !r.Handles(action) {
+			continue
+		}
+		if handled, ret, err := r.React(action); handled && err == nil {
+			return ret
+		}
+	}
+	return nil
+}
+
+// ClearActions forgets the recorded actions.
+func (c *Fake) ClearActions() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.actions = nil
+}
+
+// Actions returns the recorded actions, oldest first.
+func (c *Fake) Actions() []Action {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append(make([]Action, 0, len(c.actions)), c.actions...)
+}
+
+// SimpleReactor handles actions whose verb and resource match ("*" matches anything; the resource
+// may be "pods/status" to match a subresource).
+type SimpleReactor struct {
+	Verb     string
+	Resource string
+
+	Reaction ReactionFunc
+}
+
+// Handles reports whether the verb and resource match.
+func (r *SimpleReactor) Handles(action Action) bool {
+	return (r.Verb == "*" || r.Verb == action.GetVerb()) && resourceCovers(r.Resource, action)
+}
+
+// React calls the reaction.
+func (r *SimpleReactor) React(action Action) (bool, runtime.Object, error) {
+	return r.Reaction(action)
+}
+
+// SimpleWatchReactor handles watch actions whose resource matches ("*" matches anything).
+type SimpleWatchReactor struct {
+	Resource string
+
+	Reaction WatchReactionFunc
+}
+
+// Handles reports whether the resource matches.
+func (r *SimpleWatchReactor) Handles(action Action) bool { return resourceCovers(r.Resource, action) }
+
+// React calls the reaction.
+func (r *SimpleWatchReactor) React(action Action) (bool, watch.Interface, error) {
+	return r.Reaction(action)
+}
+
+// SimpleProxyReactor handles proxy actions whose resource matches ("*" matches anything).
+type SimpleProxyReactor struct {
+	Resource string
+
+	Reaction ProxyReactionFunc
+}
+
+// Handles reports whether the resource matches.
+func (r *SimpleProxyReactor) Handles(action Action) bool { return resourceCovers(r.Resource, action) }
+
+// React calls the reaction.
+func (r *SimpleProxyReactor) React(action Action) (bool, ResponseWrapper, error) {
+	return r.Reaction(action)
+}
+
+// DefaultWatchReactor returns a watch reaction that always answers with the given watch and error.
+func DefaultWatchReactor(watchInterface watch.Interface, err error) WatchReactionFunc {
+	return func(Action) (bool, watch.Interface, error) { return true, watchInterface, err }
+}
+
+// resourceCovers matches "*", a resource name, or "resource/subresource".
+func resourceCovers(resource string, action Action) bool {
+	if resource == "*" || resource == action.GetResource().Resource {
+		return true
+	}
+	top, sub, ok := strings.Cut(resource, "/")
+	return ok && top == action.GetResource().Resource && sub == action.GetSubresource()
+}
+
+func describeResource(action Action) string {
+	s := action.GetResource().String()
+	if sub := action.GetSubresource(); sub != "" {
+		s += "/" + sub
+	}
+	if ns := action.GetNamespace(); ns != "" {
+		s += " in namespace " + ns
+	}
+	return s
+}

@@ -1,0 +1,135 @@
+package testing
+
+import (
+	"reflect"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+)
+
+// This file holds the rules the API server's registry applies to every write, expressed over any
+// object: which parts are "spec" (bump metadata.generation), which are "status" (only writable
+// through the status subresource), and the system fields the server owns.
+
+// hasField reports whether the object's Go struct has an exported field with the name.
+func hasField(obj runtime.Object, name string) bool {
+	if _, ok := obj.(*unstructured.Unstructured); ok {
+		return false
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	f, ok := v.Elem().Type().FieldByName(name)
+	return ok && f.IsExported()
+}
+
+// hasStatusSubresource reports whether writes must keep status and the rest of the object apart:
+// typed objects with a Status field. Unstructured objects carry no schema, so like a CRD without a
+// status subresource they are written whole.
+func hasStatusSubresource(obj runtime.Object) bool { return hasField(obj, "Status") }
+
+// tracksGeneration reports whether metadata.generation is maintained: typed objects with a Spec
+// field, and unstructured (custom) objects, as the server does.
+func tracksGeneration(obj runtime.Object) bool {
+	if _, ok := obj.(*unstructured.Unstructured); ok {
+		return true
+	}
+	return hasField(obj, "Spec")
+}
+
+// copyStatus sets dst's status to a copy of src's.
+func copyStatus(dst, src runtime.Object) {
+	src = src.DeepCopyObject()
+	reflect.ValueOf(dst).Elem().FieldByName("Status").Set(reflect.ValueOf(src).Elem().FieldByName("Status"))
+}
+
+// clearStatus zeroes the object's status.
+func clearStatus(obj runtime.Object) {
+	f := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	f.Set(reflect.Zero(f.Type()))
+}
+
+// specChanged reports whether anything but metadata (and status, when it is a subresource) differs.
+func specChanged(oldObj, newObj runtime.Object) bool {
+	oldBody, err1 := bodyOf(oldObj)
+	newBody, err2 := bodyOf(newObj)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	return !equality.Semantic.DeepEqual(oldBody, newBody)
+}
+
+// bodyOf returns the object as a map without metadata, type meta and separated status.
+func bodyOf(obj runtime.Object) (map[string]interface{}, error) {
+	var m map[string]interface{}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		m = runtime.DeepCopyJSON(u.Object)
+	} else {
+		var err error
+		if m, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
+			return nil, err
+		}
+		if hasStatusSubresource(obj) {
+			delete(m, "status")
+		}
+	}
+	delete(m, "metadata")
+	delete(m, "apiVersion")
+	delete(m, "kind")
+	return m, nil
+}
+
+// sameContent reports whether a write would leave the object unchanged, in which case the server
+// neither bumps resourceVersion nor emits a watch event.
+func sameContent(oldObj, newObj runtime.Object) bool {
+	a, b := oldObj.DeepCopyObject(), newObj.DeepCopyObject()
+	for _, o := range []runtime.Object{a, b} {
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return false
+		}
+		m.SetResourceVersion("")
+		m.SetManagedFields(stripTimes(m.GetManagedFields()))
+	}
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+func stripTimes(entries []metav1.ManagedFieldsEntry) []metav1.ManagedFieldsEntry {
+	for i := range entries {
+		entries[i].Time = nil
+	}
+	return entries
+}
+
+// now returns the current time at the second precision the server stores.
+func now() metav1.Time { return metav1.NewTime(time.Now().Truncate(time.Second)) }
+
+// generateName appends five random characters to the prefix as the server's name generator does,
+// keeping the result within the 63-character limit.
+func generateName(prefix string) string {
+	const maxPrefix = 63 - 5
+	if len(prefix) > maxPrefix {
+		prefix = prefix[:maxPrefix]
+	}
+	return prefix + utilrand.String(5)
+}
+
+// containsAll reports whether every element of sub is in set.
+func containsAll(set, sub []string) bool {
+	have := make(map[string]bool, len(set))
+	for _, s := range set {
+		have[s] = true
+	}
+	for _, s := range sub {
+		if !have[s] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,381 @@
+package testing
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// ObjectTracker stores objects by resource, namespace and name and answers requests on them the way
+// the API server does. Generated fake clientsets route every action to one through ObjectReaction.
+type ObjectTracker interface {
+	// Add stores an object as pre-existing server state (the items of a list one by one). The
+	// resource is guessed from the object's kind; only resourceVersion is assigned.
+	Add(obj runtime.Object) error
+
+	// Get returns a copy of the object, or a NotFound error.
+	Get(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.GetOptions) (runtime.Object, error)
+
+	// Create stores a new object, assigning name (from generateName), uid, creationTimestamp,
+	// generation and resourceVersion; AlreadyExists if the name is taken.
+	Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error
+
+	// Update replaces an object; Conflict if its resourceVersion is stale, NotFound if absent.
+	Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error
+
+	// Patch stores an already patched object with the same rules as Update.
+	Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error
+
+	// Apply applies a server-side apply configuration, creating the object if needed.
+	Apply(gvr schema.GroupVersionResource, applyConfiguration runtime.Object, ns string, opts ...metav1.PatchOptions) error
+
+	// List returns the objects of the resource in the namespace ("" for all) that match the
+	// options' selectors, as a list of kind gvk.Kind+"List".
+	List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error)
+
+	// Delete removes an object, or only marks it deleted while it has finalizers.
+	Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error
+
+	// Watch streams the changes to the resource in the namespace ("" for all) after the options'
+	// resourceVersion.
+	Watch(gvr schema.GroupVersionResource, ns string, opts ...metav1.ListOptions) (watch.Interface, error)
+}
+
+// ObjectScheme creates and identifies the objects a tracker stores; *runtime.Scheme is one.
+type ObjectScheme interface {
+	runtime.ObjectCreater
+	runtime.ObjectTyper
+}
+
+// defaultHistory is how many watch events each resource keeps for watches that start from an
+// older resourceVersion; older starts fail with 410 Expired, as against a compacted server.
+const defaultHistory = 10000
+
+// tracker is the ObjectTracker. One lock serialises every operation, so each write gets the next
+// value of a single resourceVersion counter and watchers see events in that order.
+type tracker struct {
+	scheme        ObjectScheme
+	decoder       runtime.Decoder
+	typeConverter managedfields.TypeConverter // nil: no field management
+	historySize   int
+
+	mu        sync.Mutex
+	rv        int64
+	resources map[schema.GroupVersionResource]*resourceStore
+	managers  map[managerKey]*managedfields.FieldManager
+}
+
+// resourceStore is everything the tracker keeps for one resource.
+type resourceStore struct {
+	gvr     schema.GroupVersionResource
+	kind    schema.GroupVersionKind // learned from stored objects, for lists and bookmarks
+	objects map[types.NamespacedName]runtime.Object
+	// history holds the latest events, oldest first; compactedRV is the newest one dropped.
+	history     []event
+	compactedRV int64
+	watchers    map[*watcher]struct{}
+}
+
+// event is one change to a resource.
+type event struct {
+	typ  watch.EventType
+	rv   int64
+	obj  runtime.Object // state after the change (for deletes: the final state)
+	prev runtime.Object // state before the change; nil for adds
+}
+
+var _ ObjectTracker = &tracker{}
+
+// NewObjectTracker returns an ObjectTracker over the scheme; the decoder decodes raw list items
+// passed to Add.
+func NewObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracker {
+	return newTracker(scheme, decoder, nil)
+}
+
+func newTracker(scheme ObjectScheme, decoder runtime.Decoder, tc managedfields.TypeConverter) *tracker {
+	return &tracker{
+		scheme:        scheme,
+		decoder:       decoder,
+		typeConverter: tc,
+		historySize:   defaultHistory,
+		resources:     map[schema.GroupVersionResource]*resourceStore{},
+		managers:      map[managerKey]*managedfields.FieldManager{},
+	}
+}
+
+// IsWatchListSemanticsUnSupported reports false: watches honour sendInitialEvents and end the
+// initial events with the "k8s.io/initial-events-end" bookmark, so informers may stream lists.
+func (t *tracker) IsWatchListSemanticsUnSupported() bool { return false }
+
+// store returns the resource's store, creating it on first use. Callers hold t.mu.
+func (t *tracker) store(gvr schema.GroupVersionResource) *resourceStore {
+	s := t.resources[gvr]
+	if s == nil {
+		s = &resourceStore{
+			gvr:      gvr,
+			objects:  map[types.NamespacedName]runtime.Object{},
+			watchers: map[*watcher]struct{}{},
+		}
+		t.resources[gvr] = s
+	}
+	return s
+}
+
+// commit records a change: it assigns the next resourceVersion to obj, stores it (or removes it for
+// a delete), appends the event to the history and hands it to the watchers. Callers hold t.mu.
+func (t *tracker) commit(s *resourceStore, typ watch.EventType, obj, prev runtime.Object) runtime.Object {
+	t.rv++
+	m, _ := meta.Accessor(obj)
+	m.SetResourceVersion(strconv.FormatInt(t.rv, 10))
+	key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
+	if typ == watch.Deleted {
+		delete(s.objects, key)
+	} else {
+		s.objects[key] = obj
+	}
+	if gvk := obj.GetObjectKind().GroupVersionKind(); !gvk.Empty() {
+		s.kind = gvk
+	} else if gvks, _, err := t.scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
+		s.kind = gvks[0]
+	}
+	ev := event{typ: typ, rv: t.rv, obj: obj, prev: prev}
+	s.history = append(s.history, ev)
+	if over := len(s.history) - t.historySize; over > 0 {
+		s.compactedRV = s.history[over-1].rv
+		s.history = append(s.history[:0:0], s.history[over:]...)
+	}
+	for w := range s.watchers {
+		w.send(ev)
+	}
+	return obj.DeepCopyObject()
+}
+
+// Add implements ObjectTracker.
+func (t *tracker) Add(obj runtime.Object) error {
+	if meta.IsListType(obj) {
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return err
+		}
+		if errs := runtime.DecodeList(items, t.decoder); len(errs) > 0 {
+			return errs[0]
+		}
+		for _, item := range items {
+			if err := t.Add(item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	gvks, err := t.kindsOf(obj)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, gvk := range gvks {
+		gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+		if gvr.Version == runtime.APIVersionInternal {
+			gvr.Version = ""
+		}
+		s := t.store(gvr)
+		key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
+		if _, exists := s.objects[key]; exists {
+			return apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
+		}
+		t.commit(s, watch.Added, obj.DeepCopyObject(), nil)
+	}
+	return nil
+}
+
+// kindsOf returns the kinds an object is registered as, honouring an explicit TypeMeta on
+// unstructured and partial-metadata objects.
+func (t *tracker) kindsOf(obj runtime.Object) ([]schema.GroupVersionKind, error) {
+	switch obj.(type) {
+	case *unstructured.Unstructured, *metav1.PartialObjectMetadata:
+		if gvk := obj.GetObjectKind().GroupVersionKind(); !gvk.Empty() {
+			return []schema.GroupVersionKind{gvk}, nil
+		}
+	}
+	gvks, _, err := t.scheme.ObjectKinds(obj)
+	if err != nil {
+		return nil, err
+	}
+	if len(gvks) == 0 {
+		return nil, fmt.Errorf("no registered kinds for %T", obj)
+	}
+	return gvks, nil
+}
+
+// Get implements ObjectTracker.
+func (t *tracker) Get(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.GetOptions) (runtime.Object, error) {
+	if _, err := single(opts); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	obj, err := t.get(gvr, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	return obj.DeepCopyObject(), nil
+}
+
+// get returns the stored object (not a copy). Callers hold t.mu.
+func (t *tracker) get(gvr schema.GroupVersionResource, ns, name string) (runtime.Object, error) {
+	if s := t.resources[gvr]; s != nil {
+		if obj, ok := s.objects[types.NamespacedName{Namespace: ns, Name: name}]; ok {
+			return obj, nil
+		}
+	}
+	return nil, apierrors.NewNotFound(gvr.GroupResource(), name)
+}
+
+// continueToken is the decoded form of ListMeta.Continue.
+type continueToken struct {
+	RV    int64  `json:"rv"`
+	Start string `json:"start"`
+}
+
+// List implements ObjectTracker, including limit and continue.
+func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
+	o, err := single(opts)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := newSelection(ns, o)
+	if err != nil {
+		return nil, err
+	}
+	var cont continueToken
+	if o.Continue != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(o.Continue)
+		if err == nil {
+			err = json.Unmarshal(raw, &cont)
+		}
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("continue key is not valid: %v", err))
+		}
+	}
+
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.checkListRV(o); err != nil {
+		return nil, err
+	}
+	s := t.store(gvr)
+	if gvk.Empty() {
+		gvk = s.kind
+	}
+	list, err := t.newList(gvk)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]types.NamespacedName, 0, len(s.objects))
+	for k := range s.objects {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keyString(keys[i]) < keyString(keys[j]) })
+
+	var items []runtime.Object
+	next := ""
+	for _, k := range keys {
+		if cont.Start != "" && keyString(k) < cont.Start {
+			continue
+		}
+		obj := s.objects[k]
+		if !sel.matches(obj) {
+			continue
+		}
+		if o.Limit > 0 && int64(len(items)) == o.Limit {
+			next = keyString(k)
+			break
+		}
+		items = append(items, obj.DeepCopyObject())
+	}
+	if err := meta.SetList(list, items); err != nil {
+		return nil, err
+	}
+	if lm, err := meta.ListAccessor(list); err == nil {
+		rv := t.rv
+		if cont.RV != 0 {
+			rv = cont.RV
+		}
+		lm.SetResourceVersion(strconv.FormatInt(rv, 10))
+		if next != "" {
+			raw, _ := json.Marshal(continueToken{RV: rv, Start: next})
+			lm.SetContinue(base64.RawURLEncoding.EncodeToString(raw))
+		}
+	}
+	return list, nil
+}
+
+// checkListRV rejects resourceVersions the tracker cannot serve. Callers hold t.mu.
+func (t *tracker) checkListRV(o metav1.ListOptions) error {
+	if o.ResourceVersion == "" || o.ResourceVersion == "0" {
+		return nil
+	}
+	rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64)
+	if err != nil {
+		return apierrors.NewBadRequest(fmt.Sprintf("invalid resource version %q", o.ResourceVersion))
+	}
+	if rv > t.rv {
+		return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, t.rv), 1)
+	}
+	return nil
+}
+
+// newList returns an empty list for the item kind: the scheme's <Kind>List type, or an
+// UnstructuredList when the scheme does not know it.
+func (t *tracker) newList(gvk schema.GroupVersionKind) (runtime.Object, error) {
+	listGVK := gvk
+	listGVK.Kind += "List"
+	if listGVK.Version == "" {
+		listGVK.Version = runtime.APIVersionInternal
+	}
+	list, err := t.scheme.New(listGVK)
+	if err != nil {
+		if gvk.Kind == "" || !runtime.IsNotRegisteredError(err) {
+			return nil, err
+		}
+		u := &unstructured.UnstructuredList{}
+		u.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		return u, nil
+	}
+	if !meta.IsListType(list) {
+		return nil, fmt.Errorf("%q is not a list type", listGVK.Kind)
+	}
+	return list, nil
+}
+
+func keyString(k types.NamespacedName) string { return k.Namespace + "/" + k.Name }
+
+// single returns the optional single options argument of the variadic tracker methods.
+func single[T any](opts []T) (T, error) {
+	var zero T
+	switch len(opts) {
+	case 0:
+		return zero, nil
+	case 1:
+		return opts[0], nil
+	default:
+		return zero, fmt.Errorf("expected at most one options argument, got %d", len(opts))
+	}
+}

@@ -1,0 +1,210 @@
+package clientgen
+
+const typedTemplates = `
+{{define "typedDoc"}}
+// Package {{.V.Name}} has the automatically generated typed clients.
+{{end}}
+
+{{define "groupClient"}}{{$d := .}}{{$gv := .V.GroupVersionGoName}}
+// {{$gv}}Interface has a getter per resource of the group version.
+type {{$gv}}Interface interface {
+	RESTClient() {{rt "rest.Interface"}}
+{{- range .V.Types}}
+	{{.Plural}}Getter
+{{- end}}
+}
+
+// {{$gv}}Client is used to interact with features provided by the {{.V.Group.Name}} group.
+type {{$gv}}Client struct {
+	restClient {{rt "rest.Interface"}}
+}
+{{range .V.Types}}
+// {{.Plural}} returns a {{.Name}}Interface{{if .Namespaced}} for the namespace{{end}}.
+func (c *{{$gv}}Client) {{.Plural}}({{if .Namespaced}}namespace string{{end}}) {{.Name}}Interface {
+	return new{{.Plural}}(c{{if .Namespaced}}, namespace{{end}})
+}
+{{end}}
+// NewForConfig creates a new {{$gv}}Client for the given config, with an HTTP client built from it.
+func NewForConfig(c *{{rt "rest.Config"}}) (*{{$gv}}Client, error) {
+	config := *c
+	setConfigDefaults(&config)
+	httpClient, err := {{rt "rest.HTTPClientFor"}}(&config)
+	if err != nil {
+		return nil, err
+	}
+	return NewForConfigAndClient(&config, httpClient)
+}
+
+// NewForConfigAndClient creates a new {{$gv}}Client for the given config and HTTP client.
+func NewForConfigAndClient(c *{{rt "rest.Config"}}, h *{{ref "net/http" "Client"}}) (*{{$gv}}Client, error) {
+	config := *c
+	setConfigDefaults(&config)
+	client, err := {{rt "rest.RESTClientForConfigAndClient"}}(&config, h)
+	if err != nil {
+		return nil, err
+	}
+	return &{{$gv}}Client{client}, nil
+}
+
+// NewForConfigOrDie creates a new {{$gv}}Client for the given config and panics if there is an error in the config.
+func NewForConfigOrDie(c *{{rt "rest.Config"}}) *{{$gv}}Client {
+	client, err := NewForConfig(c)
+	if err != nil {
+		panic(err)
+	}
+	return client
+}
+
+// New creates a new {{$gv}}Client for the given RESTClient.
+func New(c {{rt "rest.Interface"}}) *{{$gv}}Client {
+	return &{{$gv}}Client{c}
+}
+
+func setConfigDefaults(config *{{rt "rest.Config"}}) {
+	gv := {{ref .V.PkgPath "SchemeGroupVersion"}}
+	config.GroupVersion = &gv
+	config.APIPath = {{quote .APIPath}}
+	config.NegotiatedSerializer = {{rt "rest.CodecFactoryForGeneratedClient"}}({{ref .SchemePkg "Scheme"}}, {{ref .SchemePkg "Codecs"}}).WithoutConversion()
+	if config.UserAgent == "" {
+		config.UserAgent = {{rt "rest.DefaultKubernetesUserAgent"}}()
+	}
+}
+
+// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+func (c *{{$gv}}Client) RESTClient() {{rt "rest.Interface"}} {
+	if c == nil {
+		return nil
+	}
+	return c.restClient
+}
+{{end}}
+
+{{define "expansion"}}{{$d := .}}
+{{- range $i, $t := .V.Types}}{{if $d.NeedsExpansion $i}}
+// {{$t.Name}}Expansion is the place for hand-written methods of the {{$t.Name}} client.
+type {{$t.Name}}Expansion interface{}
+{{end}}{{end}}
+{{end}}
+
+{{define "obj"}}*{{ref .T.Version.PkgPath .T.Name}}{{end}}
+{{define "list"}}*{{ref .T.Version.PkgPath (print .T.Name "List")}}{{end}}
+{{define "ac"}}*{{ref (.ApplyPkg .T.Ref) (print .T.Name "ApplyConfiguration")}}{{end}}
+{{define "ctx"}}ctx {{ref "context" "Context"}}{{end}}
+
+{{define "methods"}}{{$d := .}}{{$p := .Param .T.Name}}
+{{- range .T.Verbs}}
+{{- if eq . "create"}}
+	Create({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.CreateOptions"}}) ({{template "obj" $d}}, error)
+{{- else if eq . "update"}}
+	Update({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
+{{- else if eq . "updateStatus"}}
+	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	UpdateStatus({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
+{{- else if eq . "delete"}}
+	Delete({{template "ctx"}}, name string, opts {{rt "metav1.DeleteOptions"}}) error
+{{- else if eq . "deleteCollection"}}
+	DeleteCollection({{template "ctx"}}, opts {{rt "metav1.DeleteOptions"}}, listOpts {{rt "metav1.ListOptions"}}) error
+{{- else if eq . "get"}}
+	Get({{template "ctx"}}, name string, opts {{rt "metav1.GetOptions"}}) ({{template "obj" $d}}, error)
+{{- else if eq . "list"}}
+	List({{template "ctx"}}, opts {{rt "metav1.ListOptions"}}) ({{template "list" $d}}, error)
+{{- else if eq . "watch"}}
+	Watch({{template "ctx"}}, opts {{rt "metav1.ListOptions"}}) ({{rt "watch.Interface"}}, error)
+{{- else if eq . "patch"}}
+	Patch({{template "ctx"}}, name string, pt {{rt "types.PatchType"}}, data []byte, opts {{rt "metav1.PatchOptions"}}, subresources ...string) (result {{template "obj" $d}}, err error)
+{{- else if eq . "apply"}}
+	Apply({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
+{{- else if eq . "applyStatus"}}
+	// Add a +genclient:noStatus comment above the type to avoid generating ApplyStatus().
+	ApplyStatus({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
+{{- end}}
+{{- end}}
+{{- range .T.Extensions}}
+	{{template "extSignature" (ext $d .)}}
+{{- end}}{{end}}
+
+{{define "extSignature"}}{{.X.Method}}({{template "ctx"}}, {{if .X.Subresource}}{{if ne .X.Verb "patch"}}{{.NameParam}} string, {{end}}{{end}}
+{{- if eq .X.Verb "get"}}{{if not .X.Subresource}}name string, {{end}}options {{rt "metav1.GetOptions"}}
+{{- else if eq .X.Verb "list"}}opts {{rt "metav1.ListOptions"}}
+{{- else if eq .X.Verb "create"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{rt "metav1.CreateOptions"}}
+{{- else if eq .X.Verb "update"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{rt "metav1.UpdateOptions"}}
+{{- else if eq .X.Verb "patch"}}name string, pt {{rt "types.PatchType"}}, data []byte, opts {{rt "metav1.PatchOptions"}}, subresources ...string
+{{- else if eq .X.Verb "apply"}}{{.InParam}} *{{ref (.D.ApplyPkg .X.Input) (print .X.Input.Name "ApplyConfiguration")}}, opts {{rt "metav1.ApplyOptions"}}
+{{- end}}) (*{{ref .X.Result.Pkg .ResultName}}, error){{end}}
+
+{{define "typeParams"}}{{template "obj" .}}{{if .HasList}}, {{template "list" .}}{{end}}{{if .HasApply}}, {{template "ac" .}}{{end}}{{end}}
+
+{{define "typedClient"}}{{$d := .}}{{$t := .T}}
+// {{$t.Plural}}Getter has a method to return a {{$t.Name}}Interface.
+// A group's client should implement this interface.
+type {{$t.Plural}}Getter interface {
+	{{$t.Plural}}({{if $t.Namespaced}}namespace string{{end}}) {{$t.Name}}Interface
+}
+
+// {{$t.Name}}Interface has methods to work with {{$t.Name}} resources.
+type {{$t.Name}}Interface interface {
+{{- template "methods" .}}
+	{{$t.Name}}Expansion
+}
+
+// {{$t.PrivatePlural}} implements {{$t.Name}}Interface.
+type {{$t.PrivatePlural}} struct {
+	*{{rt (print "gentype." .Embed)}}[{{template "typeParams" .}}]
+}
+
+// new{{$t.Plural}} returns a {{$t.PrivatePlural}}.
+func new{{$t.Plural}}(c *{{.V.GroupVersionGoName}}Client{{if $t.Namespaced}}, namespace string{{end}}) *{{$t.PrivatePlural}} {
+	return &{{$t.PrivatePlural}}{
+		{{rt (print "gentype.New" .Embed)}}[{{template "typeParams" .}}](
+			{{quote $t.Resource}}, c.RESTClient(), {{ref .SchemePkg "ParameterCodec"}}, {{if $t.Namespaced}}namespace{{else}}""{{end}},
+			func() {{template "obj" .}} { return &{{ref $t.Version.PkgPath $t.Name}}{} },
+			{{- if .HasList}}
+			func() {{template "list" .}} { return &{{ref $t.Version.PkgPath (print $t.Name "List")}}{} },
+			{{- end}}
+			{{- if .Cfg.PrefersProtobuf}}
+			{{rt "gentype.PrefersProtobuf"}}[{{template "obj" .}}](),
+			{{- end}}
+		),
+	}
+}
+{{range $t.Extensions}}{{template "extBody" (ext $d .)}}{{end}}
+{{end}}
+
+{{define "request"}}{{if .D.Cfg.PrefersProtobuf}}.
+		UseProtobufAsDefault(){{end}}{{if .D.T.Namespaced}}.
+		Namespace(c.GetNamespace()){{end}}.
+		Resource({{quote .D.T.Resource}}){{end}}
+
+{{define "extBody"}}
+// {{.X.Method}} calls the {{.X.Verb}} verb{{if .X.Subresource}} on the {{.X.Subresource}} subresource{{end}} and returns the server's {{.X.Result.Name}}.
+func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
+{{- if eq .X.Verb "apply"}}
+	if {{.InParam}} == nil {
+		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}} provided to {{.X.Method}} must not be nil")
+	}
+	data, err := {{ref "encoding/json" "Marshal"}}({{.InParam}})
+	if err != nil {
+		return nil, err
+	}
+	{{- if not .X.Subresource}}
+	if {{.InParam}}.Name == nil {
+		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}}.Name must be provided to {{.X.Method}}")
+	}
+	{{- end}}
+	patchOpts := opts.ToPatchOptions()
+{{- end}}
+	result := &{{ref .X.Result.Pkg .ResultName}}{}
+	err {{if ne .X.Verb "apply"}}:{{end}}= c.GetClient().{{if eq .X.Verb "apply"}}Patch({{rt "types.ApplyPatchType"}}){{else}}{{.HTTPVerb}}{{end}}{{template "request" .}}
+	{{- if .NameExpr}}.
+		Name({{.NameExpr}}){{end}}
+	{{- if eq .X.Verb "patch"}}.
+		SubResource(subresources...){{else if .X.Subresource}}.
+		SubResource({{quote .X.Subresource}}){{end}}.
+		VersionedParams(&{{.OptsVar}}, {{ref .D.SchemePkg "ParameterCodec"}}){{if .Body}}.
+		Body({{.Body}}){{end}}.
+		Do(ctx).
+		Into(result)
+	return result, err
+}
+{{end}}
+`

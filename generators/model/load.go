@@ -1,0 +1,317 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+	"k8s.io/gengo/v2"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+)
+
+// Options configure how input packages are turned into a Model.
+type Options struct {
+	// Dir is the directory package patterns resolve from; empty means the current directory.
+	Dir string
+	// PluralExceptions maps type names to their plural ("Endpoints": "Endpoints").
+	PluralExceptions map[string]string
+	// WithApply enables the apply and applyStatus verbs (an apply-configuration package is configured).
+	WithApply bool
+	// IncludedTypes restricts a package (keyed "group/version", or "group/" for every version) to the named
+	// types, ignoring +genclient.
+	IncludedTypes map[string][]string
+}
+
+// Load lists the packages matching patterns (without loading their dependencies), parses their files once
+// and builds the Model. Any malformed tag fails the whole load.
+func Load(patterns []string, opts Options) (*Model, error) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: opts.Dir}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("listing packages %v: %w", patterns, err)
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("listing packages %v:\n%s", patterns, strings.Join(errs, "\n"))
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
+
+	parsed := make([]*parsedPackage, len(pkgs))
+	errList := make([]error, len(pkgs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range pkgs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			parsed[i], errList[i] = parsePackage(p)
+		})
+	}
+	wg.Wait()
+
+	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}}
+	for i, p := range parsed {
+		if errList[i] != nil {
+			return nil, errList[i]
+		}
+		if err := b.add(p); err != nil {
+			return nil, err
+		}
+	}
+	b.model.sort()
+	return b.model, nil
+}
+
+// parsedPackage is the syntax of one input package.
+type parsedPackage struct {
+	path, dir string
+	fset      *token.FileSet
+	files     []*ast.File
+	docFile   *ast.File
+}
+
+func parsePackage(p *packages.Package) (*parsedPackage, error) {
+	pp := &parsedPackage{path: p.PkgPath, fset: token.NewFileSet()}
+	for _, name := range p.GoFiles {
+		if pp.dir == "" {
+			pp.dir = filepath.Dir(name)
+		}
+		f, err := parser.ParseFile(pp.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		pp.files = append(pp.files, f)
+		if filepath.Base(name) == "doc.go" {
+			pp.docFile = f
+		}
+	}
+	return pp, nil
+}
+
+type builder struct {
+	opts   Options
+	groups map[string]*Group
+	model  *Model
+}
+
+func (b *builder) add(p *parsedPackage) error {
+	if len(p.files) == 0 {
+		return nil
+	}
+	pkgTags, pkgPos := p.packageTags()
+	groupName, hasGroupName := pkgTags["groupName"]
+	parts := strings.Split(p.path, "/")
+	if len(parts) < 2 {
+		return fmt.Errorf("%s: input package path %q needs a group/version layout", p.dir, p.path)
+	}
+	v := &Version{Name: parts[len(parts)-1], PkgPath: p.path, Dir: p.dir}
+	groupDir := strings.ToLower(parts[len(parts)-2])
+	for gen, skip := range map[string]*bool{"client-gen": &v.SkipClient, "lister-gen": &v.SkipLister, "informer-gen": &v.SkipInformer} {
+		switch vals := pkgTags["k8s:"+gen]; {
+		case len(vals) == 0 || len(vals) == 1 && vals[0] == "true":
+		case len(vals) == 1 && vals[0] == "false":
+			*skip = true
+		default:
+			return &TagError{Pos: pkgPos, Tag: "+k8s:" + gen + "=" + strings.Join(vals, ","), Problem: "must be true or false, once"}
+		}
+	}
+
+	included, hasIncluded := b.opts.IncludedTypes[groupDir+"/"+v.Name]
+	if groupWide, ok := b.opts.IncludedTypes[groupDir+"/"]; ok {
+		included, hasIncluded = append(included, groupWide...), true
+	}
+	for _, f := range p.files {
+		index := commentIndex(p.fset, f)
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				t, err := b.typeFor(p, index, ts, v, included, hasIncluded)
+				if err != nil {
+					return err
+				}
+				if t != nil {
+					v.Types = append(v.Types, t)
+				}
+			}
+		}
+	}
+	if len(v.Types) == 0 {
+		return nil
+	}
+
+	name := groupDir
+	if hasGroupName {
+		name = groupName[0]
+	}
+	g := b.groups[groupDir]
+	if g == nil {
+		nonEmpty := name
+		if nonEmpty == "" {
+			nonEmpty = "core"
+		}
+		first, _, _ := strings.Cut(nonEmpty, ".")
+		g = &Group{Name: name, GoName: namer.IC(goIdentifier(first)), Dir: groupDir}
+		b.groups[groupDir] = g
+		b.model.Groups = append(b.model.Groups, g)
+	} else if g.Name != name {
+		return fmt.Errorf("%s: group %q differs from group %q of another version in directory %q", pkgPos, name, g.Name, groupDir)
+	}
+	if goName := pkgTags["groupGoName"]; len(goName) > 0 {
+		if !token.IsIdentifier(goName[0]) {
+			return &TagError{Pos: pkgPos, Tag: "+groupGoName=" + goName[0], Problem: "is not a Go identifier"}
+		}
+		g.GoName = namer.IC(goName[0])
+	}
+	if !token.IsIdentifier(g.GoName) {
+		return fmt.Errorf("%s: group %q has no Go identifier: add +groupGoName=<Name> to doc.go", pkgPos, name)
+	}
+	v.Group = g
+	for _, other := range g.Versions {
+		if other.Name == v.Name {
+			return fmt.Errorf("%s: version %s of group %q is also provided by %s", pkgPos, v.Name, name, other.PkgPath)
+		}
+	}
+	g.Versions = append(g.Versions, v)
+	return nil
+}
+
+// packageTags returns the + tags of doc.go (where package tags live) and doc.go's position.
+func (p *parsedPackage) packageTags() (map[string][]string, string) {
+	if p.docFile == nil {
+		return map[string][]string{}, p.dir
+	}
+	var lines []string
+	for _, cg := range p.docFile.Comments {
+		for _, l := range splitComment(p.fset, cg) {
+			lines = append(lines, l.text)
+		}
+	}
+	return gengo.ExtractCommentTags("+", lines), p.fset.Position(p.docFile.Package).Filename
+}
+
+func (b *builder) typeFor(p *parsedPackage, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {
+	pos := p.fset.Position(ts.Name.Pos())
+	var lines []commentLine
+	if c1 := index[pos.Line-1]; c1 != nil {
+		if c2 := index[p.fset.Position(c1.Pos()).Line-2]; c2 != nil {
+			lines = append(lines, splitComment(p.fset, c2)...)
+		}
+		lines = append(lines, splitComment(p.fset, c1)...)
+	} else if c2 := index[pos.Line-2]; c2 != nil {
+		lines = append(lines, splitComment(p.fset, c2)...)
+	}
+	tags, err := parseTypeTags(lines)
+	if err != nil {
+		return nil, err
+	}
+	if hasIncluded {
+		tags.genclient = false
+		for _, name := range included {
+			if name == ts.Name.Name {
+				tags.genclient = true
+			}
+		}
+	}
+	if !tags.genclient {
+		return nil, nil
+	}
+	hasStatus := false
+	if st, ok := ts.Type.(*ast.StructType); ok {
+		for _, f := range st.Fields.List {
+			for _, n := range f.Names {
+				hasStatus = hasStatus || n.Name == "Status"
+			}
+		}
+	}
+	t := &Type{
+		Version:    v,
+		Name:       ts.Name.Name,
+		Namespaced: !tags.nonNamespaced,
+		NoVerbs:    tags.noVerbs,
+		HasStatus:  hasStatus && !tags.noStatus,
+		Pos:        position(pos),
+	}
+	t.Verbs = tags.verbs(t.HasStatus, b.opts.WithApply)
+	gt := &types.Type{Name: types.Name{Package: v.PkgPath, Name: t.Name}}
+	t.Plural = namer.NewPublicPluralNamer(b.opts.PluralExceptions).Name(gt)
+	t.PrivatePlural = namer.NewPrivatePluralNamer(b.opts.PluralExceptions).Name(gt)
+	t.Resource = namer.NewAllLowercasePluralNamer(b.opts.PluralExceptions).Name(gt)
+	if tags.resourceName != "" {
+		t.Resource = tags.resourceName
+	}
+	for i, ext := range tags.extensions {
+		if ext.Verb == "apply" && !b.opts.WithApply {
+			continue
+		}
+		self := t.Ref()
+		var errIn, errOut error
+		ext.Input, errIn = resolveTypeRef(ext.Input.Name, v.PkgPath, self)
+		ext.Result, errOut = resolveTypeRef(ext.Result.Name, v.PkgPath, self)
+		if err := errIn; err != nil || errOut != nil {
+			if err == nil {
+				err = errOut
+			}
+			l := tags.extLines[i]
+			return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: err.Error()}
+		}
+		for _, other := range t.Extensions {
+			if other.Method == ext.Method {
+				l := tags.extLines[i]
+				return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: "method " + ext.Method + " is declared twice"}
+			}
+		}
+		t.Extensions = append(t.Extensions, ext)
+	}
+	return t, nil
+}
+
+// commentIndex maps the line a comment group ends on to the group.
+func commentIndex(fset *token.FileSet, f *ast.File) map[int]*ast.CommentGroup {
+	index := make(map[int]*ast.CommentGroup, len(f.Comments))
+	for _, cg := range f.Comments {
+		index[fset.Position(cg.End()).Line] = cg
+	}
+	return index
+}
+
+// splitComment returns the text lines of a comment group without comment markers, each with its position.
+func splitComment(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
+	var out []commentLine
+	for _, c := range cg.List {
+		pos := fset.Position(c.Slash)
+		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
+			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: pos})
+			continue
+		}
+		text := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
+		for i, l := range strings.Split(text, "\n") {
+			lp := pos
+			lp.Line += i
+			out = append(out, commentLine{text: strings.TrimSpace(l), pos: lp})
+		}
+	}
+	return out
+}
+
+// GroupVersionKey is the "group/version" key of an input package path, as used by --included-types-overrides.
+func GroupVersionKey(pkgPath string) string {
+	return strings.ToLower(path.Base(path.Dir(pkgPath))) + "/" + path.Base(pkgPath)
+}

@@ -1,0 +1,3 @@
+// Package run holds what the three generator commands share: common flags, the boilerplate header,
+// plural exceptions, and finishing a run by writing or verifying the output with a one-line summary.
+package run

@@ -1,0 +1,138 @@
+package run
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
+
+	"github.com/kgen-dev/kgen/generators/output"
+)
+
+// Common are the flags every generator command takes.
+type Common struct {
+	// OutputDir and OutputPkg are the base output directory and its import path.
+	OutputDir, OutputPkg string
+	// GoHeaderFile is the boilerplate file; "YEAR" in it is replaced by the current year.
+	GoHeaderFile string
+	// PluralExceptions are "Type:Plural" pairs.
+	PluralExceptions []string
+	// Verify compares instead of writing.
+	Verify bool
+}
+
+// AddFlags registers the common flags and klog's flags (-v, --vmodule, ...) on fs.
+func (c *Common) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&c.OutputDir, "output-dir", "", "the base directory under which to generate results")
+	fs.StringVar(&c.OutputPkg, "output-pkg", "", "the Go import path of the base directory")
+	fs.StringVar(&c.GoHeaderFile, "go-header-file", "", "the path to a file containing boilerplate header text; YEAR is replaced with the current year")
+	fs.StringSliceVar(&c.PluralExceptions, "plural-exceptions", nil, "list of comma separated plural exception definitions in Type:PluralizedType form")
+	fs.BoolVar(&c.Verify, "verify", false, "generate in memory, print a unified diff of what differs from the files on disk, write nothing, and exit non-zero if anything differs")
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	fs.AddGoFlagSet(klogFlags)
+}
+
+// Validate checks the flags every generator requires.
+func (c *Common) Validate() error {
+	if c.OutputDir == "" {
+		return fmt.Errorf("--output-dir must be specified")
+	}
+	if c.OutputPkg == "" {
+		return fmt.Errorf("--output-pkg must be specified")
+	}
+	return nil
+}
+
+// Header reads the boilerplate header (empty without a header file).
+func (c *Common) Header() ([]byte, error) {
+	if c.GoHeaderFile == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(c.GoHeaderFile)
+	if err != nil {
+		return nil, fmt.Errorf("loading boilerplate: %w", err)
+	}
+	b = bytes.ReplaceAll(b, []byte("YEAR"), []byte(strconv.Itoa(time.Now().Year())))
+	b = append(bytes.TrimRight(b, "\n"), "\n\n"...)
+	return b, nil
+}
+
+// Plurals parses the plural exceptions.
+func (c *Common) Plurals() (map[string]string, error) {
+	out := map[string]string{}
+	for _, e := range c.PluralExceptions {
+		typ, plural, ok := strings.Cut(e, ":")
+		if !ok || typ == "" || plural == "" {
+			return nil, fmt.Errorf("--plural-exceptions: %q is not in Type:PluralizedType form", e)
+		}
+		out[typ] = plural
+	}
+	return out, nil
+}
+
+// Finish writes (or with --verify compares) the output set and prints the summary line to stderr. It
+// returns an error when verification finds differences.
+func (c *Common) Finish(set *output.Set, start time.Time, stdout, stderr io.Writer) error {
+	if klog.V(1).Enabled() {
+		perDir := map[string]int{}
+		for _, p := range set.Paths() {
+			perDir[dirOf(p)]++
+		}
+		for _, p := range set.Paths() {
+			if n, ok := perDir[dirOf(p)]; ok {
+				klog.Infof("%s: %d files", dirOf(p), n)
+				delete(perDir, dirOf(p))
+			}
+		}
+	}
+	if c.Verify {
+		ok, err := set.Verify(stdout)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%s: generated code is out of date; run the generator to update it", set.Generator)
+		}
+		fmt.Fprintf(stderr, "verified %d files in %.2fs\n", set.Len(), time.Since(start).Seconds())
+		return nil
+	}
+	res, err := set.Write()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed)\n",
+		set.Len(), time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed)
+	return nil
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// Main parses flags, runs fn and exits with status 1 on error.
+func Main(name string, fs *pflag.FlagSet, fn func(args []string) error) {
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "Usage of %s:\n", name)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if err := fn(fs.Args()); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		klog.Flush()
+		os.Exit(1)
+	}
+	klog.Flush()
+}

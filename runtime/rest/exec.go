@@ -68,7 +68,7 @@ type execAuthenticator struct {
 	stdin   io.Reader
 	stderr  io.Writer
 	now     func() time.Time
-	next    http.RoundTripper
+	wrapped
 
 	mu    sync.Mutex
 	creds *execCreds

@@ -237,7 +237,7 @@ func wrapAuth(config *Config, rt http.RoundTripper, execAuth *execAuthenticator)
 		if imp.UserName == "" {
 			return nil, fmt.Errorf("impersonating groups, a UID or extra attributes requires a user name")
 		}
-		rt = &impersonatingRoundTripper{imp: imp, next: rt}
+		rt = &impersonatingRoundTripper{imp: imp, wrapped: wrapped{rt}}
 	}
 	switch {
 	case execAuth != nil:
@@ -247,20 +247,34 @@ func wrapAuth(config *Config, rt http.RoundTripper, execAuth *execAuthenticator)
 		if config.Username != "" || config.Password != "" {
 			return nil, fmt.Errorf("username/password or bearer token may be set, but not both")
 		}
-		rt = &bearerRoundTripper{source: newTokenSource(config.BearerToken, config.BearerTokenFile), next: rt}
+		rt = &bearerRoundTripper{source: newTokenSource(config.BearerToken, config.BearerTokenFile), wrapped: wrapped{rt}}
 	case config.Username != "" || config.Password != "":
-		rt = &basicAuthRoundTripper{username: config.Username, password: config.Password, next: rt}
+		rt = &basicAuthRoundTripper{username: config.Username, password: config.Password, wrapped: wrapped{rt}}
 	}
 	ua := config.UserAgent
 	if ua == "" {
 		ua = DefaultKubernetesUserAgent()
 	}
-	return &userAgentRoundTripper{agent: ua, next: rt}, nil
+	return &userAgentRoundTripper{agent: ua, wrapped: wrapped{rt}}, nil
+}
+
+// wrapped is embedded by every kgen round tripper: it exposes the next one and forwards
+// CloseIdleConnections, so http.Client.CloseIdleConnections reaches the base transport.
+type wrapped struct{ next http.RoundTripper }
+
+// WrappedRoundTripper returns the next round tripper in the chain.
+func (w wrapped) WrappedRoundTripper() http.RoundTripper { return w.next }
+
+// CloseIdleConnections closes idle connections of the base transport.
+func (w wrapped) CloseIdleConnections() {
+	if c, ok := w.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 type userAgentRoundTripper struct {
+	wrapped
 	agent string
-	next  http.RoundTripper
 }
 
 func (rt *userAgentRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -272,12 +286,9 @@ func (rt *userAgentRoundTripper) RoundTrip(req *http.Request) (*http.Response, e
 	return rt.next.RoundTrip(req)
 }
 
-// WrappedRoundTripper returns the next round tripper, for transport inspection.
-func (rt *userAgentRoundTripper) WrappedRoundTripper() http.RoundTripper { return rt.next }
-
 type basicAuthRoundTripper struct {
+	wrapped
 	username, password string
-	next               http.RoundTripper
 }
 
 func (rt *basicAuthRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -290,8 +301,8 @@ func (rt *basicAuthRoundTripper) RoundTrip(req *http.Request) (*http.Response, e
 }
 
 type bearerRoundTripper struct {
+	wrapped
 	source *tokenSource
-	next   http.RoundTripper
 }
 
 func (rt *bearerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -352,8 +363,8 @@ func (s *tokenSource) Token() string {
 }
 
 type impersonatingRoundTripper struct {
-	imp  ImpersonationConfig
-	next http.RoundTripper
+	wrapped
+	imp ImpersonationConfig
 }
 
 // Impersonation header names.

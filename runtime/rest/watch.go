@@ -3,8 +3,10 @@ package rest
 import (
 	"context"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
+	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,6 +41,7 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 type WatchEventDecoder struct {
 	frames  streaming.Decoder
 	objects runtime.Decoder
+	closed  atomic.Bool
 }
 
 // NewWatchEventDecoder returns a decoder reading WatchEvent frames from frames and decoding their
@@ -57,6 +60,10 @@ func (d *WatchEventDecoder) Decode() (eventType watch.EventType, obj runtime.Obj
 	var event metav1.WatchEvent
 	res, _, err := d.frames.Decode(nil, &event)
 	if err != nil {
+		if d.closed.Load() {
+			// Reading a stream the caller stopped fails; that is the normal end, not an error event.
+			return "", nil, io.EOF
+		}
 		return "", nil, err
 	}
 	if res != &event {
@@ -78,4 +85,7 @@ func (d *WatchEventDecoder) Decode() (eventType watch.EventType, obj runtime.Obj
 }
 
 // Close closes the underlying stream.
-func (d *WatchEventDecoder) Close() { _ = d.frames.Close() }
+func (d *WatchEventDecoder) Close() {
+	d.closed.Store(true)
+	_ = d.frames.Close()
+}

@@ -22,7 +22,7 @@ type EventSink interface {
 }
 
 // recordToSink correlates event and writes the result to sink, retrying transient failures with
-// jittered pauses. Once shutdown has begun it makes at most one more attempt.
+// jittered pauses. An attempt that starts after shutdown began is the last one.
 func (b *broadcaster) recordToSink(sink EventSink, event *corev1.Event, correlator *EventCorrelator) {
 	own := *event // the watchers share event
 	result, err := correlator.EventCorrelate(&own)
@@ -33,12 +33,16 @@ func (b *broadcaster) recordToSink(sink EventSink, event *corev1.Event, correlat
 		return
 	}
 	for attempt := 1; ; attempt++ {
+		final := b.isShuttingDown()
 		if b.writeEvent(sink, result, correlator) {
 			return
 		}
-		if attempt >= maxTriesPerEvent || b.isShuttingDown() {
+		if attempt >= maxTriesPerEvent || final {
 			b.logger.Error(nil, "Giving up writing event", "event", klogEvent(result.Event), "attempts", attempt)
 			return
+		}
+		if b.isShuttingDown() {
+			continue // shutdown began during this attempt: one last try, no pause
 		}
 		timer := time.NewTimer(retryDelay(b.sleepDuration, attempt))
 		select {

@@ -1,0 +1,49 @@
+// Package cache keeps local, indexed copies of Kubernetes collections up to date and tells handlers
+// about every change: the runtime that generated listers and informers build on. Names and signatures
+// follow client-go's tools/cache, so code ports by changing imports.
+//
+// # Data path
+//
+//	ListerWatcher ─► Reflector ─► eventQueue ─► processLoop ─► Indexer (ThreadSafeStore)
+//	                                                  └──────► listener buffers ─► handlers
+//
+// The Reflector fetches the initial state (a streaming list when the server supports it, otherwise a
+// chunked LIST), then watches from its resourceVersion. It restarts watches that end, relists when the
+// server has compacted the resourceVersion away, backs off with jitter after failures, and never panics
+// on a malformed event: it logs it and watches again from the last good resourceVersion.
+//
+// # Why not DeltaFIFO
+//
+// DeltaFIFO, which client-go's informers were built on, exists here with its exact semantics for code
+// that uses it directly, but informers use a simpler and stronger design:
+//
+//   - The reflector appends events to an in-order queue (eventQueue) without grouping them by key, so
+//     every change of an object is delivered in order, and a relist is a single event.
+//   - One goroutine takes everything queued, applies it to the store under one hold of the write lock
+//     (up to 512 events at a time), and turns the changes into notifications. A relist is applied in
+//     one step that infers deletions, so no reader or handler ever sees half the old and half the new
+//     list. A listed object whose resourceVersion did not change is a resync, delivered only to
+//     handlers that asked for a resync period.
+//   - Notifications go, as one shared batch, to every handler's own unbounded buffer; each handler
+//     runs in its own goroutine. No lock is held while a handler runs, so a slow handler delays only
+//     itself: it never blocks the watch, the store, or other handlers.
+//   - Readers (List, ByIndex, listers) take the store's read lock. Because writes arrive in batches,
+//     concurrent readers cost the writer one lock hand-over per batch instead of one per object, and
+//     Go's RWMutex keeps a waiting writer from being starved by a stream of readers.
+//   - The initial list is referenced, not copied: the pager keeps pointers into each page, and the
+//     store takes those same pointers, so the list is held only once during the initial sync.
+//
+// Handlers added after the informer synced first receive the current contents as adds; their
+// registration's HasSynced turns true once they have handled them.
+//
+// # Memory helpers
+//
+// TransformStripManagedFields drops managedFields before objects are cached, and
+// TransformToPartialObjectMetadata caches metadata only; install either with SetTransform.
+//
+// # Metrics
+//
+// Reflectors report list and watch counts, durations and sizes and the last resourceVersion through a
+// MetricsProvider; informers with an Identifier report queue length, batch processing latency and the
+// store's resourceVersion through an InformerMetricsProvider.
+package cache

@@ -1,0 +1,51 @@
+package cache
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// listPages lists a collection in pages of pageSize (0 means one request) and returns every item and
+// the resourceVersion of the list. Items are referenced, not copied, so the pages' memory is the only
+// copy of the list. When a continue token expires mid-way, it restarts as one unpaged request.
+func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.ListOptions, pageSize int64) ([]any, string, error) {
+	options.Limit = pageSize
+	full := options
+	full.Limit = 0
+	var items []any
+	for {
+		list, err := lw.ListWithContext(ctx, options)
+		if err != nil {
+			if options.Continue != "" && apierrors.IsResourceExpired(err) {
+				return listPages(ctx, lw, full, 0)
+			}
+			return nil, "", err
+		}
+		listMeta, err := meta.ListAccessor(list)
+		if err != nil {
+			return nil, "", err
+		}
+		if items == nil {
+			if n := meta.LenList(list); n > 0 {
+				items = make([]any, 0, n)
+			}
+		}
+		if err := meta.EachListItem(list, func(obj runtime.Object) error {
+			items = append(items, obj)
+			return nil
+		}); err != nil {
+			return nil, "", err
+		}
+		if listMeta.GetContinue() == "" || pageSize == 0 {
+			return items, listMeta.GetResourceVersion(), nil
+		}
+		// The continue token pins the snapshot; a resourceVersion must not be sent with it.
+		options.Continue = listMeta.GetContinue()
+		options.ResourceVersion = ""
+		options.ResourceVersionMatch = ""
+	}
+}

@@ -1,0 +1,156 @@
+package cache
+
+import (
+	"sync"
+
+	"k8s.io/klog/v2"
+)
+
+// eventKind is the kind of change an event carries.
+type eventKind uint8
+
+const (
+	eventAdd eventKind = iota
+	eventUpdate
+	eventDelete
+	eventReplace
+	eventResync
+	eventBookmark
+)
+
+// event is one change reported by the reflector, in arrival order.
+type event struct {
+	kind eventKind
+	obj  any
+	list []any
+	rv   string
+}
+
+// eventQueue is the informer's in-order queue between the reflector and the store. Unlike DeltaFIFO it
+// does not group changes by key: events keep their arrival order, a relist is one event, and the
+// consumer takes everything queued at once, so the reflector never waits for handlers.
+type eventQueue struct {
+	mu        sync.Mutex
+	events    []event
+	closed    bool
+	wake      chan struct{}
+	transform TransformFunc
+	queued    GaugeMetric
+}
+
+var _ ReflectorStore = &eventQueue{}
+
+func newEventQueue(queued GaugeMetric) *eventQueue {
+	return &eventQueue{wake: make(chan struct{}, 1), queued: queued}
+}
+
+func (q *eventQueue) setTransform(t TransformFunc) {
+	q.mu.Lock()
+	q.transform = t
+	q.mu.Unlock()
+}
+
+// transformed applies the transform once, as the object is queued. A failing transform is logged and
+// the object is kept as it came, so no change is lost.
+func (q *eventQueue) transformed(obj any) any {
+	q.mu.Lock()
+	t := q.transform
+	q.mu.Unlock()
+	if t == nil {
+		return obj
+	}
+	if _, ok := obj.(DeletedFinalStateUnknown); ok {
+		return obj
+	}
+	out, err := t(obj)
+	if err != nil {
+		klog.ErrorS(err, "Transform failed; caching the object untransformed")
+		return obj
+	}
+	return out
+}
+
+func (q *eventQueue) push(e event) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.events = append(q.events, e)
+	q.queued.Set(float64(len(q.events)))
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Add queues an addition.
+func (q *eventQueue) Add(obj any) error {
+	q.push(event{kind: eventAdd, obj: q.transformed(obj)})
+	return nil
+}
+
+// Update queues an update.
+func (q *eventQueue) Update(obj any) error {
+	q.push(event{kind: eventUpdate, obj: q.transformed(obj)})
+	return nil
+}
+
+// Delete queues a deletion.
+func (q *eventQueue) Delete(obj any) error {
+	q.push(event{kind: eventDelete, obj: q.transformed(obj)})
+	return nil
+}
+
+// Replace queues a relist; it is applied as one atomic step. list is transformed in place.
+func (q *eventQueue) Replace(list []any, rv string) error {
+	for i := range list {
+		list[i] = q.transformed(list[i])
+	}
+	q.push(event{kind: eventReplace, list: list, rv: rv})
+	return nil
+}
+
+// Resync queues a periodic resync.
+func (q *eventQueue) Resync() error {
+	q.push(event{kind: eventResync})
+	return nil
+}
+
+// Bookmark queues a resourceVersion the store reaches once earlier events are applied.
+func (q *eventQueue) Bookmark(rv string) {
+	q.push(event{kind: eventBookmark, rv: rv})
+}
+
+// take waits for events and returns all of them; ok is false once the queue is closed.
+func (q *eventQueue) take() (events []event, ok bool) {
+	for {
+		q.mu.Lock()
+		if q.closed {
+			q.mu.Unlock()
+			return nil, false
+		}
+		if len(q.events) > 0 {
+			events = q.events
+			q.events = nil
+			q.queued.Set(0)
+			q.mu.Unlock()
+			return events, true
+		}
+		q.mu.Unlock()
+		<-q.wake
+	}
+}
+
+// close makes take return false; queued events are dropped.
+func (q *eventQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.events = nil
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,705 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// ReflectorStore is where a Reflector writes what it lists and watches.
+type ReflectorStore interface {
+	// Add records an added object.
+	Add(obj any) error
+	// Update records a modified object.
+	Update(obj any) error
+	// Delete records a deleted object.
+	Delete(obj any) error
+	// Replace records a complete list at resourceVersion.
+	Replace(list []any, resourceVersion string) error
+	// Resync asks for a periodic resync.
+	Resync() error
+}
+
+// bookmarkStore is a ReflectorStore that also wants the resourceVersions of bookmarks.
+type bookmarkStore interface {
+	Bookmark(rv string)
+}
+
+// WatchErrorHandler is called when a list or watch fails; the reflector then backs off and retries.
+type WatchErrorHandler func(r *Reflector, err error)
+
+// WatchErrorHandlerWithContext is WatchErrorHandler with the reflector's context.
+type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
+
+// DefaultWatchErrorHandler logs the error; expected ones, like an expired resourceVersion, quietly.
+func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case isExpiredError(err):
+		logger.V(4).Info("Watch closed", "reflector", r.name, "type", r.typeDescription, "err", err)
+	case errors.Is(err, errWatchListIncomplete):
+		logger.V(2).Info("Streaming list incomplete; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+	default:
+		logger.Error(err, "Failed to list or watch", "reflector", r.name, "type", r.typeDescription)
+	}
+}
+
+// VeryShortWatchError reports a watch that ended at once without any event, which usually means the
+// server is in trouble; the reflector backs off before watching again.
+type VeryShortWatchError struct {
+	// Name is the reflector's name.
+	Name string
+}
+
+// Error describes the failure.
+func (e *VeryShortWatchError) Error() string {
+	return fmt.Sprintf("very short watch: %s: unexpected watch close - watch lasted less than a second and no items received", e.Name)
+}
+
+// ReflectorOptions configures NewReflectorWithOptions.
+type ReflectorOptions struct {
+	// Name identifies the reflector in logs and metrics; it defaults to one built from the type.
+	Name string
+	// TypeDescription names the reflected type in logs; it defaults to the expected type.
+	TypeDescription string
+	// ResyncPeriod, if not zero, asks the store for a resync this often (subject to ShouldResync).
+	ResyncPeriod time.Duration
+	// MinWatchTimeout is the minimum server-side watch timeout; each watch lasts a random duration
+	// between it and twice it, so many reflectors do not rewatch in lockstep. Default five minutes.
+	MinWatchTimeout time.Duration
+	// Clock is the time source; tests use a fake one.
+	Clock clock.Clock
+	// Backoff sets the retry delays after failures: Duration (initial), Factor, Jitter and Cap.
+	// It defaults to 800ms doubling up to 30s with full jitter.
+	Backoff *wait.Backoff
+	// BackoffResetAfter is how long a list-and-watch cycle must stay healthy before the delay returns
+	// to its initial value. Default two minutes.
+	BackoffResetAfter time.Duration
+	// DisableWatchList turns streaming lists off. They are also off when the environment variable
+	// KUBE_FEATURE_WatchListClient is "false", or when the ListerWatcher opts out.
+	DisableWatchList bool
+	// WatchListIdleTimeout bounds the wait for the next event while a streaming list has not yet
+	// delivered its initial-events-end bookmark; when it expires the reflector falls back to list and
+	// watch for the rest of its life. Default ten seconds.
+	WatchListIdleTimeout time.Duration
+	// MetricsProvider overrides the provider set with SetReflectorMetricsProvider.
+	MetricsProvider MetricsProvider
+}
+
+// Reflector lists and watches one collection and mirrors it into a store: a full list (or streaming
+// list) first, then a watch from the listed resourceVersion, restarted and relisted as needed.
+type Reflector struct {
+	name            string
+	typeDescription string
+	expectedType    reflect.Type
+	expectedGVK     *schema.GroupVersionKind
+	store           ReflectorStore
+	lw              ListerWatcherWithContext
+	disableChunking bool
+	resyncPeriod    time.Duration
+	minWatchTimeout time.Duration
+	clock           clock.Clock
+	backoff         *backoff
+	idleTimeout     time.Duration
+	metrics         *reflectorMetrics
+
+	watchErrorHandler WatchErrorHandlerWithContext
+
+	// ShouldResync is consulted each resync period; nil means always resync.
+	ShouldResync func() bool
+	// WatchListPageSize is the page size of chunked lists; 0 means 500.
+	WatchListPageSize int64
+
+	mu            sync.RWMutex
+	lastSyncRV    string
+	rvUnavailable bool
+	useWatchList  bool
+}
+
+const (
+	defaultPageSize          = 500
+	defaultMinWatchTimeout   = 5 * time.Minute
+	defaultBackoffResetAfter = 2 * time.Minute
+	defaultWatchListIdle     = 10 * time.Second
+)
+
+// NewReflector returns a Reflector mirroring lw into store.
+func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{ResyncPeriod: resyncPeriod})
+}
+
+// NewNamedReflector is NewReflector with a name for logs and metrics.
+func NewNamedReflector(name string, lw ListerWatcher, expectedType any, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
+}
+
+// NewNamespaceKeyedIndexerAndReflector returns an Indexer keyed by namespace/name with a namespace
+// index, and a Reflector filling it.
+func NewNamespaceKeyedIndexerAndReflector(lw ListerWatcher, expectedType any, resyncPeriod time.Duration) (Indexer, *Reflector) {
+	indexer := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	return indexer, NewReflector(lw, expectedType, indexer, resyncPeriod)
+}
+
+// NewReflectorWithOptions returns a Reflector mirroring lw into store. expectedType is an object of
+// the listed type (an *unstructured.Unstructured with its kind set for unstructured lists); objects
+// of another type are logged and make the watch restart.
+func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, options ReflectorOptions) *Reflector {
+	if options.Clock == nil {
+		options.Clock = clock.RealClock{}
+	}
+	if options.MinWatchTimeout <= 0 {
+		options.MinWatchTimeout = defaultMinWatchTimeout
+	}
+	b := wait.Backoff{Duration: 800 * time.Millisecond, Factor: 2, Jitter: 1, Cap: 30 * time.Second}
+	if options.Backoff != nil {
+		b = *options.Backoff
+	}
+	if options.BackoffResetAfter <= 0 {
+		options.BackoffResetAfter = defaultBackoffResetAfter
+	}
+	if options.WatchListIdleTimeout <= 0 {
+		options.WatchListIdleTimeout = defaultWatchListIdle
+	}
+	if options.TypeDescription == "" {
+		options.TypeDescription = describeExpected(expectedType)
+	}
+	if options.Name == "" {
+		options.Name = "reflector " + options.TypeDescription
+	}
+	provider := options.MetricsProvider
+	if provider == nil {
+		provider = reflectorMetricsProvider()
+	}
+	r := &Reflector{
+		name:              options.Name,
+		typeDescription:   options.TypeDescription,
+		store:             store,
+		lw:                ToListerWatcherWithContext(lw),
+		resyncPeriod:      options.ResyncPeriod,
+		minWatchTimeout:   options.MinWatchTimeout,
+		clock:             options.Clock,
+		backoff:           &backoff{config: b, resetAfter: options.BackoffResetAfter, clock: options.Clock},
+		idleTimeout:       options.WatchListIdleTimeout,
+		metrics:           newReflectorMetrics(provider, options.Name),
+		watchErrorHandler: DefaultWatchErrorHandler,
+		useWatchList:      !options.DisableWatchList && !watchListUnsupported(lw) && os.Getenv("KUBE_FEATURE_WatchListClient") != "false",
+	}
+	if lwf, ok := lw.(*ListWatch); ok {
+		r.disableChunking = lwf.DisableChunking
+	} else if lws, ok := lw.(*semanticsListWatch); ok {
+		r.disableChunking = lws.DisableChunking
+	}
+	if expectedType != nil {
+		r.expectedType = reflect.TypeOf(expectedType)
+		if u, ok := expectedType.(*unstructured.Unstructured); ok {
+			if gvk := u.GroupVersionKind(); !gvk.Empty() {
+				r.expectedGVK = &gvk
+			}
+		}
+	}
+	return r
+}
+
+func describeExpected(expectedType any) string {
+	if u, ok := expectedType.(*unstructured.Unstructured); ok && u.GetKind() != "" {
+		return u.GroupVersionKind().String()
+	}
+	if expectedType == nil {
+		return "<unspecified>"
+	}
+	return reflect.TypeOf(expectedType).String()
+}
+
+// Name returns the reflector's name.
+func (r *Reflector) Name() string { return r.name }
+
+// TypeDescription returns the description of the reflected type.
+func (r *Reflector) TypeDescription() string { return r.typeDescription }
+
+// LastSyncResourceVersion returns the resourceVersion last observed from the server.
+func (r *Reflector) LastSyncResourceVersion() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.lastSyncRV
+}
+
+func (r *Reflector) setLastSyncResourceVersion(rv string) {
+	r.mu.Lock()
+	r.lastSyncRV = rv
+	r.mu.Unlock()
+	if v, ok := resourceVersionNumber(rv); ok {
+		r.metrics.lastResourceVersion.Set(v)
+	}
+}
+
+// relistResourceVersion is the resourceVersion of the next list: "0" (any cached state) at first, the
+// last seen one afterwards, and "" (the latest, from storage) once the server could not serve it.
+func (r *Reflector) relistResourceVersion() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	switch {
+	case r.rvUnavailable:
+		return ""
+	case r.lastSyncRV == "":
+		return "0"
+	}
+	return r.lastSyncRV
+}
+
+func (r *Reflector) setResourceVersionUnavailable(unavailable bool) {
+	r.mu.Lock()
+	r.rvUnavailable = unavailable
+	r.mu.Unlock()
+}
+
+func (r *Reflector) watchListEnabled() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.useWatchList
+}
+
+// Run runs the reflector until stopCh is closed.
+func (r *Reflector) Run(stopCh <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-stopCh:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	r.RunWithContext(ctx)
+}
+
+// RunWithContext lists and watches until ctx is done, backing off exponentially (with jitter) after
+// failures; the delay resets once a cycle stayed healthy for a while.
+func (r *Reflector) RunWithContext(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := r.ListAndWatchWithContext(ctx); err != nil && ctx.Err() == nil {
+			r.watchErrorHandler(ctx, r, err)
+		}
+		if !r.sleep(ctx, r.backoff.next()) {
+			return
+		}
+	}
+}
+
+// sleep waits for d or until ctx is done; it reports whether ctx is still live.
+func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
+	t := r.clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C():
+		return true
+	}
+}
+
+// ListAndWatch lists and watches until stopCh closes or the watch needs a relist.
+func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-stopCh:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return r.ListAndWatchWithContext(ctx)
+}
+
+// ListAndWatchWithContext fetches the initial state (by streaming list when possible, otherwise by a
+// chunked list), then watches from it until ctx is done or the watch needs a relist, which it reports
+// as an error. It returns nil when ctx is done.
+func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
+	var w watch.Interface
+	if r.watchListEnabled() {
+		var err error
+		w, err = r.watchList(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			r.watchErrorHandler(ctx, r, fmt.Errorf("%w: %w", errWatchListIncomplete, err))
+			if errors.Is(err, errInitialEventsDeadline) || apierrors.IsBadRequest(err) || apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err) {
+				r.mu.Lock()
+				r.useWatchList = false
+				r.mu.Unlock()
+			}
+			w = nil
+		}
+	}
+	if w == nil {
+		if err := r.list(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+
+	cycleCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	if r.resyncPeriod > 0 {
+		wg.Go(func() { r.resyncLoop(cycleCtx) })
+	}
+	return r.watchLoop(cycleCtx, w)
+}
+
+func (r *Reflector) resyncLoop(ctx context.Context) {
+	t := r.clock.NewTimer(r.resyncPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+			t.Reset(r.resyncPeriod)
+			if r.ShouldResync == nil || r.ShouldResync() {
+				if err := r.store.Resync(); err != nil {
+					klog.FromContext(ctx).Error(err, "Resync failed", "reflector", r.name)
+				}
+			}
+		}
+	}
+}
+
+// list fetches the whole collection into the store with one Replace. If the server cannot serve the
+// requested resourceVersion, it retries at once with the latest one.
+func (r *Reflector) list(ctx context.Context) error {
+	pageSize := r.WatchListPageSize
+	if pageSize == 0 {
+		pageSize = defaultPageSize
+	}
+	if r.disableChunking {
+		pageSize = 0
+	}
+	start := r.clock.Now()
+	r.metrics.lists.Inc()
+	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
+	items, rv, err := listPages(ctx, r.lw, options, pageSize)
+	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) && options.ResourceVersion != "" {
+		r.setResourceVersionUnavailable(true)
+		options.ResourceVersion = ""
+		items, rv, err = listPages(ctx, r.lw, options, pageSize)
+	}
+	if err != nil {
+		return fmt.Errorf("failed to list %s: %w", r.typeDescription, err)
+	}
+	r.metrics.listDuration.Observe(r.clock.Since(start).Seconds())
+	r.metrics.itemsInList.Observe(float64(len(items)))
+	r.setResourceVersionUnavailable(false)
+	items = r.keepExpected(ctx, items)
+	if err := r.store.Replace(items, rv); err != nil {
+		return fmt.Errorf("unable to sync list result: %w", err)
+	}
+	r.setLastSyncResourceVersion(rv)
+	return nil
+}
+
+// keepExpected drops, with a log line, listed objects of an unexpected type.
+func (r *Reflector) keepExpected(ctx context.Context, items []any) []any {
+	kept := items[:0]
+	for _, obj := range items {
+		if err := r.checkType(obj); err != nil {
+			klog.FromContext(ctx).Error(err, "Skipping listed object", "reflector", r.name)
+			continue
+		}
+		kept = append(kept, obj)
+	}
+	clear(items[len(kept):])
+	return kept
+}
+
+func (r *Reflector) checkType(obj any) error {
+	if r.expectedType != nil && reflect.TypeOf(obj) != r.expectedType {
+		return fmt.Errorf("expected type %v, but got %T", r.expectedType, obj)
+	}
+	if r.expectedGVK != nil {
+		ro, ok := obj.(runtime.Object)
+		if !ok || ro.GetObjectKind().GroupVersionKind() != *r.expectedGVK {
+			return fmt.Errorf("expected kind %v, but got %T %v", r.expectedGVK, obj, kindOf(obj))
+		}
+	}
+	return nil
+}
+
+func kindOf(obj any) schema.GroupVersionKind {
+	if ro, ok := obj.(runtime.Object); ok {
+		return ro.GetObjectKind().GroupVersionKind()
+	}
+	return schema.GroupVersionKind{}
+}
+
+// watchTimeout returns a server-side timeout between the minimum and twice it.
+func (r *Reflector) watchTimeout() *int64 {
+	seconds := int64(r.minWatchTimeout.Seconds() * (1 + rand.Float64()))
+	return &seconds
+}
+
+// watchLoop watches from the last resourceVersion, rewatching when a watch ends cleanly or with an
+// error that does not need a relist. w, if not nil, is an already open watch.
+func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		if w == nil {
+			options := metav1.ListOptions{
+				ResourceVersion:     r.LastSyncResourceVersion(),
+				TimeoutSeconds:      r.watchTimeout(),
+				AllowWatchBookmarks: true,
+			}
+			var err error
+			w, err = r.lw.WatchWithContext(ctx, options)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+					r.watchErrorHandler(ctx, r, err)
+					if !r.sleep(ctx, r.backoff.next()) {
+						return nil
+					}
+					continue
+				}
+				return fmt.Errorf("failed to watch %s: %w", r.typeDescription, err)
+			}
+		}
+		err := r.handleWatch(ctx, w)
+		w = nil
+		switch {
+		case err == nil:
+			continue
+		case ctx.Err() != nil:
+			return nil
+		case isExpiredError(err) || isTooLargeResourceVersionError(err):
+			return err
+		}
+		// The stream misbehaved (wrong object, error event, transport failure, very short watch):
+		// watch again from the last good resourceVersion after a pause.
+		r.watchErrorHandler(ctx, r, err)
+		if !r.sleep(ctx, r.backoff.next()) {
+			return nil
+		}
+	}
+}
+
+// handleWatch applies the events of w to the store until it ends. It returns nil when the server
+// closed the watch normally.
+func (r *Reflector) handleWatch(ctx context.Context, w watch.Interface) error {
+	defer w.Stop()
+	r.metrics.watches.Inc()
+	start := r.clock.Now()
+	count := 0
+	defer func() {
+		r.metrics.watchDuration.Observe(r.clock.Since(start).Seconds())
+		r.metrics.itemsInWatch.Observe(float64(count))
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.ResultChan():
+			if !ok {
+				if count == 0 && r.clock.Since(start) < time.Second {
+					r.metrics.shortWatches.Inc()
+					return &VeryShortWatchError{Name: r.name}
+				}
+				return nil
+			}
+			if err := r.applyEvent(e); err != nil {
+				return err
+			}
+			count++
+		}
+	}
+}
+
+// applyEvent writes one watch event to the store and advances the last resourceVersion.
+func (r *Reflector) applyEvent(e watch.Event) error {
+	if e.Type == watch.Error {
+		return eventError(e.Object)
+	}
+	if err := r.checkType(e.Object); err != nil {
+		return fmt.Errorf("watch event %s: %w", e.Type, err)
+	}
+	m, err := meta.Accessor(e.Object)
+	if err != nil {
+		return fmt.Errorf("watch event %s: object without metadata: %w", e.Type, err)
+	}
+	rv := m.GetResourceVersion()
+	switch e.Type {
+	case watch.Added:
+		err = r.store.Add(e.Object)
+	case watch.Modified:
+		err = r.store.Update(e.Object)
+	case watch.Deleted:
+		err = r.store.Delete(e.Object)
+	case watch.Bookmark:
+		if b, ok := r.store.(bookmarkStore); ok {
+			b.Bookmark(rv)
+		}
+	default:
+		return fmt.Errorf("watch event of unknown type %q", e.Type)
+	}
+	if err != nil {
+		return fmt.Errorf("unable to apply watch event %s: %w", e.Type, err)
+	}
+	r.setLastSyncResourceVersion(rv)
+	return nil
+}
+
+// eventError turns the object of an ERROR watch event into an error.
+func eventError(obj runtime.Object) error {
+	if status, ok := obj.(*metav1.Status); ok {
+		return apierrors.FromObject(status)
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok && u.GetKind() == "Status" {
+		status := &metav1.Status{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, status); err == nil {
+			return apierrors.FromObject(status)
+		}
+	}
+	return fmt.Errorf("watch error event with object %T", obj)
+}
+
+var (
+	errWatchListIncomplete   = errors.New("streaming list did not complete")
+	errInitialEventsDeadline = errors.New("no initial-events-end bookmark before the deadline")
+)
+
+// watchList fetches the initial state with a streaming list: a watch that first sends every object and
+// then a bookmark annotated as the end of the initial events. The state is stored with one Replace and
+// the still-open watch is returned. If the stream goes idle before that bookmark, it gives up.
+func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
+	start := r.clock.Now()
+	r.metrics.lists.Inc()
+	sendInitialEvents := true
+	options := metav1.ListOptions{
+		ResourceVersion:      r.LastSyncResourceVersion(),
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		SendInitialEvents:    &sendInitialEvents,
+		AllowWatchBookmarks:  true,
+		TimeoutSeconds:       r.watchTimeout(),
+	}
+	w, err := r.lw.WatchWithContext(ctx, options)
+	if err != nil {
+		return nil, err
+	}
+	var items []any
+	idle := r.clock.NewTimer(r.idleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			w.Stop()
+			return nil, ctx.Err()
+		case <-idle.C():
+			w.Stop()
+			return nil, errInitialEventsDeadline
+		case e, ok := <-w.ResultChan():
+			if !ok {
+				return nil, errors.New("watch closed before the initial-events-end bookmark")
+			}
+			idle.Reset(r.idleTimeout)
+			if e.Type == watch.Error {
+				w.Stop()
+				return nil, eventError(e.Object)
+			}
+			if err := r.checkType(e.Object); err != nil {
+				w.Stop()
+				return nil, err
+			}
+			m, err := meta.Accessor(e.Object)
+			if err != nil {
+				w.Stop()
+				return nil, err
+			}
+			switch e.Type {
+			case watch.Added:
+				items = append(items, e.Object)
+			case watch.Bookmark:
+				if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {
+					continue
+				}
+				rv := m.GetResourceVersion()
+				r.metrics.listDuration.Observe(r.clock.Since(start).Seconds())
+				r.metrics.itemsInList.Observe(float64(len(items)))
+				if err := r.store.Replace(items, rv); err != nil {
+					w.Stop()
+					return nil, err
+				}
+				r.setLastSyncResourceVersion(rv)
+				r.setResourceVersionUnavailable(false)
+				return w, nil
+			default:
+				w.Stop()
+				return nil, fmt.Errorf("unexpected %s event before the initial-events-end bookmark", e.Type)
+			}
+		}
+	}
+}
+
+func isExpiredError(err error) bool {
+	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+}
+
+func isTooLargeResourceVersionError(err error) bool {
+	return apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge)
+}
+
+// backoff hands out exponentially growing, jittered delays, starting over once the previous delay was
+// handed out longer ago than resetAfter (the reflector was healthy in between).
+type backoff struct {
+	config     wait.Backoff
+	resetAfter time.Duration
+	clock      clock.Clock
+
+	mu      sync.Mutex
+	current time.Duration
+	last    time.Time
+}
+
+func (b *backoff) next() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.clock.Now()
+	if b.current == 0 || now.Sub(b.last) > b.resetAfter {
+		b.current = b.config.Duration
+	}
+	d := b.current
+	if b.config.Jitter > 0 {
+		d += time.Duration(rand.Float64() * b.config.Jitter * float64(d))
+	}
+	if b.config.Factor > 1 {
+		b.current = time.Duration(float64(b.current) * b.config.Factor)
+	}
+	if b.config.Cap > 0 && b.current > b.config.Cap {
+		b.current = b.config.Cap
+	}
+	b.last = now
+	return d
+}

@@ -182,14 +182,18 @@ func (c *FakeClientWithList[T, L]) List(ctx context.Context, opts metav1.ListOpt
 	if err != nil || selector.Empty() {
 		return list, err
 	}
-	filtered := c.newList()
-	c.copyListMeta(filtered, list)
-	var items []T
-	for _, item := range c.getItems(list) {
+	all := c.getItems(list)
+	items := make([]T, 0, len(all))
+	for _, item := range all {
 		if selector.Matches(labels.Set(item.GetLabels())) {
 			items = append(items, item)
 		}
 	}
+	if len(items) == len(all) {
+		return list, nil
+	}
+	filtered := c.newList()
+	c.copyListMeta(filtered, list)
 	c.setItems(filtered, items)
 	return filtered, nil
 }

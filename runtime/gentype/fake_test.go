@@ -224,6 +224,7 @@ func TestFakeClientListFiltersByLabelSelector(t *testing.T) {
 		{"app in (web,db)", []string{"a", "b", "c"}},
 		{"app!=web", []string{"c", "d"}},
 		{"!app", []string{"d"}},
+		{"!missing", []string{"a", "b", "c", "d"}},
 		{"app=none", nil},
 	} {
 		list := must(cms.List(ctx, metav1.ListOptions{LabelSelector: tc.selector}))(t)

@@ -203,3 +203,7 @@ func none(t *testing.T, w watch.Interface) {
 func nameOf(obj runtime.Object) string {
 	return obj.(metav1.Object).GetName()
 }
+
+func newPodWatch(opts metav1.ListOptions) ktesting.WatchActionImpl {
+	return ktesting.NewWatchActionWithOptions(podResource, "", opts)
+}

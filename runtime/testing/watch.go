@@ -80,7 +80,7 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 	}
 	s.watchers[w] = struct{}{}
 	if o.TimeoutSeconds != nil && *o.TimeoutSeconds > 0 {
-		w.timer = time.AfterFunc(time.Duration(*o.TimeoutSeconds)*time.Second, w.Stop)
+		w.expire = time.After(time.Duration(*o.TimeoutSeconds) * time.Second)
 	}
 	go w.run()
 	return w, nil
@@ -105,7 +105,7 @@ type watcher struct {
 	done    chan struct{}
 	wake    chan struct{}
 	stop    sync.Once
-	timer   *time.Timer
+	expire  <-chan time.Time // the watch's timeoutSeconds; nil for none
 
 	mu      sync.Mutex
 	queue   []watch.Event
@@ -130,9 +130,6 @@ func (w *watcher) ResultChan() <-chan watch.Event { return w.result }
 func (w *watcher) Stop() {
 	w.stop.Do(func() {
 		close(w.done)
-		if w.timer != nil {
-			w.timer.Stop()
-		}
 		w.tracker.mu.Lock()
 		delete(w.store.watchers, w)
 		w.tracker.mu.Unlock()
@@ -257,6 +254,9 @@ func (w *watcher) run() {
 				continue
 			case <-w.done:
 				return
+			case <-w.expire:
+				w.Stop()
+				return
 			}
 		}
 		ev := w.queue[0]
@@ -266,6 +266,9 @@ func (w *watcher) run() {
 		select {
 		case w.result <- ev:
 		case <-w.done:
+			return
+		case <-w.expire:
+			w.Stop()
 			return
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
@@ -95,6 +96,10 @@ type SharedIndexInformerOptions struct {
 	MinWatchTimeout time.Duration
 	// Clock drives resync periods; tests use a fake one.
 	Clock clock.Clock
+	// Backoff sets the reflector's retry delays; see ReflectorOptions.Backoff.
+	Backoff *wait.Backoff
+	// WatchListIdleTimeout bounds the wait for a streaming list's end; see ReflectorOptions.
+	WatchListIdleTimeout time.Duration
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -145,8 +150,14 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		description:       description,
 		defaultResync:     options.ResyncPeriod,
 		resyncCheckPeriod: options.ResyncPeriod,
-		disableWatchList:  options.DisableWatchList,
-		minWatchTimeout:   options.MinWatchTimeout,
+		reflectorOptions: ReflectorOptions{
+			TypeDescription:      description,
+			MinWatchTimeout:      options.MinWatchTimeout,
+			DisableWatchList:     options.DisableWatchList,
+			Clock:                options.Clock,
+			Backoff:              options.Backoff,
+			WatchListIdleTimeout: options.WatchListIdleTimeout,
+		},
 		clock:             options.Clock,
 		syncedCh:          make(chan struct{}),
 	}
@@ -163,8 +174,7 @@ type sharedIndexInformer struct {
 	description   string
 	clock         clock.Clock
 
-	disableWatchList bool
-	minWatchTimeout  time.Duration
+	reflectorOptions ReflectorOptions
 	defaultResync    time.Duration
 
 	// mu guards the lifecycle fields below.
@@ -219,13 +229,9 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.started = true
-	s.reflector = NewReflectorWithOptions(s.lw, s.exampleObject, s.queue, ReflectorOptions{
-		TypeDescription:  s.description,
-		ResyncPeriod:     s.resyncCheckPeriod,
-		MinWatchTimeout:  s.minWatchTimeout,
-		DisableWatchList: s.disableWatchList,
-		Clock:            s.clock,
-	})
+	options := s.reflectorOptions
+	options.ResyncPeriod = s.resyncCheckPeriod
+	s.reflector = NewReflectorWithOptions(s.lw, s.exampleObject, s.queue, options)
 	s.reflector.ShouldResync = s.shouldResync
 	if s.watchErrorHandler != nil {
 		s.reflector.watchErrorHandler = s.watchErrorHandler

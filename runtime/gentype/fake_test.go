@@ -290,6 +290,12 @@ func TestFakeClientApplyRejectsBadInputWithoutRecording(t *testing.T) {
 		"nil configuration": func() error { _, err := cms.Apply(ctx, nil, opts); return err },
 		"nil name":          func() error { _, err := cms.Apply(ctx, &applyConfig{}, opts); return err },
 		"empty name":        func() error { _, err := cms.ApplyStatus(ctx, configMapApply("", nil), opts); return err },
+		"unencodable": func() error {
+			unencodable := configMapApply("a", nil)
+			unencodable.Spec = map[string]any{"c": make(chan int)}
+			_, err := cms.Apply(ctx, unencodable, opts)
+			return err
+		},
 		"no field manager": func() error {
 			_, err := cms.Apply(ctx, configMapApply("a", nil), metav1.ApplyOptions{})
 			return err

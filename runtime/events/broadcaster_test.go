@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -213,7 +214,6 @@ func TestBroadcasterDeliversToEveryWatcher(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(format, args...))
 		mu.Unlock()
 	})
-	b.StartStructuredLogging(0)
 	r := b.NewRecorder(testScheme(t), testSource)
 	for i := range 50 {
 		r.Eventf(testPod("ns", "p"), corev1.EventTypeNormal, "Tick", "tick %d", i)
@@ -524,5 +524,30 @@ func TestRetryDelay(t *testing.T) {
 	}
 	if retryDelay(0, 1) != 0 {
 		t.Fatal("zero sleep must not wait")
+	}
+}
+
+func TestStructuredLogging(t *testing.T) {
+	var mu sync.Mutex
+	var lines []string
+	logger := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		lines = append(lines, args)
+		mu.Unlock()
+	}, funcr.Options{Verbosity: 2})
+	b := NewBroadcaster(WithContext(klog.NewContext(context.Background(), logger)))
+	b.StartStructuredLogging(2)
+	b.StartStructuredLogging(3) // above the logger's verbosity: silent
+	b.NewRecorder(testScheme(t), testSource).Event(testPod("ns", "p"), corev1.EventTypeWarning, "BackOff", "restarting")
+	b.Shutdown()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) != 1 {
+		t.Fatalf("want one log line, got %q", lines)
+	}
+	for _, want := range []string{`"msg"="Event occurred"`, `"object"={"name"="p" "namespace"="ns"}`, `"kind"="Pod"`, `"type"="Warning"`, `"reason"="BackOff"`, `"message"="restarting"`} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("log line lacks %s: %s", want, lines[0])
+		}
 	}
 }

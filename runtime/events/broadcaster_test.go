@@ -551,3 +551,15 @@ func TestStructuredLogging(t *testing.T) {
 		}
 	}
 }
+
+func TestEventNamesAreUniqueOnAFrozenClock(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	seen := map[string]bool{}
+	for range 100 {
+		name := eventName("p", at)
+		if seen[name] {
+			t.Fatalf("duplicate event name %s", name)
+		}
+		seen[name] = true
+	}
+}

@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"maps"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -111,10 +112,27 @@ func (r recorder) makeEvent(ref *corev1.ObjectReference, annotations map[string]
 	}
 }
 
+// lastEventStamp is the last timestamp used in an Event name, so names stay unique even when events
+// share a clock reading (a coarse or fake clock).
+var lastEventStamp atomic.Int64
+
+// eventStamp returns t in nanoseconds, moved forward past every stamp handed out before.
+func eventStamp(t time.Time) int64 {
+	for {
+		last, now := lastEventStamp.Load(), t.UnixNano()
+		if now <= last {
+			now = last + 1
+		}
+		if lastEventStamp.CompareAndSwap(last, now) {
+			return now
+		}
+	}
+}
+
 // eventName names an Event after its object and the time, falling back to a random name when the
 // object's name does not make a valid Event name.
 func eventName(objectName string, t time.Time) string {
-	name := fmt.Sprintf("%s.%x", objectName, t.UnixNano())
+	name := fmt.Sprintf("%s.%x", objectName, eventStamp(t))
 	if len(apivalidation.NameIsDNSSubdomain(name, false)) > 0 {
 		return string(uuid.NewUUID())
 	}

@@ -1,0 +1,17 @@
+// Package testenv runs a real etcd and kube-apiserver as child processes on loopback ports, so tests can
+// prove clients against the actual API server instead of a mock.
+//
+// The binaries are built from source by hack/testenv.sh (Go module proxy only) into
+// $HOME/.cache/kgen/testenv/<KubernetesVersion>/; KGEN_TESTENV_ASSETS or KUBEBUILDER_ASSETS may name another
+// directory holding kube-apiserver and etcd. KubernetesVersion is v1.37.1 rather than v1.37.2 because the
+// Go module proxy refuses k8s.io/kubernetes@v1.37.2.
+//
+// Start generates a CA, serving and client certificates and service-account keys, starts etcd and
+// kube-apiserver (RBAC authorization, no controllers) in a temporary directory and waits until the server
+// is ready. Children die with the test binary (on Linux through the parent-death signal) and Stop ends
+// exactly the processes Start began. Main shares one Environment across a package's tests:
+//
+//	var env *testenv.Environment
+//
+//	func TestMain(m *testing.M) { os.Exit(testenv.Main(m, testenv.Options{}, &env)) }
+package testenv

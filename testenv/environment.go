@@ -1,0 +1,418 @@
+package testenv
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kgen-dev/kgen/runtime/rest"
+)
+
+// portAttempts is how often Start picks fresh ports when another process took one before a child bound it.
+const portAttempts = 3
+
+// Environment is a running etcd and kube-apiserver pair. Its methods are safe for concurrent use.
+type Environment struct {
+	opts       Options
+	dir        string
+	host       string
+	ca         *authority
+	admin      keyPair
+	kubeconfig string
+	client     *http.Client // admin credentials, for testenv's own requests
+
+	mu        sync.Mutex
+	etcd      *process
+	apiserver *process
+	stopped   bool
+}
+
+// Start launches etcd and kube-apiserver on free loopback ports in a new temporary directory, waits until
+// the API server is ready and installs opts.CRDs. On error nothing is left running or on disk.
+func Start(ctx context.Context, opts Options) (*Environment, error) {
+	etcdPath, err := opts.binary("etcd")
+	if err != nil {
+		return nil, err
+	}
+	apiserverPath, err := opts.binary("kube-apiserver")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "kgen-testenv-")
+	if err != nil {
+		return nil, fmt.Errorf("testenv: %w", err)
+	}
+	e := &Environment{opts: opts, dir: dir}
+	if err := e.start(ctx, etcdPath, apiserverPath); err != nil {
+		return nil, errors.Join(err, e.Stop())
+	}
+	return e, nil
+}
+
+func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string) error {
+	pki, err := e.writePKI()
+	if err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		var ports []int
+		if ports, err = freePorts(3); err != nil {
+			return err
+		}
+		e.host = "https://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[2]))
+		e.etcd = &process{
+			name:    "etcd",
+			path:    etcdPath,
+			args:    append(etcdArgs(filepath.Join(e.dir, "etcd"), ports[0], ports[1]), e.opts.EtcdArgs...),
+			logPath: filepath.Join(e.dir, "etcd.log"),
+		}
+		e.apiserver = &process{
+			name:    "kube-apiserver",
+			path:    apiserverPath,
+			args:    append(apiserverArgs(pki, ports[0], ports[2]), e.opts.APIServerArgs...),
+			logPath: filepath.Join(e.dir, "kube-apiserver.log"),
+		}
+		err = e.etcd.start()
+		if err == nil {
+			err = e.apiserver.start()
+		}
+		if err == nil {
+			err = e.waitReady(ctx)
+		}
+		if err == nil || attempt == portAttempts || !e.lostPortRace() {
+			break
+		}
+		if err := errors.Join(e.apiserver.stop(), e.etcd.stop(), removeFiles(e.apiserver.logPath, e.etcd.logPath)); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := e.writeKubeconfig(); err != nil {
+		return err
+	}
+	if len(e.opts.CRDs) > 0 {
+		return e.InstallCRDs(ctx, e.opts.CRDs...)
+	}
+	return nil
+}
+
+// lostPortRace reports whether a child failed because a port chosen for it was taken in the meantime.
+func (e *Environment) lostPortRace() bool {
+	for _, p := range []*process{e.etcd, e.apiserver} {
+		if data, err := os.ReadFile(p.logPath); err == nil && strings.Contains(string(data), "address already in use") {
+			return true
+		}
+	}
+	return false
+}
+
+// pkiFiles names the files of the environment's certificates and keys.
+type pkiFiles struct {
+	caCert, servingCert, servingKey, saPublicKey, saPrivateKey string
+}
+
+// writePKI creates the CA, the serving and admin certificates and the service-account key pair, writes
+// what the API server reads to disk and prepares the admin HTTP client.
+func (e *Environment) writePKI() (pkiFiles, error) {
+	ca, err := newAuthority()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	serving, err := ca.servingPair()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	admin, err := ca.clientPair("admin", []string{"system:masters"})
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saKey, err := newKey()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saPublic, err := publicKeyPEM(saKey)
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saPrivate, err := privateKeyPEM(saKey)
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	pkiDir := filepath.Join(e.dir, "pki")
+	files := pkiFiles{
+		caCert:       filepath.Join(pkiDir, "ca.crt"),
+		servingCert:  filepath.Join(pkiDir, "apiserver.crt"),
+		servingKey:   filepath.Join(pkiDir, "apiserver.key"),
+		saPublicKey:  filepath.Join(pkiDir, "sa.pub"),
+		saPrivateKey: filepath.Join(pkiDir, "sa.key"),
+	}
+	if err := os.Mkdir(pkiDir, 0o700); err != nil {
+		return pkiFiles{}, fmt.Errorf("testenv: %w", err)
+	}
+	for path, data := range map[string][]byte{
+		files.caCert:       ca.certPEM,
+		files.servingCert:  serving.certPEM,
+		files.servingKey:   serving.keyPEM,
+		files.saPublicKey:  saPublic,
+		files.saPrivateKey: saPrivate,
+	} {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return pkiFiles{}, fmt.Errorf("testenv: %w", err)
+		}
+	}
+	e.ca, e.admin = ca, admin
+	e.client = &http.Client{Transport: &http.Transport{
+		TLSClientConfig:     e.tlsConfig(admin),
+		TLSHandshakeTimeout: 10 * time.Second,
+	}}
+	return files, nil
+}
+
+func (e *Environment) tlsConfig(client keyPair) *tls.Config {
+	roots := x509.NewCertPool()
+	roots.AddCert(e.ca.cert)
+	return &tls.Config{
+		RootCAs:      roots,
+		Certificates: []tls.Certificate{{Certificate: [][]byte{client.cert.Raw}, PrivateKey: client.key, Leaf: client.cert}},
+		MinVersion:   tls.VersionTLS12,
+	}
+}
+
+// freePorts reserves n distinct loopback ports by listening on them together, then releases them for the
+// children to bind.
+func freePorts(n int) ([]int, error) {
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("testenv: finding a free port: %w", err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+func etcdArgs(dataDir string, clientPort, peerPort int) []string {
+	client := "http://127.0.0.1:" + strconv.Itoa(clientPort)
+	peer := "http://127.0.0.1:" + strconv.Itoa(peerPort)
+	return []string{
+		"--name=testenv",
+		"--data-dir=" + dataDir,
+		"--listen-client-urls=" + client,
+		"--advertise-client-urls=" + client,
+		"--listen-peer-urls=" + peer,
+		"--initial-advertise-peer-urls=" + peer,
+		"--initial-cluster=testenv=" + peer,
+		"--unsafe-no-fsync=true", // a test cluster's data is disposable; fsync only costs time
+		"--log-level=warn",
+	}
+}
+
+func apiserverArgs(pki pkiFiles, etcdPort, securePort int) []string {
+	return []string{
+		"--etcd-servers=http://127.0.0.1:" + strconv.Itoa(etcdPort),
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		// The endpoint reconciler rejects a loopback address; with one server there is nothing to reconcile.
+		"--endpoint-reconciler-type=none",
+		"--secure-port=" + strconv.Itoa(securePort),
+		"--tls-cert-file=" + pki.servingCert,
+		"--tls-private-key-file=" + pki.servingKey,
+		"--client-ca-file=" + pki.caCert,
+		"--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + pki.saPublicKey,
+		"--service-account-signing-key-file=" + pki.saPrivateKey,
+		"--service-cluster-ip-range=10.0.0.0/24",
+		// No controller-manager runs, so nothing creates the default service accounts pods would wait for.
+		"--disable-admission-plugins=ServiceAccount",
+		"--allow-privileged=true",
+		"--profiling=false",
+	}
+}
+
+// waitReady polls /readyz until it answers 200, failing early with the log of a child that exits.
+func (e *Environment) waitReady(ctx context.Context) error {
+	timeout := e.opts.startTimeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	defer e.client.CloseIdleConnections()
+	last := "no answer yet"
+	for {
+		for _, p := range []*process{e.etcd, e.apiserver} {
+			if !p.running() {
+				return errors.New(p.describe("exited during startup (" + p.status + ")"))
+			}
+		}
+		status, body, err := e.do(ctx, http.MethodGet, "/readyz", nil)
+		switch {
+		case err == nil && status == http.StatusOK:
+			return nil
+		case err == nil:
+			last = fmt.Sprintf("/readyz answered %d: %s", status, strings.TrimSpace(string(body)))
+		case ctx.Err() == nil:
+			last = strings.TrimPrefix(err.Error(), "testenv: ")
+		}
+		select {
+		case <-ctx.Done():
+			return errors.New(e.apiserver.describe(fmt.Sprintf("was not ready within %v: %s", timeout, last)) +
+				e.etcd.logTail(logTailLines/2))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// writeKubeconfig writes a kubeconfig with embedded admin credentials for tools and clients that read one.
+func (e *Environment) writeKubeconfig() error {
+	config := map[string]any{
+		"apiVersion":      "v1",
+		"kind":            "Config",
+		"current-context": "testenv",
+		"clusters": []any{map[string]any{"name": "testenv", "cluster": map[string]any{
+			"server": e.host, "certificate-authority-data": e.ca.certPEM,
+		}}},
+		"users": []any{map[string]any{"name": "admin", "user": map[string]any{
+			"client-certificate-data": e.admin.certPEM, "client-key-data": e.admin.keyPEM,
+		}}},
+		"contexts": []any{map[string]any{"name": "testenv", "context": map[string]any{
+			"cluster": "testenv", "user": "admin",
+		}}},
+	}
+	data, err := yaml.Marshal(config)
+	if err != nil {
+		return fmt.Errorf("testenv: kubeconfig: %w", err)
+	}
+	e.kubeconfig = filepath.Join(e.dir, "kubeconfig")
+	if err := os.WriteFile(e.kubeconfig, data, 0o600); err != nil {
+		return fmt.Errorf("testenv: %w", err)
+	}
+	return nil
+}
+
+// Config returns a new admin (system:masters) configuration for the API server; callers may modify it.
+// Its rate limits are raised well above client defaults so tests are not throttled.
+func (e *Environment) Config() *rest.Config {
+	return e.configFor(e.admin)
+}
+
+func (e *Environment) configFor(client keyPair) *rest.Config {
+	return &rest.Config{
+		Host: e.host,
+		TLSClientConfig: rest.TLSClientConfig{
+			CAData:   append([]byte(nil), e.ca.certPEM...),
+			CertData: append([]byte(nil), client.certPEM...),
+			KeyData:  append([]byte(nil), client.keyPEM...),
+		},
+		QPS:   1000,
+		Burst: 2000,
+	}
+}
+
+// KubeconfigPath is the path of a kubeconfig file holding the admin configuration; it is removed by Stop.
+func (e *Environment) KubeconfigPath() string { return e.kubeconfig }
+
+// AddUser returns a configuration that authenticates as user name in groups through a client certificate.
+// The user starts with only the permissions RBAC gives every authenticated user (such as discovery);
+// bind roles to the name or a group, or include "system:masters" in groups for full access. With no
+// controller-manager running, the aggregated ClusterRoles (admin, edit, view) have no rules.
+func (e *Environment) AddUser(name string, groups []string) (*rest.Config, error) {
+	if name == "" {
+		return nil, errors.New("testenv: AddUser needs a user name")
+	}
+	pair, err := e.ca.clientPair(name, groups)
+	if err != nil {
+		return nil, err
+	}
+	return e.configFor(pair), nil
+}
+
+// Restart stops the API server and starts it again on the same address with the same data, returning once
+// it is ready. Configurations obtained earlier keep working; etcd is left running.
+func (e *Environment) Restart(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped {
+		return errors.New("testenv: Restart after Stop")
+	}
+	if err := e.apiserver.stop(); err != nil {
+		return err
+	}
+	if err := appendLine(e.apiserver.logPath, "--- testenv: restarting kube-apiserver ---"); err != nil {
+		return err
+	}
+	if err := e.apiserver.start(); err != nil {
+		return err
+	}
+	return e.waitReady(ctx)
+}
+
+// Stop ends the processes Start began and removes the environment's directory. It is safe to call more
+// than once, and on a nil Environment.
+func (e *Environment) Stop() error {
+	if e == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped {
+		return nil
+	}
+	e.stopped = true
+	var errs []error
+	for _, p := range []*process{e.apiserver, e.etcd} {
+		if p != nil {
+			errs = append(errs, p.stop())
+		}
+	}
+	if e.client != nil {
+		e.client.CloseIdleConnections()
+	}
+	if err := os.RemoveAll(e.dir); err != nil {
+		errs = append(errs, fmt.Errorf("testenv: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// writeLogTails writes the end of each process log to w.
+func (e *Environment) writeLogTails(w io.Writer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range []*process{e.etcd, e.apiserver} {
+		fmt.Fprintf(w, "testenv: %s log\n%s", p.name, p.logTail(logTailLines))
+	}
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("testenv: %w", err)
+	}
+	_, err = fmt.Fprintln(f, line)
+	return errors.Join(err, f.Close())
+}
+
+func removeFiles(paths ...string) error {
+	var errs []error
+	for _, path := range paths {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("testenv: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -39,7 +39,8 @@ type EventBroadcaster interface {
 	NewRecorder(scheme *runtime.Scheme, source corev1.EventSource) EventRecorderLogger
 	// Shutdown stops the broadcaster: events recorded before it are still delivered, each written at
 	// most once more to a sink, for up to the shutdown grace period; the rest are dropped and counted.
-	// It returns when every watcher goroutine has finished. Recording after Shutdown drops the event.
+	// It returns when every watcher goroutine has finished, so it must not be called from a handler.
+	// Recording after Shutdown drops the event.
 	Shutdown()
 	// Stats reports how many events were dropped and where.
 	Stats() BroadcasterStats
@@ -105,7 +106,8 @@ func WithFullChannelBehavior(behavior watch.FullChannelBehavior) BroadcasterOpti
 	return func(c *broadcasterConfig) { c.behavior = behavior }
 }
 
-// WithShutdownGracePeriod bounds how long Shutdown spends delivering queued events (default 10s).
+// WithShutdownGracePeriod bounds how long Shutdown spends delivering queued events (default 10s);
+// zero makes Shutdown drop whatever is still queued, finishing only the calls in flight.
 func WithShutdownGracePeriod(d time.Duration) BroadcasterOption {
 	return func(c *broadcasterConfig) { c.gracePeriod = d }
 }

@@ -563,3 +563,26 @@ func TestEventNamesAreUniqueOnAFrozenClock(t *testing.T) {
 		seen[name] = true
 	}
 }
+
+func TestZeroGracePeriodDropsQueuedEvents(t *testing.T) {
+	b := NewBroadcaster(WithShutdownGracePeriod(0))
+	sink := newMemorySink()
+	sink.block = make(chan struct{})
+	b.StartRecordingToSink(sink)
+	r := b.NewRecorder(testScheme(t), testSource)
+	for i := range 10 {
+		r.Event(testPod("ns", fmt.Sprintf("p%d", i)), corev1.EventTypeNormal, "R", "m")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for sink.callCount() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("sink never called")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { close(sink.block) })
+	b.Shutdown()
+	if s := b.Stats(); s.ShutdownDropped != 9 || len(sink.snapshot()) != 1 {
+		t.Fatalf("stats %+v with %d written; want the queued events dropped", s, len(sink.snapshot()))
+	}
+}

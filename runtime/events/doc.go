@@ -4,6 +4,16 @@
 // misbehaving controller cannot flood etcd. It mirrors client-go's tools/record package: a controller
 // written against record ports by changing the import.
 //
+// Typical wiring:
+//
+//	sink, err := events.NewEventSinkForConfig(config) // core/v1 Events; NewEventsV1SinkForConfig for events.k8s.io/v1
+//	broadcaster := events.NewBroadcaster(events.WithContext(ctx))
+//	broadcaster.StartRecordingToSink(sink)
+//	recorder := broadcaster.NewRecorder(scheme, corev1.EventSource{Component: "my-controller"})
+//	recorder.Eventf(obj, corev1.EventTypeWarning, "SyncFailed", "cannot sync: %v", err)
+//
+// Unit tests use NewFakeRecorder, which delivers events as strings on a channel.
+//
 // Differences from client-go worth knowing:
 //   - The broadcaster counts what it drops (Stats) and can wait for slow watchers instead of dropping
 //     (WithFullChannelBehavior(watch.WaitIfChannelFull)); recording never blocks either way.

@@ -33,7 +33,9 @@ func writeJSON(w http.ResponseWriter, contentType string, v any) {
 func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.requests.Add(1)
 	aggregated := f.aggregated && r.Header.Get("Accept") == discovery.AcceptV2+","+discovery.AcceptV1
-	kind := func(g, v, k string) *metav1.GroupVersionKind { return &metav1.GroupVersionKind{Group: g, Version: v, Kind: k} }
+	kind := func(g, v, k string) *metav1.GroupVersionKind {
+		return &metav1.GroupVersionKind{Group: g, Version: v, Kind: k}
+	}
 	switch r.URL.Path {
 	case "/version":
 		writeJSON(w, "application/json", map[string]string{"major": "1", "minor": "37", "gitVersion": "v1.37.1"})

@@ -1,7 +1,6 @@
 package clientgen
 
 import (
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -44,7 +43,7 @@ func (c Config) Pkg() string { return path.Join(c.OutputPkg, c.ClientsetName) }
 
 // Generate renders the clientset for m into out.
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
-	g := &gen{cfg: cfg, out: out}
+	g := &gen{cfg: cfg, r: &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}}
 	var versions []*model.Version
 	for _, v := range m.Versions() {
 		if !v.SkipClient {
@@ -85,20 +84,11 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 
 type gen struct {
 	cfg Config
-	out *output.Set
+	r   *gofile.Renderer
 }
 
 func (g *gen) render(dir, pkgName, name, tmpl string, data any) error {
-	f := gofile.New(path.Join(g.cfg.Pkg(), filepath.ToSlash(dir)), pkgName)
-	if err := f.Execute(templates.Lookup(tmpl), data); err != nil {
-		return fmt.Errorf("rendering %s/%s: %w", dir, name, err)
-	}
-	content, err := f.Bytes(g.cfg.Header, Generator)
-	if err != nil {
-		return err
-	}
-	g.out.Add(filepath.Join(g.cfg.Dir(), dir, name), content)
-	return nil
+	return g.r.Render(filepath.Join(g.cfg.Dir(), filepath.FromSlash(dir)), path.Join(g.cfg.Pkg(), dir), pkgName, name, tmpl, data)
 }
 
 // TypedDir is the relative directory of a version's typed client package.

@@ -21,7 +21,10 @@ type File struct {
 
 // New starts a file of package pkgName whose import path is pkgPath.
 func New(pkgPath, pkgName string) *File {
-	return &File{pkgPath: pkgPath, pkgName: pkgName, imports: generator.NewImportTrackerForPackage(pkgPath)}
+	imports := generator.NewImportTrackerForPackage(pkgPath)
+	localName := imports.LocalName
+	imports.LocalName = func(n types.Name) string { return strings.ToLower(localName(n)) }
+	return &File{pkgPath: pkgPath, pkgName: pkgName, imports: imports}
 }
 
 // Ref returns the qualified reference to name in package pkg, importing pkg when needed.

@@ -120,19 +120,22 @@ func dirOf(p string) string {
 	return "."
 }
 
-// Main parses flags, runs fn and exits with status 1 on error.
-func Main(name string, fs *pflag.FlagSet, fn func(args []string) error) {
-	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "Usage of %s:\n", name)
-		fs.PrintDefaults()
+// Execute parses args into fs and runs fn with the positional arguments.
+func Execute(fs *pflag.FlagSet, args []string, stderr io.Writer, fn func(args []string) error) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
 	}
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if err := fn(fs.Args()); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		klog.Flush()
+	defer klog.Flush()
+	return fn(fs.Args())
+}
+
+// Main runs a command function with the process arguments and exits non-zero when it fails.
+func Main(name string, command func(args []string, stdout, stderr io.Writer) error) {
+	if err := command(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if err != pflag.ErrHelp {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		}
 		os.Exit(1)
 	}
-	klog.Flush()
 }

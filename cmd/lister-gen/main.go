@@ -1,0 +1,10 @@
+// Command lister-gen generates typed listers for API packages. It takes the same flags as
+// k8s.io/code-generator's lister-gen, plus --verify.
+package main
+
+import (
+	"github.com/kgen-dev/kgen/generators/cli"
+	"github.com/kgen-dev/kgen/generators/run"
+)
+
+func main() { run.Main("lister-gen", cli.ListerGen) }

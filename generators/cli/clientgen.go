@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kgen-dev/kgen/generators/clientgen"
+	"github.com/kgen-dev/kgen/generators/model"
+	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/generators/run"
+)
+
+// ClientGen runs client-gen with command-line arguments args (without the program name).
+func ClientGen(args []string, stdout, stderr io.Writer) error {
+	var (
+		common        run.Common
+		inputs        []string
+		inputBase     string
+		included      []string
+		clientsetName string
+		apiPath       string
+		clientsetOnly bool
+		fake          bool
+		applyPkg      string
+		protobuf      bool
+	)
+	fs := pflag.NewFlagSet("client-gen", pflag.ContinueOnError)
+	common.AddFlags(fs)
+	fs.StringSliceVar(&inputs, "input", nil, "group/version (or path/.../group/version) of the API packages, relative to --input-base; repeatable or comma separated")
+	fs.StringVar(&inputBase, "input-base", "k8s.io/kubernetes/pkg/apis", "import path or directory prefix of --input")
+	fs.StringSliceVar(&included, "included-types-overrides", nil, "group/version/Type (or group/Type) to generate regardless of +genclient; restricts that group version to the listed types")
+	fs.StringVarP(&clientsetName, "clientset-name", "n", "internalclientset", "the name of the generated clientset package")
+	fs.StringVar(&apiPath, "clientset-api-path", "/apis", "the default API path of the generated clientset")
+	fs.BoolVar(&clientsetOnly, "clientset-only", false, "only generate the clientset shell, without typed clients")
+	fs.BoolVar(&fake, "fake-clientset", true, "generate a fake clientset")
+	fs.StringVar(&applyPkg, "apply-configuration-package", "", "import path of the apply configurations; enables Apply verbs")
+	fs.BoolVar(&protobuf, "prefers-protobuf", false, "make generated clients prefer protobuf")
+
+	return run.Execute(fs, args, stderr, func(args []string) error {
+		start := time.Now()
+		if err := common.Validate(); err != nil {
+			return err
+		}
+		if clientsetName == "" || apiPath == "" {
+			return fmt.Errorf("--clientset-name and --clientset-api-path must not be empty")
+		}
+		if len(inputs) == 0 {
+			return fmt.Errorf("--input must name at least one group/version")
+		}
+		header, err := common.Header()
+		if err != nil {
+			return err
+		}
+		plurals, err := common.Plurals()
+		if err != nil {
+			return err
+		}
+		overrides := map[string][]string{}
+		for _, o := range included {
+			parts := strings.Split(o, "/")
+			switch len(parts) {
+			case 2:
+				overrides[parts[0]+"/"] = append(overrides[parts[0]+"/"], parts[1])
+			case 3:
+				overrides[parts[0]+"/"+parts[1]] = append(overrides[parts[0]+"/"+parts[1]], parts[2])
+			default:
+				return fmt.Errorf("--included-types-overrides: %q is not group/version/Type or group/Type", o)
+			}
+		}
+		var patterns []string
+		for _, in := range inputs {
+			if filepath.IsAbs(inputBase) {
+				patterns = append(patterns, filepath.Join(inputBase, filepath.FromSlash(in)))
+			} else if strings.HasPrefix(inputBase, ".") {
+				patterns = append(patterns, "."+string(filepath.Separator)+filepath.Join(inputBase, filepath.FromSlash(in)))
+			} else {
+				patterns = append(patterns, path.Join(inputBase, in))
+			}
+		}
+		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals, WithApply: applyPkg != "", IncludedTypes: overrides})
+		if err != nil {
+			return err
+		}
+		cfg := clientgen.Config{
+			OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, ClientsetName: clientsetName,
+			APIPath: apiPath, ClientsetOnly: clientsetOnly, FakeClientset: fake,
+			ApplyConfigurationPackage: applyPkg, PrefersProtobuf: protobuf, Header: header,
+		}
+		set := output.NewSet(clientgen.Generator, cfg.Dir())
+		if err := clientgen.Generate(m, cfg, set); err != nil {
+			return err
+		}
+		return common.Finish(set, start, stdout, stderr)
+	})
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kgen-dev/kgen/generators/informergen"
+	"github.com/kgen-dev/kgen/generators/model"
+	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/generators/run"
+)
+
+// InformerGen runs informer-gen with command-line arguments args (without the program name).
+func InformerGen(args []string, stdout, stderr io.Writer) error {
+	var (
+		common          run.Common
+		clientsetPkg    string
+		listersPkg      string
+		singleDirectory bool
+	)
+	fs := pflag.NewFlagSet("informer-gen", pflag.ContinueOnError)
+	common.AddFlags(fs)
+	fs.StringVar(&clientsetPkg, "versioned-clientset-package", "", "the import path of the versioned clientset to use")
+	fs.StringVar(&listersPkg, "listers-package", "", "the import path of the listers to use")
+	fs.BoolVar(&singleDirectory, "single-directory", false, "put the factory directly in --output-dir instead of its externalversions subdirectory")
+	return run.Execute(fs, args, stderr, func(patterns []string) error {
+		start := time.Now()
+		if err := common.Validate(); err != nil {
+			return err
+		}
+		if clientsetPkg == "" || listersPkg == "" {
+			return fmt.Errorf("--versioned-clientset-package and --listers-package must be specified")
+		}
+		if len(patterns) == 0 {
+			return fmt.Errorf("no input packages: pass package patterns as arguments")
+		}
+		header, err := common.Header()
+		if err != nil {
+			return err
+		}
+		plurals, err := common.Plurals()
+		if err != nil {
+			return err
+		}
+		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals})
+		if err != nil {
+			return err
+		}
+		cfg := informergen.Config{
+			OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, VersionedClientsetPackage: clientsetPkg,
+			ListersPackage: listersPkg, SingleDirectory: singleDirectory, Header: header,
+		}
+		set := output.NewSet(informergen.Generator, cfg.Dir())
+		if err := informergen.Generate(m, cfg, set); err != nil {
+			return err
+		}
+		return common.Finish(set, start, stdout, stderr)
+	})
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kgen-dev/kgen/generators/listergen"
+	"github.com/kgen-dev/kgen/generators/model"
+	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/generators/run"
+)
+
+// ListerGen runs lister-gen with command-line arguments args (without the program name).
+func ListerGen(args []string, stdout, stderr io.Writer) error {
+	var common run.Common
+	fs := pflag.NewFlagSet("lister-gen", pflag.ContinueOnError)
+	common.AddFlags(fs)
+	return run.Execute(fs, args, stderr, func(patterns []string) error {
+		start := time.Now()
+		if err := common.Validate(); err != nil {
+			return err
+		}
+		if len(patterns) == 0 {
+			return fmt.Errorf("no input packages: pass package patterns as arguments")
+		}
+		header, err := common.Header()
+		if err != nil {
+			return err
+		}
+		plurals, err := common.Plurals()
+		if err != nil {
+			return err
+		}
+		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals})
+		if err != nil {
+			return err
+		}
+		set := output.NewSet(listergen.Generator, common.OutputDir)
+		cfg := listergen.Config{OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, Header: header}
+		if err := listergen.Generate(m, cfg, set); err != nil {
+			return err
+		}
+		return common.Finish(set, start, stdout, stderr)
+	})
+}

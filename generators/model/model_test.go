@@ -1,0 +1,209 @@
+package model
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func loadTestdata(t *testing.T) *Model {
+	t.Helper()
+	m, err := Load([]string{"../../testdata/apis/..."}, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func findType(t *testing.T, m *Model, group, version, name string) *Type {
+	t.Helper()
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			for _, ty := range v.Types {
+				if g.Dir == group && v.Name == version && ty.Name == name {
+					return ty
+				}
+			}
+		}
+	}
+	t.Fatalf("type %s/%s.%s not in model", group, version, name)
+	return nil
+}
+
+func TestLoadGroups(t *testing.T) {
+	m := loadTestdata(t)
+	var got []string
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			got = append(got, g.Dir+"/"+v.Name+"="+g.Name+"|"+g.GoName+"|"+g.PkgName())
+		}
+	}
+	want := []string{
+		"example/v1=example.kgen.dev|Example|example",
+		"example/v1beta1=example.kgen.dev|Example|example",
+		"example2/v1=example2.kgen.dev|SecondExample|example2",
+		"example3.io/v1=example3.io|Example3|example3",
+		"hyphen-group/v1=hyphen-group.kgen.dev|HyphenGroup|hyphengroup",
+		"mixedcase/v1=mixedcase.kgen.dev|Mixedcase|mixedcase",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("groups:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestLoadTypes(t *testing.T) {
+	m := loadTestdata(t)
+	for _, tc := range []struct {
+		group, version, name string
+		verbs                string
+		namespaced           bool
+		plural, resource     string
+	}{
+		{"example", "v1", "TestType", "create,update,updateStatus,delete,deleteCollection,get,list,watch,patch", true, "TestTypes", "testtypes"},
+		{"example", "v1", "ClusterTestType", "create,update,updateStatus,delete,deleteCollection,get,list,watch,patch", false, "ClusterTestTypes", "clustertesttypes"},
+		{"example", "v1beta1", "TestType", "get,list,watch", true, "TestTypes", "testtypes"},
+		{"example2", "v1", "Widget", "create,delete,get,list,watch", true, "Widgets", "widgets"},
+		{"example2", "v1", "Gadget", "create,update,updateStatus,delete,get,list,watch", true, "Gadgets", "gizmos"},
+		{"example2", "v1", "Fish", "create,update,delete,deleteCollection,get,list,watch,patch", false, "Fish", "fish"},
+		{"example2", "v1", "Marker", "", true, "Markers", "markers"},
+	} {
+		ty := findType(t, m, tc.group, tc.version, tc.name)
+		if got := strings.Join(ty.Verbs, ","); got != tc.verbs {
+			t.Errorf("%s verbs = %s; want %s", tc.name, got, tc.verbs)
+		}
+		if ty.Namespaced != tc.namespaced || ty.Plural != tc.plural || ty.Resource != tc.resource {
+			t.Errorf("%s: namespaced %v plural %s resource %s; want %v %s %s", tc.name, ty.Namespaced, ty.Plural, ty.Resource, tc.namespaced, tc.plural, tc.resource)
+		}
+	}
+	ty := findType(t, m, "example", "v1", "TestType")
+	if len(ty.Extensions) != 8 {
+		t.Fatalf("TestType has %d extensions; want 8", len(ty.Extensions))
+	}
+	scale := ty.Extensions[1]
+	if scale.Method != "UpdateScale" || scale.Verb != "update" || scale.Subresource != "scale" ||
+		scale.Input != (TypeRef{"k8s.io/api/autoscaling/v1", "Scale"}) || scale.Result != (TypeRef{"k8s.io/api/autoscaling/v1", "Scale"}) {
+		t.Errorf("UpdateScale extension = %+v", scale)
+	}
+	report := ty.Extensions[3]
+	if report.Input != (TypeRef{ty.Version.PkgPath, "Report"}) || report.Result != report.Input {
+		t.Errorf("CreateReport extension = %+v; want same-package Report input and result", report)
+	}
+	if get := ty.Extensions[2]; get.Result != ty.Ref() {
+		t.Errorf("GetStatus result defaults to %+v; want the type itself", get.Result)
+	}
+}
+
+func TestApplyVerbsNeedApplyConfigurations(t *testing.T) {
+	m, err := Load([]string{"../../testdata/apis/example/v1"}, Options{WithApply: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ty := findType(t, m, "example", "v1", "TestType")
+	if !ty.HasVerb("apply") || !ty.HasVerb("applyStatus") {
+		t.Fatalf("verbs with apply configurations = %v; want apply and applyStatus", ty.Verbs)
+	}
+}
+
+// writeModule writes a throw-away module with one API package holding types.go.
+func writeModule(t *testing.T, types string) string {
+	t.Helper()
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "apis", "grp", "v1")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(dir, "go.mod"):    "module example.com/bad\n\ngo 1.24\n",
+		filepath.Join(pkg, "doc.go"):    "// +groupName=grp.example.com\npackage v1\n",
+		filepath.Join(pkg, "types.go"): "package v1\n\n" + types,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestBadTags(t *testing.T) {
+	for _, tc := range []struct {
+		tag, problem string
+	}{
+		{"+genclient=true", "takes no value"},
+		{"+genclient:nonNamespace", "unknown tag"},
+		{"+genclient:noVerbs=yes", "takes no value"},
+		{"+genclient:onlyVerbs=get,frobnicate", `unknown verb "frobnicate"`},
+		{"+genclient:skipVerbs=", "needs a comma-separated list"},
+		{"+genclient:method=GetScale,subresource=scale", "needs a verb"},
+		{"+genclient:method=GetScale,verb=watch", `verb "watch" is not supported for extension methods`},
+		{"+genclient:method=GetScale,verb=get,input=Scale", `input= is not supported for "get"`},
+		{"+genclient:method=GetScale,verb=get,colour=blue", `unknown key "colour"`},
+		{"+genclient:method=getScale,verb=get", "not an exported Go identifier"},
+		{"+genclient:method=GetScale,verb=get,result=example.com/x.", "does not end in an exported Go identifier"},
+		{"+resourceName=", "needs a value"},
+		{"+nonNamespaced=true", "is no longer supported"},
+	} {
+		t.Run(tc.tag, func(t *testing.T) {
+			dir := writeModule(t, "// +genclient\n// "+tc.tag+"\n\n// Foo is a test type.\ntype Foo struct{}\n")
+			_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+			var tagErr *TagError
+			if !errors.As(err, &tagErr) {
+				t.Fatalf("Load error = %v; want a TagError", err)
+			}
+			if !strings.HasSuffix(tagErr.Pos, filepath.Join("apis", "grp", "v1", "types.go")+":4") {
+				t.Errorf("position = %s; want types.go:4", tagErr.Pos)
+			}
+			if tagErr.Tag != tc.tag || !strings.Contains(tagErr.Problem, tc.problem) {
+				t.Errorf("error = %v; want tag %q and problem containing %q", err, tc.tag, tc.problem)
+			}
+		})
+	}
+}
+
+func TestConflictingVerbTags(t *testing.T) {
+	dir := writeModule(t, "// +genclient\n// +genclient:onlyVerbs=get,list\n// +genclient:skipVerbs=list\n\n// Foo is a test type.\ntype Foo struct{}\n")
+	_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), `verb "list" is also listed in +genclient:onlyVerbs`) {
+		t.Fatalf("Load error = %v; want the conflict reported", err)
+	}
+}
+
+func TestSecondClosestCommentBlock(t *testing.T) {
+	dir := writeModule(t, "// +genclient\n// +genclient:nonNamespaced\n\n// Foo is a test type.\ntype Foo struct{ Status string }\n\n// Bar has no tags.\ntype Bar struct{}\n")
+	m, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ty := findType(t, m, "grp", "v1", "Foo")
+	if ty.Namespaced || !ty.HasStatus {
+		t.Fatalf("Foo = %+v; want cluster-scoped with status", ty)
+	}
+	if n := len(m.Groups[0].Versions[0].Types); n != 1 {
+		t.Fatalf("%d types; want only Foo", n)
+	}
+}
+
+func TestPackageOptOuts(t *testing.T) {
+	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n")
+	doc := filepath.Join(dir, "apis", "grp", "v1", "doc.go")
+	if err := os.WriteFile(doc, []byte("// +groupName=grp.example.com\n// +k8s:lister-gen=false\npackage v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := m.Groups[0].Versions[0]
+	if v.SkipClient || !v.SkipLister || v.SkipInformer {
+		t.Fatalf("opt-outs = client %v lister %v informer %v; want only lister", v.SkipClient, v.SkipLister, v.SkipInformer)
+	}
+	if err := os.WriteFile(doc, []byte("// +groupName=grp.example.com\n// +k8s:client-gen=maybe\npackage v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "must be true or false") {
+		t.Fatalf("Load error = %v; want the bad opt-out reported", err)
+	}
+}

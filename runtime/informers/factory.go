@@ -1,0 +1,178 @@
+package informers
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+)
+
+// TweakListOptionsFunc adjusts the list options of every list and watch an informer makes.
+type TweakListOptionsFunc func(*metav1.ListOptions)
+
+// FactoryOption configures a Factory.
+type FactoryOption func(*Factory)
+
+// WithNamespace limits the factory's informers to one namespace.
+func WithNamespace(namespace string) FactoryOption {
+	return func(f *Factory) { f.namespace = namespace }
+}
+
+// WithTweakListOptions sets a function that adjusts the list options of every informer, for example to
+// add a label selector.
+func WithTweakListOptions(tweak TweakListOptionsFunc) FactoryOption {
+	return func(f *Factory) { f.tweakListOptions = tweak }
+}
+
+// WithCustomResyncConfig sets the resync period per object type, overriding the factory default.
+func WithCustomResyncConfig(resyncConfig map[metav1.Object]time.Duration) FactoryOption {
+	return func(f *Factory) {
+		for obj, resync := range resyncConfig {
+			f.customResync[reflect.TypeOf(obj)] = resync
+		}
+	}
+}
+
+// WithTransform sets a transform applied by every informer to objects before they are cached.
+func WithTransform(transform cache.TransformFunc) FactoryOption {
+	return func(f *Factory) { f.transform = transform }
+}
+
+// WithInformerName names the factory in informer metrics; each informer is then identified as the name
+// followed by its group, version and (plural) resource. Without a name informers emit no metrics.
+func WithInformerName(name string) FactoryOption {
+	return func(f *Factory) { f.informerName = name }
+}
+
+// Factory shares one informer per object type among all users and starts, stops and waits for them
+// together.
+type Factory struct {
+	namespace        string
+	tweakListOptions TweakListOptionsFunc
+	defaultResync    time.Duration
+	customResync     map[reflect.Type]time.Duration
+	transform        cache.TransformFunc
+	informerName     string
+
+	mu        sync.Mutex
+	informers map[reflect.Type]cache.SharedIndexInformer
+	started   map[reflect.Type]bool
+	wg        sync.WaitGroup
+	stopping  bool
+}
+
+// NewFactory returns a Factory whose informers resync every defaultResync (0 disables resync).
+func NewFactory(defaultResync time.Duration, options ...FactoryOption) *Factory {
+	f := &Factory{
+		defaultResync: defaultResync,
+		customResync:  map[reflect.Type]time.Duration{},
+		informers:     map[reflect.Type]cache.SharedIndexInformer{},
+		started:       map[reflect.Type]bool{},
+	}
+	for _, o := range options {
+		o(f)
+	}
+	return f
+}
+
+// Namespace is the namespace informers are limited to ("" for all).
+func (f *Factory) Namespace() string { return f.namespace }
+
+// TweakListOptions is the factory-wide list-options tweak, nil if none.
+func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweakListOptions }
+
+// InformerName is the factory's metrics name, "" if none.
+func (f *Factory) InformerName() string { return f.informerName }
+
+// InformerFor returns the shared informer for obj's type, creating it with newFunc and the type's
+// resync period on first use.
+func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time.Duration) cache.SharedIndexInformer) cache.SharedIndexInformer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := reflect.TypeOf(obj)
+	if informer, ok := f.informers[t]; ok {
+		return informer
+	}
+	resync, ok := f.customResync[t]
+	if !ok {
+		resync = f.defaultResync
+	}
+	informer := newFunc(resync)
+	if f.transform != nil {
+		// A new informer has not run yet, so setting its transform cannot fail.
+		_ = informer.SetTransform(f.transform)
+	}
+	f.informers[t] = informer
+	return informer
+}
+
+// Start runs every informer requested so far that is not running yet, until stopCh closes.
+// It does not block and may be called again after requesting more informers.
+func (f *Factory) Start(stopCh <-chan struct{}) {
+	f.StartWithContext(wait.ContextForChannel(stopCh))
+}
+
+// StartWithContext runs every informer requested so far that is not running yet, until ctx ends.
+func (f *Factory) StartWithContext(ctx context.Context) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopping {
+		return
+	}
+	for t, informer := range f.informers {
+		if !f.started[t] {
+			f.wg.Go(func() { informer.RunWithContext(ctx) })
+			f.started[t] = true
+		}
+	}
+}
+
+// Shutdown makes later Start calls no-ops and waits until every started informer has returned (they
+// stop when their stop channel or context ends).
+func (f *Factory) Shutdown() {
+	f.mu.Lock()
+	f.stopping = true
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// WaitForCacheSync waits until every started informer has synced or stopCh closes, and reports per type
+// whether it synced.
+func (f *Factory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
+	return f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh)).Synced
+}
+
+// WaitForCacheSyncWithContext waits until every started informer has synced or ctx ends.
+func (f *Factory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
+	informers := f.startedInformers()
+	checkers := make([]cache.DoneChecker, 0, len(informers))
+	for _, informer := range informers {
+		checkers = append(checkers, informer.HasSyncedChecker())
+	}
+	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(informers))}
+	if !cache.WaitFor(ctx, "", checkers...) {
+		res.Err = context.Cause(ctx)
+	}
+	for t, informer := range informers {
+		res.Synced[t] = informer.HasSynced()
+	}
+	return res
+}
+
+func (f *Factory) startedInformers() map[reflect.Type]cache.SharedIndexInformer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[reflect.Type]cache.SharedIndexInformer{}
+	for t, informer := range f.informers {
+		if f.started[t] {
+			out[t] = informer
+		}
+	}
+	return out
+}

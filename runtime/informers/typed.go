@@ -1,0 +1,81 @@
+package informers
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+)
+
+// InformerOptions configure one informer built by NewTypedInformer.
+type InformerOptions struct {
+	// ResyncPeriod is the handlers' resync period; 0 disables resync.
+	ResyncPeriod time.Duration
+	// Indexers are the cache's indexes.
+	Indexers cache.Indexers
+	// InformerName, when set, identifies the informer in metrics together with its resource.
+	InformerName string
+	// TweakListOptions adjusts the options of every list and watch.
+	TweakListOptions TweakListOptionsFunc
+}
+
+// ListFunc lists objects of one type; a generated informer passes its typed client's List.
+type ListFunc[L runtime.Object] func(ctx context.Context, opts metav1.ListOptions) (L, error)
+
+// WatchFunc watches objects of one type; a generated informer passes its typed client's Watch.
+type WatchFunc func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+
+// NewTypedInformer builds a typed shared index informer for objects like example, of resource gvr,
+// listing and watching through list and watchFn (with options.TweakListOptions applied). client is the
+// clientset the functions use; a client that cannot serve streaming lists (a fake) says so through
+// IsWatchListSemanticsUnSupported.
+func NewTypedInformer[T cache.Object, L runtime.Object](client any, example T, gvr schema.GroupVersionResource, options InformerOptions, list ListFunc[L], watchFn WatchFunc) cache.TypedSharedIndexInformer[T] {
+	exampleObject, _ := any(example).(runtime.Object)
+	lw := ListWatchFor(list, watchFn, options.TweakListOptions)
+	return cache.NewTypedSharedIndexInformer[T](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(lw, client),
+		exampleObject,
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   Identifier(options.InformerName, gvr),
+		},
+	))
+}
+
+// ListWatchFor builds a ListWatch from typed list and watchFn functions, applying tweak (if any) to the
+// options of every call.
+func ListWatchFor[L runtime.Object](list ListFunc[L], watchFn WatchFunc, tweak TweakListOptionsFunc) *cache.ListWatch {
+	apply := func(opts metav1.ListOptions) metav1.ListOptions {
+		if tweak != nil {
+			tweak(&opts)
+		}
+		return opts
+	}
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			return list(ctx, apply(opts))
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return watchFn(ctx, apply(opts))
+		},
+	}
+}
+
+// Identifier is the metrics identity of an informer named name for gvr: "name/group/version/resource",
+// or "" (no metrics) without a name.
+func Identifier(name string, gvr schema.GroupVersionResource) string {
+	if name == "" {
+		return ""
+	}
+	group := gvr.Group
+	if group == "" {
+		group = "core"
+	}
+	return name + "/" + group + "/" + gvr.Version + "/" + gvr.Resource
+}

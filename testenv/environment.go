@@ -95,7 +95,7 @@ func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string)
 		if err == nil || attempt == portAttempts || !e.lostPortRace() {
 			break
 		}
-		if err := errors.Join(e.apiserver.stop(), e.etcd.stop(), removeFiles(e.apiserver.logPath, e.etcd.logPath)); err != nil {
+		if err := errors.Join(e.apiserver.stop(0), e.etcd.stop(0), removeFiles(e.apiserver.logPath, e.etcd.logPath)); err != nil {
 			return err
 		}
 	}
@@ -342,15 +342,15 @@ func (e *Environment) AddUser(name string, groups []string) (*rest.Config, error
 	return e.configFor(pair), nil
 }
 
-// Restart stops the API server and starts it again on the same address with the same data, returning once
-// it is ready. Configurations obtained earlier keep working; etcd is left running.
+// Restart shuts the API server down gracefully and starts it again on the same address with the same data,
+// returning once it is ready. Configurations obtained earlier keep working; etcd is left running.
 func (e *Environment) Restart(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.stopped {
 		return errors.New("testenv: Restart after Stop")
 	}
-	if err := e.apiserver.stop(); err != nil {
+	if err := e.apiserver.stop(restartGrace); err != nil {
 		return err
 	}
 	if err := appendLine(e.apiserver.logPath, "--- testenv: restarting kube-apiserver ---"); err != nil {
@@ -362,7 +362,7 @@ func (e *Environment) Restart(ctx context.Context) error {
 	return e.waitReady(ctx)
 }
 
-// Stop ends the processes Start began and removes the environment's directory. It is safe to call more
+// Stop kills the processes Start began and removes the environment's directory. It is safe to call more
 // than once, and on a nil Environment.
 func (e *Environment) Stop() error {
 	if e == nil {
@@ -377,7 +377,7 @@ func (e *Environment) Stop() error {
 	var errs []error
 	for _, p := range []*process{e.apiserver, e.etcd} {
 		if p != nil {
-			errs = append(errs, p.stop())
+			errs = append(errs, p.stop(0)) // the data is thrown away, so there is nothing to shut down gracefully
 		}
 	}
 	if e.client != nil {

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// stopGrace is how long a child gets to exit after the termination signal before it is killed.
-const stopGrace = 5 * time.Second
+// restartGrace is how long Restart lets the API server shut down gracefully, closing its watches, before
+// killing it.
+const restartGrace = 5 * time.Second
 
 // logTailLines is how many log lines errors and Main's failure report show per process.
 const logTailLines = 40
@@ -57,17 +58,20 @@ func (p *process) running() bool {
 	return !p.exited
 }
 
-// stop asks the process group to terminate, kills it after stopGrace, and waits for the process to be gone.
-func (p *process) stop() error {
+// stop asks the process group to terminate, kills it after grace (at once when grace is zero), and waits
+// for the process to be gone.
+func (p *process) stop(grace time.Duration) error {
 	if !p.running() {
 		return nil
 	}
-	if err := signalGroup(p.cmd, false); err != nil {
-		return fmt.Errorf("testenv: stopping %s (pid %d): %w", p.name, p.cmd.Process.Pid, err)
-	}
-	for deadline := time.Now().Add(stopGrace); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if !p.running() {
-			return nil
+	if grace > 0 {
+		if err := signalGroup(p.cmd, false); err != nil {
+			return fmt.Errorf("testenv: stopping %s (pid %d): %w", p.name, p.cmd.Process.Pid, err)
+		}
+		for deadline := time.Now().Add(grace); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if !p.running() {
+				return nil
+			}
 		}
 	}
 	if err := signalGroup(p.cmd, true); err != nil {

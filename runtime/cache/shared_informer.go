@@ -158,8 +158,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 			Backoff:              options.Backoff,
 			WatchListIdleTimeout: options.WatchListIdleTimeout,
 		},
-		clock:             options.Clock,
-		syncedCh:          make(chan struct{}),
+		clock:    options.Clock,
+		syncedCh: make(chan struct{}),
 	}
 }
 

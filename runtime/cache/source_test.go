@@ -57,6 +57,10 @@ func cmKey(ns, name string) string { return ns + "/" + name }
 func (s *source) apply(t watch.EventType, ns, name string, data string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.applyLocked(t, ns, name, data)
+}
+
+func (s *source) applyLocked(t watch.EventType, ns, name string, data string) {
 	key := cmKey(ns, name)
 	old, exists := s.objects[key]
 	switch t {
@@ -110,6 +114,10 @@ func (s *source) broadcastLocked(e watch.Event) {
 func (s *source) compact() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.compactLocked()
+}
+
+func (s *source) compactLocked() {
 	s.history = nil
 	s.first = s.rv + 1
 }
@@ -118,6 +126,10 @@ func (s *source) compact() {
 func (s *source) closeWatches() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closeWatchesLocked()
+}
+
+func (s *source) closeWatchesLocked() {
 	for w := range s.watchers {
 		w.close()
 		delete(s.watchers, w)

@@ -172,6 +172,8 @@ type broadcaster struct {
 	gracePeriod   time.Duration
 	logger        klog.Logger
 
+	startMu         sync.Mutex     // makes adding a watcher and counting its goroutine one step
+	startsClosed    bool           // set under startMu once Shutdown waits for the watcher goroutines
 	handlers        sync.WaitGroup // one per watcher goroutine
 	contextWatch    sync.WaitGroup
 	shutdownOnce    sync.Once
@@ -186,12 +188,20 @@ func (b *broadcaster) NewRecorder(scheme *runtime.Scheme, source corev1.EventSou
 }
 
 func (b *broadcaster) StartEventWatcher(eventHandler func(*corev1.Event)) watch.Interface {
-	w, err := b.dist.watch()
+	b.startMu.Lock()
+	var w *eventWatcher
+	err := errShutDown
+	if !b.startsClosed {
+		w, err = b.dist.watch()
+	}
+	if err == nil {
+		b.handlers.Add(1)
+	}
+	b.startMu.Unlock()
 	if err != nil {
 		b.logger.Error(err, "Cannot start event watcher")
 		return watch.NewEmptyWatch()
 	}
-	b.handlers.Add(1)
 	go func() {
 		defer b.handlers.Done()
 		for e := range w.result {
@@ -239,6 +249,9 @@ func (b *broadcaster) shutdown() {
 		b.dist.close()
 		grace := time.AfterFunc(b.gracePeriod, func() { close(b.abandoned) })
 		<-b.dist.done
+		b.startMu.Lock()
+		b.startsClosed = true
+		b.startMu.Unlock()
 		b.handlers.Wait()
 		if grace.Stop() {
 			close(b.abandoned)

@@ -586,3 +586,22 @@ func TestZeroGracePeriodDropsQueuedEvents(t *testing.T) {
 		t.Fatalf("stats %+v with %d written; want the queued events dropped", s, len(sink.snapshot()))
 	}
 }
+
+func TestWatchersStartedDuringShutdown(t *testing.T) {
+	for range 20 {
+		b := NewBroadcaster()
+		r := b.NewRecorder(testScheme(t), testSource)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for range 10 {
+					w := b.StartEventWatcher(func(*corev1.Event) {})
+					r.Event(testPod("ns", "p"), corev1.EventTypeNormal, "R", "m")
+					w.Stop()
+				}
+			})
+		}
+		b.Shutdown()
+		wg.Wait()
+	}
+}

@@ -109,7 +109,7 @@ func (t *tracker) applyPatch(gvr schema.GroupVersionResource, subresource, ns, n
 		return nil, apierrors.NewBadRequest("apply configuration is empty")
 	}
 	if opts.FieldManager == "" {
-		return nil, apierrors.NewInvalid(cfg.GroupVersionKind().GroupKind(), name, field.ErrorList{
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "PatchOptions"}, "", field.ErrorList{
 			field.Required(field.NewPath("fieldManager"), "is required for apply patch")})
 	}
 	if cfg.GetName() == "" {

@@ -227,12 +227,17 @@ func (t *tracker) deleteLocked(gvr schema.GroupVersionResource, ns, name string,
 	}
 	oldMeta, _ := meta.Accessor(old)
 	if p := opts.Preconditions; p != nil {
+		// The server names the kind, not the resource, in precondition failures of deletes.
+		kind := gvr.GroupResource()
+		if gvks, err := t.kindsOf(old); err == nil {
+			kind = schema.GroupResource{Group: gvks[0].Group, Resource: gvks[0].Kind}
+		}
 		if p.UID != nil && *p.UID != oldMeta.GetUID() {
-			return nil, apierrors.NewConflict(gvr.GroupResource(), name,
+			return nil, apierrors.NewConflict(kind, name,
 				fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, oldMeta.GetUID()))
 		}
 		if p.ResourceVersion != nil && *p.ResourceVersion != oldMeta.GetResourceVersion() {
-			return nil, apierrors.NewConflict(gvr.GroupResource(), name,
+			return nil, apierrors.NewConflict(kind, name,
 				fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
 					*p.ResourceVersion, oldMeta.GetResourceVersion()))
 		}

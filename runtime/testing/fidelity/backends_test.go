@@ -1,0 +1,213 @@
+package fidelity_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kgen-dev/kgen/runtime/rest"
+	ktesting "github.com/kgen-dev/kgen/runtime/testing"
+	"github.com/kgen-dev/kgen/testenv"
+)
+
+var env *testenv.Environment
+
+func TestMain(m *testing.M) {
+	os.Exit(testenv.Main(m, testenv.Options{}, &env))
+}
+
+var (
+	scheme         = runtime.NewScheme()
+	codecs         = serializer.NewCodecFactory(scheme)
+	parameterCodec = runtime.NewParameterCodec(scheme)
+)
+
+func init() {
+	if err := corev1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+}
+
+// backend is the request surface the scenarios drive: the same calls go to the fake tracker and to a
+// real kube-apiserver. Resources are core/v1 plurals.
+type backend interface {
+	// newNamespace returns a namespace no other scenario uses.
+	newNamespace(ctx context.Context) (string, error)
+	create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error
+	get(ctx context.Context, res, ns, name string, into runtime.Object) error
+	update(ctx context.Context, res, subresource, ns string, obj, into runtime.Object) error
+	patch(ctx context.Context, res, subresource, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error
+	delete(ctx context.Context, res, ns, name string, opts metav1.DeleteOptions) error
+	deleteCollection(ctx context.Context, res, ns string, opts metav1.ListOptions) error
+	list(ctx context.Context, res, ns string, opts metav1.ListOptions, into runtime.Object) error
+	watch(ctx context.Context, res, ns string, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+// kinds maps the resources the scenarios use to their kinds, for the fake's list actions.
+var kinds = map[string]schema.GroupVersionKind{
+	"configmaps": {Version: "v1", Kind: "ConfigMap"},
+	"secrets":    {Version: "v1", Kind: "Secret"},
+	"pods":       {Version: "v1", Kind: "Pod"},
+}
+
+// fakeBackend is a Fake wired like a generated NewClientset: a field-managed tracker behind
+// ObjectReaction and a watch reactor.
+type fakeBackend struct {
+	fake ktesting.Fake
+}
+
+func newFakeBackend() *fakeBackend {
+	o := ktesting.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), managedfields.NewDeducedTypeConverter())
+	b := &fakeBackend{}
+	b.fake.AddReactor("*", "*", ktesting.ObjectReaction(o))
+	b.fake.AddWatchReactor("*", func(action ktesting.Action) (bool, watch.Interface, error) {
+		opts := action.(ktesting.WatchActionImpl).ListOptions
+		w, err := o.Watch(action.GetResource(), action.GetNamespace(), opts)
+		return err == nil, w, err
+	})
+	return b
+}
+
+func gvr(res string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: res}
+}
+
+// copyInto sets into to the object the fake returned.
+func copyInto(obj runtime.Object, err error, into runtime.Object) error {
+	if err != nil {
+		return err
+	}
+	if into == nil {
+		return nil
+	}
+	if reflect.TypeOf(obj) != reflect.TypeOf(into) {
+		return fmt.Errorf("fake returned %T, want %T", obj, into)
+	}
+	reflect.ValueOf(into).Elem().Set(reflect.ValueOf(obj).Elem())
+	return nil
+}
+
+func (b *fakeBackend) newNamespace(context.Context) (string, error) {
+	return "fid-" + rand.String(6), nil
+}
+
+func (b *fakeBackend) create(_ context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error {
+	out, err := b.fake.Invokes(ktesting.NewCreateActionWithOptions(gvr(res), ns, obj, opts), nil)
+	return copyInto(out, err, into)
+}
+
+func (b *fakeBackend) get(_ context.Context, res, ns, name string, into runtime.Object) error {
+	obj, err := b.fake.Invokes(ktesting.NewGetActionWithOptions(gvr(res), ns, name, metav1.GetOptions{}), nil)
+	return copyInto(obj, err, into)
+}
+
+func (b *fakeBackend) update(_ context.Context, res, sub, ns string, obj, into runtime.Object) error {
+	out, err := b.fake.Invokes(ktesting.NewUpdateSubresourceActionWithOptions(gvr(res), sub, ns, obj, metav1.UpdateOptions{}), nil)
+	return copyInto(out, err, into)
+}
+
+func (b *fakeBackend) patch(_ context.Context, res, sub, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error {
+	var subs []string
+	if sub != "" {
+		subs = []string{sub}
+	}
+	obj, err := b.fake.Invokes(ktesting.NewPatchSubresourceActionWithOptions(gvr(res), ns, name, pt, data, opts, subs...), nil)
+	return copyInto(obj, err, into)
+}
+
+func (b *fakeBackend) delete(_ context.Context, res, ns, name string, opts metav1.DeleteOptions) error {
+	_, err := b.fake.Invokes(ktesting.NewDeleteActionWithOptions(gvr(res), ns, name, opts), nil)
+	return err
+}
+
+func (b *fakeBackend) deleteCollection(_ context.Context, res, ns string, opts metav1.ListOptions) error {
+	_, err := b.fake.Invokes(ktesting.NewDeleteCollectionActionWithOptions(gvr(res), ns, metav1.DeleteOptions{}, opts), nil)
+	return err
+}
+
+func (b *fakeBackend) list(_ context.Context, res, ns string, opts metav1.ListOptions, into runtime.Object) error {
+	obj, err := b.fake.Invokes(ktesting.NewListActionWithOptions(gvr(res), kinds[res], ns, opts), nil)
+	return copyInto(obj, err, into)
+}
+
+func (b *fakeBackend) watch(_ context.Context, res, ns string, opts metav1.ListOptions) (watch.Interface, error) {
+	return b.fake.InvokesWatch(ktesting.NewWatchActionWithOptions(gvr(res), ns, opts))
+}
+
+// serverBackend talks to the real kube-apiserver with runtime/rest.
+type serverBackend struct {
+	c *rest.RESTClient
+}
+
+func newServerBackend() (*serverBackend, error) {
+	cfg := rest.CopyConfig(env.Config())
+	cfg.QPS = -1
+	cfg.APIPath = "/api"
+	cfg.GroupVersion = &schema.GroupVersion{Version: "v1"}
+	cfg.NegotiatedSerializer = codecs.WithoutConversion()
+	cfg.ContentType = runtime.ContentTypeJSON
+	c, err := rest.RESTClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &serverBackend{c: c}, nil
+}
+
+func (b *serverBackend) newNamespace(ctx context.Context) (string, error) {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "fid-" + rand.String(6)}}
+	return ns.Name, b.c.Post().Resource("namespaces").Body(ns).Do(ctx).Into(ns)
+}
+
+func (b *serverBackend) create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error {
+	return b.c.Post().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Body(obj).Do(ctx).Into(into)
+}
+
+func (b *serverBackend) get(ctx context.Context, res, ns, name string, into runtime.Object) error {
+	return b.c.Get().Namespace(ns).Resource(res).Name(name).Do(ctx).Into(into)
+}
+
+func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, into runtime.Object) error {
+	r := b.c.Put().Namespace(ns).Resource(res).Name(obj.(metav1.Object).GetName())
+	if sub != "" {
+		r = r.SubResource(sub)
+	}
+	return r.Body(obj).Do(ctx).Into(into)
+}
+
+func (b *serverBackend) patch(ctx context.Context, res, sub, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error {
+	r := b.c.Patch(pt).Namespace(ns).Resource(res).Name(name)
+	if sub != "" {
+		r = r.SubResource(sub)
+	}
+	return r.VersionedParams(&opts, parameterCodec).Body(data).Do(ctx).Into(into)
+}
+
+func (b *serverBackend) delete(ctx context.Context, res, ns, name string, opts metav1.DeleteOptions) error {
+	return b.c.Delete().Namespace(ns).Resource(res).Name(name).Body(&opts).Do(ctx).Error()
+}
+
+func (b *serverBackend) deleteCollection(ctx context.Context, res, ns string, opts metav1.ListOptions) error {
+	return b.c.Delete().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).
+		Body(&metav1.DeleteOptions{}).Do(ctx).Error()
+}
+
+func (b *serverBackend) list(ctx context.Context, res, ns string, opts metav1.ListOptions, into runtime.Object) error {
+	return b.c.Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Do(ctx).Into(into)
+}
+
+func (b *serverBackend) watch(ctx context.Context, res, ns string, opts metav1.ListOptions) (watch.Interface, error) {
+	opts.Watch = true
+	return b.c.Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Watch(ctx)
+}

@@ -1,0 +1,575 @@
+package fidelity_test
+
+import (
+	"context"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+var scenarios = []scenario{
+	{
+		name: "create assigns system fields",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			if cm := mustCreate(ctx, b, ns, configMap("a", nil), f); cm != nil {
+				f.add("uid", cm.UID != "")
+				f.add("rv", cm.ResourceVersion != "")
+				f.add("created", !cm.CreationTimestamp.IsZero())
+				f.add("generation", cm.Generation)
+				f.add("namespace", cm.Namespace == ns)
+			}
+			return f.String()
+		},
+		want: "uid=true rv=true created=true generation=0 namespace=true",
+	},
+	{
+		name: "get returns the stored object",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			got := &corev1.ConfigMap{}
+			f.add("get", errFact(b.get(ctx, "configmaps", ns, "a", got)))
+			f.add("sameRV", got.ResourceVersion == cm.ResourceVersion)
+			f.add("sameUID", got.UID == cm.UID)
+			f.add("data", got.Data)
+		}),
+		want: "get=ok sameRV=true sameUID=true data=map[k:v]",
+	},
+	{
+		name: "update bumps resourceVersion and keeps identity",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			in := cm.DeepCopy()
+			in.Data["k"] = "w"
+			in.CreationTimestamp = metav1.Time{}
+			out := &corev1.ConfigMap{}
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, in, out)))
+			f.add("rvChanged", out.ResourceVersion != cm.ResourceVersion)
+			f.add("uidSame", out.UID == cm.UID)
+			f.add("createdSame", out.CreationTimestamp.Equal(&cm.CreationTimestamp))
+			f.add("data", out.Data)
+		}),
+		want: "update=ok rvChanged=true uidSame=true createdSame=true data=map[k:w]",
+	},
+	{
+		name: "update with a stale resourceVersion conflicts",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			first := cm.DeepCopy()
+			first.Data["k"] = "1"
+			f.add("first", errFact(b.update(ctx, "configmaps", "", ns, first, &corev1.ConfigMap{})))
+			stale := cm.DeepCopy()
+			stale.Data["k"] = "2"
+			f.add("stale", errFact(b.update(ctx, "configmaps", "", ns, stale, &corev1.ConfigMap{})))
+		}),
+		want: "first=ok stale=409/Conflict(configmaps a)",
+	},
+	{
+		name: "update without resourceVersion is unconditional",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			in := cm.DeepCopy()
+			in.ResourceVersion = ""
+			in.Data["k"] = "x"
+			out := &corev1.ConfigMap{}
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, in, out)))
+			f.add("data", out.Data)
+		}),
+		want: "update=ok data=map[k:x]",
+	},
+	{
+		name: "update with another uid conflicts",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			in := cm.DeepCopy()
+			in.UID = types.UID("00000000-0000-0000-0000-000000000000")
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, in, &corev1.ConfigMap{})))
+		}),
+		want: "update=409/Conflict(configmaps a)",
+	},
+	{
+		name: "no-op update keeps resourceVersion",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			out := &corev1.ConfigMap{}
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, cm.DeepCopy(), out)))
+			f.add("rvSame", out.ResourceVersion == cm.ResourceVersion)
+		}),
+		want: "update=ok rvSame=true",
+	},
+	{
+		name: "create of a taken name",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			f.add("again", errFact(b.create(ctx, "configmaps", ns, configMap("a", nil), metav1.CreateOptions{}, &corev1.ConfigMap{})))
+		}),
+		want: "again=409/AlreadyExists(configmaps a)",
+	},
+	{
+		name: "missing objects are NotFound for get, update, patch and delete",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			f.add("get", errFact(b.get(ctx, "configmaps", ns, "missing", &corev1.ConfigMap{})))
+			missing := configMap("missing", nil)
+			missing.Namespace = ns
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, missing, &corev1.ConfigMap{})))
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "missing", types.MergePatchType, []byte(`{}`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "missing", metav1.DeleteOptions{})))
+			return f.String()
+		},
+		want: "get=404/NotFound(configmaps missing) update=404/NotFound(configmaps missing) patch=404/NotFound(configmaps missing) delete=404/NotFound(configmaps missing)",
+	},
+	{
+		name: "generateName",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := configMap("", nil)
+			in.GenerateName = "gen-"
+			if cm := mustCreate(ctx, b, ns, in, f); cm != nil {
+				f.add("prefix", strings.HasPrefix(cm.Name, "gen-"))
+				f.add("suffix", len(cm.Name)-len("gen-"))
+				f.add("generateName", cm.GenerateName)
+			}
+			return f.String()
+		},
+		want: "prefix=true suffix=5 generateName=gen-",
+	},
+	{
+		name: "create without a name is invalid",
+		run: func(ctx context.Context, b backend, ns string) string {
+			err := b.create(ctx, "configmaps", ns, configMap("", nil), metav1.CreateOptions{}, &corev1.ConfigMap{})
+			return errFact(err)
+		},
+		want: "422/Invalid(ConfigMap )",
+	},
+	{
+		name: "create in another namespace than the object's",
+		run: func(ctx context.Context, b backend, ns string) string {
+			in := configMap("a", nil)
+			in.Namespace = "elsewhere"
+			return errFact(b.create(ctx, "configmaps", ns, in, metav1.CreateOptions{}, &corev1.ConfigMap{}))
+		},
+		want: "400/BadRequest",
+	},
+	{
+		name: "dry-run create does not persist",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			out := &corev1.ConfigMap{}
+			f.add("create", errFact(b.create(ctx, "configmaps", ns, configMap("dry", nil), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}, out)))
+			f.add("name", out.Name)
+			f.add("get", errFact(b.get(ctx, "configmaps", ns, "dry", &corev1.ConfigMap{})))
+			return f.String()
+		},
+		want: "create=ok name=dry get=404/NotFound(configmaps dry)",
+	},
+	{
+		name: "pod generation follows spec changes only",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			p := mustCreatePod(ctx, b, ns, newPod("p", "c"), f)
+			if p == nil {
+				return f.String()
+			}
+			f.add("created", p.Generation)
+			p.Labels = map[string]string{"x": "y"}
+			f.add("labels", errFact(b.update(ctx, "pods", "", ns, p, p)))
+			f.add("afterLabels", p.Generation)
+			p.Spec.Containers[0].Image = "nginx"
+			f.add("image", errFact(b.update(ctx, "pods", "", ns, p, p)))
+			f.add("afterImage", p.Generation)
+			return f.String()
+		},
+		want: "created=1 labels=ok afterLabels=1 image=ok afterImage=2",
+	},
+	{
+		name: "status subresource is separated from the main resource",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			p := mustCreatePod(ctx, b, ns, newPod("p", "c"), f)
+			if p == nil {
+				return f.String()
+			}
+			phase := p.Status.Phase
+			main := p.DeepCopy()
+			main.Status.Phase = corev1.PodFailed
+			main.Spec.Containers[0].Image = "nginx"
+			f.add("main", errFact(b.update(ctx, "pods", "", ns, main, p)))
+			f.add("phaseKept", p.Status.Phase == phase)
+			f.add("image", p.Spec.Containers[0].Image)
+			status := p.DeepCopy()
+			status.Status.Phase = corev1.PodRunning
+			status.Spec.Containers[0].Image = "ignored"
+			f.add("status", errFact(b.update(ctx, "pods", "status", ns, status, p)))
+			f.add("phase", p.Status.Phase)
+			f.add("imageKept", p.Spec.Containers[0].Image)
+			f.add("generation", p.Generation)
+			return f.String()
+		},
+		want: "main=ok phaseKept=true image=nginx status=ok phase=Running imageKept=nginx generation=2",
+	},
+	{
+		name: "status patch changes only status",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			if p := mustCreatePod(ctx, b, ns, newPod("p", "c"), f); p == nil {
+				return f.String()
+			}
+			out := &corev1.Pod{}
+			f.add("patch", errFact(b.patch(ctx, "pods", "status", ns, "p", types.MergePatchType,
+				[]byte(`{"status":{"phase":"Running"},"spec":{"activeDeadlineSeconds":5}}`), metav1.PatchOptions{}, out)))
+			f.add("phase", out.Status.Phase)
+			f.add("deadline", out.Spec.ActiveDeadlineSeconds != nil)
+			return f.String()
+		},
+		want: "patch=ok phase=Running deadline=false",
+	},
+	{
+		name: "label selectors on list",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			for name, app := range map[string]string{"a": "web", "b": "db", "c": "web", "d": ""} {
+				cm := configMap(name, nil)
+				if app != "" {
+					cm.Labels = map[string]string{"app": app}
+				}
+				mustCreate(ctx, b, ns, cm, f)
+			}
+			for _, sel := range []string{"app=web", "app!=web", "app", "!app", "app in (db,web)"} {
+				list := &corev1.ConfigMapList{}
+				if err := b.list(ctx, "configmaps", ns, metav1.ListOptions{LabelSelector: sel}, list); err != nil {
+					f.add(sel, errFact(err))
+					continue
+				}
+				f.add(sel, names(list))
+			}
+			return f.String()
+		},
+		want: "app=web=[a,c] app!=web=[b,d] app=[a,b,c] !app=[d] app in (db,web)=[a,b,c]",
+	},
+	{
+		name: "field selectors on list",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			mustCreate(ctx, b, ns, configMap("a", nil), f)
+			mustCreate(ctx, b, ns, configMap("b", nil), f)
+			for _, sel := range []string{"metadata.name=a", "metadata.name!=a", "metadata.namespace=" + ns, "metadata.namespace=other"} {
+				list := &corev1.ConfigMapList{}
+				if err := b.list(ctx, "configmaps", ns, metav1.ListOptions{FieldSelector: sel}, list); err != nil {
+					f.add(strings.ReplaceAll(sel, ns, "NS"), errFact(err))
+					continue
+				}
+				f.add(strings.ReplaceAll(sel, ns, "NS"), names(list))
+			}
+			return f.String()
+		},
+		want: "metadata.name=a=[a] metadata.name!=a=[b] metadata.namespace=NS=[a,b] metadata.namespace=other=[]",
+	},
+	{
+		name: "invalid label selector",
+		run: func(ctx context.Context, b backend, ns string) string {
+			return errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{LabelSelector: "app in ("}, &corev1.ConfigMapList{}))
+		},
+		want: "400/BadRequest",
+	},
+	{
+		name: "list pages with limit and continue",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			for _, n := range []string{"a", "b", "c"} {
+				mustCreate(ctx, b, ns, configMap(n, nil), f)
+			}
+			first := &corev1.ConfigMapList{}
+			f.add("first", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{Limit: 2}, first)))
+			f.add("items", names(first))
+			f.add("continue", first.Continue != "")
+			second := &corev1.ConfigMapList{}
+			f.add("second", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{Limit: 2, Continue: first.Continue}, second)))
+			f.add("items", names(second))
+			f.add("continue", second.Continue != "")
+			return f.String()
+		},
+		want: "first=ok items=[a,b] continue=true second=ok items=[c] continue=false",
+	},
+	{
+		name: "delete-collection with a label selector",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			for _, n := range []string{"keep", "drop1", "drop2"} {
+				cm := configMap(n, nil)
+				if strings.HasPrefix(n, "drop") {
+					cm.Labels = map[string]string{"drop": "yes"}
+				}
+				mustCreate(ctx, b, ns, cm, f)
+			}
+			f.add("delete", errFact(b.deleteCollection(ctx, "configmaps", ns, metav1.ListOptions{LabelSelector: "drop=yes"})))
+			list := &corev1.ConfigMapList{}
+			f.add("list", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{}, list)))
+			f.add("left", names(list))
+			return f.String()
+		},
+		want: "delete=ok list=ok left=[keep]",
+	},
+	{
+		name: "finalizers hold deletion until the last one is removed",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := configMap("f", nil)
+			in.Finalizers = []string{"example.com/a", "example.com/b"}
+			if mustCreate(ctx, b, ns, in, f) == nil {
+				return f.String()
+			}
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "f", metav1.DeleteOptions{})))
+			cm := &corev1.ConfigMap{}
+			f.add("get", errFact(b.get(ctx, "configmaps", ns, "f", cm)))
+			f.add("marked", cm.DeletionTimestamp != nil)
+			add := cm.DeepCopy()
+			add.Finalizers = append(add.Finalizers, "example.com/c")
+			f.add("addFinalizer", errFact(b.update(ctx, "configmaps", "", ns, add, &corev1.ConfigMap{})))
+			cm.Finalizers = []string{"example.com/b"}
+			f.add("removeOne", errFact(b.update(ctx, "configmaps", "", ns, cm, cm)))
+			f.add("stillThere", errFact(b.get(ctx, "configmaps", ns, "f", &corev1.ConfigMap{})))
+			cm.Finalizers = nil
+			f.add("removeLast", errFact(b.update(ctx, "configmaps", "", ns, cm, &corev1.ConfigMap{})))
+			f.add("gone", errFact(b.get(ctx, "configmaps", ns, "f", &corev1.ConfigMap{})))
+			return f.String()
+		},
+		want: "delete=ok get=ok marked=true addFinalizer=422/Invalid(ConfigMap f) removeOne=ok stillThere=ok removeLast=ok gone=404/NotFound(configmaps f)",
+	},
+	{
+		name: "delete preconditions",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			wrong := types.UID("00000000-0000-0000-0000-000000000000")
+			f.add("uid", errFact(b.delete(ctx, "configmaps", ns, "a", metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &wrong}})))
+			stale := cm.ResourceVersion + "0"
+			f.add("rv", errFact(b.delete(ctx, "configmaps", ns, "a", metav1.DeleteOptions{Preconditions: &metav1.Preconditions{ResourceVersion: &stale}})))
+			f.add("match", errFact(b.delete(ctx, "configmaps", ns, "a", metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cm.UID, ResourceVersion: &cm.ResourceVersion}})))
+		}),
+		want: "uid=409/Conflict(ConfigMap a) rv=409/Conflict(ConfigMap a) match=ok",
+	},
+	{
+		name: "merge patch",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			out := &corev1.ConfigMap{}
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "a", types.MergePatchType,
+				[]byte(`{"data":{"k":null,"n":"1"},"metadata":{"labels":{"l":"x"}}}`), metav1.PatchOptions{}, out)))
+			f.add("data", out.Data)
+			f.add("labels", out.Labels)
+		}),
+		want: "patch=ok data=map[n:1] labels=map[l:x]",
+	},
+	{
+		name: "JSON patch",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			out := &corev1.ConfigMap{}
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "a", types.JSONPatchType,
+				[]byte(`[{"op":"test","path":"/data/k","value":"v"},{"op":"add","path":"/data/j","value":"2"}]`), metav1.PatchOptions{}, out)))
+			f.add("data", out.Data)
+			f.add("failedTest", errFact(b.patch(ctx, "configmaps", "", ns, "a", types.JSONPatchType,
+				[]byte(`[{"op":"test","path":"/data/k","value":"nope"}]`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+		}),
+		want: "patch=ok data=map[j:2 k:v] failedTest=422/Invalid",
+	},
+	{
+		name: "strategic merge patch merges containers by name",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			if mustCreatePod(ctx, b, ns, newPod("p", "c1", "c2"), f) == nil {
+				return f.String()
+			}
+			out := &corev1.Pod{}
+			f.add("patch", errFact(b.patch(ctx, "pods", "", ns, "p", types.StrategicMergePatchType,
+				[]byte(`{"spec":{"containers":[{"name":"c2","image":"nginx"}]}}`), metav1.PatchOptions{}, out)))
+			var cs []string
+			for _, c := range out.Spec.Containers {
+				cs = append(cs, c.Name+":"+c.Image)
+			}
+			f.add("containers", strings.Join(cs, ","))
+			f.add("generation", out.Generation)
+			return f.String()
+		},
+		want: "patch=ok containers=c1:busybox,c2:nginx generation=2",
+	},
+	{
+		name: "patch with a stale resourceVersion conflicts",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			patch := `{"metadata":{"resourceVersion":"` + cm.ResourceVersion + `0"},"data":{"k":"x"}}`
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "a", types.MergePatchType, []byte(patch), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+		}),
+		want: "patch=409/Conflict(configmaps a)",
+	},
+	{
+		name: "server-side apply owns fields and reports conflicts",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			apply := func(manager, body string, force bool) (*corev1.ConfigMap, string) {
+				out := &corev1.ConfigMap{}
+				err := b.patch(ctx, "configmaps", "", ns, "s", types.ApplyYAMLPatchType,
+					[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"},"data":`+body+`}`),
+					metav1.PatchOptions{FieldManager: manager, Force: &force}, out)
+				return out, errFact(err)
+			}
+			out, e := apply("alice", `{"a":"1","b":"2"}`, false)
+			f.add("create", e)
+			f.add("managers", managers(out))
+			_, e = apply("bob", `{"a":"other"}`, false)
+			f.add("conflict", e)
+			out, e = apply("bob", `{"a":"other"}`, true)
+			f.add("force", e)
+			f.add("data", out.Data)
+			out, e = apply("alice", `{}`, false)
+			f.add("release", e)
+			f.add("data", out.Data)
+			f.add("managers", managers(out))
+			return f.String()
+		},
+		want: "create=ok managers=[alice:Apply] conflict=409/Conflict force=ok data=map[a:other b:2] release=ok data=map[a:other] managers=[alice:Apply,bob:Apply]",
+	},
+	{
+		name: "server-side apply requires a field manager",
+		run: func(ctx context.Context, b backend, ns string) string {
+			err := b.patch(ctx, "configmaps", "", ns, "s", types.ApplyYAMLPatchType,
+				[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"}}`), metav1.PatchOptions{}, &corev1.ConfigMap{})
+			return errFact(err)
+		},
+		want: "422/Invalid(PatchOptions )",
+	},
+	{
+		name: "list then watch from its resourceVersion loses nothing",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			list := &corev1.ConfigMapList{}
+			if err := b.list(ctx, "configmaps", ns, metav1.ListOptions{}, list); err != nil {
+				f.add("list", errFact(err))
+				return
+			}
+			bcm := mustCreate(ctx, b, ns, configMap("b", nil), f)
+			if bcm == nil {
+				return
+			}
+			bcm.Data = map[string]string{"x": "y"}
+			f.add("update", errFact(b.update(ctx, "configmaps", "", ns, bcm, bcm)))
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "a", metav1.DeleteOptions{})))
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+			if err != nil {
+				f.add("watch", errFact(err))
+				return
+			}
+			f.add("events", collect(w, 3, false))
+		}),
+		want: "update=ok delete=ok events=ADDED:b,MODIFIED:b,DELETED:a",
+	},
+	{
+		name: "watch without resourceVersion starts with the current objects",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			mustCreate(ctx, b, ns, configMap("a", nil), f)
+			mustCreate(ctx, b, ns, configMap("b", nil), f)
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{})
+			if err != nil {
+				return errFact(err)
+			}
+			f.add("events", collect(w, 2, true))
+			return f.String()
+		},
+		want: "events=ADDED:a,ADDED:b",
+	},
+	{
+		name: "watch with a label selector sees objects enter and leave",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{LabelSelector: "app=web", ResourceVersion: cm.ResourceVersion})
+			if err != nil {
+				f.add("watch", errFact(err))
+				return
+			}
+			mustCreate(ctx, b, ns, configMap("unlabelled", nil), f)
+			cm.Labels = map[string]string{"app": "web"}
+			f.add("enter", errFact(b.update(ctx, "configmaps", "", ns, cm, cm)))
+			cm.Data = map[string]string{"k": "changed"}
+			f.add("change", errFact(b.update(ctx, "configmaps", "", ns, cm, cm)))
+			cm.Labels = nil
+			f.add("leave", errFact(b.update(ctx, "configmaps", "", ns, cm, cm)))
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "a", metav1.DeleteOptions{})))
+			f.add("events", collect(w, 3, false))
+		}),
+		want: "enter=ok change=ok leave=ok delete=ok events=ADDED:a,MODIFIED:a,DELETED:a",
+	},
+	{
+		name: "watch with a field selector",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{FieldSelector: "metadata.name=target", ResourceVersion: cm.ResourceVersion})
+			if err != nil {
+				f.add("watch", errFact(err))
+				return
+			}
+			mustCreate(ctx, b, ns, configMap("decoy", nil), f)
+			mustCreate(ctx, b, ns, configMap("target", nil), f)
+			f.add("events", collect(w, 1, false))
+		}),
+		want: "events=ADDED:target",
+	},
+	{
+		name: "watch sees the finalizer lifecycle",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := configMap("f", nil)
+			in.Finalizers = []string{"example.com/x"}
+			cm := mustCreate(ctx, b, ns, in, f)
+			if cm == nil {
+				return f.String()
+			}
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{ResourceVersion: cm.ResourceVersion})
+			if err != nil {
+				return errFact(err)
+			}
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "f", metav1.DeleteOptions{})))
+			f.add("get", errFact(b.get(ctx, "configmaps", ns, "f", cm)))
+			cm.Finalizers = nil
+			f.add("release", errFact(b.update(ctx, "configmaps", "", ns, cm, &corev1.ConfigMap{})))
+			f.add("events", collect(w, 2, false))
+			return f.String()
+		},
+		want: "delete=ok get=ok release=ok events=MODIFIED:f(deleting),DELETED:f",
+	},
+	{
+		name: "streaming list ends its initial events with a bookmark",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			mustCreate(ctx, b, ns, configMap("a", nil), f)
+			mustCreate(ctx, b, ns, configMap("b", nil), f)
+			yes := true
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{
+				SendInitialEvents:    &yes,
+				ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+				AllowWatchBookmarks:  true,
+			})
+			if err != nil {
+				return errFact(err)
+			}
+			f.add("events", collect(w, 3, false))
+			return f.String()
+		},
+		want: "events=ADDED:a,ADDED:b,BOOKMARK:end=true",
+	},
+	{
+		name: "secrets: conflict and selector deletion",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Labels: map[string]string{"t": "x"}}, Type: corev1.SecretTypeOpaque,
+				Data: map[string][]byte{"k": []byte("v")}}
+			out := &corev1.Secret{}
+			f.add("create", errFact(b.create(ctx, "secrets", ns, s, metav1.CreateOptions{}, out)))
+			stale := out.DeepCopy()
+			out.Data["k"] = []byte("w")
+			f.add("update", errFact(b.update(ctx, "secrets", "", ns, out, out)))
+			f.add("stale", errFact(b.update(ctx, "secrets", "", ns, stale, &corev1.Secret{})))
+			f.add("deleteCollection", errFact(b.deleteCollection(ctx, "secrets", ns, metav1.ListOptions{LabelSelector: "t=x"})))
+			f.add("get", errFact(b.get(ctx, "secrets", ns, "s", &corev1.Secret{})))
+			return f.String()
+		},
+		want: "create=ok update=ok stale=409/Conflict(secrets s) deleteCollection=ok get=404/NotFound(secrets s)",
+	},
+}
+
+// managers lists the managed-fields entries as manager:operation.
+func managers(cm *corev1.ConfigMap) string {
+	var out []string
+	for _, m := range cm.ManagedFields {
+		out = append(out, m.Manager+":"+string(m.Operation))
+	}
+	return "[" + strings.Join(out, ",") + "]"
+}

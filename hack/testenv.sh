@@ -22,6 +22,11 @@ export GOWORK=off GOFLAGS=-mod=readonly
 log() { echo "testenv: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+# checksum prints the SHA-256 of its input.
+checksum() {
+	if command -v sha256sum >/dev/null; then sha256sum | cut -d' ' -f1; else shasum -a 256 | cut -d' ' -f1; fi
+}
+
 # require_version prints the version of module $1 in the require block of go.mod file $2.
 require_version() { sed 's/^require //' "$2" | awk -v m="$1" '$1 == m && $2 ~ /^v/ { print $2; exit }'; }
 
@@ -96,7 +101,7 @@ mkdir -p "$assets"
 # The stamp records what the binaries were built from; any difference rebuilds them.
 stamp="kubernetes $k8s
 etcd $etcd
-inputs $(cat "$tooldir/go.mod" "$tooldir/go.sum" "$tooldir/etcd/main.go" | sha256sum | cut -d' ' -f1)
+inputs $(cat "$tooldir/go.mod" "$tooldir/go.sum" "$tooldir/etcd/main.go" | checksum)
 ldflags $ldflags_apiserver | $ldflags_etcd"
 
 up_to_date() {
@@ -107,7 +112,7 @@ up_to_date() {
 if ! up_to_date; then
 	# One builder at a time per asset directory; a waiting run finds the work done.
 	exec 9>"$assets/.lock"
-	flock 9
+	if command -v flock >/dev/null; then flock 9; fi
 	if ! up_to_date; then
 		rm -f "$assets/stamp"
 		log "building kube-apiserver $k8s and etcd $etcd into $assets (first build takes minutes)"

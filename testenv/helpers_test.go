@@ -12,6 +12,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,6 +133,29 @@ func processGone(pid int) bool {
 	// The state follows the parenthesised command name.
 	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
+}
+
+// strayChildren lists this process's children other than the shared environment's; a test that started
+// and stopped environments expects none.
+func strayChildren(t *testing.T) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stray []int
+	for _, path := range stats {
+		stat, err := os.ReadFile(path)
+		if err != nil {
+			continue // the process ended while we looked
+		}
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) && !slices.Contains(env.pids(), pid) {
+			stray = append(stray, pid)
+		}
+	}
+	return stray
 }
 
 // waitGone fails the test unless every pid is gone within a few seconds.

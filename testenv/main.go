@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Main starts one Environment for a package's tests, stores it in *env, runs the tests, prints the end of
+// Main starts one Environment for a package's tests, stores it in *env (when env is not nil), runs the tests, prints the end of
 // the process logs when a test failed, and stops the environment. It returns the exit code for os.Exit:
 //
 //	func TestMain(m *testing.M) { os.Exit(testenv.Main(m, testenv.Options{}, &env)) }
@@ -17,7 +17,9 @@ func Main(m *testing.M, opts Options, env **Environment) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	*env = e
+	if env != nil {
+		*env = e
+	}
 	code := m.Run()
 	if code != 0 {
 		e.writeLogTails(os.Stderr)

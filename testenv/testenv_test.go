@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
@@ -145,6 +146,17 @@ func TestEndToEnd(t *testing.T) {
 	if size := got["spec"].(map[string]any)["size"]; size != float64(3) {
 		t.Errorf("widget size = %v, want 3", size)
 	}
+}
+
+func TestRunningEnvironmentHoldsNoGoroutines(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	e, err := Start(context.Background(), Options{CRDs: []any{[]byte(widgetCRD)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop()
+	// Tests that check for leaked goroutines must not trip over a running environment.
+	goleak.VerifyNone(t, before)
 }
 
 func TestConfigWorksWithRestTransport(t *testing.T) {
@@ -322,6 +334,9 @@ func TestTwoEnvironmentsAtOnce(t *testing.T) {
 		}
 	}
 	waitGone(t, pids...)
+	if stray := strayChildren(t); len(stray) > 0 {
+		t.Errorf("Stop left processes %v running", stray)
+	}
 	if err := a.Stop(); err != nil {
 		t.Errorf("second Stop: %v", err)
 	}
@@ -436,11 +451,17 @@ func TestFailedStartNamesBinaryCommandAndLog(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("failed Start left %s behind", left[0].Name())
 	}
+	if stray := strayChildren(t); len(stray) > 0 {
+		t.Errorf("failed Start left processes %v running", stray)
+	}
 	t.Log(err)
 }
 
 func TestStartTimeoutReportsReadiness(t *testing.T) {
 	_, err := Start(context.Background(), Options{StartTimeout: time.Millisecond})
+	if stray := strayChildren(t); len(stray) > 0 {
+		t.Errorf("timed-out Start left processes %v running", stray)
+	}
 	for _, want := range []string{"kube-apiserver was not ready within 1ms", "command: ", "etcd.log"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error = %v, want one containing %q", err, want)

@@ -7,45 +7,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-var (
-	pluginOnce sync.Once
-	pluginPath string
-	pluginErr  error
-)
-
-// buildPlugin compiles testdata/execplugin once per test binary run.
+// buildPlugin compiles testdata/execplugin into a temporary directory.
 func buildPlugin(t *testing.T) string {
 	t.Helper()
-	pluginOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "kgen-execplugin")
-		if err != nil {
-			pluginErr = err
-			return
-		}
-		pluginPath = filepath.Join(dir, "execplugin")
-		out, err := exec.Command("go", "build", "-o", pluginPath, "./testdata/execplugin").CombinedOutput()
-		if err != nil {
-			pluginErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if pluginErr != nil {
-		t.Fatalf("building exec plugin: %v", pluginErr)
+	path := filepath.Join(t.TempDir(), "execplugin")
+	if out, err := exec.Command("go", "build", "-o", path, "./testdata/execplugin").CombinedOutput(); err != nil {
+		t.Fatalf("building exec plugin: %v\n%s", err, out)
 	}
-	return pluginPath
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if pluginPath != "" {
-		_ = os.RemoveAll(filepath.Dir(pluginPath))
-	}
-	os.Exit(code)
+	return path
 }
 
 func runs(t *testing.T, counter string) int {

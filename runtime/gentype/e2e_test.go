@@ -95,13 +95,12 @@ var nonDNS = regexp.MustCompile(`[^a-z0-9]+`)
 // testNamespace creates a namespace for the test through the cluster-scoped client and returns its name.
 func testNamespace(t *testing.T) string {
 	t.Helper()
-	name := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
-	if len(name) > 50 {
-		name = name[:50]
+	prefix := strings.Trim(nonDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
+	if len(prefix) > 50 {
+		prefix = prefix[:50]
 	}
-	name = fmt.Sprintf("%s-%d", name, time.Now().UnixNano()%100000)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
-	must(namespaces(t).Create(context.Background(), ns, metav1.CreateOptions{}))(t)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-"}}
+	name := must(namespaces(t).Create(context.Background(), ns, metav1.CreateOptions{}))(t).Name
 	t.Cleanup(func() { _ = namespaces(t).Delete(context.Background(), name, metav1.DeleteOptions{}) })
 	return name
 }
@@ -403,22 +402,24 @@ func TestClientClusterScoped(t *testing.T) {
 	if nss.GetNamespace() != "" {
 		t.Fatalf("cluster-scoped client has namespace %q", nss.GetNamespace())
 	}
-	name := fmt.Sprintf("cluster-scoped-%d", time.Now().UnixNano()%100000)
-	created := must(nss.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"gentype": "yes"}}}, metav1.CreateOptions{}))(t)
-	if created.Name != name || created.Namespace != "" {
+	run := fmt.Sprint(time.Now().UnixNano())
+	created := must(nss.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		GenerateName: "cluster-scoped-", Labels: map[string]string{"gentype": run}}}, metav1.CreateOptions{}))(t)
+	name := created.Name
+	if !strings.HasPrefix(name, "cluster-scoped-") || created.Namespace != "" {
 		t.Fatalf("Create returned %s/%s", created.Namespace, created.Name)
 	}
 	if got := must(nss.Get(ctx, name, metav1.GetOptions{}))(t); got.UID != created.UID {
 		t.Errorf("Get returned UID %s, want %s", got.UID, created.UID)
 	}
-	list := must(nss.List(ctx, metav1.ListOptions{LabelSelector: "gentype=yes"}))(t)
+	list := must(nss.List(ctx, metav1.ListOptions{LabelSelector: "gentype=" + run}))(t)
 	if got := names(gentype.ToPointerSlice(list.Items)); !slices.Equal(got, []string{name}) {
-		t.Errorf("List(gentype=yes) = %v", got)
+		t.Errorf("List(gentype=%s) = %v, want [%s]", run, got, name)
 	}
 	labelled := &applyConfig{APIVersion: "v1", Kind: "Namespace",
 		Metadata: applyMetadata{Name: &name, Labels: map[string]string{"applied": "yes"}}}
 	applied := must(nss.Apply(ctx, labelled, metav1.ApplyOptions{FieldManager: "labeller"}))(t)
-	if applied.Labels["applied"] != "yes" || applied.Labels["gentype"] != "yes" {
+	if applied.Labels["applied"] != "yes" || applied.Labels["gentype"] != run {
 		t.Errorf("Apply returned labels %v", applied.Labels)
 	}
 	patched := must(nss.Patch(ctx, name, types.StrategicMergePatchType, []byte(`{"metadata":{"annotations":{"a":"b"}}}`), metav1.PatchOptions{}))(t)

@@ -68,39 +68,16 @@ func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string)
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		var ports []int
-		if ports, err = freePorts(3); err != nil {
-			return err
-		}
-		e.host = "https://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[2]))
-		e.etcd = &process{
-			name:    "etcd",
-			path:    etcdPath,
-			args:    append(etcdArgs(filepath.Join(e.dir, "etcd"), ports[0], ports[1]), e.opts.EtcdArgs...),
-			logPath: filepath.Join(e.dir, "etcd.log"),
-		}
-		e.apiserver = &process{
-			name:    "kube-apiserver",
-			path:    apiserverPath,
-			args:    append(apiserverArgs(pki, ports[0], ports[2]), e.opts.APIServerArgs...),
-			logPath: filepath.Join(e.dir, "kube-apiserver.log"),
-		}
-		err = e.etcd.start()
+		err := e.launch(ctx, pki, etcdPath, apiserverPath)
 		if err == nil {
-			err = e.apiserver.start()
-		}
-		if err == nil {
-			err = e.waitReady(ctx)
-		}
-		if err == nil || attempt == portAttempts || !e.lostPortRace() {
 			break
 		}
-		if err := errors.Join(e.apiserver.stop(0), e.etcd.stop(0), removeFiles(e.apiserver.logPath, e.etcd.logPath)); err != nil {
+		if attempt == portAttempts || !e.lostPortRace() {
 			return err
 		}
-	}
-	if err != nil {
-		return err
+		if err := errors.Join(e.apiserver.stop(0), e.etcd.stop(0), removeAll(e.etcdDataDir(), e.apiserver.logPath, e.etcd.logPath)); err != nil {
+			return err
+		}
 	}
 	if err := e.writeKubeconfig(); err != nil {
 		return err
@@ -110,6 +87,36 @@ func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string)
 	}
 	return nil
 }
+
+// launch starts etcd and kube-apiserver on fresh ports and waits until the API server is ready.
+func (e *Environment) launch(ctx context.Context, pki pkiFiles, etcdPath, apiserverPath string) error {
+	ports, err := freePorts(3)
+	if err != nil {
+		return err
+	}
+	e.host = "https://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[2]))
+	e.etcd = &process{
+		name:    "etcd",
+		path:    etcdPath,
+		args:    append(etcdArgs(e.etcdDataDir(), ports[0], ports[1]), e.opts.EtcdArgs...),
+		logPath: filepath.Join(e.dir, "etcd.log"),
+	}
+	e.apiserver = &process{
+		name:    "kube-apiserver",
+		path:    apiserverPath,
+		args:    append(apiserverArgs(pki, ports[0], ports[2]), e.opts.APIServerArgs...),
+		logPath: filepath.Join(e.dir, "kube-apiserver.log"),
+	}
+	if err := e.etcd.start(); err != nil {
+		return err
+	}
+	if err := e.apiserver.start(); err != nil {
+		return err
+	}
+	return e.waitReady(ctx)
+}
+
+func (e *Environment) etcdDataDir() string { return filepath.Join(e.dir, "etcd") }
 
 // lostPortRace reports whether a child failed because a port chosen for it was taken in the meantime.
 func (e *Environment) lostPortRace() bool {
@@ -383,10 +390,7 @@ func (e *Environment) Stop() error {
 	if e.client != nil {
 		e.client.CloseIdleConnections()
 	}
-	if err := os.RemoveAll(e.dir); err != nil {
-		errs = append(errs, fmt.Errorf("testenv: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, removeAll(e.dir))...)
 }
 
 // writeLogTails writes the end of each process log to w.
@@ -407,10 +411,10 @@ func appendLine(path, line string) error {
 	return errors.Join(err, f.Close())
 }
 
-func removeFiles(paths ...string) error {
+func removeAll(paths ...string) error {
 	var errs []error
 	for _, path := range paths {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.RemoveAll(path); err != nil {
 			errs = append(errs, fmt.Errorf("testenv: %w", err))
 		}
 	}

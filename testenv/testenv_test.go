@@ -5,6 +5,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -455,6 +456,24 @@ func TestFailedStartNamesBinaryCommandAndLog(t *testing.T) {
 		t.Errorf("failed Start left processes %v running", stray)
 	}
 	t.Log(err)
+}
+
+func TestPortConflictGivesClearError(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	url := "http://" + taken.Addr().String()
+	_, err = Start(context.Background(), Options{EtcdArgs: []string{"--listen-client-urls=" + url, "--advertise-client-urls=" + url}})
+	for _, want := range []string{"etcd exited during startup", "command: ", "address already in use"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v, want one containing %q", err, want)
+		}
+	}
+	if stray := strayChildren(t); len(stray) > 0 {
+		t.Errorf("failed Start left processes %v running", stray)
+	}
 }
 
 func TestStartTimeoutReportsReadiness(t *testing.T) {

@@ -37,6 +37,9 @@ func ObjectReaction(objects ObjectTracker) ReactionFunc {
 				return true, nil, unsupportedSubresource(gvr, sub, "get")
 			}
 			obj, err := objects.Get(gvr, ns, a.Name, a.GetOptions)
+			if err == nil && sub == "status" && !servesStatus(obj) {
+				return true, nil, errNoSuchSubresource()
+			}
 			return true, obj, err
 		case CreateActionImpl:
 			if sub == "" {

@@ -515,3 +515,16 @@ func TestSubresourceOfAnotherKindIsEchoed(t *testing.T) {
 	_, err = c.Invokes(ktesting.NewGetSubresourceAction(podResource, "ns", "log", "p"), nil)
 	wantStatus(t, err, 405, metav1.StatusReasonMethodNotAllowed)
 }
+
+func TestStatusOfResourceWithoutStatusIsNotFound(t *testing.T) {
+	c := newClient(t, cm("ns", "a", nil))
+	obj := must[*corev1.ConfigMap](t)(c.getCM("ns", "a"))
+	_, err := c.Invokes(ktesting.NewUpdateSubresourceAction(cmResource, "status", "ns", obj), nil)
+	wantStatus(t, err, 404, metav1.StatusReasonNotFound)
+	_, err = c.Invokes(ktesting.NewGetSubresourceAction(cmResource, "ns", "status", "a"), nil)
+	wantStatus(t, err, 404, metav1.StatusReasonNotFound)
+	withRV := cm("ns", "b", nil)
+	withRV.ResourceVersion = "5"
+	_, err = c.createCM(withRV)
+	wantStatus(t, err, 500, "")
+}

@@ -2,12 +2,14 @@ package testing
 
 import (
 	"fmt"
+	"net/http"
 	"reflect"
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/uuid"
@@ -76,7 +78,11 @@ func (t *tracker) create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 		return nil, err
 	}
 	if m.GetResourceVersion() != "" {
-		return nil, apierrors.NewInternalError(fmt.Errorf("resourceVersion should not be set on objects to be created"))
+		return nil, &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status:  metav1.StatusFailure,
+			Code:    http.StatusInternalServerError,
+			Message: "resourceVersion should not be set on objects to be created",
+		}}
 	}
 	if m.GetName() == "" && m.GetGenerateName() == "" {
 		return nil, t.invalid(gvr, obj, "", field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
@@ -150,6 +156,9 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 	old, err := t.get(gvr, m.GetNamespace(), m.GetName())
 	if err != nil {
 		return nil, err
+	}
+	if subresource == "status" && !servesStatus(old) {
+		return nil, errNoSuchSubresource()
 	}
 	if reflect.TypeOf(old) != reflect.TypeOf(obj) {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("cannot update %s with a %T", gvr.Resource, obj))
@@ -285,6 +294,23 @@ func (t *tracker) deleteCollection(gvr schema.GroupVersionResource, ns string, d
 		}
 	}
 	return nil
+}
+
+// servesStatus reports whether the object has a status subresource; unstructured objects are
+// assumed to have one when asked, as the tracker cannot know their CRD.
+func servesStatus(obj runtime.Object) bool {
+	_, unstructured := obj.(*unstructured.Unstructured)
+	return unstructured || hasStatusSubresource(obj)
+}
+
+// errNoSuchSubresource is the server's answer for a subresource the resource does not have.
+func errNoSuchSubresource() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusNotFound,
+		Reason:  metav1.StatusReasonNotFound,
+		Message: "the server could not find the requested resource",
+	}}
 }
 
 // checkNamespace defaults the object's namespace to the request's and rejects a mismatch.

@@ -546,6 +546,113 @@ var scenarios = []scenario{
 		want: "events=ADDED:a,ADDED:b,BOOKMARK:end=true",
 	},
 	{
+		name: "create with a resourceVersion",
+		run: func(ctx context.Context, b backend, ns string) string {
+			in := configMap("a", nil)
+			in.ResourceVersion = "12345"
+			return errFact(b.create(ctx, "configmaps", ns, in, metav1.CreateOptions{}, &corev1.ConfigMap{}))
+		},
+		want: "500/",
+	},
+	{
+		name: "client-set generation of a spec-less object",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := configMap("a", nil)
+			in.Generation = 7
+			if cm := mustCreate(ctx, b, ns, in, f); cm != nil {
+				f.add("generation", cm.Generation)
+			}
+			return f.String()
+		},
+		want: "generation=7",
+	},
+	{
+		name: "pod deletion with a finalizer bumps generation",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := newPod("p", "c")
+			in.Finalizers = []string{"example.com/x"}
+			if mustCreatePod(ctx, b, ns, in, f) == nil {
+				return f.String()
+			}
+			f.add("delete", errFact(b.delete(ctx, "pods", ns, "p", metav1.DeleteOptions{})))
+			p := &corev1.Pod{}
+			f.add("get", errFact(b.get(ctx, "pods", ns, "p", p)))
+			f.add("generation", p.Generation)
+			f.add("marked", p.DeletionTimestamp != nil)
+			p.Finalizers = nil
+			f.add("release", errFact(b.update(ctx, "pods", "", ns, p, &corev1.Pod{})))
+			f.add("gone", errFact(b.get(ctx, "pods", ns, "p", &corev1.Pod{})))
+			return f.String()
+		},
+		want: "delete=ok get=ok generation=2 marked=true release=ok gone=404/NotFound(pods p)",
+	},
+	{
+		name: "status of a resource without a status subresource",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, cm *corev1.ConfigMap, f *facts) {
+			f.add("update", errFact(b.update(ctx, "configmaps", "status", ns, cm, &corev1.ConfigMap{})))
+		}),
+		want: "update=404/NotFound",
+	},
+	{
+		name: "patch renaming the object",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "a", types.MergePatchType, []byte(`{"metadata":{"name":"b"}}`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+		}),
+		want: "patch=400/BadRequest",
+	},
+	{
+		name: "malformed patches",
+		run: withConfigMap(func(ctx context.Context, b backend, ns string, _ *corev1.ConfigMap, f *facts) {
+			for _, pt := range []types.PatchType{types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType} {
+				f.add(string(pt), errFact(b.patch(ctx, "configmaps", "", ns, "a", pt, []byte(`{not json`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+			}
+		}),
+		want: "application/json-patch+json=400/BadRequest application/merge-patch+json=400/BadRequest application/strategic-merge-patch+json=400/BadRequest",
+	},
+	{
+		name: "watch without resourceVersion honours the label selector",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			for _, n := range []string{"a", "b"} {
+				cm := configMap(n, nil)
+				if n == "b" {
+					cm.Labels = map[string]string{"app": "web"}
+				}
+				mustCreate(ctx, b, ns, cm, f)
+			}
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{LabelSelector: "app=web"})
+			if err != nil {
+				return errFact(err)
+			}
+			f.add("events", collect(w, 1, false))
+			return f.String()
+		},
+		want: "events=ADDED:b",
+	},
+	{
+		name: "second delete of an object being deleted changes nothing",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := configMap("f", nil)
+			in.Finalizers = []string{"example.com/x"}
+			if mustCreate(ctx, b, ns, in, f) == nil {
+				return f.String()
+			}
+			first, second := &corev1.ConfigMap{}, &corev1.ConfigMap{}
+			f.add("delete1", errFact(b.delete(ctx, "configmaps", ns, "f", metav1.DeleteOptions{})))
+			f.add("get1", errFact(b.get(ctx, "configmaps", ns, "f", first)))
+			f.add("delete2", errFact(b.delete(ctx, "configmaps", ns, "f", metav1.DeleteOptions{})))
+			f.add("get2", errFact(b.get(ctx, "configmaps", ns, "f", second)))
+			f.add("sameRV", first.ResourceVersion == second.ResourceVersion)
+			second.Finalizers = nil
+			f.add("release", errFact(b.update(ctx, "configmaps", "", ns, second, &corev1.ConfigMap{})))
+			return f.String()
+		},
+		want: "delete1=ok get1=ok delete2=ok get2=ok sameRV=true release=ok",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

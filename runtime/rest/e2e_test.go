@@ -68,7 +68,9 @@ func TestE2ECRUDJSONAndProtobuf(t *testing.T) {
 	createNamespace(t, c, "crud")
 	for _, proto := range []bool{false, true} {
 		name := fmt.Sprintf("cm-proto-%v", proto)
-		req := func(r *rest.Request) *rest.Request { return r.UseProtobufAsDefaultIfPreferred(proto).Namespace("crud").Resource("configmaps") }
+		req := func(r *rest.Request) *rest.Request {
+			return r.UseProtobufAsDefaultIfPreferred(proto).Namespace("crud").Resource("configmaps")
+		}
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"a": "1"}}
 		created := &corev1.ConfigMap{}
 		var ct string

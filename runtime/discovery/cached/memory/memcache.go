@@ -4,6 +4,7 @@ package memory
 import (
 	"errors"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -13,12 +14,19 @@ import (
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
+// FreshnessWindow is how long after filling the cache Fresh reports true. Unlike client-go's memory cache,
+// whose data stays "fresh" forever, a lookup miss in older data (say, for a CRD installed since) is then
+// worth one refetch, which is what DeferredDiscoveryRESTMapper does.
+const FreshnessWindow = 5 * time.Second
+
 // memCacheClient fetches all groups and resources once and answers from memory until Invalidate.
 type memCacheClient struct {
 	delegate discovery.DiscoveryInterface
+	now      func() time.Time
 
 	mu        sync.Mutex
 	valid     bool
+	filledAt  time.Time
 	groups    *metav1.APIGroupList
 	resources map[schema.GroupVersion]*metav1.APIResourceList
 	failed    map[schema.GroupVersion]error
@@ -28,7 +36,7 @@ var _ discovery.CachedDiscoveryInterface = (*memCacheClient)(nil)
 
 // NewMemCacheClient returns a CachedDiscoveryInterface that caches delegate's answers in memory.
 func NewMemCacheClient(delegate discovery.DiscoveryInterface) discovery.CachedDiscoveryInterface {
-	return &memCacheClient{delegate: delegate}
+	return &memCacheClient{delegate: delegate, now: time.Now}
 }
 
 // refreshLocked fills the cache if it is not valid.
@@ -61,6 +69,7 @@ func (c *memCacheClient) refreshLocked() error {
 	}
 	c.failed = failed
 	c.valid = true
+	c.filledAt = c.now()
 	return nil
 }
 
@@ -148,11 +157,11 @@ func (c *memCacheClient) WithLegacy() discovery.DiscoveryInterface {
 	return NewMemCacheClient(c.delegate.WithLegacy())
 }
 
-// Fresh reports whether the cache was filled since the last Invalidate.
+// Fresh reports whether the cache was filled within the last FreshnessWindow, so a miss is not worth a refetch.
 func (c *memCacheClient) Fresh() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.valid
+	return c.valid && c.now().Sub(c.filledAt) < FreshnessWindow
 }
 
 // Invalidate drops the cache; the next call fetches from the server.

@@ -463,6 +463,9 @@ func TestClientPrefersProtobuf(t *testing.T) {
 				if accept := req.Header.Get("Accept"); !strings.HasPrefix(accept, tc.accept) {
 					t.Errorf("%s %s sent Accept %q, want it to start with %s", req.Method, req.URL.Path, accept, tc.accept)
 				}
+				if ct := req.Header.Get("Content-Type"); req.Method == http.MethodPost && ct != tc.accept {
+					t.Errorf("POST %s sent a %q body, want %s", req.URL.Path, ct, tc.accept)
+				}
 			}
 		})
 	}

@@ -9,7 +9,7 @@
 //
 // Names and signatures match k8s.io/client-go/gentype, so generated code and callers port by
 // changing the import path. Differences: apply requests are rejected before they are sent when
-// the field manager is empty, the fakes return an error instead of panicking on a malformed
+// the field manager or the name is empty, the fakes return an error instead of panicking on a malformed
 // selector or an object of the wrong type from a reactor, and the fake apply verbs enforce the
 // same input rules as the real ones.
 package gentype

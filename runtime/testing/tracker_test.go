@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -527,4 +528,26 @@ func TestStatusOfResourceWithoutStatusIsNotFound(t *testing.T) {
 	withRV.ResourceVersion = "5"
 	_, err = c.createCM(withRV)
 	wantStatus(t, err, 500, "")
+}
+
+func TestDeploymentGenerationFollowsAnnotations(t *testing.T) {
+	c := newClient(t)
+	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "d"}}
+	obj, err := c.Invokes(ktesting.NewCreateAction(deployments, "ns", d), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = obj.(*appsv1.Deployment)
+	d.Labels = map[string]string{"a": "b"}
+	obj, _ = c.Invokes(ktesting.NewUpdateAction(deployments, "ns", d), nil)
+	if g := obj.(*appsv1.Deployment).Generation; g != 1 {
+		t.Fatalf("label change: generation %d", g)
+	}
+	d = obj.(*appsv1.Deployment)
+	d.Annotations = map[string]string{"a": "b"}
+	obj, _ = c.Invokes(ktesting.NewUpdateAction(deployments, "ns", d), nil)
+	if g := obj.(*appsv1.Deployment).Generation; g != 2 {
+		t.Fatalf("annotation change: generation %d", g)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -198,7 +199,7 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 		return nil, t.invalid(gvr, obj, m.GetName(), field.Forbidden(field.NewPath("metadata", "finalizers"),
 			"no new finalizers can be added if the object is being deleted"))
 	}
-	if tracksGeneration(obj) && specChanged(old, obj) {
+	if tracksGeneration(obj) && (specChanged(old, obj) || t.annotationsChangeGeneration(obj, oldMeta, m)) {
 		m.SetGeneration(oldMeta.GetGeneration() + 1)
 	}
 	if !opts.fieldsManaged {
@@ -294,6 +295,17 @@ func (t *tracker) deleteCollection(gvr schema.GroupVersionResource, ns string, d
 		}
 	}
 	return nil
+}
+
+// annotationsChangeGeneration reports whether the object is of a kind whose generation the server
+// also bumps on annotation changes (Deployments, whose annotations reach their ReplicaSets) and
+// the annotations changed.
+func (t *tracker) annotationsChangeGeneration(obj runtime.Object, oldMeta, newMeta metav1.Object) bool {
+	gvks, err := t.kindsOf(obj)
+	if err != nil || gvks[0].GroupKind() != (schema.GroupKind{Group: "apps", Kind: "Deployment"}) {
+		return false
+	}
+	return !equality.Semantic.DeepEqual(oldMeta.GetAnnotations(), newMeta.GetAnnotations())
 }
 
 // servesStatus reports whether the object has a status subresource; unstructured objects are

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,6 +39,9 @@ func init() {
 	if err := corev1.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
+	if err := appsv1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
 }
 
 // backend is the request surface the scenarios drive: the same calls go to the fake tracker and to a
@@ -57,9 +61,10 @@ type backend interface {
 
 // kinds maps the resources the scenarios use to their kinds, for the fake's list actions.
 var kinds = map[string]schema.GroupVersionKind{
-	"configmaps": {Version: "v1", Kind: "ConfigMap"},
-	"secrets":    {Version: "v1", Kind: "Secret"},
-	"pods":       {Version: "v1", Kind: "Pod"},
+	"configmaps":  {Version: "v1", Kind: "ConfigMap"},
+	"secrets":     {Version: "v1", Kind: "Secret"},
+	"pods":        {Version: "v1", Kind: "Pod"},
+	"deployments": {Group: "apps", Version: "v1", Kind: "Deployment"},
 }
 
 // fakeBackend is a Fake wired like a generated NewClientset: a field-managed tracker behind
@@ -146,40 +151,55 @@ func (b *fakeBackend) watch(_ context.Context, res, ns string, opts metav1.ListO
 	return b.fake.InvokesWatch(ktesting.NewWatchActionWithOptions(gvr(res), ns, opts))
 }
 
-// serverBackend talks to the real kube-apiserver with runtime/rest.
+// serverBackend talks to the real kube-apiserver with runtime/rest, one client per API group.
 type serverBackend struct {
-	c *rest.RESTClient
+	core, apps *rest.RESTClient
 }
 
 func newServerBackend() (*serverBackend, error) {
-	cfg := rest.CopyConfig(env.Config())
-	cfg.QPS = -1
-	cfg.APIPath = "/api"
-	cfg.GroupVersion = &schema.GroupVersion{Version: "v1"}
-	cfg.NegotiatedSerializer = codecs.WithoutConversion()
-	cfg.ContentType = runtime.ContentTypeJSON
-	c, err := rest.RESTClientFor(cfg)
+	client := func(apiPath string, gv schema.GroupVersion) (*rest.RESTClient, error) {
+		cfg := rest.CopyConfig(env.Config())
+		cfg.QPS = -1
+		cfg.APIPath = apiPath
+		cfg.GroupVersion = &gv
+		cfg.NegotiatedSerializer = codecs.WithoutConversion()
+		cfg.ContentType = runtime.ContentTypeJSON
+		return rest.RESTClientFor(cfg)
+	}
+	core, err := client("/api", schema.GroupVersion{Version: "v1"})
 	if err != nil {
 		return nil, err
 	}
-	return &serverBackend{c: c}, nil
+	apps, err := client("/apis", appsv1.SchemeGroupVersion)
+	if err != nil {
+		return nil, err
+	}
+	return &serverBackend{core: core, apps: apps}, nil
+}
+
+// c returns the client serving the resource.
+func (b *serverBackend) c(res string) *rest.RESTClient {
+	if kinds[res].Group == "apps" {
+		return b.apps
+	}
+	return b.core
 }
 
 func (b *serverBackend) newNamespace(ctx context.Context) (string, error) {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "fid-" + rand.String(6)}}
-	return ns.Name, b.c.Post().Resource("namespaces").Body(ns).Do(ctx).Into(ns)
+	return ns.Name, b.core.Post().Resource("namespaces").Body(ns).Do(ctx).Into(ns)
 }
 
 func (b *serverBackend) create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error {
-	return b.c.Post().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Body(obj).Do(ctx).Into(into)
+	return b.c(res).Post().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Body(obj).Do(ctx).Into(into)
 }
 
 func (b *serverBackend) get(ctx context.Context, res, ns, name string, into runtime.Object) error {
-	return b.c.Get().Namespace(ns).Resource(res).Name(name).Do(ctx).Into(into)
+	return b.c(res).Get().Namespace(ns).Resource(res).Name(name).Do(ctx).Into(into)
 }
 
 func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, into runtime.Object) error {
-	r := b.c.Put().Namespace(ns).Resource(res).Name(obj.(metav1.Object).GetName())
+	r := b.c(res).Put().Namespace(ns).Resource(res).Name(obj.(metav1.Object).GetName())
 	if sub != "" {
 		r = r.SubResource(sub)
 	}
@@ -187,7 +207,7 @@ func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, in
 }
 
 func (b *serverBackend) patch(ctx context.Context, res, sub, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error {
-	r := b.c.Patch(pt).Namespace(ns).Resource(res).Name(name)
+	r := b.c(res).Patch(pt).Namespace(ns).Resource(res).Name(name)
 	if sub != "" {
 		r = r.SubResource(sub)
 	}
@@ -195,19 +215,19 @@ func (b *serverBackend) patch(ctx context.Context, res, sub, ns, name string, pt
 }
 
 func (b *serverBackend) delete(ctx context.Context, res, ns, name string, opts metav1.DeleteOptions) error {
-	return b.c.Delete().Namespace(ns).Resource(res).Name(name).Body(&opts).Do(ctx).Error()
+	return b.c(res).Delete().Namespace(ns).Resource(res).Name(name).Body(&opts).Do(ctx).Error()
 }
 
 func (b *serverBackend) deleteCollection(ctx context.Context, res, ns string, opts metav1.ListOptions) error {
-	return b.c.Delete().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).
+	return b.c(res).Delete().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).
 		Body(&metav1.DeleteOptions{}).Do(ctx).Error()
 }
 
 func (b *serverBackend) list(ctx context.Context, res, ns string, opts metav1.ListOptions, into runtime.Object) error {
-	return b.c.Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Do(ctx).Into(into)
+	return b.c(res).Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Do(ctx).Into(into)
 }
 
 func (b *serverBackend) watch(ctx context.Context, res, ns string, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	return b.c.Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Watch(ctx)
+	return b.c(res).Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Watch(ctx)
 }

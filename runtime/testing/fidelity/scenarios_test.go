@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -651,6 +652,68 @@ var scenarios = []scenario{
 			return f.String()
 		},
 		want: "delete1=ok get1=ok delete2=ok get2=ok sameRV=true release=ok",
+	},
+	{
+		name: "deployment generation and status",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			labels := map[string]string{"app": "d"}
+			in := &appsv1.Deployment{
+				ObjectMeta: metav1.ObjectMeta{Name: "d"},
+				Spec: appsv1.DeploymentSpec{
+					Selector: &metav1.LabelSelector{MatchLabels: labels},
+					Template: corev1.PodTemplateSpec{
+						ObjectMeta: metav1.ObjectMeta{Labels: labels},
+						Spec:       newPod("", "c").Spec,
+					},
+				},
+				Status: appsv1.DeploymentStatus{Replicas: 5},
+			}
+			d := &appsv1.Deployment{}
+			f.add("create", errFact(b.create(ctx, "deployments", ns, in, metav1.CreateOptions{}, d)))
+			f.add("generation", d.Generation)
+			f.add("statusReplicas", d.Status.Replicas)
+			d.Status.ObservedGeneration = 1
+			d.Status.Replicas = 1
+			f.add("status", errFact(b.update(ctx, "deployments", "status", ns, d, d)))
+			f.add("generation", d.Generation)
+			f.add("observed", d.Status.ObservedGeneration)
+			d.Labels = map[string]string{"x": "y"}
+			f.add("labels", errFact(b.update(ctx, "deployments", "", ns, d, d)))
+			f.add("generation", d.Generation)
+			d.Annotations = map[string]string{"note": "1"}
+			f.add("annotations", errFact(b.update(ctx, "deployments", "", ns, d, d)))
+			f.add("generation", d.Generation)
+			f.add("patch", errFact(b.patch(ctx, "deployments", "", ns, "d", types.MergePatchType, []byte(`{"spec":{"paused":true}}`), metav1.PatchOptions{}, d)))
+			f.add("generation", d.Generation)
+			f.add("statusReplicas", d.Status.Replicas)
+			return f.String()
+		},
+		want: "create=ok generation=1 statusReplicas=0 status=ok generation=1 observed=1 labels=ok generation=1 annotations=ok generation=2 patch=ok generation=3 statusReplicas=1",
+	},
+	{
+		name: "server-side apply of pod status",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			if mustCreatePod(ctx, b, ns, newPod("p", "c"), f) == nil {
+				return f.String()
+			}
+			force := true
+			out := &corev1.Pod{}
+			f.add("apply", errFact(b.patch(ctx, "pods", "status", ns, "p", types.ApplyYAMLPatchType,
+				[]byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"status":{"phase":"Running"}}`),
+				metav1.PatchOptions{FieldManager: "kubelet", Force: &force}, out)))
+			f.add("phase", out.Status.Phase)
+			var subs []string
+			for _, m := range out.ManagedFields {
+				if m.Manager == "kubelet" {
+					subs = append(subs, string(m.Operation)+"/"+m.Subresource)
+				}
+			}
+			f.add("kubelet", subs)
+			return f.String()
+		},
+		want: "apply=ok phase=Running kubelet=[Apply/status]",
 	},
 	{
 		name: "secrets: conflict and selector deletion",

@@ -71,7 +71,7 @@ var _ Interface = (*Client)(nil)
 // ConfigFor returns a copy of inConfig set up for metadata requests.
 func ConfigFor(inConfig *rest.Config) *rest.Config {
 	config := rest.CopyConfig(inConfig)
-	config.AcceptContentTypes = acceptObject
+	config.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	config.ContentType = runtime.ContentTypeJSON
 	config.APIPath = ""
 	config.GroupVersion = &schema.GroupVersion{}
@@ -165,7 +165,7 @@ func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOp
 	if err := requireName(name, "get"); err != nil {
 		return nil, err
 	}
-	return decodeObject(c.client.Get().AbsPath(c.path(name, subresources...)).
+	return decodeObject(c.client.Get().AbsPath(c.path(name, subresources...)).SetHeader("Accept", acceptObject).
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).Do(ctx))
 }
 
@@ -184,7 +184,7 @@ func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*me
 
 func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	return c.client.Get().AbsPath(c.path("")).
+	return c.client.Get().AbsPath(c.path("")).SetHeader("Accept", acceptObject).
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).Watch(ctx)
 }
 
@@ -212,6 +212,6 @@ func (c *resourceClient) Patch(ctx context.Context, name string, pt types.PatchT
 	if err := requireName(name, "patch"); err != nil {
 		return nil, err
 	}
-	return decodeObject(c.client.Patch(pt).AbsPath(c.path(name, subresources...)).Body(data).
+	return decodeObject(c.client.Patch(pt).AbsPath(c.path(name, subresources...)).SetHeader("Accept", acceptObject).Body(data).
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).Do(ctx))
 }

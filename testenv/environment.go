@@ -21,6 +21,13 @@ import (
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
+// Each environment's directory is named dirPrefix* in the temporary directory and records the id of the
+// process that owns it in ownerFile.
+const (
+	dirPrefix = "kgen-testenv-"
+	ownerFile = "owner.pid"
+)
+
 // portAttempts is how often Start picks fresh ports when another process took one before a child bound it.
 const portAttempts = 3
 
@@ -51,11 +58,15 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "kgen-testenv-")
+	removeStaleDirs()
+	dir, err := os.MkdirTemp("", dirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("testenv: %w", err)
 	}
 	e := &Environment{opts: opts, dir: dir}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		return nil, errors.Join(fmt.Errorf("testenv: %w", err), e.Stop())
+	}
 	if err := e.start(ctx, etcdPath, apiserverPath); err != nil {
 		return nil, errors.Join(err, e.Stop())
 	}
@@ -117,6 +128,21 @@ func (e *Environment) launch(ctx context.Context, pki pkiFiles, etcdPath, apiser
 }
 
 func (e *Environment) etcdDataDir() string { return filepath.Join(e.dir, "etcd") }
+
+// removeStaleDirs deletes the directories of environments whose test binary died without stopping them;
+// etcd preallocates its write-ahead log, so each holds over 100 MB.
+func removeStaleDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, dir := range dirs {
+		owner, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue // not ours, or its owner has not written the file yet
+		}
+		if pid, err := strconv.Atoi(string(owner)); err == nil && !processAlive(pid) {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
 
 // lostPortRace reports whether a child failed because a port chosen for it was taken in the meantime.
 func (e *Environment) lostPortRace() bool {

@@ -3,6 +3,7 @@
 package testenv
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 )
@@ -41,4 +42,14 @@ func reap(cmd *exec.Cmd, block bool) (status string, exited bool) {
 	}
 	exits.Delete(cmd)
 	return status, true
+}
+
+// processAlive reports whether a process with the id exists.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	_ = p.Release()
+	return true
 }

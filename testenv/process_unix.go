@@ -62,3 +62,9 @@ func describeWaitStatus(ws syscall.WaitStatus) string {
 		return fmt.Sprintf("wait status %#x", uint32(ws))
 	}
 }
+
+// processAlive reports whether a process with the id exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

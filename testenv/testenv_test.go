@@ -491,11 +491,20 @@ func TestStartTimeoutReportsReadiness(t *testing.T) {
 
 func TestChildrenDieWithPanickingTestBinary(t *testing.T) {
 	out, err, pids, dir := runHelper(t, "panic")
-	defer os.RemoveAll(dir) // a dying binary cannot clean up; its processes are what matters
+	defer os.RemoveAll(dir)
 	if err == nil || !strings.Contains(out, "test binary dies with its environment running") {
 		t.Fatalf("helper did not panic: %v\n%s", err, out)
 	}
 	waitGone(t, pids...)
+
+	// The dying binary could not remove its directory; the next Start does.
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("helper directory: %v", err)
+	}
+	startEnv(t, Options{})
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Start left the dead binary's %s behind (stat: %v)", dir, err)
+	}
 }
 
 func TestMainPrintsLogsWhenTestsFail(t *testing.T) {

@@ -1,0 +1,160 @@
+// Package dynamicinformer provides shared informers over the dynamic client, caching any resource as
+// unstructured.Unstructured. Its surface mirrors client-go's dynamic/dynamicinformer.
+package dynamicinformer
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+	"github.com/kgen-dev/kgen/runtime/dynamic"
+)
+
+// TweakListOptionsFunc adjusts the list and watch options of an informer, e.g. to add a label selector.
+type TweakListOptionsFunc func(*metav1.ListOptions)
+
+// GenericInformer gives access to a shared informer and a lister over its cache.
+type GenericInformer interface {
+	// Informer returns the shared informer.
+	Informer() cache.SharedIndexInformer
+	// Lister returns a lister over the informer's cache.
+	Lister() cache.GenericLister
+}
+
+// DynamicSharedInformerFactory hands out one shared informer per resource.
+type DynamicSharedInformerFactory interface {
+	// Start runs every informer requested so far that is not running yet, until stopCh closes.
+	Start(stopCh <-chan struct{})
+	// ForResource returns the shared informer for gvr, creating it on first request.
+	ForResource(gvr schema.GroupVersionResource) GenericInformer
+	// WaitForCacheSync waits until every started informer has synced or stopCh closes.
+	WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool
+	// Shutdown stops accepting Start calls and waits for started informers to return.
+	Shutdown()
+}
+
+// NewDynamicSharedInformerFactory returns a factory for informers over all namespaces.
+func NewDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration) DynamicSharedInformerFactory {
+	return NewFilteredDynamicSharedInformerFactory(client, defaultResync, metav1.NamespaceAll, nil)
+}
+
+// NewFilteredDynamicSharedInformerFactory returns a factory for informers restricted to namespace and
+// with list options adjusted by tweakListOptions.
+func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweakListOptions TweakListOptionsFunc) DynamicSharedInformerFactory {
+	return &factory{
+		client:           client,
+		defaultResync:    defaultResync,
+		namespace:        namespace,
+		tweakListOptions: tweakListOptions,
+		informers:        map[schema.GroupVersionResource]GenericInformer{},
+		started:          map[schema.GroupVersionResource]bool{},
+	}
+}
+
+type factory struct {
+	client           dynamic.Interface
+	defaultResync    time.Duration
+	namespace        string
+	tweakListOptions TweakListOptionsFunc
+
+	mu        sync.Mutex
+	informers map[schema.GroupVersionResource]GenericInformer
+	started   map[schema.GroupVersionResource]bool
+	stopping  bool
+	wg        sync.WaitGroup
+}
+
+func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if informer, ok := f.informers[gvr]; ok {
+		return informer
+	}
+	informer := NewFilteredDynamicInformer(f.client, gvr, f.namespace, f.defaultResync,
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	f.informers[gvr] = informer
+	return informer
+}
+
+func (f *factory) Start(stopCh <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopping {
+		return
+	}
+	ctx := wait.ContextForChannel(stopCh)
+	for gvr, informer := range f.informers {
+		if !f.started[gvr] {
+			inf := informer.Informer()
+			f.wg.Go(func() { inf.RunWithContext(ctx) })
+			f.started[gvr] = true
+		}
+	}
+}
+
+func (f *factory) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool {
+	f.mu.Lock()
+	started := map[schema.GroupVersionResource]cache.SharedIndexInformer{}
+	for gvr, informer := range f.informers {
+		if f.started[gvr] {
+			started[gvr] = informer.Informer()
+		}
+	}
+	f.mu.Unlock()
+	out := make(map[schema.GroupVersionResource]bool, len(started))
+	for gvr, informer := range started {
+		out[gvr] = cache.WaitForCacheSync(stopCh, informer.HasSynced)
+	}
+	return out
+}
+
+func (f *factory) Shutdown() {
+	f.mu.Lock()
+	f.stopping = true
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// NewFilteredDynamicInformer returns a standalone (unshared) informer for gvr in namespace.
+func NewFilteredDynamicInformer(client dynamic.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions TweakListOptionsFunc) GenericInformer {
+	resource := client.Resource(gvr)
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+			if tweakListOptions != nil {
+				tweakListOptions(&options)
+			}
+			return resource.Namespace(namespace).List(ctx, options)
+		},
+		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			if tweakListOptions != nil {
+				tweakListOptions(&options)
+			}
+			return resource.Namespace(namespace).Watch(ctx, options)
+		},
+	}
+	informer := cache.NewSharedIndexInformerWithOptions(lw, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
+		ResyncPeriod:      resyncPeriod,
+		Indexers:          indexers,
+		ObjectDescription: gvr.String(),
+	})
+	return &dynamicInformer{informer: informer, gvr: gvr}
+}
+
+type dynamicInformer struct {
+	informer cache.SharedIndexInformer
+	gvr      schema.GroupVersionResource
+}
+
+func (d *dynamicInformer) Informer() cache.SharedIndexInformer { return d.informer }
+
+func (d *dynamicInformer) Lister() cache.GenericLister {
+	return cache.NewGenericLister(d.informer.GetIndexer(), d.gvr.GroupResource())
+}

@@ -2,6 +2,7 @@ package testing
 
 import (
 	"reflect"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -53,6 +54,61 @@ func copyStatus(dst, src runtime.Object) {
 func clearStatus(obj runtime.Object) {
 	f := reflect.ValueOf(obj).Elem().FieldByName("Status")
 	f.Set(reflect.Zero(f.Type()))
+}
+
+// isBuiltin reports whether the object is a Kubernetes built-in type (k8s.io/api), whose registry
+// strategies differ from those of custom resources.
+func isBuiltin(obj runtime.Object) bool {
+	return strings.HasPrefix(goTypeName(obj), "k8s.io/api/")
+}
+
+// statusUpdate returns what a write of obj through the status subresource stores over old. For
+// custom resources only status (and the managed fields recording it) is taken from obj. Built-in
+// types take metadata from obj as well, except what their strategies protect: a Deployment's
+// labels and a Pod's owner references.
+func statusUpdate(old, obj runtime.Object) runtime.Object {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		out := old.DeepCopyObject().(*unstructured.Unstructured)
+		out.SetManagedFields(u.GetManagedFields())
+		if status, ok := u.Object["status"]; ok {
+			out.Object["status"] = runtime.DeepCopyJSONValue(status)
+		} else {
+			delete(out.Object, "status")
+		}
+		return out
+	}
+	if !isBuiltin(obj) {
+		managed := obj.(metav1.Object).GetManagedFields()
+		out := old.DeepCopyObject()
+		copyStatus(out, obj)
+		out.(metav1.Object).SetManagedFields(managed)
+		return out
+	}
+	out, prev := obj.DeepCopyObject(), old.DeepCopyObject()
+	outValue, prevValue := reflect.ValueOf(out).Elem(), reflect.ValueOf(prev).Elem()
+	for i := 0; i < outValue.NumField(); i++ {
+		switch f := outValue.Type().Field(i); f.Name {
+		case "TypeMeta", "ObjectMeta", "Status":
+		default:
+			if f.IsExported() {
+				outValue.Field(i).Set(prevValue.Field(i))
+			}
+		}
+	}
+	outMeta, prevMeta := out.(metav1.Object), prev.(metav1.Object)
+	switch goTypeName(out) {
+	case "k8s.io/api/apps/v1.Deployment":
+		outMeta.SetLabels(prevMeta.GetLabels())
+	case "k8s.io/api/core/v1.Pod":
+		outMeta.SetOwnerReferences(prevMeta.GetOwnerReferences())
+	}
+	return out
+}
+
+// goTypeName returns the package-qualified name of the object's struct type.
+func goTypeName(obj runtime.Object) string {
+	t := reflect.TypeOf(obj).Elem()
+	return t.PkgPath() + "." + t.Name()
 }
 
 // specChanged reports whether anything but metadata (and status, when it is a subresource) differs.

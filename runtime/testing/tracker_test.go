@@ -551,3 +551,43 @@ func TestDeploymentGenerationFollowsAnnotations(t *testing.T) {
 		t.Fatalf("annotation change: generation %d", g)
 	}
 }
+
+func TestUnstructuredStatusSubresource(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	u := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]interface{}{"namespace": "ns", "name": "w"},
+		"spec":     map[string]interface{}{"size": int64(1)},
+	}}
+	c := newClient(t)
+	obj, err := c.Invokes(ktesting.NewCreateAction(gvr, "ns", u), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := obj.(*unstructured.Unstructured).DeepCopy()
+	in.Object["status"] = map[string]interface{}{"ready": true}
+	in.Object["spec"] = map[string]interface{}{"size": int64(9)}
+	in.SetLabels(map[string]string{"ignored": "yes"})
+	obj, err = c.Invokes(ktesting.NewUpdateSubresourceAction(gvr, "status", "ns", in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := obj.(*unstructured.Unstructured)
+	size, _, _ := unstructured.NestedInt64(out.Object, "spec", "size")
+	ready, _, _ := unstructured.NestedBool(out.Object, "status", "ready")
+	if size != 1 || !ready || out.GetGeneration() != 1 || len(out.GetLabels()) != 0 {
+		t.Fatalf("status update of a custom resource: %v", out.Object)
+	}
+}
+
+func TestBuiltinStatusUpdateKeepsMetadataChanges(t *testing.T) {
+	c := newClient(t)
+	p := must[*corev1.Pod](t)(c.createPod(pod("ns", "p")))
+	p.Labels = map[string]string{"via": "status"}
+	p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "u"}}
+	p.Status.Phase = corev1.PodRunning
+	p = must[*corev1.Pod](t)(c.updatePod(p, "status"))
+	if p.Labels["via"] != "status" || len(p.OwnerReferences) != 0 || p.Status.Phase != corev1.PodRunning {
+		t.Fatalf("pod status update: labels %v owners %v phase %q", p.Labels, p.OwnerReferences, p.Status.Phase)
+	}
+}

@@ -174,19 +174,12 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, oldMeta.GetUID()))
 	}
 
-	if hasStatusSubresource(obj) {
-		switch subresource {
-		case "":
-			copyStatus(obj, old)
-		case "status":
-			// Only status is written through the status subresource; managed fields travel along.
-			managed := m.GetManagedFields()
-			status := obj
-			obj = old.DeepCopyObject()
-			copyStatus(obj, status)
-			m, _ = meta.Accessor(obj)
-			m.SetManagedFields(managed)
-		}
+	switch {
+	case subresource == "status":
+		obj = statusUpdate(old, obj)
+		m, _ = meta.Accessor(obj)
+	case subresource == "" && hasStatusSubresource(obj):
+		copyStatus(obj, old)
 	}
 	// System fields stay as the server set them.
 	m.SetUID(oldMeta.GetUID())
@@ -199,7 +192,7 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 		return nil, t.invalid(gvr, obj, m.GetName(), field.Forbidden(field.NewPath("metadata", "finalizers"),
 			"no new finalizers can be added if the object is being deleted"))
 	}
-	if tracksGeneration(obj) && (specChanged(old, obj) || t.annotationsChangeGeneration(obj, oldMeta, m)) {
+	if subresource == "" && tracksGeneration(obj) && (specChanged(old, obj) || t.annotationsChangeGeneration(obj, oldMeta, m)) {
 		m.SetGeneration(oldMeta.GetGeneration() + 1)
 	}
 	if !opts.fieldsManaged {

@@ -151,6 +151,17 @@ func (b *fakeBackend) watch(_ context.Context, res, ns string, opts metav1.ListO
 	return b.fake.InvokesWatch(ktesting.NewWatchActionWithOptions(gvr(res), ns, opts))
 }
 
+// decode stores the response in into, replacing its whole content (decoding into a used object
+// would keep fields the response lacks).
+func decode(result rest.Result, into runtime.Object) error {
+	fresh := reflect.New(reflect.TypeOf(into).Elem()).Interface().(runtime.Object)
+	if err := result.Into(fresh); err != nil {
+		return err
+	}
+	reflect.ValueOf(into).Elem().Set(reflect.ValueOf(fresh).Elem())
+	return nil
+}
+
 // serverBackend talks to the real kube-apiserver with runtime/rest, one client per API group.
 type serverBackend struct {
 	core, apps *rest.RESTClient
@@ -191,11 +202,11 @@ func (b *serverBackend) newNamespace(ctx context.Context) (string, error) {
 }
 
 func (b *serverBackend) create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error {
-	return b.c(res).Post().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Body(obj).Do(ctx).Into(into)
+	return decode(b.c(res).Post().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Body(obj).Do(ctx), into)
 }
 
 func (b *serverBackend) get(ctx context.Context, res, ns, name string, into runtime.Object) error {
-	return b.c(res).Get().Namespace(ns).Resource(res).Name(name).Do(ctx).Into(into)
+	return decode(b.c(res).Get().Namespace(ns).Resource(res).Name(name).Do(ctx), into)
 }
 
 func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, into runtime.Object) error {
@@ -203,7 +214,7 @@ func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, in
 	if sub != "" {
 		r = r.SubResource(sub)
 	}
-	return r.Body(obj).Do(ctx).Into(into)
+	return decode(r.Body(obj).Do(ctx), into)
 }
 
 func (b *serverBackend) patch(ctx context.Context, res, sub, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error {
@@ -211,7 +222,7 @@ func (b *serverBackend) patch(ctx context.Context, res, sub, ns, name string, pt
 	if sub != "" {
 		r = r.SubResource(sub)
 	}
-	return r.VersionedParams(&opts, parameterCodec).Body(data).Do(ctx).Into(into)
+	return decode(r.VersionedParams(&opts, parameterCodec).Body(data).Do(ctx), into)
 }
 
 func (b *serverBackend) delete(ctx context.Context, res, ns, name string, opts metav1.DeleteOptions) error {
@@ -224,7 +235,7 @@ func (b *serverBackend) deleteCollection(ctx context.Context, res, ns string, op
 }
 
 func (b *serverBackend) list(ctx context.Context, res, ns string, opts metav1.ListOptions, into runtime.Object) error {
-	return b.c(res).Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Do(ctx).Into(into)
+	return decode(b.c(res).Get().Namespace(ns).Resource(res).VersionedParams(&opts, parameterCodec).Do(ctx), into)
 }
 
 func (b *serverBackend) watch(ctx context.Context, res, ns string, opts metav1.ListOptions) (watch.Interface, error) {

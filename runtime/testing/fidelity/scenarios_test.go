@@ -675,9 +675,11 @@ var scenarios = []scenario{
 			f.add("statusReplicas", d.Status.Replicas)
 			d.Status.ObservedGeneration = 1
 			d.Status.Replicas = 1
+			d.Labels = map[string]string{"via": "status"}
 			f.add("status", errFact(b.update(ctx, "deployments", "status", ns, d, d)))
 			f.add("generation", d.Generation)
 			f.add("observed", d.Status.ObservedGeneration)
+			f.add("labels", d.Labels)
 			d.Labels = map[string]string{"x": "y"}
 			f.add("labels", errFact(b.update(ctx, "deployments", "", ns, d, d)))
 			f.add("generation", d.Generation)
@@ -689,7 +691,7 @@ var scenarios = []scenario{
 			f.add("statusReplicas", d.Status.Replicas)
 			return f.String()
 		},
-		want: "create=ok generation=1 statusReplicas=0 status=ok generation=1 observed=1 labels=ok generation=1 annotations=ok generation=2 patch=ok generation=3 statusReplicas=1",
+		want: "create=ok generation=1 statusReplicas=0 status=ok generation=1 observed=1 labels=map[] labels=ok generation=1 annotations=ok generation=2 patch=ok generation=3 statusReplicas=1",
 	},
 	{
 		name: "server-side apply of pod status",
@@ -714,6 +716,25 @@ var scenarios = []scenario{
 			return f.String()
 		},
 		want: "apply=ok phase=Running kubelet=[Apply/status]",
+	},
+	{
+		name: "status updates of built-in types keep metadata changes",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			p := mustCreatePod(ctx, b, ns, newPod("p", "c"), f)
+			if p == nil {
+				return f.String()
+			}
+			p.Labels = map[string]string{"via": "status"}
+			p.Annotations = map[string]string{"a": "1"}
+			p.Status.Phase = corev1.PodRunning
+			f.add("status", errFact(b.update(ctx, "pods", "status", ns, p, p)))
+			f.add("labels", p.Labels)
+			f.add("annotations", p.Annotations)
+			f.add("generation", p.Generation)
+			return f.String()
+		},
+		want: "status=ok labels=map[via:status] annotations=map[a:1] generation=1",
 	},
 	{
 		name: "secrets: conflict and selector deletion",

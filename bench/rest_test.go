@@ -1,0 +1,210 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	cgrest "k8s.io/client-go/rest"
+
+	"github.com/kgen-dev/kgen/runtime/rest"
+)
+
+var (
+	restScheme         = runtime.NewScheme()
+	restCodecs         = serializer.NewCodecFactory(restScheme)
+	restParameterCodec = runtime.NewParameterCodec(restScheme)
+)
+
+func init() {
+	metav1.AddToGroupVersion(restScheme, metav1.SchemeGroupVersion)
+	utilruntime.Must(corev1.AddToScheme(restScheme))
+}
+
+const (
+	listSize          = 5000
+	watchEventsPerRun = 1000
+	mediaProtobuf     = "application/vnd.kubernetes.protobuf"
+	mediaJSON         = "application/json"
+)
+
+// benchPod returns a realistic pod: labels, annotations, two containers with resources, status.
+func benchPod(i int) corev1.Pod {
+	return corev1.Pod{
+		TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("web-%d", i), Namespace: "bench", UID: "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+			ResourceVersion: strconv.Itoa(1000 + i), Labels: map[string]string{"app": "web", "tier": "frontend", "pod-template-hash": "5d8f7c9b4"},
+			Annotations:       map[string]string{"kubernetes.io/psp": "restricted", "prometheus.io/scrape": "true"},
+			CreationTimestamp: metav1.Unix(1700000000, 0),
+			OwnerReferences:   []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-5d8f7c9b4", UID: "a1b2c3d4-e5f6-0718-293a-4b5c6d7e8f90"}},
+		},
+		Spec: corev1.PodSpec{
+			NodeName: fmt.Sprintf("node-%d", i%50),
+			Containers: []corev1.Container{{
+				Name: "app", Image: "registry.example.com/web:v1.2.3", Args: []string{"--port=8080", "--log-level=info"},
+				Ports:     []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+				Env:       []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "REGION", Value: "eu-west-1"}},
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")}},
+			}, {
+				Name: "sidecar", Image: "registry.example.com/proxy:v0.9",
+				Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}},
+			}},
+		},
+		Status: corev1.PodStatus{
+			Phase: corev1.PodRunning, PodIP: fmt.Sprintf("10.0.%d.%d", i/250, i%250), HostIP: "192.168.0.10",
+			Conditions:        []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Unix(1700000100, 0)}},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: true, RestartCount: 0, Image: "registry.example.com/web:v1.2.3", ImageID: "sha256:abc"}},
+		},
+	}
+}
+
+func encodeFor(mediaType string, obj runtime.Object) []byte {
+	info, ok := runtime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
+	if !ok {
+		panic(mediaType)
+	}
+	var buf bytes.Buffer
+	utilruntime.Must(restCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion).Encode(obj, &buf))
+	return buf.Bytes()
+}
+
+// watchBody frames watchEventsPerRun MODIFIED events in mediaType's stream framing.
+func watchBody(mediaType string) []byte {
+	info, _ := runtime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
+	var buf bytes.Buffer
+	framer := info.StreamSerializer.Framer.NewFrameWriter(&buf)
+	for i := range watchEventsPerRun {
+		pod := benchPod(i)
+		ev := &metav1.WatchEvent{Type: string(watch.Modified), Object: runtime.RawExtension{Raw: encodeFor(mediaType, &pod)}}
+		utilruntime.Must(info.StreamSerializer.Encode(ev, framer))
+	}
+	return buf.Bytes()
+}
+
+// podServer serves a 5k pod list and a watch stream, as JSON or protobuf by the Accept header.
+func podServer(b *testing.B) *httptest.Server {
+	list := &corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, ListMeta: metav1.ListMeta{ResourceVersion: "99999"}}
+	for i := range listSize {
+		list.Items = append(list.Items, benchPod(i))
+	}
+	lists := map[string][]byte{mediaJSON: encodeFor(mediaJSON, list), mediaProtobuf: encodeFor(mediaProtobuf, list)}
+	watches := map[string][]byte{mediaJSON: watchBody(mediaJSON), mediaProtobuf: watchBody(mediaProtobuf)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		media := mediaJSON
+		if strings.HasPrefix(r.Header.Get("Accept"), mediaProtobuf) {
+			media = mediaProtobuf
+		}
+		if r.URL.Query().Get("watch") == "true" {
+			w.Header().Set("Content-Type", media+";stream=watch")
+			_, _ = w.Write(watches[media])
+			return
+		}
+		w.Header().Set("Content-Type", media)
+		_, _ = w.Write(lists[media])
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// clients returns a kgen and a client-go REST client for core/v1 on srv, both without rate limiting.
+func clients(b *testing.B, srv *httptest.Server) (*rest.RESTClient, *cgrest.RESTClient) {
+	k, err := rest.RESTClientFor(&rest.Config{Host: srv.URL, APIPath: "/api", QPS: -1,
+		ContentConfig: rest.ContentConfig{GroupVersion: &corev1.SchemeGroupVersion, NegotiatedSerializer: restCodecs.WithoutConversion()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := cgrest.RESTClientFor(&cgrest.Config{Host: srv.URL, APIPath: "/api", QPS: -1,
+		ContentConfig: cgrest.ContentConfig{GroupVersion: &corev1.SchemeGroupVersion, NegotiatedSerializer: restCodecs.WithoutConversion()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return k, c
+}
+
+// BenchmarkRESTListPods5k decodes a List of 5000 Pods through each client (JSON and protobuf).
+func BenchmarkRESTListPods5k(b *testing.B) {
+	srv := podServer(b)
+	k, c := clients(b, srv)
+	ctx := context.Background()
+	for _, proto := range []bool{false, true} {
+		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
+		b.Run(enc+"/kgen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				list := &corev1.PodList{}
+				if err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(list); err != nil || len(list.Items) != listSize {
+					b.Fatal(err, len(list.Items))
+				}
+			}
+		})
+		b.Run(enc+"/client-go", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				list := &corev1.PodList{}
+				if err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(list); err != nil || len(list.Items) != listSize {
+					b.Fatal(err, len(list.Items))
+				}
+			}
+		})
+	}
+}
+
+// drain counts events until the watch ends.
+func drain(b *testing.B, w watch.Interface) {
+	n := 0
+	for ev := range w.ResultChan() {
+		if ev.Type != watch.Modified {
+			b.Fatalf("event %s: %v", ev.Type, ev.Object)
+		}
+		n++
+	}
+	if n != watchEventsPerRun {
+		b.Fatalf("got %d events", n)
+	}
+}
+
+// BenchmarkRESTWatchDecode measures watch event decode throughput (events/s) through each client.
+func BenchmarkRESTWatchDecode(b *testing.B) {
+	srv := podServer(b)
+	k, c := clients(b, srv)
+	ctx := context.Background()
+	opts := &metav1.ListOptions{Watch: true}
+	for _, proto := range []bool{false, true} {
+		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
+		b.Run(enc+"/kgen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").VersionedParams(opts, restParameterCodec).Watch(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drain(b, w)
+			}
+			b.ReportMetric(float64(b.N*watchEventsPerRun)/b.Elapsed().Seconds(), "events/s")
+		})
+		b.Run(enc+"/client-go", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").VersionedParams(opts, restParameterCodec).Watch(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drain(b, w)
+			}
+			b.ReportMetric(float64(b.N*watchEventsPerRun)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

@@ -42,7 +42,7 @@ func (e *Environment) InstallCRDs(ctx context.Context, crds ...any) error {
 		}
 		all = append(all, loaded...)
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.opts.startTimeout())
+	ctx, cancel := e.startContext(ctx)
 	defer cancel()
 	defer e.client.CloseIdleConnections()
 	for _, c := range all {
@@ -239,7 +239,7 @@ func (e *Environment) waitServed(ctx context.Context, c crd) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("testenv: CRD %q from %s not served within %v: %s", name, c.source, e.opts.startTimeout(), pending)
+			return fmt.Errorf("testenv: CRD %q from %s is not served (%v): %s", name, c.source, context.Cause(ctx), pending)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -280,10 +280,10 @@ func apiserverArgs(pki pkiFiles, etcdPort, securePort int) []string {
 	}
 }
 
-// waitReady polls /readyz until it answers 200, failing early with the log of a child that exits.
+// waitReady polls until the API server reports ready and serves the default namespace (which it creates
+// just after /readyz turns green), failing early with the log of a child that exits.
 func (e *Environment) waitReady(ctx context.Context) error {
-	timeout := e.opts.startTimeout()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := e.startContext(ctx)
 	defer cancel()
 	defer e.client.CloseIdleConnections()
 	last := "no answer yet"
@@ -293,22 +293,40 @@ func (e *Environment) waitReady(ctx context.Context) error {
 				return errors.New(p.describe("exited during startup (" + p.status + ")"))
 			}
 		}
-		status, body, err := e.do(ctx, http.MethodGet, "/readyz", nil)
-		switch {
-		case err == nil && status == http.StatusOK:
+		ready, why := e.ready(ctx)
+		if ready {
 			return nil
-		case err == nil:
-			last = fmt.Sprintf("/readyz answered %d: %s", status, strings.TrimSpace(string(body)))
-		case ctx.Err() == nil:
-			last = strings.TrimPrefix(err.Error(), "testenv: ")
+		}
+		if ctx.Err() == nil {
+			last = why
 		}
 		select {
 		case <-ctx.Done():
-			return errors.New(e.apiserver.describe(fmt.Sprintf("was not ready within %v: %s", timeout, last)) +
-				e.etcd.logTail(logTailLines/2))
+			problem := fmt.Sprintf("was not ready (%v): %s", context.Cause(ctx), last)
+			return errors.New(e.apiserver.describe(problem) + e.etcd.logTail(logTailLines/2))
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// startContext bounds a wait by Options.StartTimeout; on expiry its cause says how long it waited.
+func (e *Environment) startContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	timeout := e.opts.startTimeout()
+	return context.WithTimeoutCause(ctx, timeout, fmt.Errorf("waited %v", timeout))
+}
+
+// ready reports whether the API server is ready for tests, and if not, why.
+func (e *Environment) ready(ctx context.Context) (bool, string) {
+	for _, path := range []string{"/readyz", "/api/v1/namespaces/default"} {
+		status, body, err := e.do(ctx, http.MethodGet, path, nil)
+		if err != nil {
+			return false, strings.TrimPrefix(err.Error(), "testenv: ")
+		}
+		if status != http.StatusOK {
+			return false, fmt.Sprintf("%s answered %d: %s", path, status, strings.TrimSpace(string(body)))
+		}
+	}
+	return true, ""
 }
 
 // writeKubeconfig writes a kubeconfig with embedded admin credentials for tools and clients that read one.

@@ -401,6 +401,22 @@ func TestInstallCRDsRejectsBadInput(t *testing.T) {
 	}
 }
 
+func TestInstallCRDsReportsWhyACRDIsNotServed(t *testing.T) {
+	if err := env.InstallCRDs(context.Background(), []byte(widgetCRD)); err != nil {
+		t.Fatal(err)
+	}
+	// Same group and kind as widgets: the API server refuses the names and never establishes it.
+	conflicting := strings.NewReplacer("widgets", "gizmos", "singular: widget", "singular: gizmo").Replace(widgetCRD)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := env.InstallCRDs(ctx, []byte(conflicting))
+	for _, want := range []string{`CRD "gizmos.example.kgen.dev" from YAML bytes, document 1 is not served`, "NamesAccepted=False ListKindConflict"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v, want one containing %q", err, want)
+		}
+	}
+}
+
 func TestMissingBinary(t *testing.T) {
 	empty := t.TempDir()
 	t.Run("options", func(t *testing.T) {
@@ -481,12 +497,24 @@ func TestStartTimeoutReportsReadiness(t *testing.T) {
 	if stray := strayChildren(t); len(stray) > 0 {
 		t.Errorf("timed-out Start left processes %v running", stray)
 	}
-	for _, want := range []string{"kube-apiserver was not ready within 1ms", "command: ", "etcd.log"} {
+	for _, want := range []string{"kube-apiserver was not ready (waited 1ms)", "command: ", "etcd.log"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error = %v, want one containing %q", err, want)
 		}
 	}
 	t.Log(err)
+}
+
+func TestStartHonoursCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Start(ctx, Options{})
+	if err == nil || !strings.Contains(err.Error(), "kube-apiserver was not ready (context canceled)") {
+		t.Fatalf("error = %v, want one saying it was cancelled", err)
+	}
+	if stray := strayChildren(t); len(stray) > 0 {
+		t.Errorf("cancelled Start left processes %v running", stray)
+	}
 }
 
 func TestChildrenDieWithPanickingTestBinary(t *testing.T) {

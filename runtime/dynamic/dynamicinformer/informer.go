@@ -49,21 +49,24 @@ func NewDynamicSharedInformerFactory(client dynamic.Interface, defaultResync tim
 // NewFilteredDynamicSharedInformerFactory returns a factory for informers restricted to namespace and
 // with list options adjusted by tweakListOptions.
 func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweakListOptions TweakListOptionsFunc) DynamicSharedInformerFactory {
+	return NewSharedInformerFactoryFor(func(gvr schema.GroupVersionResource) GenericInformer {
+		return NewFilteredDynamicInformer(client, gvr, namespace, defaultResync,
+			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, tweakListOptions)
+	})
+}
+
+// NewSharedInformerFactoryFor returns a factory that creates each resource's informer with newInformer
+// on first request; metadatainformer builds its factory with it.
+func NewSharedInformerFactoryFor(newInformer func(gvr schema.GroupVersionResource) GenericInformer) DynamicSharedInformerFactory {
 	return &factory{
-		client:           client,
-		defaultResync:    defaultResync,
-		namespace:        namespace,
-		tweakListOptions: tweakListOptions,
-		informers:        map[schema.GroupVersionResource]GenericInformer{},
-		started:          map[schema.GroupVersionResource]bool{},
+		newInformer: newInformer,
+		informers:   map[schema.GroupVersionResource]GenericInformer{},
+		started:     map[schema.GroupVersionResource]bool{},
 	}
 }
 
 type factory struct {
-	client           dynamic.Interface
-	defaultResync    time.Duration
-	namespace        string
-	tweakListOptions TweakListOptionsFunc
+	newInformer func(gvr schema.GroupVersionResource) GenericInformer
 
 	mu        sync.Mutex
 	informers map[schema.GroupVersionResource]GenericInformer
@@ -78,8 +81,7 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 	if informer, ok := f.informers[gvr]; ok {
 		return informer
 	}
-	informer := NewFilteredDynamicInformer(f.client, gvr, f.namespace, f.defaultResync,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	informer := f.newInformer(gvr)
 	f.informers[gvr] = informer
 	return informer
 }
@@ -125,36 +127,52 @@ func (f *factory) Shutdown() {
 
 // NewFilteredDynamicInformer returns a standalone (unshared) informer for gvr in namespace.
 func NewFilteredDynamicInformer(client dynamic.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions TweakListOptionsFunc) GenericInformer {
-	resource := client.Resource(gvr)
-	lw := &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-			if tweakListOptions != nil {
-				tweakListOptions(&options)
-			}
-			return resource.Namespace(namespace).List(ctx, options)
-		},
-		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			if tweakListOptions != nil {
-				tweakListOptions(&options)
-			}
-			return resource.Namespace(namespace).Watch(ctx, options)
-		},
-	}
+	resource := client.Resource(gvr).Namespace(namespace)
+	lw := NewListWatch(func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+		return resource.List(ctx, options)
+	}, resource.Watch, tweakListOptions)
 	informer := cache.NewSharedIndexInformerWithOptions(lw, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ResyncPeriod:      resyncPeriod,
 		Indexers:          indexers,
 		ObjectDescription: gvr.String(),
 	})
-	return &dynamicInformer{informer: informer, gvr: gvr}
+	return NewGenericInformer(informer, gvr.GroupResource())
 }
 
-type dynamicInformer struct {
+// NewListWatch returns a ListWatch calling list and watch with options adjusted by tweak (which may be nil).
+func NewListWatch(
+	list func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error),
+	watchFn func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error),
+	tweak TweakListOptionsFunc,
+) *cache.ListWatch {
+	adjust := func(options metav1.ListOptions) metav1.ListOptions {
+		if tweak != nil {
+			tweak(&options)
+		}
+		return options
+	}
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+			return list(ctx, adjust(options))
+		},
+		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			return watchFn(ctx, adjust(options))
+		},
+	}
+}
+
+// NewGenericInformer pairs informer with a generic lister over its cache for resource.
+func NewGenericInformer(informer cache.SharedIndexInformer, resource schema.GroupResource) GenericInformer {
+	return &genericInformer{informer: informer, resource: resource}
+}
+
+type genericInformer struct {
 	informer cache.SharedIndexInformer
-	gvr      schema.GroupVersionResource
+	resource schema.GroupResource
 }
 
-func (d *dynamicInformer) Informer() cache.SharedIndexInformer { return d.informer }
+func (g *genericInformer) Informer() cache.SharedIndexInformer { return g.informer }
 
-func (d *dynamicInformer) Lister() cache.GenericLister {
-	return cache.NewGenericLister(d.informer.GetIndexer(), d.gvr.GroupResource())
+func (g *genericInformer) Lister() cache.GenericLister {
+	return cache.NewGenericLister(g.informer.GetIndexer(), g.resource)
 }

@@ -5,12 +5,16 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
 	"math/big"
 	"net"
+	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -127,4 +131,77 @@ func publicKeyPEM(key *ecdsa.PrivateKey) ([]byte, error) {
 		return nil, fmt.Errorf("testenv: encoding public key: %w", err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), nil
+}
+
+// pkiFiles names the files of the environment's certificates and keys.
+type pkiFiles struct {
+	caCert, servingCert, servingKey, saPublicKey, saPrivateKey string
+}
+
+// writePKI creates the CA, the serving and admin certificates and the service-account key pair, writes
+// what the API server reads to disk and prepares the admin HTTP client.
+func (e *Environment) writePKI() (pkiFiles, error) {
+	ca, err := newAuthority()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	serving, err := ca.servingPair()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	admin, err := ca.clientPair("admin", []string{"system:masters"})
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saKey, err := newKey()
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saPublic, err := publicKeyPEM(saKey)
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	saPrivate, err := privateKeyPEM(saKey)
+	if err != nil {
+		return pkiFiles{}, err
+	}
+	pkiDir := filepath.Join(e.dir, "pki")
+	files := pkiFiles{
+		caCert:       filepath.Join(pkiDir, "ca.crt"),
+		servingCert:  filepath.Join(pkiDir, "apiserver.crt"),
+		servingKey:   filepath.Join(pkiDir, "apiserver.key"),
+		saPublicKey:  filepath.Join(pkiDir, "sa.pub"),
+		saPrivateKey: filepath.Join(pkiDir, "sa.key"),
+	}
+	if err := os.Mkdir(pkiDir, 0o700); err != nil {
+		return pkiFiles{}, fmt.Errorf("testenv: %w", err)
+	}
+	for path, data := range map[string][]byte{
+		files.caCert:       ca.certPEM,
+		files.servingCert:  serving.certPEM,
+		files.servingKey:   serving.keyPEM,
+		files.saPublicKey:  saPublic,
+		files.saPrivateKey: saPrivate,
+	} {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return pkiFiles{}, fmt.Errorf("testenv: %w", err)
+		}
+	}
+	e.ca, e.admin = ca, admin
+	e.client = &http.Client{Transport: &http.Transport{
+		TLSClientConfig:     e.tlsConfig(admin),
+		TLSHandshakeTimeout: 10 * time.Second,
+	}}
+	return files, nil
+}
+
+// tlsConfig trusts the environment CA and presents the client key pair.
+func (e *Environment) tlsConfig(client keyPair) *tls.Config {
+	roots := x509.NewCertPool()
+	roots.AddCert(e.ca.cert)
+	return &tls.Config{
+		RootCAs:      roots,
+		Certificates: []tls.Certificate{{Certificate: [][]byte{client.cert.Raw}, PrivateKey: client.key, Leaf: client.cert}},
+		MinVersion:   tls.VersionTLS12,
+	}
 }

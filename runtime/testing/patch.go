@@ -62,8 +62,9 @@ func patchObject(gr schema.GroupResource, old runtime.Object, pt types.PatchType
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 	case types.StrategicMergePatchType:
-		if _, ok := old.(*unstructured.Unstructured); ok {
-			return nil, apierrors.NewGenericServerResponse(http.StatusUnsupportedMediaType, "", gr, "",
+		if !isBuiltin(old) {
+			// Custom resources have no patch strategies: the server refuses strategic merge patches.
+			return nil, apierrors.NewGenericServerResponse(http.StatusUnsupportedMediaType, "", schema.GroupResource{}, "",
 				"strategic merge patch format is not supported", 0, false)
 		}
 		if patched, err = strategicpatch.StrategicMergePatch(oldJSON, data, newOfType(old)); err != nil {

@@ -26,7 +26,7 @@ import (
 var env *testenv.Environment
 
 func TestMain(m *testing.M) {
-	os.Exit(testenv.Main(m, testenv.Options{}, &env))
+	os.Exit(testenv.Main(m, testenv.Options{CRDs: []any{widgetCRD}}, &env))
 }
 
 var (
@@ -42,6 +42,8 @@ func init() {
 	if err := appsv1.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
+	scheme.AddKnownTypes(widgetKind.GroupVersion(), &Widget{}, &WidgetList{})
+	metav1.AddToGroupVersion(scheme, widgetKind.GroupVersion())
 }
 
 // backend is the request surface the scenarios drive: the same calls go to the fake tracker and to a
@@ -65,6 +67,8 @@ var kinds = map[string]schema.GroupVersionKind{
 	"secrets":     {Version: "v1", Kind: "Secret"},
 	"pods":        {Version: "v1", Kind: "Pod"},
 	"deployments": {Group: "apps", Version: "v1", Kind: "Deployment"},
+	"namespaces":  {Version: "v1", Kind: "Namespace"},
+	"widgets":     widgetKind,
 }
 
 // fakeBackend is a Fake wired like a generated NewClientset: a field-managed tracker behind
@@ -85,9 +89,7 @@ func newFakeBackend() *fakeBackend {
 	return b
 }
 
-func gvr(res string) schema.GroupVersionResource {
-	return schema.GroupVersionResource{Version: "v1", Resource: res}
-}
+func gvr(res string) schema.GroupVersionResource { return kinds[res].GroupVersion().WithResource(res) }
 
 // copyInto sets into to the object the fake returned.
 func copyInto(obj runtime.Object, err error, into runtime.Object) error {
@@ -162,43 +164,42 @@ func decode(result rest.Result, into runtime.Object) error {
 	return nil
 }
 
-// serverBackend talks to the real kube-apiserver with runtime/rest, one client per API group.
+// serverBackend talks to the real kube-apiserver with runtime/rest, one client per group version.
 type serverBackend struct {
-	core, apps *rest.RESTClient
+	clients map[schema.GroupVersion]*rest.RESTClient
 }
 
 func newServerBackend() (*serverBackend, error) {
-	client := func(apiPath string, gv schema.GroupVersion) (*rest.RESTClient, error) {
+	b := &serverBackend{clients: map[schema.GroupVersion]*rest.RESTClient{}}
+	for _, gvk := range kinds {
+		gv := gvk.GroupVersion()
+		if b.clients[gv] != nil {
+			continue
+		}
 		cfg := rest.CopyConfig(env.Config())
 		cfg.QPS = -1
-		cfg.APIPath = apiPath
+		cfg.APIPath = "/apis"
+		if gv.Group == "" {
+			cfg.APIPath = "/api"
+		}
 		cfg.GroupVersion = &gv
 		cfg.NegotiatedSerializer = codecs.WithoutConversion()
 		cfg.ContentType = runtime.ContentTypeJSON
-		return rest.RESTClientFor(cfg)
+		c, err := rest.RESTClientFor(cfg)
+		if err != nil {
+			return nil, err
+		}
+		b.clients[gv] = c
 	}
-	core, err := client("/api", schema.GroupVersion{Version: "v1"})
-	if err != nil {
-		return nil, err
-	}
-	apps, err := client("/apis", appsv1.SchemeGroupVersion)
-	if err != nil {
-		return nil, err
-	}
-	return &serverBackend{core: core, apps: apps}, nil
+	return b, nil
 }
 
 // c returns the client serving the resource.
-func (b *serverBackend) c(res string) *rest.RESTClient {
-	if kinds[res].Group == "apps" {
-		return b.apps
-	}
-	return b.core
-}
+func (b *serverBackend) c(res string) *rest.RESTClient { return b.clients[kinds[res].GroupVersion()] }
 
 func (b *serverBackend) newNamespace(ctx context.Context) (string, error) {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "fid-" + rand.String(6)}}
-	return ns.Name, b.core.Post().Resource("namespaces").Body(ns).Do(ctx).Into(ns)
+	return ns.Name, b.c("namespaces").Post().Resource("namespaces").Body(ns).Do(ctx).Into(ns)
 }
 
 func (b *serverBackend) create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error {

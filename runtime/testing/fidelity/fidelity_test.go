@@ -76,7 +76,11 @@ func errFact(err error) string {
 	s := status.Status()
 	out := fmt.Sprintf("%d/%s", s.Code, s.Reason)
 	if d := s.Details; d != nil && (d.Kind != "" || d.Name != "") {
-		out += fmt.Sprintf("(%s %s)", d.Kind, d.Name)
+		kind := d.Kind
+		if d.Group != "" {
+			kind += "." + d.Group
+		}
+		out += fmt.Sprintf("(%s %s)", kind, d.Name)
 	}
 	return out
 }

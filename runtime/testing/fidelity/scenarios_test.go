@@ -428,7 +428,7 @@ var scenarios = []scenario{
 				[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"}}`), metav1.PatchOptions{}, &corev1.ConfigMap{})
 			return errFact(err)
 		},
-		want: "422/Invalid(PatchOptions )",
+		want: "422/Invalid(PatchOptions.meta.k8s.io )",
 	},
 	{
 		name: "list then watch from its resourceVersion loses nothing",

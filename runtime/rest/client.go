@@ -266,7 +266,7 @@ func DefaultVersionedAPIPath(apiPath string, gv schema.GroupVersion) string {
 	return p
 }
 
-// SetKubernetesDefaults fills in the API path, user agent and serializer defaults used for core Kubernetes clients.
+// SetKubernetesDefaults fills in the default user agent when config has none.
 func SetKubernetesDefaults(config *Config) error {
 	if config.UserAgent == "" {
 		config.UserAgent = DefaultKubernetesUserAgent()

@@ -66,12 +66,11 @@ func NewRequest(c *RESTClient) *Request {
 	if c.Client != nil {
 		timeout = c.Client.Timeout
 	}
-	prefix := "/"
+	basePath := ""
 	if c.base != nil {
-		prefix = path.Join("/", c.base.Path, c.versionedAPIPath)
-	} else {
-		prefix = path.Join("/", c.versionedAPIPath)
+		basePath = c.base.Path
 	}
+	prefix := path.Join("/", basePath, c.versionedAPIPath)
 	r := &Request{
 		c:                    c,
 		content:              c.content,
@@ -488,8 +487,8 @@ func retryAfterSeconds(resp *http.Response) (int, bool) {
 	return i, true
 }
 
-// attempt sends the request, retrying per retryDecision; a non-nil response is handed to handle and the
-// function reports whether handle took ownership of the response body.
+// send sends the request, retrying per retryDecision. The final response is handed to handle, which
+// reports whether it took ownership of the response body (otherwise send closes it).
 func (r *Request) send(ctx context.Context, throttle bool, errRetryable func(error) bool, handle func(*http.Request, *http.Response) bool) error {
 	if r.err != nil {
 		return r.err

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -14,10 +15,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -283,6 +286,34 @@ func TestAuthHeaders(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestProxyAndDial(t *testing.T) {
+	var proxied atomic.Value
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxied.Store(r.URL.String())
+	}))
+	defer proxy.Close()
+	proxyURL, _ := url.Parse(proxy.URL)
+	if _, _, err := fetch(&Config{Host: "http://cluster.invalid", Proxy: http.ProxyURL(proxyURL)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := proxied.Load().(string); got != "http://cluster.invalid/" {
+		t.Fatalf("proxy saw %q", got)
+	}
+
+	srv, _ := headerEcho(t, nil)
+	var dials atomic.Int32
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	if _, _, err := fetch(&Config{Host: srv.URL, Dial: dial}); err != nil || dials.Load() != 1 {
+		t.Fatalf("dial: %v, %d dials", err, dials.Load())
+	}
+	if _, err := HTTPClientFor(&Config{Host: srv.URL, Dial: dial, Transport: http.DefaultTransport}); err == nil {
+		t.Fatal("a custom transport with a custom dialer must be rejected")
+	}
+}
 
 func TestBearerTokenFileRotation(t *testing.T) {
 	srv, last := headerEcho(t, nil)

@@ -65,7 +65,8 @@ update_deps() {
 	mv "$tooldir/go.mod.new" "$tooldir/go.mod"
 	rm -f "$tooldir/go.sum"
 	(cd "$tooldir" && GOFLAGS=-mod=mod go mod tidy) >&2
-	log "hack/tools/testenv now builds kube-apiserver $k8s and etcd $etcd; commit its go.mod and go.sum"
+	log "hack/tools/testenv now builds kube-apiserver $k8s and etcd $etcd; set testenv.KubernetesVersion to $k8s" \
+		"(a test checks they agree) and commit both"
 }
 
 if [[ "${1:-}" == "--update-deps" ]]; then

@@ -27,8 +27,8 @@ type crd struct {
 	source string
 }
 
-// InstallCRDs creates (or updates) CustomResourceDefinitions and waits until each is Established and its
-// resource is served by discovery in every served version. Each argument is a path to a YAML or JSON file
+// InstallCRDs creates (or updates) CustomResourceDefinitions and waits until each is Established and, in
+// every served version, listed by discovery and answering list requests. Each argument is a path to a YAML or JSON file
 // or to a directory of them (*.yaml, *.yml, *.json), YAML bytes ([]byte, several documents allowed), an
 // *unstructured.Unstructured, or any value that encodes to a CRD as JSON, such as a typed apiextensions
 // object. Lists are expanded; anything other than an apiextensions.k8s.io/v1 CustomResourceDefinition is

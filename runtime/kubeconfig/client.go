@@ -197,8 +197,13 @@ func (c *DirectClientConfig) ClientConfig() (*rest.Config, error) {
 	}
 	if r.cluster.ProxyURL != "" {
 		u, err := url.Parse(r.cluster.ProxyURL)
-		if err != nil {
-			return nil, fmt.Errorf("%s: invalid proxy-url: %w", clusterDesc, err)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("%s: proxy-url is not a valid URL", clusterDesc)
+		}
+		switch u.Scheme {
+		case "http", "https", "socks5":
+		default:
+			return nil, fmt.Errorf("%s: proxy-url scheme %q is not supported (use http, https or socks5)", clusterDesc, u.Scheme)
 		}
 		cfg.Proxy = http.ProxyURL(u)
 	}

@@ -225,6 +225,7 @@ contexts: [{name: c, context: {cluster: cl, user: u}}]
 		{"exec bad mode", strings.Replace(good, "token: super-secret-token", "exec: {command: x, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Sometimes}", 1), ConfigOverrides{}, []string{`"Sometimes"`}},
 		{"auth provider", strings.Replace(good, "token: super-secret-token", "auth-provider: {name: gcp}", 1), ConfigOverrides{}, []string{`auth-provider "gcp" is not supported`}},
 		{"no current context", strings.Replace(good, "current-context: c", "", 1), ConfigOverrides{}, []string{"no current context"}},
+		{"bad proxy scheme", strings.Replace(good, `server: "https://x.example.com"`, `server: "https://x.example.com", proxy-url: "ftp://proxy:21"`, 1), ConfigOverrides{}, []string{`cluster "cl"`, `proxy-url scheme "ftp"`}},
 		{"bad timeout", good, ConfigOverrides{Timeout: "soon"}, []string{`invalid request timeout "soon"`}},
 	}
 	for _, tc := range cases {

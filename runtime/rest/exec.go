@@ -70,8 +70,36 @@ type execAuthenticator struct {
 	now     func() time.Time
 	wrapped
 
+	cache *credentialCache
+}
+
+// credentialCache holds the credentials of one plugin configuration. It is shared by every transport
+// built from an identical exec configuration and cluster, so a process runs the plugin once, not once
+// per client.
+type credentialCache struct {
 	mu    sync.Mutex
 	creds *execCreds
+}
+
+var (
+	credentialCachesMu sync.Mutex
+	credentialCaches   = map[string]*credentialCache{}
+)
+
+// sharedCredentialCache returns the cache for the plugin configuration cfg talking to cluster.
+func sharedCredentialCache(cfg ExecConfig, cluster *execCluster) *credentialCache {
+	key, _ := json.Marshal(struct {
+		Exec    ExecConfig
+		Cluster *execCluster
+	}{cfg, cluster})
+	credentialCachesMu.Lock()
+	defer credentialCachesMu.Unlock()
+	c, ok := credentialCaches[string(key)]
+	if !ok {
+		c = &credentialCache{}
+		credentialCaches[string(key)] = c
+	}
+	return c
 }
 
 func newExecAuthenticator(config *Config) (*execAuthenticator, error) {
@@ -109,6 +137,7 @@ func newExecAuthenticator(config *Config) (*execAuthenticator, error) {
 			CertificateAuthorityData: ca,
 		}
 	}
+	a.cache = sharedCredentialCache(a.cfg, a.cluster)
 	return a, nil
 }
 
@@ -131,25 +160,25 @@ func stdinIsTerminal(r io.Reader) bool {
 
 // credentials returns cached credentials, running the plugin when there are none or they expired.
 func (a *execAuthenticator) credentials() (*execCreds, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.creds.valid(a.now()) {
-		return a.creds, nil
+	a.cache.mu.Lock()
+	defer a.cache.mu.Unlock()
+	if a.cache.creds.valid(a.now()) {
+		return a.cache.creds, nil
 	}
 	creds, err := a.run()
 	if err != nil {
 		return nil, err
 	}
-	a.creds = creds
+	a.cache.creds = creds
 	return creds, nil
 }
 
 // invalidate drops the cached credentials if they are still the ones that were rejected.
 func (a *execAuthenticator) invalidate(rejected *execCreds) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.creds == rejected {
-		a.creds = nil
+	a.cache.mu.Lock()
+	defer a.cache.mu.Unlock()
+	if a.cache.creds == rejected {
+		a.cache.creds = nil
 	}
 }
 

@@ -47,7 +47,16 @@ func TestExecPluginTokenCachingAndRerunOn401(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := range 3 {
+			// A second client from an identical configuration shares the cached credentials.
+			other, err := HTTPClientFor(CopyConfig(cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 4 {
+				client := client
+				if i == 3 {
+					client = other
+				}
 				resp, err := client.Post(srv.URL, "application/json", strings.NewReader("{}"))
 				if err != nil {
 					t.Fatal(err)

@@ -21,16 +21,27 @@ type Interface interface {
 
 // ResourceInterface performs the API verbs on one resource, in one namespace or cluster-wide.
 type ResourceInterface interface {
+	// Create creates obj, or a subresource of it when subresources are given.
 	Create(ctx context.Context, obj *unstructured.Unstructured, options metav1.CreateOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// Update replaces obj (or its subresource); obj must carry its name and resourceVersion.
 	Update(ctx context.Context, obj *unstructured.Unstructured, options metav1.UpdateOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// UpdateStatus replaces the status subresource of obj.
 	UpdateStatus(ctx context.Context, obj *unstructured.Unstructured, options metav1.UpdateOptions) (*unstructured.Unstructured, error)
+	// Delete deletes the named object.
 	Delete(ctx context.Context, name string, options metav1.DeleteOptions, subresources ...string) error
+	// DeleteCollection deletes the objects selected by listOptions.
 	DeleteCollection(ctx context.Context, options metav1.DeleteOptions, listOptions metav1.ListOptions) error
+	// Get returns the named object.
 	Get(ctx context.Context, name string, options metav1.GetOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// List returns the objects selected by opts.
 	List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error)
+	// Watch streams changes to the objects selected by opts.
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+	// Patch applies a patch of type pt to the named object.
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, options metav1.PatchOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// Apply server-side applies obj under options.FieldManager.
 	Apply(ctx context.Context, name string, obj *unstructured.Unstructured, options metav1.ApplyOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// ApplyStatus server-side applies the status subresource of obj.
 	ApplyStatus(ctx context.Context, name string, obj *unstructured.Unstructured, options metav1.ApplyOptions) (*unstructured.Unstructured, error)
 }
 

@@ -28,11 +28,17 @@ type Interface interface {
 
 // ResourceInterface performs metadata-only verbs on one resource.
 type ResourceInterface interface {
+	// Delete deletes the named object.
 	Delete(ctx context.Context, name string, options metav1.DeleteOptions, subresources ...string) error
+	// DeleteCollection deletes the objects selected by listOptions.
 	DeleteCollection(ctx context.Context, options metav1.DeleteOptions, listOptions metav1.ListOptions) error
+	// Get returns the named object.
 	Get(ctx context.Context, name string, options metav1.GetOptions, subresources ...string) (*metav1.PartialObjectMetadata, error)
+	// List returns the objects selected by opts.
 	List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error)
+	// Watch streams changes to the objects selected by opts.
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+	// Patch applies a patch of type pt to the named object.
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, options metav1.PatchOptions, subresources ...string) (*metav1.PartialObjectMetadata, error)
 }
 

@@ -58,8 +58,10 @@ func TransportFor(config *Config) (http.RoundTripper, error) {
 				tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 			}
 			tlsConfig.GetClientCertificate = execAuth.getClientCertificate
+			rt = newBaseTransport(config, tlsConfig)
+		} else {
+			rt = sharedBaseTransport(config, tlsConfig)
 		}
-		rt = newBaseTransport(config, tlsConfig)
 	}
 	if config.WrapTransport != nil {
 		rt = config.WrapTransport(rt)
@@ -71,6 +73,43 @@ func hasTLS(config *Config) bool {
 	c := config.TLSClientConfig
 	return c.Insecure || c.CAFile != "" || len(c.CAData) > 0 || c.CertFile != "" || len(c.CertData) > 0 ||
 		c.KeyFile != "" || len(c.KeyData) > 0 || c.ServerName != ""
+}
+
+// transportKey identifies configurations whose base transports (and so connection pools) can be shared.
+type transportKey struct {
+	insecure                              bool
+	serverName, caFile, certFile, keyFile string
+	caData, certData, keyData, nextProtos string
+	disableCompression                    bool
+}
+
+var (
+	transportsMu sync.Mutex
+	transports   = map[transportKey]*http.Transport{}
+)
+
+// sharedBaseTransport returns one base transport per distinct TLS configuration, so clients built from
+// the same Config (a clientset, a dynamic client, discovery) share connections. Configs with their own
+// dialer or proxy function cannot be compared and get a transport of their own.
+func sharedBaseTransport(config *Config, tlsConfig *tls.Config) *http.Transport {
+	if config.Dial != nil || config.Proxy != nil {
+		return newBaseTransport(config, tlsConfig)
+	}
+	c := config.TLSClientConfig
+	key := transportKey{
+		insecure: c.Insecure, serverName: c.ServerName, caFile: c.CAFile, certFile: c.CertFile, keyFile: c.KeyFile,
+		caData: string(c.CAData), certData: string(c.CertData), keyData: string(c.KeyData),
+		nextProtos:         strings.Join(c.NextProtos, ","),
+		disableCompression: config.DisableCompression,
+	}
+	transportsMu.Lock()
+	defer transportsMu.Unlock()
+	if t, ok := transports[key]; ok {
+		return t
+	}
+	t := newBaseTransport(config, tlsConfig)
+	transports[key] = t
+	return t
 }
 
 func newBaseTransport(config *Config, tlsConfig *tls.Config) *http.Transport {
@@ -91,6 +130,8 @@ func newBaseTransport(config *Config, tlsConfig *tls.Config) *http.Transport {
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   true,
 		DisableCompression:  config.DisableCompression,
+		// Ping idle HTTP/2 connections so a watch on a silently dead connection fails instead of hanging.
+		HTTP2: &http.HTTP2Config{SendPingTimeout: 30 * time.Second, PingTimeout: 15 * time.Second},
 	}
 }
 

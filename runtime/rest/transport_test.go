@@ -429,3 +429,47 @@ func TestDefaultServerURL(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// baseTransport follows the wrapper chain of rt down to the *http.Transport.
+func baseTransport(t *testing.T, rt http.RoundTripper) *http.Transport {
+	t.Helper()
+	for {
+		switch v := rt.(type) {
+		case *http.Transport:
+			return v
+		case interface{ WrappedRoundTripper() http.RoundTripper }:
+			rt = v.WrappedRoundTripper()
+		default:
+			t.Fatalf("unexpected round tripper %T", rt)
+		}
+	}
+}
+
+func TestBaseTransportsAreShared(t *testing.T) {
+	ca := newTestCA(t)
+	cfg := &Config{Host: "https://a.example.com", BearerToken: "a", TLSClientConfig: TLSClientConfig{CAData: ca.certPEM}}
+	other := &Config{Host: "https://b.example.com", Username: "u", Password: "p", TLSClientConfig: TLSClientConfig{CAData: ca.certPEM}}
+	different := &Config{Host: "https://a.example.com", TLSClientConfig: TLSClientConfig{CAData: newTestCA(t).certPEM}}
+	transport := func(c *Config) *http.Transport {
+		rt, err := TransportFor(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return baseTransport(t, rt)
+	}
+	base := transport(cfg)
+	if transport(CopyConfig(cfg)) != base || transport(other) != base {
+		t.Fatal("configs with the same TLS settings must share a base transport")
+	}
+	if transport(different) == base {
+		t.Fatal("a different CA must get its own transport")
+	}
+	if base.HTTP2 == nil || base.HTTP2.SendPingTimeout == 0 {
+		t.Fatal("HTTP/2 health checks must be on")
+	}
+	withDial := CopyConfig(cfg)
+	withDial.Dial = (&net.Dialer{}).DialContext
+	if transport(withDial) == base {
+		t.Fatal("a config with its own dialer must not share")
+	}
+}

@@ -3,6 +3,7 @@ package testing
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -17,17 +18,39 @@ import (
 // object: which parts are "spec" (bump metadata.generation), which are "status" (only writable
 // through the status subresource), and the system fields the server owns.
 
-// hasField reports whether the object's Go struct has an exported field with the name.
-func hasField(obj runtime.Object, name string) bool {
+// typeInfo is what the write rules need to know about a Go type, computed once per type.
+type typeInfo struct {
+	hasSpec, hasStatus bool
+	name               string // package-qualified struct name
+}
+
+var typeInfos sync.Map // reflect.Type -> typeInfo
+
+// infoOf returns the type information of the object's Go type.
+func infoOf(obj runtime.Object) typeInfo {
+	t := reflect.TypeOf(obj)
+	if info, ok := typeInfos.Load(t); ok {
+		return info.(typeInfo)
+	}
+	var info typeInfo
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		exported := func(name string) bool {
+			f, ok := t.Elem().FieldByName(name)
+			return ok && f.IsExported()
+		}
+		info = typeInfo{hasSpec: exported("Spec"), hasStatus: exported("Status"), name: t.Elem().PkgPath() + "." + t.Elem().Name()}
+	}
 	if _, ok := obj.(*unstructured.Unstructured); ok {
-		return false
+		info.hasSpec, info.hasStatus = false, false
 	}
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	f, ok := v.Elem().Type().FieldByName(name)
-	return ok && f.IsExported()
+	typeInfos.Store(t, info)
+	return info
+}
+
+// hasField reports whether the object's Go struct has an exported Spec or Status field.
+func hasField(obj runtime.Object, name string) bool {
+	info := infoOf(obj)
+	return (name == "Spec" && info.hasSpec) || (name == "Status" && info.hasStatus)
 }
 
 // hasStatusSubresource reports whether writes must keep status and the rest of the object apart:
@@ -106,10 +129,7 @@ func statusUpdate(old, obj runtime.Object) runtime.Object {
 }
 
 // goTypeName returns the package-qualified name of the object's struct type.
-func goTypeName(obj runtime.Object) string {
-	t := reflect.TypeOf(obj).Elem()
-	return t.PkgPath() + "." + t.Name()
-}
+func goTypeName(obj runtime.Object) string { return infoOf(obj).name }
 
 // specChanged reports whether anything but metadata (and status, when it is a subresource) differs.
 func specChanged(oldObj, newObj runtime.Object) bool {
@@ -144,12 +164,17 @@ func bodyOf(obj runtime.Object) (map[string]interface{}, error) {
 // sameContent reports whether a write would leave the object unchanged, in which case the server
 // neither bumps resourceVersion nor emits a watch event.
 func sameContent(oldObj, newObj runtime.Object) bool {
+	om, err1 := meta.Accessor(oldObj)
+	nm, err2 := meta.Accessor(newObj)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if om.GetResourceVersion() == nm.GetResourceVersion() && len(om.GetManagedFields()) == 0 && len(nm.GetManagedFields()) == 0 {
+		return equality.Semantic.DeepEqual(oldObj, newObj)
+	}
 	a, b := oldObj.DeepCopyObject(), newObj.DeepCopyObject()
 	for _, o := range []runtime.Object{a, b} {
-		m, err := meta.Accessor(o)
-		if err != nil {
-			return false
-		}
+		m, _ := meta.Accessor(o)
 		m.SetResourceVersion("")
 		m.SetManagedFields(stripTimes(m.GetManagedFields()))
 	}

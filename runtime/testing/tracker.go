@@ -80,13 +80,11 @@ type tracker struct {
 
 // resourceStore is everything the tracker keeps for one resource.
 type resourceStore struct {
-	gvr     schema.GroupVersionResource
-	kind    schema.GroupVersionKind // learned from stored objects, for lists and bookmarks
-	objects map[types.NamespacedName]runtime.Object
-	// history holds the latest events, oldest first; compactedRV is the newest one dropped.
-	history     []event
-	compactedRV int64
-	watchers    map[*watcher]struct{}
+	gvr      schema.GroupVersionResource
+	kind     schema.GroupVersionKind // learned from stored objects, for lists and bookmarks
+	objects  map[types.NamespacedName]runtime.Object
+	history  eventRing
+	watchers map[*watcher]struct{}
 }
 
 // event is one change to a resource.
@@ -146,21 +144,45 @@ func (t *tracker) commit(s *resourceStore, typ watch.EventType, obj, prev runtim
 	} else {
 		s.objects[key] = obj
 	}
-	if gvk := obj.GetObjectKind().GroupVersionKind(); !gvk.Empty() {
-		s.kind = gvk
-	} else if gvks, _, err := t.scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
-		s.kind = gvks[0]
+	if s.kind.Empty() {
+		if gvks, err := t.kindsOf(obj); err == nil {
+			s.kind = gvks[0]
+		}
 	}
 	ev := event{typ: typ, rv: t.rv, obj: obj, prev: prev}
-	s.history = append(s.history, ev)
-	if over := len(s.history) - t.historySize; over > 0 {
-		s.compactedRV = s.history[over-1].rv
-		s.history = append(s.history[:0:0], s.history[over:]...)
-	}
+	s.history.push(ev, t.historySize)
 	for w := range s.watchers {
 		w.send(ev)
 	}
 	return obj.DeepCopyObject()
+}
+
+// eventRing keeps the latest events of a resource, up to a bound, oldest first.
+type eventRing struct {
+	buf   []event
+	start int // index of the oldest event once buf is full
+	// compactedRV is the resourceVersion of the newest event dropped.
+	compactedRV int64
+}
+
+// push appends an event, dropping the oldest one when the ring holds max events.
+func (r *eventRing) push(ev event, max int) {
+	if len(r.buf) < max {
+		r.buf = append(r.buf, ev)
+		return
+	}
+	r.compactedRV = r.buf[r.start].rv
+	r.buf[r.start] = ev
+	r.start = (r.start + 1) % len(r.buf)
+}
+
+// after calls fn for every retained event newer than rv, oldest first.
+func (r *eventRing) after(rv int64, fn func(event)) {
+	for i := range r.buf {
+		if ev := r.buf[(r.start+i)%len(r.buf)]; ev.rv > rv {
+			fn(ev)
+		}
+	}
 }
 
 // Add implements ObjectTracker.
@@ -288,24 +310,18 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]types.NamespacedName, 0, len(s.objects))
-	for k := range s.objects {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keyString(keys[i]) < keyString(keys[j]) })
-
 	var items []runtime.Object
 	next := ""
-	for _, k := range keys {
-		if cont.Start != "" && keyString(k) < cont.Start {
+	for _, k := range s.sortedKeys() {
+		if cont.Start != "" && k.key < cont.Start {
 			continue
 		}
-		obj := s.objects[k]
+		obj := s.objects[k.name]
 		if !sel.matches(obj) {
 			continue
 		}
 		if o.Limit > 0 && int64(len(items)) == o.Limit {
-			next = keyString(k)
+			next = k.key
 			break
 		}
 		items = append(items, obj.DeepCopyObject())
@@ -365,7 +381,21 @@ func (t *tracker) newList(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	return list, nil
 }
 
-func keyString(k types.NamespacedName) string { return k.Namespace + "/" + k.Name }
+// sortedKey is a stored object's name with its "namespace/name" key, the order lists use.
+type sortedKey struct {
+	key  string
+	name types.NamespacedName
+}
+
+// sortedKeys returns the stored objects' keys in list order. Callers hold the tracker lock.
+func (s *resourceStore) sortedKeys() []sortedKey {
+	keys := make([]sortedKey, 0, len(s.objects))
+	for k := range s.objects {
+		keys = append(keys, sortedKey{key: k.Namespace + "/" + k.Name, name: k})
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
+	return keys
+}
 
 // single returns the optional single options argument of the variadic tracker methods.
 func single[T any](opts []T) (T, error) {

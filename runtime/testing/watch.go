@@ -3,7 +3,6 @@ package testing
 import (
 	"fmt"
 	"net/http"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -66,17 +64,13 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 				return nil, err
 			}
 		}
-	case fromRV < s.compactedRV:
-		w.queue = append(w.queue, watch.Event{Type: watch.Error, Object: expired(fromRV, s.compactedRV)})
+	case fromRV < s.history.compactedRV:
+		w.queue = append(w.queue, watch.Event{Type: watch.Error, Object: expired(fromRV, s.history.compactedRV)})
 		w.closing = true
 		go w.run()
 		return w, nil
 	default:
-		for _, ev := range s.history {
-			if ev.rv > fromRV {
-				w.send(ev)
-			}
-		}
+		s.history.after(fromRV, w.send)
 	}
 	s.watchers[w] = struct{}{}
 	if o.TimeoutSeconds != nil && *o.TimeoutSeconds > 0 {
@@ -138,13 +132,8 @@ func (w *watcher) Stop() {
 
 // sendCurrent queues the current objects as ADDED events, in key order. Callers hold the tracker lock.
 func (w *watcher) sendCurrent(s *resourceStore) {
-	keys := make([]types.NamespacedName, 0, len(s.objects))
-	for k := range s.objects {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keyString(keys[i]) < keyString(keys[j]) })
-	for _, k := range keys {
-		if obj := s.objects[k]; w.sel.matches(obj) {
+	for _, k := range s.sortedKeys() {
+		if obj := s.objects[k.name]; w.sel.matches(obj) {
 			w.push(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
 		}
 	}

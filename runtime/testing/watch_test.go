@@ -133,9 +133,16 @@ func TestWatchFromCompactedResourceVersionIsExpired(t *testing.T) {
 	if _, open := <-w.ResultChan(); open {
 		t.Fatal("watch stays open after the expiry error")
 	}
-	// A recent resourceVersion still works.
-	w2 := must[watch.Interface](t)(c.watchCM("", metav1.ListOptions{ResourceVersion: first.ResourceVersion}))
+	// A recent resourceVersion still works, replaying in order from the wrapped history.
+	last, _ := strconv.Atoi(first.ResourceVersion)
+	w2 := must[watch.Interface](t)(c.watchCM("", metav1.ListOptions{ResourceVersion: strconv.Itoa(last - 3)}))
 	defer w2.Stop()
+	for want := last - 2; want <= last; want++ {
+		ev := next(t, w2)
+		if got := ev.Object.(*corev1.ConfigMap).ResourceVersion; ev.Type != watch.Modified || got != strconv.Itoa(want) {
+			t.Fatalf("replay: %s rv %s, want MODIFIED rv %d", ev.Type, got, want)
+		}
+	}
 	none(t, w2)
 }
 

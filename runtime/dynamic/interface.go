@@ -1,6 +1,7 @@
 // Package dynamic is a client for any resource as unstructured.Unstructured, for code that does not know
 // the Go types at compile time (CRDs, generic tooling). Its surface mirrors client-go's dynamic package;
-// shared informers over it live in dynamicinformer.
+// shared informers over it live in dynamicinformer. Watch error events carry a *metav1.Status, as with
+// typed clients.
 package dynamic
 
 import (

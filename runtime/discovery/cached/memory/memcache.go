@@ -1,4 +1,6 @@
-// Package memory caches discovery answers in memory until they are invalidated.
+// Package memory caches discovery answers in memory until they are invalidated. Unlike client-go's
+// memory cache, its data stops counting as fresh after FreshnessWindow, so a RESTMapper miss for a kind
+// added since (a new CRD) triggers one refetch instead of failing until someone calls Invalidate.
 package memory
 
 import (

@@ -2,6 +2,10 @@
 // KUBECONFIG list with kubectl's merge rules, ~/.kube/config by default, explicit paths, context and
 // namespace overrides, exec credential plugins, an in-cluster fallback and pflag flag helpers. It is
 // kgen's equivalent of client-go's clientcmd.
+//
+// Errors name the file, context, cluster or user at fault and what is wrong, and never quote tokens,
+// passwords or key material (parser errors are scrubbed of quoted values). Legacy auth-provider stanzas
+// are rejected with a pointer to exec plugins.
 package kubeconfig
 
 // Config is a merged kubeconfig: named clusters, users and contexts and the current context.

@@ -16,22 +16,35 @@ import (
 type FakeClient interface {
 	// Tracker returns the ObjectTracker that stores the clientset's objects.
 	Tracker() ObjectTracker
+	// AddReactor appends a reaction for verb and resource to the chain.
 	AddReactor(verb, resource string, reaction ReactionFunc)
+	// PrependReactor puts a reaction for verb and resource in front of the chain.
 	PrependReactor(verb, resource string, reaction ReactionFunc)
+	// AddWatchReactor appends a watch reaction for resource to the chain.
 	AddWatchReactor(resource string, reaction WatchReactionFunc)
+	// PrependWatchReactor puts a watch reaction for resource in front of the chain.
 	PrependWatchReactor(resource string, reaction WatchReactionFunc)
+	// AddProxyReactor appends a proxy reaction for resource to the chain.
 	AddProxyReactor(resource string, reaction ProxyReactionFunc)
+	// PrependProxyReactor puts a proxy reaction for resource in front of the chain.
 	PrependProxyReactor(resource string, reaction ProxyReactionFunc)
+	// Invokes records the action and answers it through the reaction chain.
 	Invokes(action Action, defaultReturnObj runtime.Object) (runtime.Object, error)
+	// InvokesWatch records the watch action and answers it through the watch chain.
 	InvokesWatch(action Action) (watch.Interface, error)
+	// InvokesProxy records the proxy action and answers it through the proxy chain.
 	InvokesProxy(action Action) ResponseWrapper
+	// ClearActions forgets the recorded actions.
 	ClearActions()
+	// Actions returns the recorded actions, oldest first.
 	Actions() []Action
 }
 
-// ResponseWrapper is the result of a proxied request; runtime/rest's ResponseWrapper satisfies it.
+// ResponseWrapper is the result of a proxied request; runtime/rest's *Request satisfies it.
 type ResponseWrapper interface {
+	// DoRaw returns the whole response body.
 	DoRaw(ctx context.Context) ([]byte, error)
+	// Stream returns the response body as a stream.
 	Stream(ctx context.Context) (io.ReadCloser, error)
 }
 

@@ -1,7 +1,10 @@
 package testing_test
 
 import (
+	"context"
 	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -173,3 +176,32 @@ type fakeClient struct {
 }
 
 func (fakeClient) Tracker() ktesting.ObjectTracker { return nil }
+
+type fixedResponse string
+
+func (r fixedResponse) DoRaw(context.Context) ([]byte, error) { return []byte(r), nil }
+
+func (r fixedResponse) Stream(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(strings.NewReader(string(r))), nil
+}
+
+func TestFakeProxyReactors(t *testing.T) {
+	f := &ktesting.Fake{}
+	action := ktesting.NewProxyGetAction(schema.GroupVersionResource{Version: "v1", Resource: "services"}, "ns", "http", "svc", "80", "/healthz", nil)
+	if f.InvokesProxy(action) != nil {
+		t.Fatal("unhandled proxy returned a response")
+	}
+	f.AddProxyReactor("services", func(ktesting.Action) (bool, ktesting.ResponseWrapper, error) {
+		return true, fixedResponse("second"), nil
+	})
+	f.PrependProxyReactor("*", func(ktesting.Action) (bool, ktesting.ResponseWrapper, error) {
+		return true, nil, errors.New("errors pass the action on")
+	})
+	body, err := f.InvokesProxy(action).DoRaw(context.Background())
+	if err != nil || string(body) != "second" {
+		t.Fatalf("got %q %v", body, err)
+	}
+	if got := f.Actions()[1].(ktesting.ProxyGetAction); got.GetPath() != "/healthz" || got.GetName() != "svc" || got.GetPort() != "80" {
+		t.Fatalf("recorded %+v", got)
+	}
+}

@@ -403,11 +403,14 @@ func inClusterNamespace() (string, bool) {
 	return "", false
 }
 
+// inClusterConfig is rest.InClusterConfig; tests replace it to simulate running in a pod.
+var inClusterConfig = rest.InClusterConfig
+
 // BuildConfigFromFlags returns a rest.Config from a server URL and/or kubeconfig path, either of which may
 // be empty. With both empty it tries the in-cluster config, then the default loading rules.
 func BuildConfigFromFlags(masterURL, kubeconfigPath string) (*rest.Config, error) {
 	if masterURL == "" && kubeconfigPath == "" {
-		if cfg, err := rest.InClusterConfig(); err == nil {
+		if cfg, err := inClusterConfig(); err == nil {
 			return cfg, nil
 		}
 	}
@@ -433,7 +436,7 @@ func InClusterOrKubeconfig(rules *ClientConfigLoadingRules, overrides *ConfigOve
 		rules = NewDefaultClientConfigLoadingRules()
 	}
 	if rules.ExplicitPath == "" && os.Getenv(RecommendedConfigPathEnvVar) == "" {
-		cfg, err := rest.InClusterConfig()
+		cfg, err := inClusterConfig()
 		if err == nil {
 			if overrides != nil && overrides.Timeout != "" {
 				d, err := time.ParseDuration(overrides.Timeout)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -339,4 +340,49 @@ func withCodecs(cfg *rest.Config) *rest.Config {
 	scheme := runtime.NewScheme()
 	cfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
 	return cfg
+}
+
+func TestInClusterFallback(t *testing.T) {
+	dir := t.TempDir()
+	home := writeFile(t, dir, "config", `
+current-context: c
+clusters: [{name: cl, cluster: {server: "https://home.example.com"}}]
+users: [{name: u, user: {token: home-token}}]
+contexts: [{name: c, context: {cluster: cl, user: u, namespace: home-ns}}]
+`)
+	podConfig := &rest.Config{Host: "https://10.0.0.1:443", BearerTokenFile: "/var/run/token"}
+	inPod := true
+	saved := inClusterConfig
+	inClusterConfig = func() (*rest.Config, error) {
+		if inPod {
+			return rest.CopyConfig(podConfig), nil
+		}
+		return nil, rest.ErrNotInCluster
+	}
+	defer func() { inClusterConfig = saved }()
+	t.Setenv("KUBECONFIG", "")
+	rules := &ClientConfigLoadingRules{Precedence: []string{home}}
+
+	cfg, err := InClusterOrKubeconfig(rules, &ConfigOverrides{Timeout: "5s"})
+	if err != nil || cfg.Host != podConfig.Host || cfg.Timeout != 5*time.Second {
+		t.Fatalf("in a pod: %v %v", cfg, err)
+	}
+	cfg, err = BuildConfigFromFlags("", "")
+	if err != nil || cfg.Host != podConfig.Host {
+		t.Fatalf("BuildConfigFromFlags in a pod: %v %v", cfg, err)
+	}
+	explicit := &ClientConfigLoadingRules{ExplicitPath: home}
+	if cfg, err := InClusterOrKubeconfig(explicit, nil); err != nil || cfg.Host != "https://home.example.com" {
+		t.Fatalf("an explicit kubeconfig wins over the pod: %v %v", cfg, err)
+	}
+	inPod = false
+	if cfg, err := InClusterOrKubeconfig(rules, nil); err != nil || cfg.BearerToken != "home-token" {
+		t.Fatalf("outside a pod: %v %v", cfg, err)
+	}
+
+	t.Setenv("POD_NAMESPACE", "pod-ns")
+	empty := &ClientConfigLoadingRules{Precedence: []string{filepath.Join(dir, "absent")}}
+	if ns, _, err := NewNonInteractiveDeferredLoadingClientConfig(empty, nil).Namespace(); err != nil || ns != "pod-ns" {
+		t.Fatalf("in-cluster namespace: %q %v", ns, err)
+	}
 }

@@ -116,8 +116,8 @@ func writeModule(t *testing.T, types string) string {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		filepath.Join(dir, "go.mod"):    "module example.com/bad\n\ngo 1.24\n",
-		filepath.Join(pkg, "doc.go"):    "// +groupName=grp.example.com\npackage v1\n",
+		filepath.Join(dir, "go.mod"):   "module example.com/bad\n\ngo 1.24\n",
+		filepath.Join(pkg, "doc.go"):   "// +groupName=grp.example.com\npackage v1\n",
 		filepath.Join(pkg, "types.go"): "package v1\n\n" + types,
 	}
 	for name, content := range files {

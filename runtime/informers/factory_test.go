@@ -1,0 +1,149 @@
+package informers_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+	"github.com/kgen-dev/kgen/runtime/informers"
+)
+
+// podSource lists fixed pods and records the options of each call.
+type podSource struct {
+	pods  []corev1.Pod
+	opts  chan metav1.ListOptions
+	watch *watch.FakeWatcher
+}
+
+func newPodSource(pods ...corev1.Pod) *podSource {
+	return &podSource{pods: pods, opts: make(chan metav1.ListOptions, 100), watch: watch.NewFake()}
+}
+
+func (s *podSource) list(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
+	s.opts <- opts
+	return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: s.pods}, nil
+}
+
+func (s *podSource) watchFn(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	s.opts <- opts
+	return s.watch, nil
+}
+
+var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+
+func pod(name string) corev1.Pod {
+	return corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{"a": "b"}}}
+}
+
+func TestFactorySharesAndStartsInformers(t *testing.T) {
+	src := newPodSource(pod("p1"))
+	var resyncs []time.Duration
+	f := informers.NewFactory(time.Minute,
+		informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.Pod{}: time.Hour}),
+		informers.WithTransform(func(obj any) (any, error) {
+			p := obj.(*corev1.Pod)
+			p.Labels = nil
+			return p, nil
+		}),
+		informers.WithNamespace("ns"),
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "tweaked" }),
+	)
+	if f.Namespace() != "ns" || f.TweakListOptions() == nil {
+		t.Fatalf("namespace %q tweak %v", f.Namespace(), f.TweakListOptions())
+	}
+	newInformer := func(resync time.Duration) cache.SharedIndexInformer {
+		resyncs = append(resyncs, resync)
+		return informers.NewTypedInformer(nil, &corev1.Pod{}, podsGVR,
+			informers.InformerOptions{ResyncPeriod: resync, TweakListOptions: f.TweakListOptions()}, src.list, src.watchFn)
+	}
+	first := f.InformerFor(&corev1.Pod{}, newInformer)
+	if second := f.InformerFor(&corev1.Pod{}, newInformer); second != first {
+		t.Fatal("InformerFor created a second informer for the same type")
+	}
+	if len(resyncs) != 1 || resyncs[0] != time.Hour {
+		t.Fatalf("resync periods = %v; want the custom hour once", resyncs)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	f.Start(ctx.Done())
+	f.StartWithContext(ctx) // idempotent
+	synced := f.WaitForCacheSync(ctx.Done())
+	if !reflect.DeepEqual(synced, map[reflect.Type]bool{reflect.TypeOf(&corev1.Pod{}): true}) {
+		t.Fatalf("WaitForCacheSync = %v", synced)
+	}
+	if opts := <-src.opts; opts.LabelSelector != "tweaked" {
+		t.Fatalf("list options %+v; want the tweak applied", opts)
+	}
+	obj, exists, err := first.GetIndexer().GetByKey("ns/p1")
+	if err != nil || !exists || obj.(*corev1.Pod).Labels != nil {
+		t.Fatalf("cached p1 = %v, %v, %v; want it transformed (labels stripped)", obj, exists, err)
+	}
+	cancel()
+	f.Shutdown()
+	f.Start(context.Background().Done()) // no-op after Shutdown
+}
+
+func TestWaitForCacheSyncWithContextReportsTimeout(t *testing.T) {
+	f := informers.NewFactory(0)
+	blocked := make(chan struct{})
+	t.Cleanup(func() { close(blocked) })
+	slowList := func(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
+		select {
+		case <-blocked:
+		case <-ctx.Done():
+		}
+		return nil, ctx.Err()
+	}
+	f.InformerFor(&corev1.Pod{}, func(resync time.Duration) cache.SharedIndexInformer {
+		return informers.NewTypedInformer(nil, &corev1.Pod{}, podsGVR, informers.InformerOptions{}, slowList, newPodSource().watchFn)
+	})
+	runCtx, stop := context.WithCancel(context.Background())
+	defer func() { stop(); f.Shutdown() }()
+	f.StartWithContext(runCtx)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	res := f.WaitForCacheSyncWithContext(ctx)
+	if res.Err == nil || res.AsError() == nil || res.Synced[reflect.TypeOf(&corev1.Pod{})] {
+		t.Fatalf("result = %+v; want a timeout with the pod informer unsynced", res)
+	}
+}
+
+func TestIdentifier(t *testing.T) {
+	if id := informers.Identifier("", podsGVR); id != "" {
+		t.Fatalf("unnamed identifier = %q; want none", id)
+	}
+	gvr := schema.GroupVersionResource{Group: "example2.kgen.dev", Version: "v1", Resource: "gizmos"}
+	if id := informers.Identifier("ctrl", gvr); id != "ctrl/example2.kgen.dev/v1/gizmos" {
+		t.Fatalf("identifier = %q", id)
+	}
+	if id := informers.Identifier("ctrl", podsGVR); id != "ctrl/core/v1/pods" {
+		t.Fatalf("core identifier = %q", id)
+	}
+}
+
+func TestListWatchForAppliesTweak(t *testing.T) {
+	src := newPodSource(pod("p1"))
+	lw := informers.ListWatchFor(src.list, src.watchFn, func(o *metav1.ListOptions) { o.FieldSelector = "x=y" })
+	if _, err := lw.ListWithContext(context.Background(), metav1.ListOptions{LabelSelector: "l"}); err != nil {
+		t.Fatal(err)
+	}
+	if opts := <-src.opts; opts.FieldSelector != "x=y" || opts.LabelSelector != "l" {
+		t.Fatalf("list options = %+v", opts)
+	}
+	if _, err := lw.WatchWithContext(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if opts := <-src.opts; opts.FieldSelector != "x=y" {
+		t.Fatalf("watch options = %+v", opts)
+	}
+	if _, err := informers.ListWatchFor(src.list, src.watchFn, nil).ListWithContext(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"crypto/x509"
 	"net/http"
 	"os"
 	"os/exec"
@@ -154,5 +155,24 @@ func TestExecPluginErrorsDoNotLeakOutput(t *testing.T) {
 				t.Fatalf("plugin output leaked: %v", err)
 			}
 		})
+	}
+}
+
+func TestExecPluginClientCertificate(t *testing.T) {
+	plugin := buildPlugin(t)
+	ca := newTestCA(t)
+	srv := tlsServer(t, ca, true)
+	certPEM, keyPEM := ca.issue(t, "exec-user", nil, nil, x509.ExtKeyUsageClientAuth)
+	cfg := &Config{Host: srv.URL, TLSClientConfig: TLSClientConfig{CAData: ca.certPEM}, ExecProvider: &ExecConfig{
+		Command: plugin, APIVersion: ExecCredentialV1, InteractiveMode: IfAvailableExecInteractiveMode,
+		Env: []ExecEnvVar{{Name: "COUNTER_FILE", Value: filepath.Join(t.TempDir(), "count")},
+			{Name: "PLUGIN_CERT", Value: string(certPEM)}, {Name: "PLUGIN_KEY", Value: string(keyPEM)}},
+	}}
+	h, _, err := fetch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cn := h.Get("X-Client"); cn != "exec-user" {
+		t.Fatalf("server saw client certificate %q", cn)
 	}
 }

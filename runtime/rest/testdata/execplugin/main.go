@@ -1,5 +1,6 @@
 // Command execplugin is a test exec credential plugin. It counts its runs in $COUNTER_FILE and prints
-// an ExecCredential whose token encodes its first argument, $PLUGIN_ENV and the run number.
+// an ExecCredential whose token encodes its arguments, $PLUGIN_ENV and the run number, or the client
+// certificate and key given in $PLUGIN_CERT and $PLUGIN_KEY.
 package main
 
 import (
@@ -45,6 +46,9 @@ func main() {
 	}
 	if server != "" {
 		status["token"] = status["token"].(string) + "-" + server
+	}
+	if cert := os.Getenv("PLUGIN_CERT"); cert != "" {
+		status = map[string]any{"clientCertificateData": cert, "clientKeyData": os.Getenv("PLUGIN_KEY")}
 	}
 	out := map[string]any{"apiVersion": info.APIVersion, "kind": "ExecCredential", "status": status}
 	_ = json.NewEncoder(os.Stdout).Encode(out)

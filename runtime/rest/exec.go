@@ -71,6 +71,9 @@ type execAuthenticator struct {
 	wrapped
 
 	cache *credentialCache
+
+	// lastCert is the client certificate this authenticator's connections were made with.
+	lastCert *tls.Certificate
 }
 
 // credentialCache holds the credentials of one plugin configuration. It is shared by every transport
@@ -162,14 +165,21 @@ func stdinIsTerminal(r io.Reader) bool {
 func (a *execAuthenticator) credentials() (*execCreds, error) {
 	a.cache.mu.Lock()
 	defer a.cache.mu.Unlock()
-	if a.cache.creds.valid(a.now()) {
-		return a.cache.creds, nil
+	creds := a.cache.creds
+	if !creds.valid(a.now()) {
+		fresh, err := a.run()
+		if err != nil {
+			return nil, err
+		}
+		a.cache.creds, creds = fresh, fresh
 	}
-	creds, err := a.run()
-	if err != nil {
-		return nil, err
+	if creds.cert != nil && a.lastCert != creds.cert {
+		if a.lastCert != nil {
+			// Pooled connections still present the old certificate; drop the idle ones.
+			a.CloseIdleConnections()
+		}
+		a.lastCert = creds.cert
 	}
-	a.cache.creds = creds
 	return creds, nil
 }
 

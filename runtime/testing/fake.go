@@ -165,15 +165,25 @@ func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.
 }
 
 // InvokesWatch records the action and returns the watch of the first reactor that handles it.
+// When none does, the error of the last reactor that declined with one is returned (generated
+// fakes decline watches the tracker refused), or else an error naming the action.
 func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 	action, chain := record(c, action, &c.WatchReactionChain)
+	var declined error
 	for _, r := range chain {
 		if !r.Handles(action) {
 			continue
 		}
-		if handled, ret, err := r.React(action); handled {
+		handled, ret, err := r.React(action)
+		if handled {
 			return ret, err
 		}
+		if err != nil {
+			declined = err
+		}
+	}
+	if declined != nil {
+		return nil, declined
 	}
 	return nil, fmt.Errorf("no watch reactor handles %s %s", action.GetVerb(), describeResource(action))
 }

@@ -148,6 +148,11 @@ func TestFakeWatchReactors(t *testing.T) {
 	if _, err := f.InvokesWatch(ktesting.NewWatchAction(cmResource, "", metav1.ListOptions{})); err == nil {
 		t.Fatal("unhandled watch should fail")
 	}
+	refused := errors.New("refused")
+	f.AddWatchReactor("*", func(ktesting.Action) (bool, watch.Interface, error) { return false, nil, refused })
+	if _, err := f.InvokesWatch(ktesting.NewWatchAction(cmResource, "", metav1.ListOptions{})); !errors.Is(err, refused) {
+		t.Fatalf("declining reactor's error lost: %v", err)
+	}
 	fw := watch.NewFake()
 	f.AddWatchReactor("secrets", ktesting.DefaultWatchReactor(watch.NewFake(), nil))
 	f.PrependWatchReactor("configmaps", ktesting.DefaultWatchReactor(fw, nil))

@@ -56,7 +56,8 @@ func (s selection) matches(obj runtime.Object) bool {
 }
 
 // fieldSet resolves the fields the selector asks for: metadata.name and metadata.namespace always,
-// and any other dotted path (spec.nodeName, status.phase, ...) by walking the object's JSON form.
+// others (spec.nodeName, status.phase, ...) by walking the object's JSON form along the path the
+// field label maps to.
 func fieldSet(obj runtime.Object, m metav1.Object, sel fields.Selector) fields.Set {
 	set := fields.Set{"metadata.name": m.GetName(), "metadata.namespace": m.GetNamespace()}
 	var content map[string]interface{}
@@ -73,7 +74,11 @@ func fieldSet(obj runtime.Object, m metav1.Object, sel fields.Selector) fields.S
 				content = map[string]interface{}{}
 			}
 		}
-		if v, found, err := unstructured.NestedFieldNoCopy(content, strings.Split(r.Field, ".")...); err == nil && found {
+		path := r.Field
+		if mapped, ok := fieldLabels(obj)[r.Field]; ok {
+			path = mapped
+		}
+		if v, found, err := unstructured.NestedFieldNoCopy(content, strings.Split(path, ".")...); err == nil && found {
 			switch v.(type) {
 			case map[string]interface{}, []interface{}:
 			default:

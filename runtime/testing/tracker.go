@@ -270,6 +270,28 @@ func (t *tracker) get(gvr schema.GroupVersionResource, ns, name string) (runtime
 	return nil, apierrors.NewNotFound(gvr.GroupResource(), name)
 }
 
+// prototype returns an object of the resource's kind, or nil when the tracker cannot tell it.
+// Callers hold t.mu.
+func (t *tracker) prototype(s *resourceStore, gvk schema.GroupVersionKind) runtime.Object {
+	for _, obj := range s.objects {
+		return obj
+	}
+	if gvk.Empty() {
+		gvk = s.kind
+	}
+	if gvk.Empty() {
+		gvk = t.guessKind(s.gvr)
+	}
+	if gvk.Empty() {
+		return nil
+	}
+	obj, err := t.scheme.New(gvk)
+	if err != nil {
+		return nil
+	}
+	return obj
+}
+
 // continueToken is the decoded form of ListMeta.Continue.
 type continueToken struct {
 	RV    int64  `json:"rv"`
@@ -305,6 +327,9 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	s := t.store(gvr)
 	if gvk.Empty() {
 		gvk = s.kind
+	}
+	if err := sel.checkFieldLabels(t.prototype(s, gvk)); err != nil {
+		return nil, err
 	}
 	list, err := t.newList(gvk)
 	if err != nil {

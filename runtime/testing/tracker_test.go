@@ -591,3 +591,30 @@ func TestBuiltinStatusUpdateKeepsMetadataChanges(t *testing.T) {
 		t.Fatalf("pod status update: labels %v owners %v phase %q", p.Labels, p.OwnerReferences, p.Status.Phase)
 	}
 }
+
+func TestFieldSelectorsLimitedToWhatTheServerSupports(t *testing.T) {
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s"}, Type: corev1.SecretTypeOpaque}
+	c := newClient(t, cm("ns", "a", map[string]string{"k": "v"}), s)
+	_, err := c.listCM("", metav1.ListOptions{FieldSelector: "data.k=v"})
+	wantStatus(t, err, 400, metav1.StatusReasonBadRequest)
+	_, err = c.watchCM("", metav1.ListOptions{FieldSelector: "data.k=v"})
+	wantStatus(t, err, 400, metav1.StatusReasonBadRequest)
+	obj, err := c.Invokes(ktesting.NewListAction(secretResource, schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, "", metav1.ListOptions{FieldSelector: "type=Opaque"}), nil)
+	if err != nil || len(obj.(*corev1.SecretList).Items) != 1 {
+		t.Fatalf("secret type selector: %v %v", obj, err)
+	}
+	// Custom resources may declare selectable fields the tracker cannot know: any path is accepted.
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	u := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]interface{}{"namespace": "ns", "name": "w"},
+		"spec":     map[string]interface{}{"color": "red"},
+	}}
+	if _, err := c.Invokes(ktesting.NewCreateAction(gvr, "ns", u), nil); err != nil {
+		t.Fatal(err)
+	}
+	obj, err = c.Invokes(ktesting.NewListAction(gvr, schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, "", metav1.ListOptions{FieldSelector: "spec.color=red"}), nil)
+	if err != nil || len(obj.(*unstructured.UnstructuredList).Items) != 1 {
+		t.Fatalf("custom field selector: %v %v", obj, err)
+	}
+}

@@ -53,6 +53,9 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.store(gvr)
+	if err := sel.checkFieldLabels(t.prototype(s, schema.GroupVersionKind{})); err != nil {
+		return nil, err
+	}
 	w := newWatcher(t, s, sel)
 	switch {
 	case o.SendInitialEvents != nil && !initialEvents && fromRV == 0:

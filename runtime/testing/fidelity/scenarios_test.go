@@ -737,6 +737,23 @@ var scenarios = []scenario{
 		want: "status=ok labels=map[via:status] annotations=map[a:1] generation=1",
 	},
 	{
+		name: "field selectors the server does not support",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			mustCreate(ctx, b, ns, configMap("a", map[string]string{"k": "v"}), f)
+			f.add("configmapData", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{FieldSelector: "data.k=v"}, &corev1.ConfigMapList{})))
+			_, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{FieldSelector: "data.k=v"})
+			f.add("watch", errFact(err))
+			secrets := &corev1.SecretList{}
+			f.add("secretType", errFact(b.list(ctx, "secrets", ns, metav1.ListOptions{FieldSelector: "type=Opaque"}, secrets)))
+			pods := &corev1.PodList{}
+			f.add("podNode", errFact(b.list(ctx, "pods", ns, metav1.ListOptions{FieldSelector: "spec.nodeName=n1,status.phase!=Failed"}, pods)))
+			f.add("podImage", errFact(b.list(ctx, "pods", ns, metav1.ListOptions{FieldSelector: "spec.containers=x"}, pods)))
+			return f.String()
+		},
+		want: "configmapData=400/BadRequest watch=400/BadRequest secretType=ok podNode=ok podImage=400/BadRequest",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

@@ -1,0 +1,9 @@
+// Package crd is an example CRD project that generates its typed clientset, listers and informers with
+// kgen. Run `go generate ./...` in this directory: relative output directories and ./... patterns resolve
+// from here, no GOPATH layout needed.
+package crd
+
+//go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt ./api/...
+//go:generate go tool client-gen --go-header-file hack/boilerplate.go.txt --output-dir ./generated/clientset --output-pkg example.com/crd/generated/clientset --clientset-name versioned --input-base ./api --input stable/v1
+//go:generate go tool lister-gen --go-header-file hack/boilerplate.go.txt --output-dir ./generated/listers --output-pkg example.com/crd/generated/listers ./api/...
+//go:generate go tool informer-gen --go-header-file hack/boilerplate.go.txt --output-dir ./generated/informers --output-pkg example.com/crd/generated/informers --versioned-clientset-package example.com/crd/generated/clientset/versioned --listers-package example.com/crd/generated/listers ./api/...

@@ -28,7 +28,7 @@ type event struct {
 
 // eventQueue is the informer's in-order queue between the reflector and the store. Unlike DeltaFIFO it
 // does not group changes by key: events keep their arrival order, a relist is one event, and the
-// consumer takes everything queued at once, so the reflector never waits for handlers.
+// consumer takes everything queued at once (up to a bound), so the reflector never waits for handlers.
 type eventQueue struct {
 	mu        sync.Mutex
 	events    []event
@@ -123,27 +123,39 @@ func (q *eventQueue) Bookmark(rv string) {
 	q.push(event{kind: eventBookmark, rv: rv})
 }
 
-// take waits for events and returns all of them; ok is false once the queue is closed.
-func (q *eventQueue) take() (events []event, ok bool) {
+// wait blocks until events are queued; it returns false once the queue is closed.
+func (q *eventQueue) wait() bool {
 	for {
 		q.mu.Lock()
-		if q.closed {
-			q.mu.Unlock()
-			return nil, false
-		}
-		if len(q.events) > 0 {
-			events = q.events
-			q.events = nil
-			q.queued.Set(0)
-			q.mu.Unlock()
-			return events, true
-		}
+		closed, ready := q.closed, len(q.events) > 0
 		q.mu.Unlock()
+		switch {
+		case closed:
+			return false
+		case ready:
+			return true
+		}
 		<-q.wake
 	}
 }
 
-// close makes take return false; queued events are dropped.
+// take removes and returns up to max queued events without waiting.
+func (q *eventQueue) take(max int) []event {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := min(max, len(q.events))
+	batch := make([]event, n)
+	copy(batch, q.events)
+	clear(q.events[:n])
+	q.events = q.events[n:]
+	if len(q.events) == 0 {
+		q.events = nil
+	}
+	q.queued.Set(float64(len(q.events)))
+	return batch
+}
+
+// close makes wait return false; queued events are dropped.
 func (q *eventQueue) close() {
 	q.mu.Lock()
 	q.closed = true

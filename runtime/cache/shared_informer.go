@@ -275,33 +275,27 @@ func (s *sharedIndexInformer) startListenerLocked(l *listener) {
 // processLoop applies queued events to the store and hands the resulting notifications to the
 // listeners until the queue closes.
 func (s *sharedIndexInformer) processLoop() {
-	for {
-		events, ok := s.queue.take()
-		if !ok {
-			return
-		}
-		for len(events) > 0 {
-			n := min(len(events), maxBatch)
-			s.apply(events[:n])
-			clear(events[:n])
-			events = events[n:]
-		}
+	for s.queue.wait() {
+		s.applyQueued()
 	}
 }
 
-// apply applies a batch of events to the store under one hold of its write lock, then distributes
-// the notifications. No lock is held while handlers run: they run in their listeners' goroutines.
-func (s *sharedIndexInformer) apply(events []event) {
+// applyQueued takes the store's write lock, then applies what is queued by then (up to maxBatch
+// events), so that events arriving while readers hold the lock join the same batch. It then
+// distributes the notifications. No lock is held while handlers run: they run in their listeners'
+// goroutines.
+func (s *sharedIndexInformer) applyQueued() {
 	start := s.clock.Now()
 	s.procMu.Lock()
 	defer s.procMu.Unlock()
 	store := s.indexer.items
+	store.lock.Lock()
+	events := s.queue.take(maxBatch)
 	wantNotes := len(s.listeners) > 0
 	var notes []notification
 	if wantNotes {
 		notes = make([]notification, 0, len(events))
 	}
-	store.lock.Lock()
 	for _, e := range events {
 		switch e.kind {
 		case eventAdd, eventUpdate:

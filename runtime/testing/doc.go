@@ -17,8 +17,9 @@
 //   - for types with a Status field, status is dropped on create, kept on main-resource writes and
 //     the only thing a status write of a custom type changes (built-in types keep metadata changes
 //     there, except a Deployment's labels and a Pod's owner references);
-//   - label selectors, field selectors (metadata.name, metadata.namespace and any other field path
-//     of the object), limit/continue paging, dry run and delete preconditions;
+//   - Secrets get stringData merged into data and type Opaque by default;
+//   - label selectors; field selectors with the server's field labels for built-in kinds (any
+//     field path for custom resources); limit/continue paging, dry run and delete preconditions;
 //   - delete of an object with finalizers sets deletionTimestamp; removing the last finalizer
 //     deletes it; new finalizers are refused while deleting; DeleteCollection is served;
 //   - JSON, merge and strategic merge patches (the latter refused for custom resources, as for

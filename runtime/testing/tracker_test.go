@@ -618,3 +618,16 @@ func TestFieldSelectorsLimitedToWhatTheServerSupports(t *testing.T) {
 		t.Fatalf("custom field selector: %v %v", obj, err)
 	}
 }
+
+func TestSecretStringDataAndDefaultType(t *testing.T) {
+	c := newClient(t)
+	in := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s"}, StringData: map[string]string{"user": "admin"}}
+	obj, err := c.Invokes(ktesting.NewCreateAction(secretResource, "ns", in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := obj.(*corev1.Secret)
+	if s.Type != corev1.SecretTypeOpaque || string(s.Data["user"]) != "admin" || s.StringData != nil {
+		t.Fatalf("secret = %+v", s)
+	}
+}

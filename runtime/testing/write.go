@@ -98,6 +98,7 @@ func (t *tracker) create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 func (t *tracker) createLocked(gvr schema.GroupVersionResource, obj runtime.Object, opts writeOptions) (runtime.Object, error) {
 	m, _ := meta.Accessor(obj)
 	s := t.store(gvr)
+	normalizeBuiltin(obj)
 	if m.GetName() == "" {
 		for {
 			m.SetName(generateName(m.GetGenerateName()))
@@ -152,6 +153,7 @@ func (t *tracker) update(gvr schema.GroupVersionResource, subresource string, ob
 // updateLocked is update for callers that hold t.mu (patch and apply read and write in one step).
 func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, opts writeOptions) (runtime.Object, error) {
 	obj = obj.DeepCopyObject()
+	normalizeBuiltin(obj)
 	m, _ := meta.Accessor(obj)
 	s := t.store(gvr)
 	old, err := t.get(gvr, m.GetNamespace(), m.GetName())

@@ -754,6 +754,25 @@ var scenarios = []scenario{
 		want: "configmapData=400/BadRequest watch=400/BadRequest secretType=ok podNode=ok podImage=400/BadRequest",
 	},
 	{
+		name: "secrets: stringData and default type",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s"}, StringData: map[string]string{"user": "admin"}, Data: map[string][]byte{"k": []byte("v")}}
+			out := &corev1.Secret{}
+			f.add("create", errFact(b.create(ctx, "secrets", ns, in, metav1.CreateOptions{}, out)))
+			f.add("type", out.Type)
+			f.add("data", len(out.Data))
+			f.add("user", string(out.Data["user"]))
+			f.add("stringData", len(out.StringData))
+			out.StringData = map[string]string{"user": "root"}
+			f.add("update", errFact(b.update(ctx, "secrets", "", ns, out, out)))
+			f.add("user", string(out.Data["user"]))
+			f.add("stringData", len(out.StringData))
+			return f.String()
+		},
+		want: "create=ok type=Opaque data=2 user=admin stringData=0 update=ok user=root stringData=0",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

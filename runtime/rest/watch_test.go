@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -219,4 +220,33 @@ func TestWatchStopAndErrors(t *testing.T) {
 	}
 	cancel()
 	collect(t, w)
+}
+
+func TestWatchStopLeaksNoGoroutines(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, jsonEvent(t, watch.Added, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a"}}))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c := coreClient(t, srv)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"))
+	for range 5 {
+		w := startWatchWith(t, c)
+		<-w.ResultChan()
+		w.Stop()
+		collect(t, w)
+	}
+}
+
+func startWatchWith(t *testing.T, c *RESTClient) watch.Interface {
+	t.Helper()
+	w, err := c.Get().Resource("pods").VersionedParams(&metav1.ListOptions{Watch: true}, testParameterCodec).Watch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -235,3 +235,46 @@ func TestWatchDeliversFinalizerLifecycle(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentWritersAndWatchersSeeOneOrder(t *testing.T) {
+	c := newClient(t)
+	const writers, perWriter = 4, 50
+	var watchers []watch.Interface
+	for i := 0; i < 3; i++ {
+		watchers = append(watchers, must[watch.Interface](t)(c.watchCM("", metav1.ListOptions{ResourceVersion: "1"})))
+	}
+	done := make(chan struct{})
+	for wr := 0; wr < writers; wr++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < perWriter; i++ {
+				if _, err := c.createCM(cm("ns", fmt.Sprintf("w%d-%d", wr, i), nil)); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	// A watcher started mid-way from the latest resourceVersion misses nothing after it.
+	mid := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{}))
+	late := must[watch.Interface](t)(c.watchCM("", metav1.ListOptions{ResourceVersion: mid.ResourceVersion}))
+	for i := 0; i < writers; i++ {
+		<-done
+	}
+	for i, w := range append(watchers, late) {
+		want := writers * perWriter
+		if w == late {
+			want -= len(mid.Items)
+		}
+		last := 0
+		for n := 0; n < want; n++ {
+			ev := next(t, w)
+			rv, _ := strconv.Atoi(ev.Object.(*corev1.ConfigMap).ResourceVersion)
+			if rv <= last {
+				t.Fatalf("watcher %d: resourceVersion %d after %d", i, rv, last)
+			}
+			last = rv
+		}
+		none(t, w)
+		w.Stop()
+	}
+}

@@ -419,13 +419,22 @@ func BuildConfigFromFlags(masterURL, kubeconfigPath string) (*rest.Config, error
 	return NewNonInteractiveDeferredLoadingClientConfig(rules, &ConfigOverrides{ClusterInfo: Cluster{Server: masterURL}}).ClientConfig()
 }
 
-// RESTConfigFromKubeConfig returns the rest.Config of the current context of kubeconfig YAML.
-func RESTConfigFromKubeConfig(configBytes []byte) (*rest.Config, error) {
+// NewClientConfigFromBytes returns a ClientConfig for kubeconfig YAML, using its current context.
+func NewClientConfigFromBytes(configBytes []byte) (ClientConfig, error) {
 	cfg, err := Load(configBytes)
 	if err != nil {
 		return nil, err
 	}
-	return NewNonInteractiveClientConfig(*cfg, "", nil).ClientConfig()
+	return NewNonInteractiveClientConfig(*cfg, "", nil), nil
+}
+
+// RESTConfigFromKubeConfig returns the rest.Config of the current context of kubeconfig YAML.
+func RESTConfigFromKubeConfig(configBytes []byte) (*rest.Config, error) {
+	cc, err := NewClientConfigFromBytes(configBytes)
+	if err != nil {
+		return nil, err
+	}
+	return cc.ClientConfig()
 }
 
 // InClusterOrKubeconfig returns a rest.Config the way controllers usually want one: an explicit kubeconfig

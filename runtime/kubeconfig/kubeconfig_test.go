@@ -334,6 +334,16 @@ contexts: [{name: a, context: {cluster: cl, user: ua}}, {name: b, context: {clus
 	if err != nil || cfg.Host != srv.URL || cfg.BearerToken != "tok-a" {
 		t.Fatalf("%v %v", cfg, err)
 	}
+	cc, err := NewClientConfigFromBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, _ := cc.RawConfig(); len(raw.Contexts) != 2 {
+		t.Fatalf("raw config %+v", raw)
+	}
+	if _, err := NewClientConfigFromBytes([]byte("contexts: [oops")); err == nil {
+		t.Fatal("want a parse error")
+	}
 }
 
 func withCodecs(cfg *rest.Config) *rest.Config {

@@ -221,9 +221,7 @@ func DefaultServerURLFor(config *Config) (*url.URL, string, error) {
 	if host == "" {
 		host = "localhost"
 	}
-	defaultTLS := config.Insecure || len(config.CAData) > 0 || config.CAFile != "" ||
-		len(config.CertData) > 0 || config.CertFile != ""
-	base, err := DefaultServerURL(host, defaultTLS)
+	base, err := DefaultServerURL(host, IsConfigTransportTLS(*config))
 	if err != nil {
 		return nil, "", err
 	}
@@ -232,6 +230,13 @@ func DefaultServerURLFor(config *Config) (*url.URL, string, error) {
 		gv = *config.GroupVersion
 	}
 	return base, DefaultVersionedAPIPath(config.APIPath, gv), nil
+}
+
+// IsConfigTransportTLS reports whether config talks TLS when its Host has no scheme: it has CA or client
+// certificate settings or skips verification.
+func IsConfigTransportTLS(config Config) bool {
+	return config.Insecure || len(config.CAData) > 0 || config.CAFile != "" ||
+		len(config.CertData) > 0 || config.CertFile != ""
 }
 
 // DefaultServerURL parses host (a host, host:port or URL) into a URL, choosing https when defaultTLS is set

@@ -425,6 +425,18 @@ func TestDefaultServerURL(t *testing.T) {
 			t.Errorf("%s: %v %v", tc.host, u, err)
 		}
 	}
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Host: "h:6443", TLSClientConfig: TLSClientConfig{CAData: []byte("x")}}, "https://h:6443"},
+		{Config{Host: "h:8080"}, "http://h:8080"},
+	} {
+		u, _, err := DefaultServerURLFor(&tc.cfg)
+		if err != nil || u.String() != tc.want || IsConfigTransportTLS(tc.cfg) != strings.HasPrefix(tc.want, "https") {
+			t.Errorf("%s: %v %v", tc.cfg.Host, u, err)
+		}
+	}
 	if p := DefaultVersionedAPIPath("/apis", schemaGV("apps", "v1")); p != "/apis/apps/v1" {
 		t.Error(p)
 	}

@@ -631,3 +631,18 @@ func TestSecretStringDataAndDefaultType(t *testing.T) {
 		t.Fatalf("secret = %+v", s)
 	}
 }
+
+func TestTrackerNeverMutatesCallersObjects(t *testing.T) {
+	o := ktesting.NewObjectTracker(scheme, codecs.UniversalDecoder())
+	in := cm("", "a", map[string]string{"k": "v"})
+	if err := o.Create(cmResource, in, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	upd := cm("", "a", map[string]string{"k": "w"})
+	if err := o.Update(cmResource, upd, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	if in.Namespace != "" || in.UID != "" || in.ResourceVersion != "" || upd.Namespace != "" || upd.ResourceVersion != "" {
+		t.Fatalf("caller's objects changed: %+v %+v", in.ObjectMeta, upd.ObjectMeta)
+	}
+}

@@ -135,6 +135,7 @@ func (t *tracker) createLocked(gvr schema.GroupVersionResource, obj runtime.Obje
 // update replaces the object named by obj, applying the server's update rules for the subresource
 // ("" or "status"), and returns the stored copy.
 func (t *tracker) update(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, opts metav1.UpdateOptions) (runtime.Object, error) {
+	obj = obj.DeepCopyObject()
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
@@ -150,9 +151,9 @@ func (t *tracker) update(gvr schema.GroupVersionResource, subresource string, ob
 	return t.updateLocked(gvr, subresource, obj, writeOptions{dryRun: isDryRun(opts.DryRun), fieldManager: opts.FieldManager})
 }
 
-// updateLocked is update for callers that hold t.mu (patch and apply read and write in one step).
+// updateLocked is update for callers that hold t.mu (patch and apply read and write in one step);
+// it takes ownership of obj.
 func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, opts writeOptions) (runtime.Object, error) {
-	obj = obj.DeepCopyObject()
 	normalizeBuiltin(obj)
 	m, _ := meta.Accessor(obj)
 	s := t.store(gvr)

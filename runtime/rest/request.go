@@ -340,6 +340,10 @@ func (r *Request) Body(obj any) *Request {
 		if isNilObject(t) {
 			return r
 		}
+		if r.content.Negotiator == nil {
+			r.err = fmt.Errorf("cannot encode %T: the client has no serializer", t)
+			return r
+		}
 		enc, err := r.content.Negotiator.Encoder(r.content.ContentType, nil)
 		if err != nil {
 			r.err = err
@@ -678,7 +682,7 @@ func (r *Request) transformResponse(ctx context.Context, req *http.Request, resp
 		contentType = r.content.ContentType
 	}
 	var decoder runtime.Decoder
-	if contentType != "" {
+	if contentType != "" && r.content.Negotiator != nil {
 		mediaType, params, err := mime.ParseMediaType(contentType)
 		if err != nil {
 			return Result{err: apierrors.NewInternalError(err)}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -526,5 +527,29 @@ func TestResultGetAndStatusSuccess(t *testing.T) {
 	_ = c.Delete().Resource("pods").Name("p").Do(context.Background()).StatusCode(&code).WasCreated(&created)
 	if code != 200 || created {
 		t.Fatal(code, created)
+	}
+}
+
+func TestRequestWithoutSerializer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	newReq := func() *Request {
+		return NewRequestWithClient(u, "/api/v1", ClientContentConfig{}, srv.Client()).Verb(http.MethodGet)
+	}
+	if err := newReq().Body(&corev1.Pod{}).Do(context.Background()).Error(); err == nil || !strings.Contains(err.Error(), "no serializer") {
+		t.Fatalf("body: %v", err)
+	}
+	if raw, err := newReq().DoRaw(context.Background()); err != nil || string(raw) != "{}" {
+		t.Fatalf("raw: %q %v", raw, err)
+	}
+	if err := newReq().Do(context.Background()).Into(&corev1.Pod{}); err == nil {
+		t.Fatal("Into without a serializer must fail, not panic")
+	}
+	if _, err := newReq().Watch(context.Background()); err == nil {
+		t.Fatal("Watch without a serializer must fail, not panic")
 	}
 }

@@ -23,6 +23,9 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	if err != nil {
 		klog.FromContext(ctx).V(4).Info("Unexpected content type from the server", "contentType", contentType, "err", err)
 	}
+	if r.content.Negotiator == nil {
+		return nil, fmt.Errorf("cannot decode a watch stream: the client has no serializer")
+	}
 	objectDecoder, streamSerializer, framer, err := r.content.Negotiator.StreamDecoder(mediaType, params)
 	if err != nil {
 		return nil, err

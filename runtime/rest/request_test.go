@@ -553,3 +553,50 @@ func TestRequestWithoutSerializer(t *testing.T) {
 		t.Fatal("Watch without a serializer must fail, not panic")
 	}
 }
+
+// rawBody is a response body and its content type.
+type rawBody struct {
+	contentType string
+	body        []byte
+}
+
+func TestMalformedResponseBodiesGiveErrors(t *testing.T) {
+	const protobuf = "application/vnd.kubernetes.protobuf"
+	info, _ := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), protobuf)
+	list := &corev1.PodList{Items: []corev1.Pod{{ObjectMeta: metav1.ObjectMeta{Name: "a", Labels: map[string]string{"x": "y"}}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}}
+	pb, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := encodeJSON(t, list)
+	var bodies []rawBody
+	for _, cut := range []int{1, 5, len(pb) / 3, len(pb) / 2, len(pb) - 1} {
+		bodies = append(bodies, rawBody{protobuf, pb[:cut]})
+	}
+	corrupt := append([]byte(nil), pb...)
+	for i := 8; i < len(corrupt); i += 7 {
+		corrupt[i] ^= 0xff
+	}
+	bodies = append(bodies,
+		rawBody{protobuf, corrupt},
+		rawBody{"application/json", js[:len(js)/2]},
+		rawBody{"application/json", []byte(`{"kind":"PodList","apiVersion":"v1","items":"not-a-list"}`)})
+	for i, b := range bodies {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", b.contentType)
+			_, _ = w.Write(b.body)
+		}))
+		c := coreClient(t, srv)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("body %d panicked: %v", i, p)
+				}
+			}()
+			if err := c.Get().UseProtobufAsDefault().Resource("pods").Do(context.Background()).Into(&corev1.PodList{}); err == nil {
+				t.Errorf("body %d (%s, %d bytes) decoded without error", i, b.contentType, len(b.body))
+			}
+		}()
+		srv.Close()
+	}
+}

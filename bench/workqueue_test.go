@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	cgwq "k8s.io/client-go/util/workqueue"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/kgen-dev/kgen/runtime/workqueue"
+)
+
+// basicQueue is the part of both queues the Add→Get→Done benchmark drives.
+type basicQueue interface {
+	Add(string)
+	Get() (string, bool)
+	Done(string)
+	ShutDownWithDrain()
+}
+
+// workqueueImpls are the queues compared side by side.
+var workqueueImpls = []struct {
+	name string
+	new  func() basicQueue
+}{
+	{"kgen", func() basicQueue { return workqueue.NewTyped[string]() }},
+	{"client-go", func() basicQueue { return cgwq.NewTyped[string]() }},
+}
+
+func benchKeys(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("namespace-%d/object-%d", i%7, i)
+	}
+	return keys
+}
+
+// BenchmarkWorkqueue measures Add→Get→Done; an op is one Add.
+//   - distinct: each worker adds a key never used before, then gets one and
+//     marks it done, so every op is a full Add+Get+Done on a shallow queue
+//     (client-go's BenchmarkQueue, with workers; int keys so no two ever clash).
+//   - backlog: one producer adds 64Ki string keys round robin while the workers
+//     drain, so the queue runs deep, as after an informer's initial list.
+//   - hot: one producer adds 16 string keys round robin, so most adds find the
+//     item already queued or in progress.
+func BenchmarkWorkqueue(b *testing.B) {
+	keys := benchKeys(1 << 16)
+	for _, workers := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("distinct/workers=%d/kgen", workers), func(b *testing.B) {
+			benchClosedLoop(b, workqueue.NewTyped[int](), workers)
+		})
+		b.Run(fmt.Sprintf("distinct/workers=%d/client-go", workers), func(b *testing.B) {
+			benchClosedLoop(b, cgwq.NewTyped[int](), workers)
+		})
+	}
+	for _, keySpace := range []struct {
+		name string
+		keys []string
+	}{{"backlog", keys}, {"hot", benchKeys(16)}} {
+		for _, workers := range []int{1, 4, 16} {
+			for _, impl := range workqueueImpls {
+				b.Run(fmt.Sprintf("%s/workers=%d/%s", keySpace.name, workers, impl.name), func(b *testing.B) {
+					benchAddGetDone(b, impl.new(), keySpace.keys, workers)
+				})
+			}
+		}
+	}
+}
+
+func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int) {
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	for w := range workers {
+		wg.Go(func() {
+			for key := w; key < b.N; key += workers {
+				q.Add(key)
+				got, _ := q.Get()
+				q.Done(got)
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	q.ShutDown()
+}
+
+func benchAddGetDone(b *testing.B, q basicQueue, keys []string, workers int) {
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range workers {
+		wg.Go(func() {
+			for {
+				key, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				q.Done(key)
+			}
+		})
+	}
+	for i := 0; i < b.N; i++ {
+		q.Add(keys[i&(len(keys)-1)])
+	}
+	q.ShutDownWithDrain()
+	wg.Wait()
+}
+
+// delayingQueue is the part of both queues the AddAfter benchmark drives.
+type delayingQueue interface {
+	AddAfter(string, time.Duration)
+	Get() (string, bool)
+	Done(string)
+	Len() int
+	ShutDown()
+}
+
+// BenchmarkWorkqueueAddAfter measures AddAfter with 10k timers pending, each op
+// adding a new key with a random delay and retiring one due item.
+func BenchmarkWorkqueueAddAfter(b *testing.B) {
+	const pending = 10_000
+	keys := benchKeys(1 << 20)
+	for _, impl := range []struct {
+		name string
+		new  func(*testingclock.FakeClock) delayingQueue
+	}{
+		{"kgen", func(c *testingclock.FakeClock) delayingQueue {
+			return workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Clock: c})
+		}},
+		{"client-go", func(c *testingclock.FakeClock) delayingQueue {
+			return cgwq.NewTypedDelayingQueueWithConfig(cgwq.TypedDelayingQueueConfig[string]{Clock: c})
+		}},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			clk := testingclock.NewFakeClock(time.Now())
+			q := impl.new(clk)
+			defer q.ShutDown()
+			rng := rand.New(rand.NewPCG(1, 2))
+			for i := range pending {
+				q.AddAfter(keys[i], time.Hour+time.Duration(rng.Int64N(int64(time.Hour))))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				q.AddAfter(keys[(pending+i)&(len(keys)-1)], time.Hour+time.Duration(rng.Int64N(int64(time.Hour))))
+			}
+			b.StopTimer()
+			// Everything added must come out once due.
+			clk.Step(3 * time.Hour)
+			want := min(pending+b.N, len(keys))
+			for n := 0; n < want; n++ {
+				key, _ := q.Get()
+				q.Done(key)
+			}
+		})
+	}
+}
+
+// BenchmarkWorkqueueRateLimited measures AddRateLimited, Get, Done and Forget:
+// the retry path of a controller, with the default controller rate limiter
+// whose bucket never runs dry here and a clock that makes every backoff due.
+func BenchmarkWorkqueueRateLimited(b *testing.B) {
+	keys := benchKeys(1 << 10)
+	type rlQueue interface {
+		delayingQueue
+		AddRateLimited(string)
+		Forget(string)
+	}
+	for _, impl := range []struct {
+		name string
+		new  func() rlQueue
+	}{
+		{"kgen", func() rlQueue {
+			return workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](0, 0))
+		}},
+		{"client-go", func() rlQueue {
+			return cgwq.NewTypedRateLimitingQueue(cgwq.NewTypedItemExponentialFailureRateLimiter[string](0, 0))
+		}},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			q := impl.new()
+			defer q.ShutDown()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				key := keys[i&(len(keys)-1)]
+				q.AddRateLimited(key)
+				got, _ := q.Get()
+				q.Forget(got)
+				q.Done(got)
+			}
+		})
+	}
+}

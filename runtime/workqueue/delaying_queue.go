@@ -1,0 +1,339 @@
+package workqueue
+
+import (
+	"time"
+)
+
+// TypedDelayingInterface is a queue that can also add an item after a delay.
+type TypedDelayingInterface[T comparable] interface {
+	TypedInterface[T]
+	// AddAfter adds item once duration has passed; duration <= 0 adds it now.
+	// If item is already waiting, the earlier of the two times wins.
+	AddAfter(item T, duration time.Duration)
+}
+
+// DelayingInterface is the untyped delaying queue.
+type DelayingInterface = TypedDelayingInterface[any]
+
+// TypedPriorityInterface is a delaying queue that also takes per-add options.
+// Every queue this package constructs implements it.
+type TypedPriorityInterface[T comparable] interface {
+	TypedDelayingInterface[T]
+	// AddWithOpts adds items with the given priority and delay.
+	AddWithOpts(opts AddOpts, items ...T)
+}
+
+// PriorityInterface is the untyped priority queue.
+type PriorityInterface = TypedPriorityInterface[any]
+
+// AddOpts are the options of AddWithOpts.
+type AddOpts struct {
+	// Priority orders ready items: higher first, FIFO within one priority; the
+	// default is 0. Adding an item that is already queued with a higher
+	// priority raises it; a lower priority never lowers it.
+	Priority int
+	// After delays the add, as AddAfter does.
+	After time.Duration
+	// RateLimited delays the add by at least the queue's rate limiter's
+	// When(item). Queues without a rate limiter ignore it.
+	RateLimited bool
+}
+
+// TypedDelayingQueueConfig configures a delaying queue.
+type TypedDelayingQueueConfig[T comparable] = TypedQueueConfig[T]
+
+// DelayingQueueConfig configures an untyped delaying queue.
+type DelayingQueueConfig = TypedDelayingQueueConfig[any]
+
+// NewDelayingQueue returns an untyped delaying queue.
+func NewDelayingQueue() DelayingInterface { return New() }
+
+// NewDelayingQueueWithConfig returns an untyped delaying queue configured by config.
+func NewDelayingQueueWithConfig(config DelayingQueueConfig) DelayingInterface {
+	return NewWithConfig(config)
+}
+
+// NewNamedDelayingQueue returns an untyped delaying queue whose metrics are labelled name.
+func NewNamedDelayingQueue(name string) DelayingInterface { return NewNamed(name) }
+
+// NewTypedDelayingQueue returns a delaying queue of T.
+func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] { return NewTyped[T]() }
+
+// NewTypedDelayingQueueWithConfig returns a delaying queue of T configured by config.
+func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
+	return NewTypedWithConfig(config)
+}
+
+// AddAfter adds item once duration has passed; duration <= 0 adds it now. If
+// item is already waiting, the earlier of the two times wins.
+func (q *Typed[T]) AddAfter(item T, duration time.Duration) {
+	if q.retries != nil {
+		q.retries.Inc()
+	}
+	if duration <= 0 {
+		q.Add(item)
+		return
+	}
+	readyAt := q.clock.Now().Add(duration)
+	q.mu.Lock()
+	q.addDelayedLocked(item, 0, readyAt)
+	q.mu.Unlock()
+}
+
+// AddWithOpts adds items with the priority and delay of opts. RateLimited is
+// ignored: this queue has no rate limiter.
+func (q *Typed[T]) AddWithOpts(opts AddOpts, items ...T) {
+	if opts.After <= 0 {
+		var now time.Time
+		if q.metrics != nil {
+			now = q.clock.Now()
+		}
+		q.mu.Lock()
+		for _, item := range items {
+			q.addLocked(item, opts.Priority, now)
+		}
+		q.mu.Unlock()
+		return
+	}
+	if q.retries != nil {
+		for range items {
+			q.retries.Inc()
+		}
+	}
+	readyAt := q.clock.Now().Add(opts.After)
+	q.mu.Lock()
+	for _, item := range items {
+		q.addDelayedLocked(item, opts.Priority, readyAt)
+	}
+	q.mu.Unlock()
+}
+
+// addDelayedLocked schedules item to be added with priority p at readyAt.
+func (q *Typed[T]) addDelayedLocked(item T, p int, readyAt time.Time) {
+	if q.shuttingDown {
+		return
+	}
+	if q.waiting.schedule(item, p, readyAt) {
+		q.timers.wakeLocked(readyAt, q.runTimers)
+	}
+}
+
+// promoteLocked adds every waiting item that is due at now.
+func (q *Typed[T]) promoteLocked(now time.Time) {
+	for len(q.waiting.entries) > 0 && !q.waiting.entries[0].readyAt.After(now) {
+		w := q.waiting.pop()
+		q.addLocked(w.item, w.priority, now)
+	}
+}
+
+// runTimers is the queue's one background goroutine, started on the first
+// delayed add or at construction when metrics are on. It moves due items into
+// the queue and refreshes the unfinished-work metrics, and exits at shutdown.
+func (q *Typed[T]) runTimers() {
+	defer close(q.timers.done)
+	var timer interface {
+		C() <-chan time.Time
+		Stop() bool
+		Reset(time.Duration) bool
+	}
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		now := q.clock.Now()
+		q.mu.Lock()
+		if q.shuttingDown {
+			q.mu.Unlock()
+			return
+		}
+		q.promoteLocked(now)
+		next := q.nextDeadlineLocked(now)
+		q.timers.armedAt = next
+		q.mu.Unlock()
+
+		var fired <-chan time.Time
+		switch {
+		case !next.IsZero():
+			if timer == nil {
+				timer = q.clock.NewTimer(next.Sub(now))
+			} else {
+				timer.Reset(next.Sub(now))
+			}
+			// The clock may have passed next while the timer was being armed
+			// (a fake clock stepped by a test, say); then go round again.
+			if !q.clock.Now().Before(next) {
+				continue
+			}
+			fired = timer.C()
+		case timer != nil:
+			timer.Stop()
+		}
+		select {
+		case <-fired:
+		case <-q.timers.wake:
+		case <-q.timers.stop:
+			return
+		}
+	}
+}
+
+// nextDeadlineLocked refreshes the unfinished-work metrics when due and returns
+// when the timer goroutine must next run; zero means only when woken.
+func (q *Typed[T]) nextDeadlineLocked(now time.Time) time.Time {
+	var next time.Time
+	if len(q.waiting.entries) > 0 {
+		next = q.waiting.entries[0].readyAt
+	}
+	if q.metrics != nil {
+		if !now.Before(q.timers.metricsAt) {
+			q.metrics.updateUnfinishedWork(now)
+			q.timers.metricsAt = now.Add(unfinishedWorkUpdatePeriod)
+		}
+		if next.IsZero() || q.timers.metricsAt.Before(next) {
+			next = q.timers.metricsAt
+		}
+	}
+	return next
+}
+
+// timerLoop is the bookkeeping of a queue's timer goroutine. All fields but the
+// channels are guarded by the queue's mutex.
+type timerLoop struct {
+	started   bool
+	wake      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	armedAt   time.Time // when the goroutine will next run by itself; zero if never
+	metricsAt time.Time // when unfinished-work metrics are next refreshed
+}
+
+// start launches run as the timer goroutine.
+func (l *timerLoop) start(run func()) {
+	l.started = true
+	l.wake = make(chan struct{}, 1)
+	l.stop = make(chan struct{})
+	l.done = make(chan struct{})
+	go run()
+}
+
+// wakeLocked makes sure the timer goroutine runs by readyAt, starting it if needed.
+func (l *timerLoop) wakeLocked(readyAt time.Time, run func()) {
+	if !l.started {
+		l.armedAt = readyAt
+		l.start(run)
+		return
+	}
+	if l.armedAt.IsZero() || readyAt.Before(l.armedAt) {
+		l.armedAt = readyAt
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// stopLocked tells the timer goroutine to exit.
+func (l *timerLoop) stopLocked() {
+	if l.started {
+		close(l.stop)
+	}
+}
+
+// wait blocks until the timer goroutine has exited. Call it after stopLocked,
+// without holding the queue's mutex.
+func (l *timerLoop) wait() {
+	if l.done != nil {
+		<-l.done
+	}
+}
+
+// delayHeap is a min-heap of delayed adds ordered by ready time, with an index
+// so a re-add of a waiting item updates it in place.
+type delayHeap[T comparable] struct {
+	entries []waiter[T]
+	index   map[T]int
+}
+
+// waiter is one delayed add.
+type waiter[T comparable] struct {
+	item     T
+	readyAt  time.Time
+	priority int
+}
+
+// schedule records that item is to be added with priority p at readyAt; an
+// item already waiting keeps the earlier time and the higher priority. It
+// reports whether item is now the first due.
+func (h *delayHeap[T]) schedule(item T, p int, readyAt time.Time) bool {
+	if h.index == nil {
+		h.index = make(map[T]int)
+	}
+	i, ok := h.index[item]
+	if !ok {
+		i = len(h.entries)
+		h.entries = append(h.entries, waiter[T]{item: item, readyAt: readyAt, priority: p})
+		h.index[item] = i
+		return h.up(i) == 0
+	}
+	w := &h.entries[i]
+	w.priority = max(w.priority, p)
+	if readyAt.Before(w.readyAt) {
+		w.readyAt = readyAt
+		return h.up(i) == 0
+	}
+	return false
+}
+
+// pop removes and returns the first due waiter.
+func (h *delayHeap[T]) pop() waiter[T] {
+	top := h.entries[0]
+	last := len(h.entries) - 1
+	h.swap(0, last)
+	h.entries[last] = waiter[T]{}
+	h.entries = h.entries[:last]
+	delete(h.index, top.item)
+	if last > 0 {
+		h.down(0)
+	}
+	return top
+}
+
+// up moves entry i towards the root and returns its final index.
+func (h *delayHeap[T]) up(i int) int {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.entries[i].readyAt.Before(h.entries[parent].readyAt) {
+			break
+		}
+		h.swap(i, parent)
+		i = parent
+	}
+	return i
+}
+
+func (h *delayHeap[T]) down(i int) {
+	e := h.entries
+	for {
+		least := i
+		if l := 2*i + 1; l < len(e) && e[l].readyAt.Before(e[least].readyAt) {
+			least = l
+		}
+		if r := 2*i + 2; r < len(e) && e[r].readyAt.Before(e[least].readyAt) {
+			least = r
+		}
+		if least == i {
+			return
+		}
+		h.swap(i, least)
+		i = least
+	}
+}
+
+func (h *delayHeap[T]) swap(i, j int) {
+	e := h.entries
+	e[i], e[j] = e[j], e[i]
+	h.index[e[i].item] = i
+	h.index[e[j].item] = j
+}

@@ -1,0 +1,122 @@
+package workqueue
+
+// entry is one slot of a priority FIFO. It carries the sequence number the item
+// was queued with, so a slot made obsolete by a priority raise is recognised and
+// skipped instead of being removed from the middle of a ring.
+type entry[T comparable] struct {
+	item T
+	seq  uint64
+}
+
+// ring is a growable circular FIFO of entries; its capacity is always a power of two.
+type ring[T comparable] struct {
+	buf  []entry[T]
+	head int
+	n    int
+}
+
+const minRingSize = 16
+
+func (r *ring[T]) push(e entry[T]) {
+	if r.n == len(r.buf) {
+		r.resize(max(2*len(r.buf), minRingSize))
+	}
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = e
+	r.n++
+}
+
+func (r *ring[T]) pop() entry[T] {
+	e := r.buf[r.head]
+	r.buf[r.head] = entry[T]{}
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.n--
+	if len(r.buf) > 1024 && r.n < len(r.buf)/8 {
+		r.resize(len(r.buf) / 4)
+	}
+	return e
+}
+
+// reset empties the ring, dropping references held by obsolete slots.
+func (r *ring[T]) reset() {
+	for ; r.n > 0; r.n-- {
+		r.buf[r.head] = entry[T]{}
+		r.head = (r.head + 1) & (len(r.buf) - 1)
+	}
+	r.head = 0
+}
+
+func (r *ring[T]) resize(size int) {
+	buf := make([]entry[T], size)
+	for i := 0; i < r.n; i++ {
+		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+	}
+	r.buf, r.head = buf, 0
+}
+
+// level is the FIFO of one priority.
+type level[T comparable] struct {
+	priority int
+	fifo     ring[T]
+}
+
+// levels holds one FIFO per priority in use, highest priority first. Queues
+// normally use a handful of priorities, so a sorted slice beats a map or a heap.
+type levels[T comparable] []*level[T]
+
+// maxIdleLevels bounds how many empty levels are kept around for reuse.
+const maxIdleLevels = 8
+
+// fifo returns the FIFO for priority p, creating it if needed.
+func (ls *levels[T]) fifo(p int) *ring[T] {
+	for _, l := range *ls {
+		if l.priority == p {
+			return &l.fifo
+		}
+	}
+	if len(*ls) >= maxIdleLevels {
+		ls.prune()
+	}
+	s := *ls
+	i := 0
+	for i < len(s) && s[i].priority > p {
+		i++
+	}
+	l := &level[T]{priority: p}
+	s = append(s, nil)
+	copy(s[i+1:], s[i:])
+	s[i] = l
+	*ls = s
+	return &l.fifo
+}
+
+// prune drops empty levels so that many distinct priorities over time do not
+// accumulate memory.
+func (ls *levels[T]) prune() {
+	s := (*ls)[:0]
+	for _, l := range *ls {
+		if l.fifo.n > 0 {
+			s = append(s, l)
+		}
+	}
+	clear((*ls)[len(s):])
+	*ls = s
+}
+
+// pop removes and returns the first entry of the highest non-empty priority.
+// The caller guarantees one exists.
+func (ls levels[T]) pop() entry[T] {
+	for _, l := range ls {
+		if l.fifo.n > 0 {
+			return l.fifo.pop()
+		}
+	}
+	panic("workqueue: internal error: every priority FIFO is empty")
+}
+
+// reset empties every level; used when no item is queued, so obsolete slots
+// do not linger.
+func (ls levels[T]) reset() {
+	for _, l := range ls {
+		l.fifo.reset()
+	}
+}

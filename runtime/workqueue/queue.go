@@ -1,0 +1,273 @@
+package workqueue
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// TypedInterface is a work queue of items of type T: FIFO within a priority,
+// deduplicating, and never handing one item to two workers at once.
+type TypedInterface[T comparable] interface {
+	// Add queues item unless it is already queued. An item added while it is
+	// being processed is queued again once, after Done.
+	Add(item T)
+	// Len returns the number of items ready to be handed out by Get.
+	Len() int
+	// Get blocks until an item is ready and hands it out; shutdown is true
+	// once the queue is shut down and empty.
+	Get() (item T, shutdown bool)
+	// Done marks the end of processing an item returned by Get.
+	Done(item T)
+	// ShutDown makes the queue ignore new items and wakes every waiting Get.
+	ShutDown()
+	// ShutDownWithDrain is ShutDown that also waits until every item handed
+	// out by Get is Done.
+	ShutDownWithDrain()
+	// ShuttingDown reports whether ShutDown has been called.
+	ShuttingDown() bool
+}
+
+// Interface is the untyped work queue, as in client-go.
+type Interface = TypedInterface[any]
+
+// TypedQueueConfig configures a queue.
+type TypedQueueConfig[T comparable] struct {
+	// Name labels the queue's metrics; metrics are only recorded for named queues.
+	Name string
+	// MetricsProvider produces the queue's metrics; nil means the provider set
+	// with SetProvider, which by default records nothing.
+	MetricsProvider MetricsProvider
+	// Clock is the source of time for delays and metrics; nil means the real clock.
+	Clock clock.Clock
+}
+
+// QueueConfig configures an untyped queue.
+type QueueConfig = TypedQueueConfig[any]
+
+// Type is the untyped queue.
+type Type = Typed[any]
+
+// Typed is the work queue implementation behind every constructor of this
+// package. It implements TypedInterface, TypedDelayingInterface and
+// TypedPriorityInterface.
+type Typed[T comparable] struct {
+	mu    sync.Mutex
+	ready sync.Cond // signalled when an item is queued, broadcast on shutdown
+	idle  sync.Cond // broadcast when the last item in progress is Done during a drain
+
+	queued map[T]slot    // items waiting in levels
+	active map[T]pending // items handed out by Get and not yet Done
+	levels levels[T]
+	stale  int    // obsolete entries left in levels by priority raises
+	seq    uint64 // sequence number of the last entry written
+
+	waiting delayHeap[T] // delayed adds, earliest first
+	timers  timerLoop
+
+	shuttingDown bool
+	draining     bool
+
+	clock   clock.Clock
+	metrics *queueMetrics[T] // nil when metrics are off
+	retries CounterMetric    // nil when metrics are off
+}
+
+// slot is a queued item's live FIFO entry and priority.
+type slot struct {
+	seq      uint64
+	priority int
+}
+
+// pending records an add that arrived while the item was in progress; it is
+// queued when the item is Done.
+type pending struct {
+	dirty    bool
+	priority int
+}
+
+// New returns an untyped queue.
+func New() *Type { return NewTyped[any]() }
+
+// NewWithConfig returns an untyped queue configured by config.
+func NewWithConfig(config QueueConfig) *Type { return NewTypedWithConfig(config) }
+
+// NewNamed returns an untyped queue whose metrics are labelled name.
+func NewNamed(name string) *Type { return NewWithConfig(QueueConfig{Name: name}) }
+
+// NewTyped returns a queue of T.
+func NewTyped[T comparable]() *Typed[T] { return NewTypedWithConfig(TypedQueueConfig[T]{}) }
+
+// NewTypedWithConfig returns a queue of T configured by config.
+func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
+	c := config.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	q := &Typed[T]{
+		queued: make(map[T]slot),
+		active: make(map[T]pending),
+		clock:  c,
+	}
+	q.ready.L = &q.mu
+	q.idle.L = &q.mu
+	q.metrics, q.retries = newQueueMetrics[T](config.MetricsProvider, config.Name)
+	if q.metrics != nil {
+		q.timers.start(q.runTimers)
+	}
+	return q
+}
+
+// Add queues item at the default priority 0.
+func (q *Typed[T]) Add(item T) {
+	var now time.Time
+	if q.metrics != nil {
+		now = q.clock.Now()
+	}
+	q.mu.Lock()
+	q.addLocked(item, 0, now)
+	q.mu.Unlock()
+}
+
+// addLocked queues item at priority p; now is only used for metrics.
+func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
+	if q.shuttingDown {
+		return
+	}
+	if a, ok := q.active[item]; ok {
+		if !a.dirty {
+			q.active[item] = pending{dirty: true, priority: p}
+			if q.metrics != nil {
+				q.metrics.add(item, now)
+			}
+		} else if p > a.priority {
+			q.active[item] = pending{dirty: true, priority: p}
+		}
+		return
+	}
+	if s, ok := q.queued[item]; ok {
+		if p > s.priority {
+			q.queued[item] = slot{seq: q.push(item, p), priority: p}
+			q.stale++ // the entry at the old priority
+		}
+		return
+	}
+	if q.metrics != nil {
+		q.metrics.add(item, now)
+	}
+	q.queued[item] = slot{seq: q.push(item, p), priority: p}
+}
+
+// push writes a new entry for item at priority p, wakes one Get and returns
+// the entry's sequence number.
+func (q *Typed[T]) push(item T, p int) uint64 {
+	q.seq++
+	q.levels.fifo(p).push(entry[T]{item: item, seq: q.seq})
+	q.ready.Signal()
+	return q.seq
+}
+
+// Len returns the number of items ready to be handed out.
+func (q *Typed[T]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.queued)
+}
+
+// Get blocks until an item is ready, then hands out the highest-priority,
+// longest-waiting one. Items still queued at shutdown are handed out; shutdown
+// is true once the queue is shut down and empty.
+func (q *Typed[T]) Get() (item T, shutdown bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.queued) == 0 && !q.shuttingDown {
+		q.ready.Wait()
+	}
+	if len(q.queued) == 0 {
+		return item, true
+	}
+	e := q.levels.pop()
+	for q.stale > 0 {
+		if s, ok := q.queued[e.item]; ok && s.seq == e.seq {
+			break
+		}
+		q.stale--
+		e = q.levels.pop()
+	}
+	delete(q.queued, e.item)
+	if len(q.queued) == 0 && q.stale > 0 {
+		q.levels.reset()
+		q.stale = 0
+	}
+	q.active[e.item] = pending{}
+	if q.metrics != nil {
+		q.metrics.get(e.item, q.clock.Now())
+	}
+	return e.item, false
+}
+
+// Done marks item as processed. If it was added again meanwhile, it is queued now.
+func (q *Typed[T]) Done(item T) {
+	var now time.Time
+	if q.metrics != nil {
+		now = q.clock.Now()
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	a, ok := q.active[item]
+	if !ok {
+		return
+	}
+	delete(q.active, item)
+	if q.metrics != nil {
+		q.metrics.done(item, now)
+	}
+	if a.dirty {
+		q.queued[item] = slot{seq: q.push(item, a.priority), priority: a.priority}
+	}
+	if len(q.active) == 0 && q.draining {
+		q.idle.Broadcast()
+	}
+}
+
+// ShutDown makes the queue ignore new items, drops pending delayed adds, wakes
+// every waiting Get and stops the queue's timer goroutine before returning.
+func (q *Typed[T]) ShutDown() {
+	q.mu.Lock()
+	q.draining = false
+	q.shutDownLocked()
+	q.idle.Broadcast()
+	q.mu.Unlock()
+	q.timers.wait()
+}
+
+// ShutDownWithDrain is ShutDown that then blocks until every item handed out by
+// Get is Done (or until ShutDown is called).
+func (q *Typed[T]) ShutDownWithDrain() {
+	q.mu.Lock()
+	q.draining = true
+	q.shutDownLocked()
+	for len(q.active) > 0 && q.draining {
+		q.idle.Wait()
+	}
+	q.mu.Unlock()
+	q.timers.wait()
+}
+
+func (q *Typed[T]) shutDownLocked() {
+	if q.shuttingDown {
+		return
+	}
+	q.shuttingDown = true
+	q.waiting = delayHeap[T]{}
+	q.timers.stopLocked()
+	q.ready.Broadcast()
+}
+
+// ShuttingDown reports whether ShutDown or ShutDownWithDrain has been called.
+func (q *Typed[T]) ShuttingDown() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.shuttingDown
+}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,36 +22,19 @@ import (
 //
 //	go test -run '^$' -bench Codegen -benchtime 1x .
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
-
-// tools builds both generator sets once per process.
-func tools(b *testing.B) string {
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "codegen-bench-")
-		if buildErr != nil {
-			return
-		}
-		for _, name := range []string{"client-gen", "lister-gen", "informer-gen"} {
-			for prefix, pkg := range map[string]string{
-				"kgen-": "github.com/kgen-dev/kgen/cmd/" + name,
-				"cg-":   "k8s.io/code-generator/cmd/" + name,
-			} {
-				out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, prefix+name), pkg).CombinedOutput()
-				if err != nil {
-					buildErr = &buildError{pkg: pkg, out: string(out), err: err}
-					return
-				}
+// buildTools builds both generator sets into dir.
+func buildTools(b *testing.B, dir string) {
+	for _, name := range []string{"client-gen", "lister-gen", "informer-gen"} {
+		for prefix, pkg := range map[string]string{
+			"kgen-": "github.com/kgen-dev/kgen/cmd/" + name,
+			"cg-":   "k8s.io/code-generator/cmd/" + name,
+		} {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(dir, prefix+name), pkg).CombinedOutput()
+			if err != nil {
+				b.Fatal(&buildError{pkg: pkg, out: string(out), err: err})
 			}
 		}
-	})
-	if buildErr != nil {
-		b.Fatal(buildErr)
 	}
-	return binDir
 }
 
 type buildError struct {
@@ -135,6 +117,8 @@ func dedupe(s []string) []string {
 }
 
 func BenchmarkCodegen(b *testing.B) {
+	bin := b.TempDir()
+	buildTools(b, bin)
 	for _, input := range []struct {
 		name string
 		get  func(*testing.B) codegenInput
@@ -142,14 +126,13 @@ func BenchmarkCodegen(b *testing.B) {
 		b.Run(input.name, func(b *testing.B) {
 			in := input.get(b)
 			for _, tool := range []string{"kgen", "code-generator"} {
-				b.Run(tool, func(b *testing.B) { runCodegen(b, tool, in) })
+				b.Run(tool, func(b *testing.B) { runCodegen(b, bin, tool, in) })
 			}
 		})
 	}
 }
 
-func runCodegen(b *testing.B, tool string, in codegenInput) {
-	bin := tools(b)
+func runCodegen(b *testing.B, bin, tool string, in codegenInput) {
 	prefix := map[string]string{"kgen": "kgen-", "code-generator": "cg-"}[tool]
 	header := filepath.Join(b.TempDir(), "boilerplate.go.txt")
 	if err := os.WriteFile(header, []byte("/* header */\n"), 0o644); err != nil {

@@ -1,0 +1,159 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kgen-dev/kgen/generators/cli"
+)
+
+const outPkg = "example.com/out"
+
+func runClientGen(t *testing.T, extra ...string) string {
+	t.Helper()
+	t.Chdir("../../testdata")
+	out := t.TempDir()
+	args := append([]string{"--output-dir", out, "--output-pkg", outPkg, "--clientset-name", "versioned",
+		"--input-base", "./apis", "--input", "example/v1,example2/v1"}, extra...)
+	var stdout, stderr bytes.Buffer
+	if err := cli.ClientGen(args, &stdout, &stderr); err != nil {
+		t.Fatalf("client-gen: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "generated ") {
+		t.Fatalf("no summary line: %q", stderr.String())
+	}
+	return filepath.Join(out, "versioned")
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func TestClientGenApplyAndProtobuf(t *testing.T) {
+	cs := runClientGen(t, "--apply-configuration-package", "example.com/ac", "--prefers-protobuf")
+	typed := read(t, filepath.Join(cs, "typed", "example", "v1", "testtype.go"))
+	for _, want := range []string{
+		"Apply(ctx context.Context, testType *acexamplev1.TestTypeApplyConfiguration, opts metav1.ApplyOptions) (result *examplev1.TestType, err error)",
+		"ApplyStatus(ctx context.Context, testType *acexamplev1.TestTypeApplyConfiguration",
+		"gentype.ClientWithListAndApply[*examplev1.TestType, *examplev1.TestTypeList, *acexamplev1.TestTypeApplyConfiguration]",
+		"gentype.PrefersProtobuf[*examplev1.TestType]()",
+		"UseProtobufAsDefault()",
+		`acexamplev1 "example.com/ac/example/v1"`,
+	} {
+		if !strings.Contains(typed, want) {
+			t.Errorf("typed client lacks %q", want)
+		}
+	}
+	fake := read(t, filepath.Join(cs, "fake", "clientset_generated.go"))
+	if !strings.Contains(fake, "func NewClientset(objects ...runtime.Object) *Clientset") || !strings.Contains(fake, "ac.NewTypeConverter(scheme)") {
+		t.Errorf("fake clientset lacks NewClientset with the field-managed tracker:\n%s", fake)
+	}
+	// Types whose verbs exclude apply keep the plain helper.
+	widget := read(t, filepath.Join(cs, "typed", "example2", "v1", "widget.go"))
+	if strings.Contains(widget, "Apply(") || !strings.Contains(widget, "gentype.ClientWithList[") {
+		t.Errorf("onlyVerbs type got apply verbs:\n%s", widget)
+	}
+}
+
+func TestClientGenWithoutApplyHasNoApply(t *testing.T) {
+	cs := runClientGen(t)
+	typed := read(t, filepath.Join(cs, "typed", "example", "v1", "testtype.go"))
+	if strings.Contains(typed, "Apply") || strings.Contains(typed, "Protobuf") {
+		t.Errorf("apply or protobuf code without the flags")
+	}
+	if fake := read(t, filepath.Join(cs, "fake", "clientset_generated.go")); strings.Contains(fake, "func NewClientset(") {
+		t.Errorf("NewClientset without apply configurations")
+	}
+}
+
+func TestClientGenClientsetOnlyAndNoFake(t *testing.T) {
+	cs := runClientGen(t, "--clientset-only", "--fake-clientset=false")
+	if !exists(filepath.Join(cs, "clientset.go")) || !exists(filepath.Join(cs, "scheme", "register.go")) {
+		t.Fatal("clientset shell missing")
+	}
+	if exists(filepath.Join(cs, "typed")) || exists(filepath.Join(cs, "fake")) {
+		t.Fatal("typed clients or fakes generated with --clientset-only --fake-clientset=false")
+	}
+}
+
+func TestClientGenIncludedTypesOverrides(t *testing.T) {
+	cs := runClientGen(t, "--included-types-overrides", "example/v1/Report,example2/Widget")
+	if !exists(filepath.Join(cs, "typed", "example", "v1", "report.go")) {
+		t.Error("override did not include Report (which has no +genclient)")
+	}
+	if exists(filepath.Join(cs, "typed", "example", "v1", "testtype.go")) {
+		t.Error("override did not restrict example/v1 to the listed types")
+	}
+	if !exists(filepath.Join(cs, "typed", "example2", "v1", "widget.go")) || exists(filepath.Join(cs, "typed", "example2", "v1", "gadget.go")) {
+		t.Error("group-wide override did not restrict example2 to Widget")
+	}
+}
+
+func TestInformerGenSingleDirectory(t *testing.T) {
+	t.Chdir("../../testdata")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	err := cli.InformerGen([]string{"--output-dir", out, "--output-pkg", outPkg + "/informers", "--single-directory",
+		"--versioned-clientset-package", outPkg + "/versioned", "--listers-package", outPkg + "/listers", "./apis/example2/..."}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	factory := read(t, filepath.Join(out, "factory.go"))
+	if !strings.Contains(factory, "package informers\n") || exists(filepath.Join(out, "externalversions")) {
+		t.Fatal("--single-directory did not place the factory in the output directory")
+	}
+	if !exists(filepath.Join(out, "example2", "v1", "gadget.go")) || exists(filepath.Join(out, "example2", "v1", "marker.go")) {
+		t.Fatal("informers: want Gadget, and no informer for the noVerbs Marker")
+	}
+}
+
+func TestRequiredFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	for name, run := range map[string]func() error{
+		"client-gen":   func() error { return cli.ClientGen([]string{"--output-pkg", "x", "--input", "a/v1"}, &stdout, &stderr) },
+		"lister-gen":   func() error { return cli.ListerGen([]string{"--output-dir", "x", "--output-pkg", "x"}, &stdout, &stderr) },
+		"informer-gen": func() error { return cli.InformerGen([]string{"--output-dir", "x", "--output-pkg", "x", "./..."}, &stdout, &stderr) },
+		"plurals": func() error {
+			return cli.ListerGen([]string{"--output-dir", "x", "--output-pkg", "x", "--plural-exceptions", "Bad", "./..."}, &stdout, &stderr)
+		},
+	} {
+		if err := run(); err == nil {
+			t.Errorf("%s accepted missing or malformed flags", name)
+		}
+	}
+}
+
+func TestVerifyFailsOnDifference(t *testing.T) {
+	t.Chdir("../../testdata")
+	out := t.TempDir()
+	args := []string{"--output-dir", out, "--output-pkg", outPkg, "./apis/example2/..."}
+	var stdout, stderr bytes.Buffer
+	if err := cli.ListerGen(append(args, "--verify"), &stdout, &stderr); err == nil {
+		t.Fatal("--verify passed on an empty output directory")
+	}
+	if !strings.Contains(stdout.String(), "+++ b/"+filepath.Join(out, "example2", "v1", "widget.go")) {
+		t.Fatalf("--verify printed no diff:\n%s", stdout.String())
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Fatal("--verify wrote files")
+	}
+	if err := cli.ListerGen(args, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.ListerGen(append(args, "--verify"), &stdout, &stderr); err != nil {
+		t.Fatalf("--verify after generating: %v", err)
+	}
+}

@@ -218,11 +218,11 @@ func TestWatchDeliversFinalizerLifecycle(t *testing.T) {
 	defer w.Stop()
 	in := cm("ns", "f", nil)
 	in.Finalizers = []string{"x"}
-	obj := must[*corev1.ConfigMap](t)(c.createCM(in))
+	must[*corev1.ConfigMap](t)(c.createCM(in))
 	if err := c.deleteCM("ns", "f", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	obj = must[*corev1.ConfigMap](t)(c.getCM("ns", "f"))
+	obj := must[*corev1.ConfigMap](t)(c.getCM("ns", "f"))
 	obj.Finalizers = nil
 	must[*corev1.ConfigMap](t)(c.updateCM(obj))
 	for _, want := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {

@@ -1,6 +1,7 @@
 package testing
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/watch"
@@ -173,8 +175,7 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 			fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
 	}
 	if uid := m.GetUID(); uid != "" && uid != oldMeta.GetUID() {
-		return nil, apierrors.NewConflict(gvr.GroupResource(), m.GetName(),
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, oldMeta.GetUID()))
+		return nil, apierrors.NewConflict(gvr.GroupResource(), m.GetName(), uidPreconditionFailed(uid, oldMeta.GetUID()))
 	}
 
 	switch {
@@ -239,13 +240,10 @@ func (t *tracker) deleteLocked(gvr schema.GroupVersionResource, ns, name string,
 			kind = schema.GroupResource{Group: gvks[0].Group, Resource: gvks[0].Kind}
 		}
 		if p.UID != nil && *p.UID != oldMeta.GetUID() {
-			return nil, apierrors.NewConflict(kind, name,
-				fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, oldMeta.GetUID()))
+			return nil, apierrors.NewConflict(kind, name, uidPreconditionFailed(*p.UID, oldMeta.GetUID()))
 		}
 		if p.ResourceVersion != nil && *p.ResourceVersion != oldMeta.GetResourceVersion() {
-			return nil, apierrors.NewConflict(kind, name,
-				fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
-					*p.ResourceVersion, oldMeta.GetResourceVersion()))
+			return nil, apierrors.NewConflict(kind, name, preconditionFailed("ResourceVersion", *p.ResourceVersion, oldMeta.GetResourceVersion()))
 		}
 	}
 	if len(oldMeta.GetFinalizers()) == 0 {
@@ -302,6 +300,16 @@ func (t *tracker) annotationsChangeGeneration(obj runtime.Object, oldMeta, newMe
 		return false
 	}
 	return !equality.Semantic.DeepEqual(oldMeta.GetAnnotations(), newMeta.GetAnnotations())
+}
+
+// preconditionFailed is the server's message for a failed precondition on a field.
+func preconditionFailed(fieldName, want, have string) error {
+	return errors.New("Precondition failed: " + fieldName + " in precondition: " + want + ", " + fieldName + " in object meta: " + have)
+}
+
+// uidPreconditionFailed is preconditionFailed for the uid.
+func uidPreconditionFailed(want, have types.UID) error {
+	return preconditionFailed("UID", string(want), string(have))
 }
 
 // servesStatus reports whether the object has a status subresource; unstructured objects are

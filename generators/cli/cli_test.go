@@ -123,9 +123,13 @@ func TestInformerGenSingleDirectory(t *testing.T) {
 func TestRequiredFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	for name, run := range map[string]func() error{
-		"client-gen":   func() error { return cli.ClientGen([]string{"--output-pkg", "x", "--input", "a/v1"}, &stdout, &stderr) },
-		"lister-gen":   func() error { return cli.ListerGen([]string{"--output-dir", "x", "--output-pkg", "x"}, &stdout, &stderr) },
-		"informer-gen": func() error { return cli.InformerGen([]string{"--output-dir", "x", "--output-pkg", "x", "./..."}, &stdout, &stderr) },
+		"client-gen": func() error { return cli.ClientGen([]string{"--output-pkg", "x", "--input", "a/v1"}, &stdout, &stderr) },
+		"lister-gen": func() error {
+			return cli.ListerGen([]string{"--output-dir", "x", "--output-pkg", "x"}, &stdout, &stderr)
+		},
+		"informer-gen": func() error {
+			return cli.InformerGen([]string{"--output-dir", "x", "--output-pkg", "x", "./..."}, &stdout, &stderr)
+		},
 		"plurals": func() error {
 			return cli.ListerGen([]string{"--output-dir", "x", "--output-pkg", "x", "--plural-exceptions", "Bad", "./..."}, &stdout, &stderr)
 		},

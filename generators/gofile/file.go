@@ -32,11 +32,11 @@ func (f *File) Ref(pkg, name string) string {
 	if pkg == f.pkgPath || pkg == "" {
 		return name
 	}
-	return f.Import(pkg) + "." + name
+	return f.importName(pkg) + "." + name
 }
 
-// Import imports pkg and returns its local name.
-func (f *File) Import(pkg string) string {
+// importName imports pkg and returns its local name.
+func (f *File) importName(pkg string) string {
 	f.imports.AddSymbol(symbolName(pkg))
 	return f.imports.LocalNameOf(pkg)
 }
@@ -50,13 +50,13 @@ func (f *File) RT(key string) string {
 	return f.Ref(s.Pkg, s.Name)
 }
 
-// Execute renders tmpl with data into the file body; templates call ref, imp, rt and rtt (runtime/testing symbols) bound to this file.
+// Execute renders tmpl with data into the file body; templates call ref, rt and rtt (runtime/testing symbols) bound to this file.
 func (f *File) Execute(tmpl *template.Template, data any) error {
 	t, err := tmpl.Clone()
 	if err != nil {
 		return err
 	}
-	t.Funcs(template.FuncMap{"ref": f.Ref, "rt": f.RT, "imp": f.Import,
+	t.Funcs(template.FuncMap{"ref": f.Ref, "rt": f.RT,
 		"rtt": func(name string) string { return f.RT("testing." + name) }})
 	return t.Execute(&f.body, data)
 }
@@ -65,7 +65,6 @@ func (f *File) Execute(tmpl *template.Template, data any) error {
 var Funcs = template.FuncMap{
 	"ref":   func(pkg, name string) string { return "" },
 	"rt":    func(key string) string { return "" },
-	"imp":   func(pkg string) string { return "" },
 	"rtt":   func(name string) string { return "" },
 	"lower": strings.ToLower,
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },

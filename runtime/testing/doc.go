@@ -19,7 +19,9 @@
 //     there, except a Deployment's labels and a Pod's owner references);
 //   - Secrets get stringData merged into data and type Opaque by default;
 //   - label selectors; field selectors with the server's field labels for built-in kinds (any
-//     field path for custom resources); limit/continue paging, dry run and delete preconditions;
+//     field path for custom resources); dry run and delete preconditions;
+//   - lists page with limit/continue over one consistent snapshot, and resourceVersionMatch=Exact
+//     reads the state at an earlier resourceVersion, both rebuilt from the watch history;
 //   - delete of an object with finalizers sets deletionTimestamp; removing the last finalizer
 //     deletes it; new finalizers are refused while deleting; DeleteCollection is served;
 //   - JSON, merge and strategic merge patches (the latter refused for custom resources, as for

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"sync"
@@ -176,6 +177,25 @@ func (r *eventRing) push(ev event, max int) {
 	r.start = (r.start + 1) % len(r.buf)
 }
 
+// at rebuilds the resource's objects as they were at resourceVersion rv by undoing the newer
+// events. Callers hold the tracker lock and have checked rv against the history.
+func (s *resourceStore) at(rv int64) map[types.NamespacedName]runtime.Object {
+	objects := maps.Clone(s.objects)
+	var newer []event
+	s.history.after(rv, func(ev event) { newer = append(newer, ev) })
+	for i := len(newer) - 1; i >= 0; i-- {
+		ev := newer[i]
+		m, _ := meta.Accessor(ev.obj)
+		key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
+		if ev.prev == nil {
+			delete(objects, key)
+		} else {
+			objects[key] = ev.prev
+		}
+	}
+	return objects
+}
+
 // after calls fn for every retained event newer than rv, oldest first.
 func (r *eventRing) after(rv int64, fn func(event)) {
 	for i := range r.buf {
@@ -321,10 +341,11 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.checkListRV(o); err != nil {
+	s := t.store(gvr)
+	readRV, err := t.listRV(s, o, cont)
+	if err != nil {
 		return nil, err
 	}
-	s := t.store(gvr)
 	if gvk.Empty() {
 		gvk = s.kind
 	}
@@ -335,13 +356,17 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	if err != nil {
 		return nil, err
 	}
+	objects := s.objects
+	if readRV != t.rv {
+		objects = s.at(readRV)
+	}
 	var items []runtime.Object
 	next := ""
-	for _, k := range s.sortedKeys() {
+	for _, k := range sortedKeys(objects) {
 		if cont.Start != "" && k.key < cont.Start {
 			continue
 		}
-		obj := s.objects[k.name]
+		obj := objects[k.name]
 		if !sel.matches(obj) {
 			continue
 		}
@@ -355,17 +380,32 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 		return nil, err
 	}
 	if lm, err := meta.ListAccessor(list); err == nil {
-		rv := t.rv
-		if cont.RV != 0 {
-			rv = cont.RV
-		}
-		lm.SetResourceVersion(strconv.FormatInt(rv, 10))
+		lm.SetResourceVersion(strconv.FormatInt(readRV, 10))
 		if next != "" {
-			raw, _ := json.Marshal(continueToken{RV: rv, Start: next})
+			raw, _ := json.Marshal(continueToken{RV: readRV, Start: next})
 			lm.SetContinue(base64.RawURLEncoding.EncodeToString(raw))
 		}
 	}
 	return list, nil
+}
+
+// listRV returns the resourceVersion a list reads at: the first page's for a continued list, the
+// requested one for resourceVersionMatch=Exact, else the current one. Callers hold t.mu.
+func (t *tracker) listRV(s *resourceStore, o metav1.ListOptions, cont continueToken) (int64, error) {
+	if err := t.checkListRV(o); err != nil {
+		return 0, err
+	}
+	rv := t.rv
+	switch {
+	case cont.RV != 0:
+		rv = cont.RV
+	case o.ResourceVersionMatch == metav1.ResourceVersionMatchExact:
+		rv, _ = strconv.ParseInt(o.ResourceVersion, 10, 64)
+	}
+	if rv < s.history.compactedRV {
+		return 0, &apierrors.StatusError{ErrStatus: *expired(rv, s.history.compactedRV)}
+	}
+	return rv, nil
 }
 
 // checkListRV rejects resourceVersions the tracker cannot serve. Callers hold t.mu.
@@ -412,10 +452,10 @@ type sortedKey struct {
 	name types.NamespacedName
 }
 
-// sortedKeys returns the stored objects' keys in list order. Callers hold the tracker lock.
-func (s *resourceStore) sortedKeys() []sortedKey {
-	keys := make([]sortedKey, 0, len(s.objects))
-	for k := range s.objects {
+// sortedKeys returns the objects' keys in list order.
+func sortedKeys(objects map[types.NamespacedName]runtime.Object) []sortedKey {
+	keys := make([]sortedKey, 0, len(objects))
+	for k := range objects {
 		keys = append(keys, sortedKey{key: k.Namespace + "/" + k.Name, name: k})
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })

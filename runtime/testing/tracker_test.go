@@ -646,3 +646,36 @@ func TestTrackerNeverMutatesCallersObjects(t *testing.T) {
 		t.Fatalf("caller's objects changed: %+v %+v", in.ObjectMeta, upd.ObjectMeta)
 	}
 }
+
+func TestListAtExactResourceVersionAndConsistentPages(t *testing.T) {
+	c := newClient(t)
+	for _, n := range []string{"a", "b", "c"} {
+		must[*corev1.ConfigMap](t)(c.createCM(cm("ns", n, map[string]string{"v": "1"})))
+	}
+	before := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{}))
+	page1 := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{Limit: 2}))
+
+	// Change everything after the first page.
+	must[*corev1.ConfigMap](t)(c.createCM(cm("ns", "d", nil)))
+	must[*corev1.ConfigMap](t)(c.patchCM("ns", "c", types.MergePatchType, `{"data":{"v":"2"}}`))
+	if err := c.deleteCM("ns", "b", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	page2 := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{Limit: 2, Continue: page1.Continue}))
+	if len(page2.Items) != 1 || page2.Items[0].Name != "c" || page2.Items[0].Data["v"] != "1" || page2.ResourceVersion != page1.ResourceVersion {
+		t.Fatalf("second page is not the first page's snapshot: %+v", page2)
+	}
+	exact := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{ResourceVersion: before.ResourceVersion, ResourceVersionMatch: metav1.ResourceVersionMatchExact}))
+	var names []string
+	for _, i := range exact.Items {
+		names = append(names, i.Name+"="+i.Data["v"])
+	}
+	if strings.Join(names, ",") != "a=1,b=1,c=1" || exact.ResourceVersion != before.ResourceVersion {
+		t.Fatalf("exact list = %v at %s", names, exact.ResourceVersion)
+	}
+	now := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{}))
+	if len(now.Items) != 3 {
+		t.Fatalf("current list = %d items", len(now.Items))
+	}
+}

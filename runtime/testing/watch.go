@@ -135,7 +135,7 @@ func (w *watcher) Stop() {
 
 // sendCurrent queues the current objects as ADDED events, in key order. Callers hold the tracker lock.
 func (w *watcher) sendCurrent(s *resourceStore) {
-	for _, k := range s.sortedKeys() {
+	for _, k := range sortedKeys(s.objects) {
 		if obj := s.objects[k.name]; w.sel.matches(obj) {
 			w.push(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
 		}

@@ -773,6 +773,34 @@ var scenarios = []scenario{
 		want: "create=ok type=Opaque data=2 user=admin stringData=0 update=ok user=root stringData=0",
 	},
 	{
+		name: "pages and exact lists read a consistent snapshot",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			for _, n := range []string{"a", "b", "c"} {
+				mustCreate(ctx, b, ns, configMap(n, map[string]string{"v": "1"}), f)
+			}
+			before := &corev1.ConfigMapList{}
+			f.add("list", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{}, before)))
+			page1 := &corev1.ConfigMapList{}
+			f.add("page1", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{Limit: 2}, page1)))
+			mustCreate(ctx, b, ns, configMap("d", nil), f)
+			f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "c", types.MergePatchType, []byte(`{"data":{"v":"2"}}`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+			f.add("delete", errFact(b.delete(ctx, "configmaps", ns, "b", metav1.DeleteOptions{})))
+			page2 := &corev1.ConfigMapList{}
+			f.add("page2", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{Limit: 2, Continue: page1.Continue}, page2)))
+			f.add("items", namesAndValues(page2))
+			f.add("sameRV", page2.ResourceVersion == page1.ResourceVersion)
+			exact := &corev1.ConfigMapList{}
+			f.add("exact", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{ResourceVersion: before.ResourceVersion, ResourceVersionMatch: metav1.ResourceVersionMatchExact}, exact)))
+			f.add("items", namesAndValues(exact))
+			now := &corev1.ConfigMapList{}
+			f.add("now", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{}, now)))
+			f.add("items", namesAndValues(now))
+			return f.String()
+		},
+		want: "list=ok page1=ok patch=ok delete=ok page2=ok items=[c=1] sameRV=true exact=ok items=[a=1,b=1,c=1] now=ok items=[a=1,c=2,d=]",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}
@@ -790,6 +818,15 @@ var scenarios = []scenario{
 		},
 		want: "create=ok update=ok stale=409/Conflict(secrets s) deleteCollection=ok get=404/NotFound(secrets s)",
 	},
+}
+
+// namesAndValues lists the ConfigMaps as name=data[v].
+func namesAndValues(list *corev1.ConfigMapList) string {
+	var out []string
+	for _, i := range list.Items {
+		out = append(out, i.Name+"="+i.Data["v"])
+	}
+	return "[" + strings.Join(out, ",") + "]"
 }
 
 // managers lists the managed-fields entries as manager:operation.

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/dynamic"
@@ -58,8 +59,11 @@ func widget(name string, size int64) *unstructured.Unstructured {
 	}}
 }
 
-func setup(t *testing.T, ns string) *dynamic.DynamicClient {
+// setup installs the widget CRD and creates a namespace named prefix plus a random suffix, so tests can
+// run repeatedly against one environment; it returns a dynamic client and the namespace.
+func setup(t *testing.T, prefix string) (*dynamic.DynamicClient, string) {
 	t.Helper()
+	ns := prefix + "-" + utilrand.String(5)
 	ctx := context.Background()
 	if err := env.InstallCRDs(ctx, []byte(widgetCRD)); err != nil {
 		t.Fatal(err)
@@ -69,22 +73,22 @@ func setup(t *testing.T, ns string) *dynamic.DynamicClient {
 		t.Fatal(err)
 	}
 	nsObj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}
-	if _, err := client.Resource(namespaces).Create(ctx, nsObj, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if _, err := client.Resource(namespaces).Create(ctx, nsObj, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	return client
+	return client, ns
 }
 
 func TestE2EDynamicCRUD(t *testing.T) {
 	ctx := context.Background()
-	client := setup(t, "dyn")
-	w := client.Resource(widgets).Namespace("dyn")
+	client, ns := setup(t, "dyn")
+	w := client.Resource(widgets).Namespace(ns)
 
 	created, err := w.Create(ctx, widget("a", 1), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if created.GetUID() == "" || created.GetNamespace() != "dyn" {
+	if created.GetUID() == "" || created.GetNamespace() != ns {
 		t.Fatalf("created %v", created)
 	}
 	if _, err := w.Create(ctx, widget("a", 1), metav1.CreateOptions{}); !apierrors.IsAlreadyExists(err) {
@@ -161,7 +165,7 @@ func TestE2EDynamicCRUD(t *testing.T) {
 		t.Fatalf("after delete collection: %d", len(list.Items))
 	}
 	cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "core"}, "data": map[string]any{"k": "v"}}}
-	if _, err := client.Resource(configMaps).Namespace("dyn").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+	if _, err := client.Resource(configMaps).Namespace(ns).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("core group via dynamic: %v", err)
 	}
 	if _, err := w.Get(ctx, "", metav1.GetOptions{}); err == nil {
@@ -171,8 +175,8 @@ func TestE2EDynamicCRUD(t *testing.T) {
 
 func TestE2EDynamicWatch(t *testing.T) {
 	ctx := context.Background()
-	client := setup(t, "dynwatch")
-	w := client.Resource(widgets).Namespace("dynwatch")
+	client, ns := setup(t, "dynwatch")
+	w := client.Resource(widgets).Namespace(ns)
 	list, err := w.List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)

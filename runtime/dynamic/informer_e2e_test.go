@@ -16,12 +16,12 @@ import (
 
 func TestE2EDynamicSharedInformerFactory(t *testing.T) {
 	ctx := context.Background()
-	client := setup(t, "dyninf")
-	w := client.Resource(widgets).Namespace("dyninf")
+	client, ns := setup(t, "dyninf")
+	w := client.Resource(widgets).Namespace(ns)
 	if _, err := w.Create(ctx, widget("before", 1), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, "dyninf", func(o *metav1.ListOptions) { o.LabelSelector = "app=w" })
+	factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, ns, func(o *metav1.ListOptions) { o.LabelSelector = "app=w" })
 	informer := factory.ForResource(widgets)
 	if factory.ForResource(widgets) != informer {
 		t.Fatal("ForResource must share informers")
@@ -78,7 +78,7 @@ func TestE2EDynamicSharedInformerFactory(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	obj, err := informer.Lister().ByNamespace("dyninf").Get("after")
+	obj, err := informer.Lister().ByNamespace(ns).Get("after")
 	if err != nil || obj.(*unstructured.Unstructured).GetName() != "after" {
 		t.Fatalf("lister get: %v", err)
 	}

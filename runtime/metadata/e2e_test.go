@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/metadata"
@@ -28,9 +29,11 @@ func TestMain(m *testing.M) {
 
 var configMaps = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 
-// createConfigMaps creates namespace ns and configmaps with large data through a typed REST client.
-func createConfigMaps(t *testing.T, ns string, names ...string) {
+// createConfigMaps creates a namespace named prefix plus a random suffix and configmaps in it through a
+// typed REST client, and returns the namespace.
+func createConfigMaps(t *testing.T, prefix string, names ...string) string {
 	t.Helper()
+	ns := prefix + "-" + utilrand.String(5)
 	scheme := runtime.NewScheme()
 	_ = corev1.AddToScheme(scheme)
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -42,7 +45,7 @@ func createConfigMaps(t *testing.T, ns string, names ...string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := c.Post().Resource("namespaces").Body(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}).Do(ctx).Error(); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := c.Post().Resource("namespaces").Body(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}).Do(ctx).Error(); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range names {
@@ -51,16 +54,17 @@ func createConfigMaps(t *testing.T, ns string, names ...string) {
 			t.Fatal(err)
 		}
 	}
+	return ns
 }
 
 func TestE2EMetadataClient(t *testing.T) {
 	ctx := context.Background()
-	createConfigMaps(t, "meta", "a", "b", "c")
+	ns := createConfigMaps(t, "meta", "a", "b", "c")
 	client, err := metadata.NewForConfig(env.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := client.Resource(configMaps).Namespace("meta")
+	cms := client.Resource(configMaps).Namespace(ns)
 	got, err := cms.Get(ctx, "a", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,12 +13,12 @@ import (
 )
 
 func TestE2EMetadataInformer(t *testing.T) {
-	createConfigMaps(t, "metainf", "one", "two")
+	ns := createConfigMaps(t, "metainf", "one", "two")
 	client, err := metadata.NewForConfig(env.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	factory := metadatainformer.NewFilteredSharedInformerFactory(client, 0, "metainf", nil)
+	factory := metadatainformer.NewFilteredSharedInformerFactory(client, 0, ns, nil)
 	informer := factory.ForResource(configMaps)
 	stop := make(chan struct{})
 	factory.Start(stop)
@@ -29,7 +29,7 @@ func TestE2EMetadataInformer(t *testing.T) {
 	if synced := factory.WaitForCacheSync(stop); !synced[configMaps] {
 		t.Fatalf("not synced: %v", synced)
 	}
-	objs, err := informer.Lister().ByNamespace("metainf").List(labels.SelectorFromSet(labels.Set{"app": "m"}))
+	objs, err := informer.Lister().ByNamespace(ns).List(labels.SelectorFromSet(labels.Set{"app": "m"}))
 	if err != nil || len(objs) != 2 {
 		t.Fatalf("lister: %d %v", len(objs), err)
 	}
@@ -38,12 +38,12 @@ func TestE2EMetadataInformer(t *testing.T) {
 			t.Fatalf("cached %T, want *metav1.PartialObjectMetadata", o)
 		}
 	}
-	if err := client.Resource(configMaps).Namespace("metainf").Delete(context.Background(), "one", metav1.DeleteOptions{}); err != nil {
+	if err := client.Resource(configMaps).Namespace(ns).Delete(context.Background(), "one", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if _, err := informer.Lister().ByNamespace("metainf").Get("one"); err != nil {
+		if _, err := informer.Lister().ByNamespace(ns).Get("one"); err != nil {
 			break
 		}
 		if time.Now().After(deadline) {

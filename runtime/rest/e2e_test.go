@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/rest"
@@ -54,22 +55,25 @@ func coreClient(t *testing.T, cfg *rest.Config) *rest.RESTClient {
 	return c
 }
 
-func createNamespace(t *testing.T, c *rest.RESTClient, name string) {
+// createNamespace creates a namespace named prefix plus a random suffix, so tests can run repeatedly
+// against one environment, and returns its name.
+func createNamespace(t *testing.T, c *rest.RESTClient, prefix string) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
-	if err := c.Post().Resource("namespaces").Body(ns).Do(context.Background()).Error(); err != nil && !apierrors.IsAlreadyExists(err) {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: prefix + "-" + utilrand.String(5)}}
+	if err := c.Post().Resource("namespaces").Body(ns).Do(context.Background()).Error(); err != nil {
 		t.Fatal(err)
 	}
+	return ns.Name
 }
 
 func TestE2ECRUDJSONAndProtobuf(t *testing.T) {
 	c := coreClient(t, env.Config())
 	ctx := context.Background()
-	createNamespace(t, c, "crud")
+	ns := createNamespace(t, c, "crud")
 	for _, proto := range []bool{false, true} {
 		name := fmt.Sprintf("cm-proto-%v", proto)
 		req := func(r *rest.Request) *rest.Request {
-			return r.UseProtobufAsDefaultIfPreferred(proto).Namespace("crud").Resource("configmaps")
+			return r.UseProtobufAsDefaultIfPreferred(proto).Namespace(ns).Resource("configmaps")
 		}
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"a": "1"}}
 		created := &corev1.ConfigMap{}
@@ -114,9 +118,9 @@ func TestE2ECRUDJSONAndProtobuf(t *testing.T) {
 func TestE2EPatchTypes(t *testing.T) {
 	c := coreClient(t, env.Config())
 	ctx := context.Background()
-	createNamespace(t, c, "patch")
+	ns := createNamespace(t, c, "patch")
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"keep": "yes"}}, Data: map[string]string{"a": "1"}}
-	if err := c.Post().Namespace("patch").Resource("configmaps").Body(cm).Do(ctx).Error(); err != nil {
+	if err := c.Post().Namespace(ns).Resource("configmaps").Body(cm).Do(ctx).Error(); err != nil {
 		t.Fatal(err)
 	}
 	patches := []struct {
@@ -138,7 +142,7 @@ func TestE2EPatchTypes(t *testing.T) {
 			if p.pt == types.ApplyPatchType {
 				opts.Force = ptr(true)
 			}
-			err := c.Patch(p.pt).Namespace("patch").Resource("configmaps").Name("p").
+			err := c.Patch(p.pt).Namespace(ns).Resource("configmaps").Name("p").
 				VersionedParams(opts, parameterCodec).
 				Body([]byte(p.body)).Do(ctx).Into(out)
 			if err != nil {
@@ -149,7 +153,7 @@ func TestE2EPatchTypes(t *testing.T) {
 			}
 		})
 	}
-	err := c.Patch(types.JSONPatchType).Namespace("patch").Resource("configmaps").Name("p").Body([]byte(`[{"op":"test","path":"/data/a","value":"nope"}]`)).Do(ctx).Error()
+	err := c.Patch(types.JSONPatchType).Namespace(ns).Resource("configmaps").Name("p").Body([]byte(`[{"op":"test","path":"/data/a","value":"nope"}]`)).Do(ctx).Error()
 	if !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) && apierrors.ReasonForError(err) == metav1.StatusReasonUnknown {
 		t.Fatalf("failed JSON patch test op: %v", err)
 	}
@@ -160,28 +164,28 @@ func ptr[T any](v T) *T { return &v }
 func TestE2EWatch(t *testing.T) {
 	c := coreClient(t, env.Config())
 	ctx := context.Background()
-	createNamespace(t, c, "watch")
+	ns := createNamespace(t, c, "watch")
 	list := &corev1.ConfigMapList{}
-	if err := c.Get().Namespace("watch").Resource("configmaps").Do(ctx).Into(list); err != nil {
+	if err := c.Get().Namespace(ns).Resource("configmaps").Do(ctx).Into(list); err != nil {
 		t.Fatal(err)
 	}
 	for _, proto := range []bool{false, true} {
 		t.Run(fmt.Sprintf("protobuf=%v", proto), func(t *testing.T) {
 			name := fmt.Sprintf("w-%v", proto)
-			w, err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("watch").Resource("configmaps").
+			w, err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace(ns).Resource("configmaps").
 				VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: list.ResourceVersion, FieldSelector: "metadata.name=" + name}, parameterCodec).Watch(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer w.Stop()
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}}
-			if err := c.Post().Namespace("watch").Resource("configmaps").Body(cm).Do(ctx).Error(); err != nil {
+			if err := c.Post().Namespace(ns).Resource("configmaps").Body(cm).Do(ctx).Error(); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Patch(types.MergePatchType).Namespace("watch").Resource("configmaps").Name(name).Body([]byte(`{"data":{"x":"y"}}`)).Do(ctx).Error(); err != nil {
+			if err := c.Patch(types.MergePatchType).Namespace(ns).Resource("configmaps").Name(name).Body([]byte(`{"data":{"x":"y"}}`)).Do(ctx).Error(); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Delete().Namespace("watch").Resource("configmaps").Name(name).Do(ctx).Error(); err != nil {
+			if err := c.Delete().Namespace(ns).Resource("configmaps").Name(name).Do(ctx).Error(); err != nil {
 				t.Fatal(err)
 			}
 			for _, want := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
@@ -200,7 +204,7 @@ func TestE2EWatch(t *testing.T) {
 		})
 	}
 	// A watch from a compacted-away resource version gets a clean Expired/Gone error, as an event or at once.
-	w, err := c.Get().Namespace("watch").Resource("configmaps").VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: "1"}, parameterCodec).Watch(ctx)
+	w, err := c.Get().Namespace(ns).Resource("configmaps").VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: "1"}, parameterCodec).Watch(ctx)
 	if err == nil {
 		ev := <-w.ResultChan()
 		w.Stop()

@@ -89,7 +89,7 @@ func ConfigFor(inConfig *rest.Config) *rest.Config {
 func New(c rest.Interface) *Client { return &Client{client: c} }
 
 // NewForConfig returns a metadata client for inConfig.
-func NewForConfig(inConfig *rest.Config) (*Client, error) {
+func NewForConfig(inConfig *rest.Config) (Interface, error) {
 	httpClient, err := rest.HTTPClientFor(ConfigFor(inConfig))
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func NewForConfig(inConfig *rest.Config) (*Client, error) {
 }
 
 // NewForConfigAndClient returns a metadata client for inConfig sending requests with h.
-func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (*Client, error) {
+func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (Interface, error) {
 	restClient, err := rest.UnversionedRESTClientForConfigAndClient(ConfigFor(inConfig), h)
 	if err != nil {
 		return nil, err

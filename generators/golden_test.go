@@ -42,8 +42,8 @@ func goGenerateLines(t *testing.T) []invocation {
 		}
 		out = append(out, invocation{name: filepath.Base(fields[2]), args: fields[3:]})
 	}
-	if len(out) != 3 {
-		t.Fatalf("found %d generator lines in testdata/generate.go; want 3", len(out))
+	if len(out) < 3 {
+		t.Fatalf("found %d generator lines in testdata/generate.go; want at least 3", len(out))
 	}
 	return out
 }

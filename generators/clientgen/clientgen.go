@@ -261,7 +261,7 @@ func (e extData) NameExpr() string {
 	case e.X.Verb == "update":
 		return e.InParam() + ".Name"
 	case e.X.Verb == "apply":
-		return "*" + e.InParam() + ".Name"
+		return "*name"
 	}
 	return ""
 }

@@ -167,7 +167,8 @@ func (c *fake{{.D.T.Plural}}) {{template "extSignature" .}} {
 		return nil, err
 	}
 	{{- if not .X.Subresource}}
-	if {{.InParam}}.Name == nil {
+	name := {{.InParam}}.GetName()
+	if name == nil {
 		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}}.Name must be provided to {{.X.Method}}")
 	}
 	{{- end}}

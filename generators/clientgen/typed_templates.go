@@ -187,7 +187,8 @@ func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
 		return nil, err
 	}
 	{{- if not .X.Subresource}}
-	if {{.InParam}}.Name == nil {
+	name := {{.InParam}}.GetName()
+	if name == nil {
 		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}}.Name must be provided to {{.X.Method}}")
 	}
 	{{- end}}

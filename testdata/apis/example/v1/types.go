@@ -7,12 +7,14 @@ import (
 // +genclient
 // +genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale
 // +genclient:method=UpdateScale,verb=update,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale
+// +genclient:method=ApplyScale,verb=apply,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale
 // +genclient:method=GetStatus,verb=get,subresource=status
 // +genclient:method=CreateReport,verb=create,subresource=report,input=Report,result=Report
 // +genclient:method=UpdateReport,verb=update,subresource=report,input=Report,result=Report
 // +genclient:method=ListReports,verb=list,subresource=reports,result=Report
 // +genclient:method=Touch,verb=patch
 // +genclient:method=Rename,verb=create,result=Report
+// +genclient:method=ApplyTestType,verb=apply
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // TestType is a namespaced type with status, every standard verb and extension methods.

@@ -43,7 +43,10 @@ type DiscoveryClient struct {
 	UseLegacyDiscovery bool
 }
 
-var _ DiscoveryInterface = (*DiscoveryClient)(nil)
+var (
+	_ DiscoveryInterface            = (*DiscoveryClient)(nil)
+	_ DiscoveryInterfaceWithContext = (*DiscoveryClient)(nil)
+)
 
 // NewDiscoveryClient returns a DiscoveryClient using c, which must not be bound to a group version path.
 func NewDiscoveryClient(c rest.Interface) *DiscoveryClient {
@@ -115,11 +118,18 @@ func (d *DiscoveryClient) WithLegacy() DiscoveryInterface {
 	return &c
 }
 
+// WithLegacyWithContext is WithLegacy for DiscoveryInterfaceWithContext users.
+func (d *DiscoveryClient) WithLegacyWithContext(context.Context) DiscoveryInterfaceWithContext {
+	c := *d
+	c.UseLegacyDiscovery = true
+	return &c
+}
+
 // getJSON fetches path and returns its body and content type; a 404 or 403 yields a nil body and no error,
 // as servers without a group answer that way.
-func (d *DiscoveryClient) getJSON(path, accept string) ([]byte, string, error) {
+func (d *DiscoveryClient) getJSON(ctx context.Context, path, accept string) ([]byte, string, error) {
 	var contentType string
-	body, err := d.restClient.Get().AbsPath(path).SetHeader("Accept", accept).Do(context.Background()).ContentType(&contentType).Raw()
+	body, err := d.restClient.Get().AbsPath(path).SetHeader("Accept", accept).Do(ctx).ContentType(&contentType).Raw()
 	if err != nil {
 		if apierrors.IsNotFound(err) || apierrors.IsForbidden(err) {
 			return nil, "", nil
@@ -145,7 +155,7 @@ type discovered struct {
 }
 
 // fetchRoots reads /api and /apis, as aggregated documents when offered.
-func (d *DiscoveryClient) fetchRoots() (*discovered, error) {
+func (d *DiscoveryClient) fetchRoots(ctx context.Context) (*discovered, error) {
 	accept := acceptDiscoveryFormats
 	if d.UseLegacyDiscovery {
 		accept = AcceptV1
@@ -153,7 +163,7 @@ func (d *DiscoveryClient) fetchRoots() (*discovered, error) {
 	out := &discovered{groups: &metav1.APIGroupList{}}
 	aggregated := true
 	for _, root := range []string{d.LegacyPrefix, "/apis"} {
-		body, contentType, err := d.getJSON(root, accept)
+		body, contentType, err := d.getJSON(ctx, root, accept)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +270,12 @@ func setKind(res *metav1.APIResource, gv schema.GroupVersion, kind *metav1.Group
 
 // ServerGroups returns the supported API groups.
 func (d *DiscoveryClient) ServerGroups() (*metav1.APIGroupList, error) {
-	roots, err := d.fetchRoots()
+	return d.ServerGroupsWithContext(context.Background())
+}
+
+// ServerGroupsWithContext is ServerGroups honouring ctx.
+func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
+	roots, err := d.fetchRoots(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -269,6 +284,11 @@ func (d *DiscoveryClient) ServerGroups() (*metav1.APIGroupList, error) {
 
 // ServerResourcesForGroupVersion returns the resources of groupVersion from its legacy discovery document.
 func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
+	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
+}
+
+// ServerResourcesForGroupVersionWithContext is ServerResourcesForGroupVersion honouring ctx.
+func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
 	gv, err := schema.ParseGroupVersion(groupVersion)
 	if err != nil {
 		return nil, err
@@ -278,7 +298,7 @@ func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*
 		path = d.LegacyPrefix + "/" + gv.Version
 	}
 	var contentType string
-	body, err := d.restClient.Get().AbsPath(path).SetHeader("Accept", AcceptV1).Do(context.Background()).ContentType(&contentType).Raw()
+	body, err := d.restClient.Get().AbsPath(path).SetHeader("Accept", AcceptV1).Do(ctx).ContentType(&contentType).Raw()
 	if err != nil {
 		// A 403 on the core group means the server hides it; report an empty list as client-go does.
 		if gv.Group == "" && apierrors.IsForbidden(err) {
@@ -299,13 +319,18 @@ func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*
 // ServerGroupsAndResources returns all groups and their resources, fetching per group version in parallel
 // when aggregated discovery is not available.
 func (d *DiscoveryClient) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
-	roots, err := d.fetchRoots()
+	return d.ServerGroupsAndResourcesWithContext(context.Background())
+}
+
+// ServerGroupsAndResourcesWithContext is ServerGroupsAndResources honouring ctx.
+func (d *DiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	roots, err := d.fetchRoots(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	resources, failed := roots.resources, roots.failed
 	if resources == nil {
-		resources, failed = fetchGroupVersionResources(d, roots.groups)
+		resources, failed = fetchGroupVersionResources(ctx, d.ServerResourcesForGroupVersionWithContext, roots.groups)
 	}
 	return groupsAndResources(roots.groups, resources, failed)
 }
@@ -331,7 +356,7 @@ func groupsAndResources(groups *metav1.APIGroupList, resources map[schema.GroupV
 }
 
 // fetchGroupVersionResources fetches the resources of every group version concurrently.
-func fetchGroupVersionResources(d ServerResourcesInterface, groups *metav1.APIGroupList) (map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error) {
+func fetchGroupVersionResources(ctx context.Context, fetch func(context.Context, string) (*metav1.APIResourceList, error), groups *metav1.APIGroupList) (map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error) {
 	resources := map[schema.GroupVersion]*metav1.APIResourceList{}
 	failed := map[schema.GroupVersion]error{}
 	var mu sync.Mutex
@@ -340,7 +365,7 @@ func fetchGroupVersionResources(d ServerResourcesInterface, groups *metav1.APIGr
 		for _, v := range g.Versions {
 			gv := schema.GroupVersion{Group: g.Name, Version: v.Version}
 			wg.Go(func() {
-				list, err := d.ServerResourcesForGroupVersion(gv.String())
+				list, err := fetch(ctx, gv.String())
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -360,15 +385,29 @@ func (d *DiscoveryClient) ServerPreferredResources() ([]*metav1.APIResourceList,
 	return ServerPreferredResources(d)
 }
 
+// ServerPreferredResourcesWithContext is ServerPreferredResources honouring ctx.
+func (d *DiscoveryClient) ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
+	return preferredResources(d.ServerGroupsAndResourcesWithContext(ctx))
+}
+
 // ServerPreferredNamespacedResources returns the preferred namespaced resources.
 func (d *DiscoveryClient) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
 	return ServerPreferredNamespacedResources(d)
 }
 
+// ServerPreferredNamespacedResourcesWithContext is ServerPreferredNamespacedResources honouring ctx.
+func (d *DiscoveryClient) ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
+	all, err := d.ServerPreferredResourcesWithContext(ctx)
+	return namespacedOnly(all), err
+}
+
 // ServerPreferredResources computes the preferred resources of any discovery client. Partial failures
 // return the resources found together with an *ErrGroupDiscoveryFailed.
 func ServerPreferredResources(d DiscoveryInterface) ([]*metav1.APIResourceList, error) {
-	groups, lists, err := d.ServerGroupsAndResources()
+	return preferredResources(d.ServerGroupsAndResources())
+}
+
+func preferredResources(groups []*metav1.APIGroup, lists []*metav1.APIResourceList, err error) ([]*metav1.APIResourceList, error) {
 	if err != nil && !IsGroupDiscoveryFailedError(err) {
 		return nil, err
 	}
@@ -429,7 +468,11 @@ func removeResource(list []metav1.APIResource, name string) []metav1.APIResource
 // ServerPreferredNamespacedResources is ServerPreferredResources restricted to namespaced resources.
 func ServerPreferredNamespacedResources(d DiscoveryInterface) ([]*metav1.APIResourceList, error) {
 	all, err := ServerPreferredResources(d)
-	return FilteredBy(ResourcePredicateFunc(func(_ string, r *metav1.APIResource) bool { return r.Namespaced }), all), err
+	return namespacedOnly(all), err
+}
+
+func namespacedOnly(lists []*metav1.APIResourceList) []*metav1.APIResourceList {
+	return FilteredBy(ResourcePredicateFunc(func(_ string, r *metav1.APIResource) bool { return r.Namespaced }), lists)
 }
 
 // ResourcePredicate selects API resources.
@@ -504,7 +547,12 @@ func GroupVersionResources(lists []*metav1.APIResourceList) (map[schema.GroupVer
 
 // ServerVersion returns the server's /version information.
 func (d *DiscoveryClient) ServerVersion() (*version.Info, error) {
-	body, err := d.restClient.Get().AbsPath("/version").Do(context.Background()).Raw()
+	return d.ServerVersionWithContext(context.Background())
+}
+
+// ServerVersionWithContext is ServerVersion honouring ctx.
+func (d *DiscoveryClient) ServerVersionWithContext(ctx context.Context) (*version.Info, error) {
+	body, err := d.restClient.Get().AbsPath("/version").Do(ctx).Raw()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package discovery_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -233,5 +234,34 @@ func TestRESTMapper(t *testing.T) {
 	}
 	if s, err := m.ResourceSingularizer("widgets"); err != nil || s != "widget" {
 		t.Fatalf("%v %v", s, err)
+	}
+}
+
+func TestDiscoveryWithContext(t *testing.T) {
+	d, _ := newClient(t, true)
+	var dc discovery.DiscoveryInterfaceWithContext = d
+	ctx := context.Background()
+	if v, err := dc.ServerVersionWithContext(ctx); err != nil || v.GitVersion != "v1.37.1" {
+		t.Fatalf("%v %v", v, err)
+	}
+	groups, err := dc.ServerGroupsWithContext(ctx)
+	if err != nil || len(groups.Groups) != 2 {
+		t.Fatalf("%v %v", groups, err)
+	}
+	preferred, err := dc.ServerPreferredNamespacedResourcesWithContext(ctx)
+	if !discovery.IsGroupDiscoveryFailedError(err) || len(resourceNames(preferred)["v1"]) != 1 {
+		t.Fatalf("%v %v", resourceNames(preferred), err)
+	}
+	legacy := dc.WithLegacyWithContext(ctx)
+	if _, lists, _ := legacy.ServerGroupsAndResourcesWithContext(ctx); len(lists) != 3 {
+		t.Fatalf("legacy lists %d", len(lists))
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := dc.ServerGroupsWithContext(cancelled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: %v", err)
+	}
+	if _, err := dc.ServerResourcesForGroupVersionWithContext(cancelled, "v1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: %v", err)
 	}
 }

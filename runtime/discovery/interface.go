@@ -4,6 +4,8 @@
 package discovery
 
 import (
+	"context"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/version"
 
@@ -19,6 +21,27 @@ type DiscoveryInterface interface {
 	ServerVersionInterface
 	// WithLegacy returns a client that uses the per-group-version (legacy) discovery endpoints only.
 	WithLegacy() DiscoveryInterface
+}
+
+// DiscoveryInterfaceWithContext is DiscoveryInterface with methods that honour a context for
+// cancellation and deadlines, as client-go's interface of that name.
+type DiscoveryInterfaceWithContext interface {
+	// RESTClient returns the client used for discovery requests.
+	RESTClient() rest.Interface
+	// ServerGroupsWithContext returns the supported groups.
+	ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error)
+	// ServerResourcesForGroupVersionWithContext returns the resources of one group version.
+	ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error)
+	// ServerGroupsAndResourcesWithContext returns all groups and resources; see ServerGroupsAndResources.
+	ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error)
+	// ServerPreferredResourcesWithContext returns each resource once, in its most preferred version.
+	ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
+	// ServerPreferredNamespacedResourcesWithContext returns the preferred namespaced resources.
+	ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
+	// ServerVersionWithContext returns the server version.
+	ServerVersionWithContext(ctx context.Context) (*version.Info, error)
+	// WithLegacyWithContext returns a client that uses legacy discovery only.
+	WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext
 }
 
 // ServerGroupsInterface lists the API groups.

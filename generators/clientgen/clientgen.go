@@ -190,8 +190,10 @@ func (d typeData) Embed() string {
 	return "Client"
 }
 
-// HasList and HasApply report which type parameters Embed takes.
-func (d typeData) HasList() bool  { return strings.Contains(d.Embed(), "List") }
+// HasList reports whether Embed takes a list type parameter.
+func (d typeData) HasList() bool { return strings.Contains(d.Embed(), "List") }
+
+// HasApply reports whether Embed takes an apply configuration type parameter.
 func (d typeData) HasApply() bool { return strings.Contains(d.Embed(), "Apply") }
 
 // ApplyPkg is the import path of the apply configurations of types in pkg.

@@ -1,6 +1,8 @@
 package testing
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"sync"
@@ -162,23 +164,29 @@ func bodyOf(obj runtime.Object) (map[string]interface{}, error) {
 }
 
 // sameContent reports whether a write would leave the object unchanged, in which case the server
-// neither bumps resourceVersion nor emits a watch event.
+// neither bumps resourceVersion nor emits a watch event. Like the server, which compares encoded
+// bytes, it compares the JSON forms (ignoring resourceVersion and managed-field timestamps).
 func sameContent(oldObj, newObj runtime.Object) bool {
 	om, err1 := meta.Accessor(oldObj)
 	nm, err2 := meta.Accessor(newObj)
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	if om.GetResourceVersion() == nm.GetResourceVersion() && len(om.GetManagedFields()) == 0 && len(nm.GetManagedFields()) == 0 {
-		return equality.Semantic.DeepEqual(oldObj, newObj)
+	plain := om.GetResourceVersion() == nm.GetResourceVersion() && len(om.GetManagedFields()) == 0 && len(nm.GetManagedFields()) == 0
+	if plain && reflect.DeepEqual(oldObj, newObj) {
+		return true
 	}
-	a, b := oldObj.DeepCopyObject(), newObj.DeepCopyObject()
-	for _, o := range []runtime.Object{a, b} {
-		m, _ := meta.Accessor(o)
-		m.SetResourceVersion("")
-		m.SetManagedFields(stripTimes(m.GetManagedFields()))
+	if !plain {
+		oldObj, newObj = oldObj.DeepCopyObject(), newObj.DeepCopyObject()
+		for _, o := range []runtime.Object{oldObj, newObj} {
+			m, _ := meta.Accessor(o)
+			m.SetResourceVersion("")
+			m.SetManagedFields(stripTimes(m.GetManagedFields()))
+		}
 	}
-	return equality.Semantic.DeepEqual(a, b)
+	a, err1 := json.Marshal(oldObj)
+	b, err2 := json.Marshal(newObj)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
 }
 
 func stripTimes(entries []metav1.ManagedFieldsEntry) []metav1.ManagedFieldsEntry {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -205,6 +206,69 @@ func BenchmarkRESTWatchDecode(b *testing.B) {
 				drain(b, w)
 			}
 			b.ReportMetric(float64(b.N*watchEventsPerRun)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// interleave runs kgenOp and clientGoOp alternately (swapping their order each iteration) and reports
+// their mean times and ratio, so load on a shared machine affects both sides alike.
+func interleave(b *testing.B, kgenOp, clientGoOp func()) {
+	var kgen, clientGo time.Duration
+	timed := func(op func()) time.Duration {
+		start := time.Now()
+		op()
+		return time.Since(start)
+	}
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			kgen += timed(kgenOp)
+			clientGo += timed(clientGoOp)
+		} else {
+			clientGo += timed(clientGoOp)
+			kgen += timed(kgenOp)
+		}
+		i++
+	}
+	b.ReportMetric(float64(kgen.Microseconds())/float64(i)/1000, "kgen-ms/op")
+	b.ReportMetric(float64(clientGo.Microseconds())/float64(i)/1000, "client-go-ms/op")
+	b.ReportMetric(float64(kgen)/float64(clientGo), "kgen/client-go")
+}
+
+// BenchmarkRESTInterleaved measures the list and watch cases with both clients interleaved and reports
+// the time ratio kgen/client-go (below 1 means kgen is faster).
+func BenchmarkRESTInterleaved(b *testing.B) {
+	srv := podServer(b)
+	k, c := clients(b, srv)
+	ctx := context.Background()
+	opts := &metav1.ListOptions{Watch: true}
+	for _, proto := range []bool{false, true} {
+		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
+		b.Run("list5k/"+enc, func(b *testing.B) {
+			interleave(b, func() {
+				if err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(&corev1.PodList{}); err != nil {
+					b.Fatal(err)
+				}
+			}, func() {
+				if err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(&corev1.PodList{}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		b.Run("watch1k/"+enc, func(b *testing.B) {
+			interleave(b, func() {
+				w, err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").VersionedParams(opts, restParameterCodec).Watch(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drain(b, w)
+			}, func() {
+				w, err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").VersionedParams(opts, restParameterCodec).Watch(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drain(b, w)
+			})
 		})
 	}
 }

@@ -28,13 +28,21 @@ type HistogramMetric interface {
 // MetricsProvider creates the reflector metrics; name identifies the reflector. Unlike client-go's,
 // every metric here is emitted.
 type MetricsProvider interface {
+	// NewListsMetric counts initial lists (LIST or streaming).
 	NewListsMetric(name string) CounterMetric
+	// NewListDurationMetric observes, in seconds, how long a list took.
 	NewListDurationMetric(name string) SummaryMetric
+	// NewItemsInListMetric observes how many objects a list returned.
 	NewItemsInListMetric(name string) SummaryMetric
+	// NewWatchesMetric counts watches.
 	NewWatchesMetric(name string) CounterMetric
+	// NewShortWatchesMetric counts watches that ended at once without an event.
 	NewShortWatchesMetric(name string) CounterMetric
+	// NewWatchDurationMetric observes, in seconds, how long a watch lasted.
 	NewWatchDurationMetric(name string) SummaryMetric
+	// NewItemsInWatchMetric observes how many events a watch delivered.
 	NewItemsInWatchMetric(name string) SummaryMetric
+	// NewLastResourceVersionMetric reports the last resourceVersion seen.
 	NewLastResourceVersionMetric(name string) GaugeMetric
 }
 

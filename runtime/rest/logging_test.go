@@ -36,9 +36,12 @@ func TestRequestLoggingRedactsCredentials(t *testing.T) {
 	if err := c.Get().Resource("pods").Name("logged-pod").SetHeader("Authorization", "Bearer explicit-secret").Do(context.Background()).Error(); err != nil {
 		t.Fatal(err)
 	}
+	if err := c.Post().Resource("pods").Body([]byte(`{"request":"body"}`)).Do(context.Background()).Error(); err != nil {
+		t.Fatal(err)
+	}
 	klog.Flush()
 	out := buf.String()
-	for _, want := range []string{"HTTP request", "/api/v1/pods/logged-pod", "200 OK", "Response Body", "logged-pod", "Bearer \\u003cmasked\\u003e"} {
+	for _, want := range []string{"HTTP request", "/api/v1/pods/logged-pod", "200 OK", "Response Body", "logged-pod", "Request Body", `{\"request\":\"body\"}`, "Bearer \\u003cmasked\\u003e"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q:\n%s", want, out)
 		}

@@ -506,6 +506,7 @@ func (r *Request) send(ctx context.Context, throttle bool, errRetryable func(err
 		}
 	}
 	client := r.httpClient()
+	logBody(ctx, "Request Body", r.bodyBytes)
 	var previous error
 	for attempt := 0; ; attempt++ {
 		req, err := r.newHTTPRequest(ctx)

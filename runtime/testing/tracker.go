@@ -74,7 +74,7 @@ type tracker struct {
 	historySize   int
 
 	mu        sync.Mutex
-	rv        int64
+	rv        int64 // the last resourceVersion assigned
 	resources map[schema.GroupVersionResource]*resourceStore
 	managers  map[managerKey]*managedfields.FieldManager
 }
@@ -110,6 +110,7 @@ func newTracker(scheme ObjectScheme, decoder runtime.Decoder, tc managedfields.T
 		decoder:       decoder,
 		typeConverter: tc,
 		historySize:   defaultHistory,
+		rv:            1, // the empty store has a version too, so no list ever reports "0"
 		resources:     map[schema.GroupVersionResource]*resourceStore{},
 		managers:      map[managerKey]*managedfields.FieldManager{},
 	}

@@ -73,6 +73,7 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 		go w.run()
 		return w, nil
 	default:
+		w.after = fromRV
 		s.history.after(fromRV, w.send)
 	}
 	s.watchers[w] = struct{}{}
@@ -98,6 +99,7 @@ type watcher struct {
 	tracker *tracker
 	store   *resourceStore
 	sel     selection
+	after   int64 // only changes with a newer resourceVersion are delivered
 	result  chan watch.Event
 	done    chan struct{}
 	wake    chan struct{}
@@ -192,6 +194,9 @@ func (t *tracker) guessKind(gvr schema.GroupVersionResource) schema.GroupVersion
 // send queues the watcher's view of a change: selectors decide whether a modification is seen as
 // ADDED, MODIFIED or DELETED, or not at all. Callers hold the tracker lock.
 func (w *watcher) send(ev event) {
+	if ev.rv <= w.after {
+		return
+	}
 	now := w.sel.matches(ev.obj)
 	before := ev.prev != nil && w.sel.matches(ev.prev)
 	switch ev.typ {

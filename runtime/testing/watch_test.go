@@ -266,15 +266,34 @@ func TestConcurrentWritersAndWatchersSeeOneOrder(t *testing.T) {
 			want -= len(mid.Items)
 		}
 		last := 0
+		var seen []int
 		for n := 0; n < want; n++ {
 			ev := next(t, w)
 			rv, _ := strconv.Atoi(ev.Object.(*corev1.ConfigMap).ResourceVersion)
+			seen = append(seen, rv)
 			if rv <= last {
-				t.Fatalf("watcher %d: resourceVersion %d after %d", i, rv, last)
+				t.Fatalf("watcher %d (mid %s): resourceVersion %d after %d: %v", i, mid.ResourceVersion, rv, last, seen)
 			}
 			last = rv
 		}
 		none(t, w)
 		w.Stop()
 	}
+}
+
+func TestEmptyListVersionAndFutureWatchStart(t *testing.T) {
+	c := newClient(t)
+	empty := must[*corev1.ConfigMapList](t)(c.listCM("", metav1.ListOptions{}))
+	if empty.ResourceVersion == "" || empty.ResourceVersion == "0" {
+		t.Fatalf("empty list resourceVersion %q would mean \"any\" to a watch", empty.ResourceVersion)
+	}
+	rv, _ := strconv.Atoi(empty.ResourceVersion)
+	w := must[watch.Interface](t)(c.watchCM("", metav1.ListOptions{ResourceVersion: strconv.Itoa(rv + 1)}))
+	defer w.Stop()
+	must[*corev1.ConfigMap](t)(c.createCM(cm("ns", "at-start", nil)))
+	must[*corev1.ConfigMap](t)(c.createCM(cm("ns", "after-start", nil)))
+	if ev := next(t, w); nameOf(ev.Object) != "after-start" {
+		t.Fatalf("watch from a future resourceVersion delivered %s", nameOf(ev.Object))
+	}
+	none(t, w)
 }

@@ -1,0 +1,83 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigHelpers(t *testing.T) {
+	dir := t.TempDir()
+	ca := filepath.Join(dir, "ca.crt")
+	_ = os.WriteFile(ca, []byte("ca-pem"), 0o600)
+	cfg := &Config{Host: "https://h", BearerToken: "secret", Username: "u", Password: "p",
+		TLSClientConfig: TLSClientConfig{CAFile: ca, CertData: []byte("cert"), KeyData: []byte("key"), ServerName: "sn"},
+		QPS:             7, Burst: 9}
+	if err := LoadTLSFiles(cfg); err != nil || string(cfg.CAData) != "ca-pem" {
+		t.Fatalf("LoadTLSFiles: %v %q", err, cfg.CAData)
+	}
+	if err := LoadTLSFiles(&Config{TLSClientConfig: TLSClientConfig{KeyFile: filepath.Join(dir, "missing")}}); err == nil || !strings.Contains(err.Error(), "client key") {
+		t.Fatalf("missing key file: %v", err)
+	}
+	anon := AnonymousClientConfig(cfg)
+	if anon.BearerToken != "" || anon.Username != "" || anon.Password != "" || anon.CertData != nil || anon.KeyData != nil {
+		t.Fatalf("credentials kept: %s", anon)
+	}
+	if anon.Host != "https://h" || string(anon.CAData) != "ca-pem" || anon.ServerName != "sn" || anon.QPS != 7 || anon.Burst != 9 {
+		t.Fatalf("server settings lost: %s", anon)
+	}
+	AddUserAgent(cfg, "my-controller")
+	if !strings.HasSuffix(cfg.UserAgent, "/my-controller") || !strings.Contains(cfg.UserAgent, "kgen") {
+		t.Fatalf("user agent %q", cfg.UserAgent)
+	}
+	empty := &Config{}
+	if err := SetKubernetesDefaults(empty); err != nil || empty.UserAgent != DefaultKubernetesUserAgent() {
+		t.Fatalf("defaults: %v %q", err, empty.UserAgent)
+	}
+}
+
+// recordingHandler keeps the warnings it is given.
+type recordingHandler struct{ texts []string }
+
+func (h *recordingHandler) HandleWarningHeader(_ int, _ string, text string) {
+	h.texts = append(h.texts, text)
+}
+
+func TestPerRequestOverrides(t *testing.T) {
+	var seen string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = r.URL.RequestURI()
+		w.Header().Set("Warning", `299 - "per-request"`)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Success"}`))
+	}))
+	defer srv.Close()
+	clientHandler := &recordingHandler{}
+	c := coreClient(t, srv, func(c *Config) { c.WarningHandler = clientHandler })
+	requestHandler := &recordingHandler{}
+	limiter := &countingLimiter{}
+	err := c.Get().RequestURI("/apis/x/v1/things?labelSelector=a%3Db").Throttle(limiter).WarningHandler(requestHandler).Do(context.Background()).Error()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != "/apis/x/v1/things?labelSelector=a%3Db" {
+		t.Fatalf("RequestURI sent %q", seen)
+	}
+	if limiter.waits.Load() != 1 || len(requestHandler.texts) != 1 || len(clientHandler.texts) != 0 {
+		t.Fatalf("overrides not used: waits=%d request=%v client=%v", limiter.waits.Load(), requestHandler.texts, clientHandler.texts)
+	}
+	_ = c.Get().Resource("pods").Do(context.Background())
+	if len(clientHandler.texts) != 1 {
+		t.Fatalf("client handler: %v", clientHandler.texts)
+	}
+	SetDefaultWarningHandler(NoWarnings{})
+	defer SetDefaultWarningHandler(WarningLogger{})
+	plain := coreClient(t, srv)
+	if res := plain.Get().Resource("pods").Do(context.Background()); len(res.Warnings()) != 1 {
+		t.Fatalf("warnings must still be returned with NoWarnings: %v", res.Warnings())
+	}
+}

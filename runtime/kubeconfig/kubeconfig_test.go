@@ -396,3 +396,23 @@ contexts: [{name: c, context: {cluster: cl, user: u, namespace: home-ns}}]
 		t.Fatalf("in-cluster namespace: %q %v", ns, err)
 	}
 }
+
+func TestDefaultHomeKubeconfig(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KUBECONFIG", "")
+	_ = os.MkdirAll(filepath.Join(home, ".kube"), 0o700)
+	writeFile(t, filepath.Join(home, ".kube"), "config", `
+current-context: c
+clusters: [{name: cl, cluster: {server: "https://home.example.com"}}]
+contexts: [{name: c, context: {cluster: cl}}]
+`)
+	rules := NewDefaultClientConfigLoadingRules()
+	if len(rules.Precedence) != 1 || rules.Precedence[0] != filepath.Join(home, ".kube", "config") || RecommendedHomeFile() != rules.Precedence[0] {
+		t.Fatalf("precedence %v", rules.Precedence)
+	}
+	cfg, err := NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
+	if err != nil || cfg.Host != "https://home.example.com" {
+		t.Fatalf("%v %v", cfg, err)
+	}
+}

@@ -125,7 +125,7 @@ var fastBackoff = &wait.Backoff{Duration: time.Millisecond, Factor: 2, Jitter: 1
 // consistent history ending in the same state.
 func TestConvergence(t *testing.T) {
 	checkLeaks(t)
-	for seed := range uint64(24) {
+	for seed := range uint64(48) {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			runConvergence(t, seed)
 		})

@@ -68,7 +68,7 @@ type ResourceEventHandlerRegistration interface {
 
 // HandlerOptions configures a handler.
 type HandlerOptions struct {
-	// Logger is used for the handler's log messages; nil means the informer's.
+	// Logger receives the messages about this handler's registration; nil means klog's default.
 	Logger *klog.Logger
 	// ResyncPeriod, when set, overrides the informer's default resync period for this handler.
 	ResyncPeriod *time.Duration
@@ -479,22 +479,25 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if s.stopped {
 		return nil, fmt.Errorf("handler %v was not added to the %s informer because it has stopped", handler, s.description)
 	}
+	logger := klog.Background()
+	if options.Logger != nil {
+		logger = *options.Logger
+	}
 	resync := s.defaultResync
 	if options.ResyncPeriod != nil {
 		resync = *options.ResyncPeriod
 	}
 	if resync > 0 {
 		resync = max(resync, minimumResyncPeriod)
-		if !s.started && (s.resyncCheckPeriod == 0 || resync < s.resyncCheckPeriod) {
+		switch {
+		case !s.started && (s.resyncCheckPeriod == 0 || resync < s.resyncCheckPeriod):
 			s.resyncCheckPeriod = resync
-		}
-		if s.started && (s.resyncCheckPeriod == 0 || resync < s.resyncCheckPeriod) {
-			klog.Info("Resync period is shorter than the running informer's check period; using the check period", "requested", resync, "checkPeriod", s.resyncCheckPeriod)
-			if s.resyncCheckPeriod > 0 {
-				resync = s.resyncCheckPeriod
-			} else {
-				resync = 0
-			}
+		case s.started && s.resyncCheckPeriod == 0:
+			logger.Info("Informer started without resync; the handler will not be resynced", "type", s.description, "requested", resync)
+			resync = 0
+		case s.started && resync < s.resyncCheckPeriod:
+			logger.Info("Resync period is shorter than the running informer's check period; using the check period", "type", s.description, "requested", resync, "checkPeriod", s.resyncCheckPeriod)
+			resync = s.resyncCheckPeriod
 		}
 	}
 	l := newListener(handler, resync, fmt.Sprintf("%s handler %T", s.description, handler))

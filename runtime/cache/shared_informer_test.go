@@ -493,3 +493,33 @@ func TestNewIndexerInformer(t *testing.T) {
 	cancel()
 	<-done
 }
+
+func TestInformerResyncPeriodNegotiation(t *testing.T) {
+	checkLeaks(t)
+	src := newSource()
+	defer src.stopAll()
+	informer := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, SharedIndexInformerOptions{ResyncPeriod: time.Minute, Backoff: fastBackoff}).(*sharedIndexInformer)
+	tiny := 10 * time.Millisecond
+	reg, _ := informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &tiny})
+	if got := reg.(*registration).l.resyncPeriod; got != minimumResyncPeriod {
+		t.Errorf("resync period = %v, want the minimum %v", got, minimumResyncPeriod)
+	}
+	if informer.resyncCheckPeriod != minimumResyncPeriod {
+		t.Errorf("check period = %v, want it lowered before start", informer.resyncCheckPeriod)
+	}
+	startInformer(t, informer)
+	eventually(t, "sync", informer.HasSynced)
+	twoSeconds := 2 * time.Second
+	reg, _ = informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &twoSeconds})
+	if got := reg.(*registration).l.resyncPeriod; got != twoSeconds {
+		t.Errorf("resync period after start = %v", got)
+	}
+
+	quiet := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, SharedIndexInformerOptions{Backoff: fastBackoff}).(*sharedIndexInformer)
+	startInformer(t, quiet)
+	eventually(t, "sync", quiet.HasSynced)
+	reg, _ = quiet.AddEventHandlerWithResyncPeriod(&recorder{}, time.Hour)
+	if got := reg.(*registration).l.resyncPeriod; got != 0 {
+		t.Errorf("an informer started without resync gave a late handler resync period %v", got)
+	}
+}

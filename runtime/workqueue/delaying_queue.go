@@ -2,6 +2,8 @@ package workqueue
 
 import (
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // TypedDelayingInterface is a queue that can also add an item after a delay.
@@ -131,16 +133,8 @@ func (q *Typed[T]) promoteLocked(now time.Time) {
 // the queue and refreshes the unfinished-work metrics, and exits at shutdown.
 func (q *Typed[T]) runTimers() {
 	defer close(q.timers.done)
-	var timer interface {
-		C() <-chan time.Time
-		Stop() bool
-		Reset(time.Duration) bool
-	}
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
+	var t queueTimer
+	defer t.stop()
 	for {
 		now := q.clock.Now()
 		q.mu.Lock()
@@ -154,27 +148,60 @@ func (q *Typed[T]) runTimers() {
 		q.mu.Unlock()
 
 		var fired <-chan time.Time
-		switch {
-		case !next.IsZero():
-			if timer == nil {
-				timer = q.clock.NewTimer(next.Sub(now))
-			} else {
-				timer.Reset(next.Sub(now))
+		if !next.IsZero() {
+			if fired = t.arm(q.clock, next); fired == nil {
+				continue // already due
 			}
-			// The clock may have passed next while the timer was being armed
-			// (a fake clock stepped by a test, say); then go round again.
-			if !q.clock.Now().Before(next) {
-				continue
-			}
-			fired = timer.C()
-		case timer != nil:
-			timer.Stop()
+		} else {
+			t.stop()
 		}
 		select {
 		case <-fired:
 		case <-q.timers.wake:
 		case <-q.timers.stop:
 			return
+		}
+	}
+}
+
+// queueTimer is the timer of the timer goroutine.
+type queueTimer struct {
+	timer clock.Timer
+}
+
+// armSlack is how far the clock may move while the timer is being armed before
+// it is armed again; a fake clock stepped by a test moves further than that.
+const armSlack = time.Millisecond
+
+// arm sets the timer to fire at deadline and returns its channel, or nil if the
+// deadline has already passed. Timers take durations, not deadlines, so if the
+// clock moves while arming (a test stepping a fake clock, say), it re-arms
+// rather than fire late.
+func (t *queueTimer) arm(c clock.Clock, deadline time.Time) <-chan time.Time {
+	for {
+		t.stop()
+		from := c.Now()
+		if !from.Before(deadline) {
+			return nil
+		}
+		if t.timer == nil {
+			t.timer = c.NewTimer(deadline.Sub(from))
+		} else {
+			t.timer.Reset(deadline.Sub(from))
+		}
+		if c.Since(from) < armSlack {
+			return t.timer.C()
+		}
+	}
+}
+
+// stop stops the timer and drops a tick nobody received, which would otherwise
+// block a fake clock delivering the next one.
+func (t *queueTimer) stop() {
+	if t.timer != nil && !t.timer.Stop() {
+		select {
+		case <-t.timer.C():
+		default:
 		}
 	}
 }

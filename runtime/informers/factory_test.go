@@ -38,6 +38,12 @@ func (s *podSource) watchFn(ctx context.Context, opts metav1.ListOptions) (watch
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
+// listWatchClient stands for a clientset that cannot serve streaming lists, like a fake one; informers
+// built for it list and then watch.
+type listWatchClient struct{}
+
+func (listWatchClient) IsWatchListSemanticsUnSupported() bool { return true }
+
 func pod(name string) corev1.Pod {
 	return corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{"a": "b"}}}
 }
@@ -60,7 +66,7 @@ func TestFactorySharesAndStartsInformers(t *testing.T) {
 	}
 	newInformer := func(resync time.Duration) cache.SharedIndexInformer {
 		resyncs = append(resyncs, resync)
-		return informers.NewTypedInformer(nil, &corev1.Pod{}, podsGVR,
+		return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
 			informers.InformerOptions{ResyncPeriod: resync, TweakListOptions: f.TweakListOptions()}, src.list, src.watchFn)
 	}
 	first := f.InformerFor(&corev1.Pod{}, newInformer)
@@ -102,7 +108,7 @@ func TestWaitForCacheSyncWithContextReportsTimeout(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	f.InformerFor(&corev1.Pod{}, func(resync time.Duration) cache.SharedIndexInformer {
-		return informers.NewTypedInformer(nil, &corev1.Pod{}, podsGVR, informers.InformerOptions{}, slowList, newPodSource().watchFn)
+		return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR, informers.InformerOptions{}, slowList, newPodSource().watchFn)
 	})
 	runCtx, stop := context.WithCancel(context.Background())
 	defer func() { stop(); f.Shutdown() }()

@@ -209,6 +209,17 @@ func TestListers(t *testing.T) {
 		t.Errorf("ListAll over a wrapped indexer = %d", n)
 	}
 
+	// appendFn may use the store: it runs without the store's lock.
+	if err := ListAllByNamespace(idx, "a", nil, func(obj any) {
+		_, _, _ = idx.Get(obj)
+		_ = idx.Update(obj)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ListAll(idx, nil, func(obj any) { _ = idx.Update(obj) }); err != nil {
+		t.Fatal(err)
+	}
+
 	gr := schema.GroupResource{Resource: "pods"}
 	lister := NewGenericLister(idx, gr)
 	if objs, _ := lister.List(web); len(objs) != 2 {

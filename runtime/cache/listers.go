@@ -14,15 +14,18 @@ import (
 // AppendFunc receives each object a list helper selects.
 type AppendFunc func(any)
 
-// ListAll calls appendFn for every object in store whose labels match selector.
+// ListAll calls appendFn for every object in store whose labels match selector. appendFn runs
+// without any store lock held, so it may use the store.
 func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
-	visit := selectingVisitor(selector, appendFn)
+	matches := labelMatcher(selector)
+	var items []any
 	if ks, ok := store.(*keyedStore); ok {
-		ks.items.visitAll(visit)
-		return nil
+		items = ks.items.selectAll(matches)
+	} else {
+		items = filter(store.List(), matches)
 	}
-	for _, obj := range store.List() {
-		visit(obj)
+	for _, obj := range items {
+		appendFn(obj)
 	}
 	return nil
 }
@@ -33,37 +36,48 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selec
 	if namespace == metav1.NamespaceAll {
 		return ListAll(indexer, selector, appendFn)
 	}
-	visit := selectingVisitor(selector, appendFn)
+	matches := labelMatcher(selector)
+	var items []any
+	var err error
 	if ks, ok := indexer.(*keyedStore); ok {
-		if err := ks.items.visitIndex(NamespaceIndex, namespace, visit); err == nil {
-			return nil
-		}
-	} else if items, err := indexer.ByIndex(NamespaceIndex, namespace); err == nil {
-		for _, obj := range items {
-			visit(obj)
-		}
-		return nil
+		items, err = ks.items.selectIndexed(NamespaceIndex, namespace, matches)
+	} else if items, err = indexer.ByIndex(NamespaceIndex, namespace); err == nil {
+		items = filter(items, matches)
 	}
-	// Without a namespace index, scan everything.
-	return ListAll(indexer, selector, func(obj any) {
-		if m, err := meta.Accessor(obj); err == nil && m.GetNamespace() == namespace {
-			appendFn(obj)
-		}
-	})
+	if err != nil {
+		// Without a namespace index, scan everything.
+		return ListAll(indexer, selector, func(obj any) {
+			if m, err := meta.Accessor(obj); err == nil && m.GetNamespace() == namespace {
+				appendFn(obj)
+			}
+		})
+	}
+	for _, obj := range items {
+		appendFn(obj)
+	}
+	return nil
 }
 
-// selectingVisitor returns a visitor that passes objects matching selector to appendFn. Objects
-// without metadata are skipped.
-func selectingVisitor(selector labels.Selector, appendFn AppendFunc) func(any) {
+// labelMatcher returns a predicate accepting objects whose labels match selector; objects without
+// metadata never match a non-empty selector.
+func labelMatcher(selector labels.Selector) func(any) bool {
 	if selector == nil || selector.Empty() {
-		return func(obj any) { appendFn(obj) }
+		return func(any) bool { return true }
 	}
-	return func(obj any) {
+	return func(obj any) bool {
 		m, err := meta.Accessor(obj)
-		if err == nil && selector.Matches(labels.Set(m.GetLabels())) {
-			appendFn(obj)
+		return err == nil && selector.Matches(labels.Set(m.GetLabels()))
+	}
+}
+
+func filter(items []any, keep func(any) bool) []any {
+	out := items[:0]
+	for _, obj := range items {
+		if keep(obj) {
+			out = append(out, obj)
 		}
 	}
+	return out
 }
 
 // GenericLister lists and gets objects of any type from an Indexer.

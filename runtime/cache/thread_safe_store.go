@@ -51,11 +51,13 @@ type ThreadSafeStore interface {
 // NewThreadSafeStore returns a ThreadSafeStore maintaining indexers. indices may carry prebuilt indexes
 // (it is usually empty).
 func NewThreadSafeStore(indexers Indexers, indices Indices) ThreadSafeStore {
-	s := newThreadSafeMap(indexers, 0)
-	for name, idx := range indices {
-		if _, ok := s.indexers[name]; ok {
-			s.indices[name] = idx
+	s := newThreadSafeMap(nil, 0)
+	for name, f := range indexers {
+		idx := indices[name]
+		if idx == nil {
+			idx = Index{}
 		}
+		s.setIndex(name, f, idx)
 	}
 	return s
 }
@@ -67,18 +69,33 @@ type threadSafeMap struct {
 	items    map[string]any
 	indexers Indexers
 	indices  Indices
-	rv       string
+	// writeIndexes lists the indexes for the write path, which walks them for every object.
+	writeIndexes []writeIndex
+	rv           string
 	// rvGauge, when set, receives the store's resourceVersion.
 	rvGauge GaugeMetric
+}
+
+// writeIndex is one index as the write path needs it.
+type writeIndex struct {
+	name string
+	f    IndexFunc
+	idx  Index
 }
 
 func newThreadSafeMap(indexers Indexers, size int) *threadSafeMap {
 	s := &threadSafeMap{items: make(map[string]any, size), indexers: Indexers{}, indices: Indices{}}
 	for name, f := range indexers {
-		s.indexers[name] = f
-		s.indices[name] = Index{}
+		s.setIndex(name, f, Index{})
 	}
 	return s
+}
+
+// setIndex installs an index; the caller holds the lock or owns the map.
+func (c *threadSafeMap) setIndex(name string, f IndexFunc, idx Index) {
+	c.indexers[name] = f
+	c.indices[name] = idx
+	c.writeIndexes = append(c.writeIndexes, writeIndex{name, f, idx})
 }
 
 func (c *threadSafeMap) Add(key string, obj any) {
@@ -128,8 +145,8 @@ func (c *threadSafeMap) Replace(items map[string]any, resourceVersion string) {
 	c.lock.Lock()
 	defer c.lock.Unlock()
 	c.items = items
-	for name := range c.indices {
-		c.indices[name] = Index{}
+	for _, wi := range c.writeIndexes {
+		clear(wi.idx)
 	}
 	for key, obj := range items {
 		c.indexLocked(key, nil, obj)
@@ -181,9 +198,8 @@ func (c *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 		}
 	}
 	for name, f := range newIndexers {
-		c.indexers[name] = f
 		idx := Index{}
-		c.indices[name] = idx
+		c.setIndex(name, f, idx)
 		for key, obj := range c.items {
 			for _, v := range c.indexValues(name, f, key, obj) {
 				addToIndex(idx, v, key)
@@ -247,28 +263,37 @@ func (c *threadSafeMap) ByIndex(indexName, indexedValue string) ([]any, error) {
 	return c.objectsLocked(idx[indexedValue]), nil
 }
 
-// visitIndex calls visit for every object indexed under indexedValue while holding the read lock,
-// without building an intermediate slice.
-func (c *threadSafeMap) visitIndex(indexName, indexedValue string, visit func(obj any)) error {
+// selectIndexed returns the objects indexed under indexedValue that keep accepts. keep runs under
+// the read lock and must not call back into the store.
+func (c *threadSafeMap) selectIndexed(indexName, indexedValue string, keep func(obj any) bool) ([]any, error) {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
 	_, idx, err := c.lookupIndexLocked(indexName)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for key := range idx[indexedValue] {
-		visit(c.items[key])
+	keys := idx[indexedValue]
+	out := make([]any, 0, len(keys))
+	for key := range keys {
+		if obj := c.items[key]; keep(obj) {
+			out = append(out, obj)
+		}
 	}
-	return nil
+	return out, nil
 }
 
-// visitAll calls visit for every object while holding the read lock.
-func (c *threadSafeMap) visitAll(visit func(obj any)) {
+// selectAll returns the objects that keep accepts. keep runs under the read lock and must not call
+// back into the store.
+func (c *threadSafeMap) selectAll(keep func(obj any) bool) []any {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
+	var out []any
 	for _, obj := range c.items {
-		visit(obj)
+		if keep(obj) {
+			out = append(out, obj)
+		}
 	}
+	return out
 }
 
 func (c *threadSafeMap) lookupIndexLocked(indexName string) (IndexFunc, Index, error) {
@@ -308,26 +333,34 @@ func (c *threadSafeMap) removeLocked(key string) (old any, existed bool) {
 // indexLocked moves key from the index values of oldObj to those of newObj, touching only the values
 // that differ. Either object may be nil.
 func (c *threadSafeMap) indexLocked(key string, oldObj, newObj any) {
-	for name, f := range c.indexers {
+	for _, wi := range c.writeIndexes {
 		var oldValues, newValues []string
 		if oldObj != nil {
-			oldValues = c.indexValues(name, f, key, oldObj)
+			oldValues = c.indexValues(wi.name, wi.f, key, oldObj)
 		}
 		if newObj != nil {
-			newValues = c.indexValues(name, f, key, newObj)
+			newValues = c.indexValues(wi.name, wi.f, key, newObj)
 		}
-		if slices.Equal(oldValues, newValues) {
-			continue
-		}
-		idx := c.indices[name]
-		for _, v := range oldValues {
-			if !slices.Contains(newValues, v) {
-				removeFromIndex(idx, v, key)
+		switch {
+		case len(oldValues) == 0:
+			for _, v := range newValues {
+				addToIndex(wi.idx, v, key)
 			}
-		}
-		for _, v := range newValues {
-			if !slices.Contains(oldValues, v) {
-				addToIndex(idx, v, key)
+		case len(newValues) == 0:
+			for _, v := range oldValues {
+				removeFromIndex(wi.idx, v, key)
+			}
+		case slices.Equal(oldValues, newValues):
+		default:
+			for _, v := range oldValues {
+				if !slices.Contains(newValues, v) {
+					removeFromIndex(wi.idx, v, key)
+				}
+			}
+			for _, v := range newValues {
+				if !slices.Contains(oldValues, v) {
+					addToIndex(wi.idx, v, key)
+				}
 			}
 		}
 	}

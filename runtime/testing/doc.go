@@ -23,7 +23,9 @@
 //   - lists page with limit/continue over one consistent snapshot, and resourceVersionMatch=Exact
 //     reads the state at an earlier resourceVersion, both rebuilt from the watch history;
 //   - delete of an object with finalizers sets deletionTimestamp; removing the last finalizer
-//     deletes it; new finalizers are refused while deleting; DeleteCollection is served;
+//     deletes it; new finalizers are refused while deleting; Pods bound to a node are deleted
+//     gracefully (deletionGracePeriodSeconds, ended by a delete with grace period zero);
+//     DeleteCollection is served;
 //   - JSON, merge and strategic merge patches (the latter refused for custom resources, as for
 //     CRDs) and server-side apply, with field ownership and conflicts when the tracker comes from
 //     NewFieldManagedObjectTracker;

@@ -679,3 +679,40 @@ func TestListAtExactResourceVersionAndConsistentPages(t *testing.T) {
 		t.Fatalf("current list = %d items", len(now.Items))
 	}
 }
+
+func TestPodsOnANodeAreDeletedGracefully(t *testing.T) {
+	running := pod("ns", "running")
+	running.Spec.NodeName = "node-1"
+	c := newClient(t, running, pod("ns", "unscheduled"))
+	del := func(name string, grace *int64) error {
+		_, err := c.Invokes(ktesting.NewDeleteActionWithOptions(podResource, "ns", name, metav1.DeleteOptions{GracePeriodSeconds: grace}), nil)
+		return err
+	}
+	get := func(name string) (*corev1.Pod, error) {
+		obj, err := c.Invokes(ktesting.NewGetAction(podResource, "ns", name), nil)
+		return asPod(obj, err)
+	}
+	if err := del("unscheduled", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := get("unscheduled"); !apierrors.IsNotFound(err) {
+		t.Fatalf("unscheduled pod not deleted at once: %v", err)
+	}
+	if err := del("running", nil); err != nil {
+		t.Fatal(err)
+	}
+	p := must[*corev1.Pod](t)(get("running"))
+	if p.DeletionTimestamp == nil || *p.DeletionGracePeriodSeconds != 30 {
+		t.Fatalf("graceful deletion: %+v", p.ObjectMeta)
+	}
+	// Removing finalizers does not end a pending grace period; a zero grace period does.
+	p.Labels = map[string]string{"still": "here"}
+	must[*corev1.Pod](t)(c.updatePod(p, ""))
+	zero := int64(0)
+	if err := del("running", &zero); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := get("running"); !apierrors.IsNotFound(err) {
+		t.Fatalf("zero grace period did not delete: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -212,7 +213,7 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 		}
 		return old.DeepCopyObject(), nil
 	}
-	if m.GetDeletionTimestamp() != nil && len(m.GetFinalizers()) == 0 {
+	if m.GetDeletionTimestamp() != nil && len(m.GetFinalizers()) == 0 && !gracefulPending(m) {
 		return t.commit(s, watch.Deleted, obj, old), nil
 	}
 	return t.commit(s, watch.Modified, obj, old), nil
@@ -246,22 +247,29 @@ func (t *tracker) deleteLocked(gvr schema.GroupVersionResource, ns, name string,
 			return nil, apierrors.NewConflict(kind, name, preconditionFailed("ResourceVersion", *p.ResourceVersion, oldMeta.GetResourceVersion()))
 		}
 	}
-	if len(oldMeta.GetFinalizers()) == 0 {
-		if isDryRun(opts.DryRun) {
+	if isDryRun(opts.DryRun) {
+		return old.DeepCopyObject(), nil
+	}
+	grace := gracePeriod(old, opts)
+	finalizers := len(oldMeta.GetFinalizers()) > 0
+	marking := oldMeta.GetDeletionTimestamp() == nil
+	if !marking {
+		// Already being deleted: only a shorter pending grace period changes anything.
+		pending := oldMeta.GetDeletionGracePeriodSeconds()
+		if pending == nil || *pending == 0 || opts.GracePeriodSeconds == nil || *opts.GracePeriodSeconds >= *pending {
 			return old.DeepCopyObject(), nil
 		}
-		return t.commit(s, watch.Deleted, old.DeepCopyObject(), old), nil
+		grace = max(*opts.GracePeriodSeconds, 0)
 	}
-	if oldMeta.GetDeletionTimestamp() != nil || isDryRun(opts.DryRun) {
-		return old.DeepCopyObject(), nil
+	if grace == 0 && !finalizers {
+		return t.commit(s, watch.Deleted, old.DeepCopyObject(), old), nil
 	}
 	obj := old.DeepCopyObject()
 	m, _ := meta.Accessor(obj)
-	ts := now()
-	var zero int64
+	ts := metav1.NewTime(now().Add(time.Duration(grace) * time.Second))
 	m.SetDeletionTimestamp(&ts)
-	m.SetDeletionGracePeriodSeconds(&zero)
-	if m.GetGeneration() > 0 {
+	m.SetDeletionGracePeriodSeconds(&grace)
+	if marking && m.GetGeneration() > 0 {
 		m.SetGeneration(m.GetGeneration() + 1)
 	}
 	return t.commit(s, watch.Modified, obj, old), nil
@@ -300,6 +308,13 @@ func (t *tracker) annotationsChangeGeneration(obj runtime.Object, oldMeta, newMe
 		return false
 	}
 	return !equality.Semantic.DeepEqual(oldMeta.GetAnnotations(), newMeta.GetAnnotations())
+}
+
+// gracefulPending reports whether a graceful deletion still waits for its grace period, which the
+// object's own agent (a kubelet for Pods) ends with a delete of grace period zero.
+func gracefulPending(m metav1.Object) bool {
+	p := m.GetDeletionGracePeriodSeconds()
+	return p != nil && *p > 0
 }
 
 // preconditionFailed is the server's message for a failed precondition on a field.

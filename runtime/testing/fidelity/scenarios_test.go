@@ -801,6 +801,36 @@ var scenarios = []scenario{
 		want: "list=ok page1=ok patch=ok delete=ok page2=ok items=[c=1] sameRV=true exact=ok items=[a=1,b=1,c=1] now=ok items=[a=1,c=2,d=]",
 	},
 	{
+		name: "pods on a node are deleted gracefully",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			in := newPod("p", "c")
+			in.Spec.NodeName = "node-1"
+			if mustCreatePod(ctx, b, ns, in, f) == nil {
+				return f.String()
+			}
+			f.add("delete", errFact(b.delete(ctx, "pods", ns, "p", metav1.DeleteOptions{})))
+			p := &corev1.Pod{}
+			f.add("get", errFact(b.get(ctx, "pods", ns, "p", p)))
+			f.add("marked", p.DeletionTimestamp != nil)
+			if p.DeletionGracePeriodSeconds != nil {
+				f.add("grace", *p.DeletionGracePeriodSeconds)
+			}
+			f.add("generation", p.Generation)
+			ten := int64(10)
+			f.add("shorten", errFact(b.delete(ctx, "pods", ns, "p", metav1.DeleteOptions{GracePeriodSeconds: &ten})))
+			f.add("get", errFact(b.get(ctx, "pods", ns, "p", p)))
+			if p.DeletionGracePeriodSeconds != nil {
+				f.add("grace", *p.DeletionGracePeriodSeconds)
+			}
+			zero := int64(0)
+			f.add("force", errFact(b.delete(ctx, "pods", ns, "p", metav1.DeleteOptions{GracePeriodSeconds: &zero})))
+			f.add("gone", errFact(b.get(ctx, "pods", ns, "p", &corev1.Pod{})))
+			return f.String()
+		},
+		want: "delete=ok get=ok marked=true grace=30 generation=2 shorten=ok get=ok grace=10 force=ok gone=404/NotFound(pods p)",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

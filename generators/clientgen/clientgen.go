@@ -155,9 +155,6 @@ type versionData struct {
 // SchemePkg is the import path of the clientset's scheme package.
 func (d versionData) SchemePkg() string { return path.Join(d.Cfg.Pkg(), "scheme") }
 
-// ClientPkg is the import path of the clientset package.
-func (d versionData) ClientPkg() string { return d.Cfg.Pkg() }
-
 // APIPath is the API path of the version's group.
 func (d versionData) APIPath() string {
 	if d.V.Group.Name == "" {

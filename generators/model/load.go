@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -309,9 +308,4 @@ func splitComment(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
 		}
 	}
 	return out
-}
-
-// GroupVersionKey is the "group/version" key of an input package path, as used by --included-types-overrides.
-func GroupVersionKey(pkgPath string) string {
-	return strings.ToLower(path.Base(path.Dir(pkgPath))) + "/" + path.Base(pkgPath)
 }

@@ -52,9 +52,6 @@ func (v *Version) GoName() string { return upperFirst(v.Name) }
 // GroupVersionGoName is the identifier joining group and version, used for clientset accessors ("ExampleV1").
 func (v *Version) GroupVersionGoName() string { return v.Group.GoName + v.GoName() }
 
-// Alias is the import alias of the version's generated packages ("examplev1").
-func (v *Version) Alias() string { return strings.ToLower(v.GroupVersionGoName()) }
-
 // Type is one +genclient type with everything the generators need to know about it.
 type Type struct {
 	// Version is the group version the type belongs to.
@@ -97,9 +94,6 @@ func (t *Type) PrivateName() string { return lowerFirst(t.Name) }
 
 // Ref is the type's own Go reference.
 func (t *Type) Ref() TypeRef { return TypeRef{Pkg: t.Version.PkgPath, Name: t.Name} }
-
-// ListRef is the reference of the type's list type.
-func (t *Type) ListRef() TypeRef { return TypeRef{Pkg: t.Version.PkgPath, Name: t.Name + "List"} }
 
 // Extension is a +genclient:method extension method.
 type Extension struct {

@@ -705,9 +705,10 @@ func TestPodsOnANodeAreDeletedGracefully(t *testing.T) {
 	if p.DeletionTimestamp == nil || *p.DeletionGracePeriodSeconds != 30 {
 		t.Fatalf("graceful deletion: %+v", p.ObjectMeta)
 	}
-	// Removing finalizers does not end a pending grace period; a zero grace period does.
+	// An update does not end a pending grace period; a delete with grace period zero does.
 	p.Labels = map[string]string{"still": "here"}
 	must[*corev1.Pod](t)(c.updatePod(p, ""))
+	must[*corev1.Pod](t)(get("running"))
 	zero := int64(0)
 	if err := del("running", &zero); err != nil {
 		t.Fatal(err)

@@ -491,19 +491,35 @@ func retryAfterSeconds(resp *http.Response) (int, bool) {
 	return i, true
 }
 
+// sendPolicy says how send treats one kind of call.
+type sendPolicy struct {
+	// throttle waits for the rate limiter before each attempt.
+	throttle bool
+	// timeout bounds all attempts by the request timeout, counted after the first throttle wait so a
+	// throttled client does not time out before sending anything.
+	timeout bool
+	// errRetryable selects transport errors worth another attempt; nil retries none.
+	errRetryable func(error) bool
+}
+
 // send sends the request, retrying per retryDecision. The final response is handed to handle, which
 // reports whether it took ownership of the response body (otherwise send closes it).
-func (r *Request) send(ctx context.Context, throttle bool, errRetryable func(error) bool, handle func(*http.Request, *http.Response) bool) error {
+func (r *Request) send(ctx context.Context, policy sendPolicy, handle func(*http.Request, *http.Response) bool) error {
 	if r.err != nil {
 		return r.err
 	}
 	if err := r.preflight(); err != nil {
 		return err
 	}
-	if throttle {
+	if policy.throttle {
 		if err := r.throttle(ctx); err != nil {
 			return err
 		}
+	}
+	if policy.timeout && r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.timeout)
+		defer cancel()
 	}
 	client := r.httpClient()
 	logBody(ctx, "Request Body", r.bodyBytes)
@@ -516,7 +532,7 @@ func (r *Request) send(ctx context.Context, throttle bool, errRetryable func(err
 		start := time.Now()
 		resp, err := client.Do(req)
 		logRoundTrip(ctx, req, resp, err, time.Since(start))
-		wait, retry := r.retryDecision(attempt, resp, err, errRetryable)
+		wait, retry := r.retryDecision(attempt, resp, err, policy.errRetryable)
 		if !retry {
 			if err != nil {
 				return wrapPrevious(err, previous)
@@ -536,7 +552,7 @@ func (r *Request) send(ctx context.Context, throttle bool, errRetryable func(err
 		if err := sleep(ctx, wait); err != nil {
 			return wrapPrevious(err, previous)
 		}
-		if throttle {
+		if policy.throttle {
 			if err := r.throttle(ctx); err != nil {
 				return wrapPrevious(err, previous)
 			}
@@ -581,14 +597,12 @@ func isRetryableGETError(err error) bool {
 
 // Do sends the request and returns its Result. Server errors are *errors.StatusError.
 func (r *Request) Do(ctx context.Context) Result {
-	ctx, cancel := r.withTimeout(ctx)
-	defer cancel()
 	var result Result
-	var retryable func(error) bool
+	policy := sendPolicy{throttle: true, timeout: true}
 	if r.verb == http.MethodGet {
-		retryable = isRetryableGETError
+		policy.errRetryable = isRetryableGETError
 	}
-	err := r.send(ctx, true, retryable, func(req *http.Request, resp *http.Response) bool {
+	err := r.send(ctx, policy, func(req *http.Request, resp *http.Response) bool {
 		result = r.transformResponse(ctx, req, resp)
 		return false
 	})
@@ -604,18 +618,11 @@ func (r *Request) DoRaw(ctx context.Context) ([]byte, error) {
 	return result.body, result.err
 }
 
-func (r *Request) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if r.timeout > 0 {
-		return context.WithTimeout(ctx, r.timeout)
-	}
-	return ctx, func() {}
-}
-
 // Stream sends the request and returns the response body for the caller to read and close.
 func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 	var body io.ReadCloser
 	var streamErr error
-	err := r.send(ctx, true, nil, func(req *http.Request, resp *http.Response) bool {
+	err := r.send(ctx, sendPolicy{throttle: true}, func(req *http.Request, resp *http.Response) bool {
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			r.handleWarnings(resp)
 			body = resp.Body
@@ -640,7 +647,7 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	var w watch.Interface
 	var watchErr error
 	retryable := func(err error) bool { return utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) }
-	err := r.send(ctx, false, retryable, func(req *http.Request, resp *http.Response) bool {
+	err := r.send(ctx, sendPolicy{errRetryable: retryable}, func(req *http.Request, resp *http.Response) bool {
 		if resp.StatusCode == http.StatusOK {
 			w, watchErr = r.newStreamWatcher(ctx, resp)
 			return watchErr == nil

@@ -600,3 +600,26 @@ func TestMalformedResponseBodiesGiveErrors(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// slowLimiter makes every request wait d for its token.
+type slowLimiter struct {
+	countingLimiter
+	d time.Duration
+}
+
+func (l *slowLimiter) Wait(ctx context.Context) error {
+	l.waits.Add(1)
+	return sleep(ctx, l.d)
+}
+
+func TestThrottleWaitDoesNotCountAgainstTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Success"}`))
+	}))
+	defer srv.Close()
+	c := coreClient(t, srv, func(c *Config) { c.RateLimiter = &slowLimiter{d: 300 * time.Millisecond} })
+	if err := c.Get().Resource("pods").Timeout(200 * time.Millisecond).Do(context.Background()).Error(); err != nil {
+		t.Fatalf("a throttled request must not time out before it is sent: %v", err)
+	}
+}

@@ -139,6 +139,7 @@ func BenchmarkCacheIndexer(b *testing.B) {
 	updates := cachePods(cacheObjects, 2)
 	for _, side := range cacheSides {
 		b.Run("Add100k/"+side.name, func(b *testing.B) {
+			runtime.GC()
 			for b.Loop() {
 				idx := side.newIndexer()
 				for _, p := range pods {
@@ -151,6 +152,7 @@ func BenchmarkCacheIndexer(b *testing.B) {
 			_ = populated.Add(p)
 		}
 		b.Run("Update100k/"+side.name, func(b *testing.B) {
+			runtime.GC()
 			for b.Loop() {
 				for _, p := range updates {
 					_ = populated.Update(p)
@@ -158,6 +160,7 @@ func BenchmarkCacheIndexer(b *testing.B) {
 			}
 		})
 		b.Run("ByIndex/"+side.name, func(b *testing.B) {
+			runtime.GC()
 			i := 0
 			for b.Loop() {
 				_, _ = populated.ByIndex(kcache.NamespaceIndex, "ns-"+strconv.Itoa(i%cacheNamespaces))
@@ -166,6 +169,7 @@ func BenchmarkCacheIndexer(b *testing.B) {
 			}
 		})
 		b.Run("List/"+side.name, func(b *testing.B) {
+			runtime.GC()
 			for b.Loop() {
 				_ = populated.List()
 			}
@@ -178,6 +182,7 @@ func BenchmarkCacheDeltaFIFO(b *testing.B) {
 	pods := cachePods(cacheObjects, 1)
 	updates := cachePods(cacheObjects, 2)
 	b.Run("kgen", func(b *testing.B) {
+		runtime.GC()
 		for b.Loop() {
 			f := kcache.NewDeltaFIFOWithOptions(kcache.DeltaFIFOOptions{KeyFunction: kcache.MetaNamespaceKeyFunc, EmitDeltaTypeReplaced: true})
 			for i := range pods {
@@ -190,6 +195,7 @@ func BenchmarkCacheDeltaFIFO(b *testing.B) {
 		}
 	})
 	b.Run("client-go", func(b *testing.B) {
+		runtime.GC()
 		for b.Loop() {
 			f := cgcache.NewDeltaFIFOWithOptions(cgcache.DeltaFIFOOptions{KeyFunction: cgcache.MetaNamespaceKeyFunc, EmitDeltaTypeReplaced: true})
 			for i := range pods {

@@ -154,3 +154,45 @@ func TestBadTagWritesNothing(t *testing.T) {
 		t.Fatalf("output directory changed: %v", files)
 	}
 }
+
+// TestThinOutput keeps generated per-type files thin: counting code lines (no comments or blank lines),
+// a typed client, its fake and a lister of a type without extension methods stay within 40 lines, and an
+// informer (which carries client-go's typed-informer API) within 80.
+func TestThinOutput(t *testing.T) {
+	perType := func(dir, prefix string, names ...string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, filepath.Join("../testdata/generated", dir, prefix+n+".go"))
+		}
+		return out
+	}
+	for limit, files := range map[int][]string{
+		40: append(append(
+			perType("clientset/versioned/typed/example2/v1", "", "widget", "gadget", "fish", "marker"),
+			perType("clientset/versioned/typed/example2/v1/fake", "fake_", "widget", "gadget", "fish", "marker")...),
+			perType("listers/example2/v1", "", "widget", "gadget", "fish")...),
+		80: perType("informers/externalversions/example2/v1", "", "widget", "gadget", "fish"),
+	} {
+		for _, f := range files {
+			content, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, inComment := 0, false
+			for _, l := range strings.Split(string(content), "\n") {
+				l = strings.TrimSpace(l)
+				switch {
+				case inComment:
+					inComment = !strings.HasSuffix(l, "*/")
+				case strings.HasPrefix(l, "/*"):
+					inComment = !strings.HasSuffix(l, "*/")
+				case l != "" && !strings.HasPrefix(l, "//"):
+					code++
+				}
+			}
+			if code > limit {
+				t.Errorf("%s has %d code lines; want at most %d", f, code, limit)
+			}
+		}
+	}
+}

@@ -17,6 +17,8 @@
 //   - for types with a Status field, status is dropped on create, kept on main-resource writes and
 //     the only thing a status write of a custom type changes (built-in types keep metadata changes
 //     there, except a Deployment's labels and a Pod's owner references);
+//   - object metadata is validated (name format, labels, annotations, owner references,
+//     finalizers) with the server's Invalid errors;
 //   - Secrets get stringData merged into data and type Opaque by default;
 //   - label selectors; field selectors with the server's field labels for built-in kinds (any
 //     field path for custom resources); dry run and delete preconditions;

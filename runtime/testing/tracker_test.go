@@ -717,3 +717,20 @@ func TestPodsOnANodeAreDeletedGracefully(t *testing.T) {
 		t.Fatalf("zero grace period did not delete: %v", err)
 	}
 }
+
+func TestObjectMetadataIsValidated(t *testing.T) {
+	c := newClient(t)
+	_, err := c.createCM(cm("ns", "Not_Valid", nil))
+	wantStatus(t, err, 422, metav1.StatusReasonInvalid)
+	bad := cm("ns", "l", nil)
+	bad.Labels = map[string]string{"app": "has spaces"}
+	_, err = c.createCM(bad)
+	wantStatus(t, err, 422, metav1.StatusReasonInvalid)
+	ok := must[*corev1.ConfigMap](t)(c.createCM(cm("ns", "ok", nil)))
+	ok.Annotations = map[string]string{"bad key!": "v"}
+	_, err = c.updateCM(ok)
+	wantStatus(t, err, 422, metav1.StatusReasonInvalid)
+	if causes := err.(apierrors.APIStatus).Status().Details.Causes; len(causes) == 0 || causes[0].Field != "metadata.annotations" {
+		t.Fatalf("causes = %+v", causes)
+	}
+}

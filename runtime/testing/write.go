@@ -113,6 +113,9 @@ func (t *tracker) createLocked(gvr schema.GroupVersionResource, obj runtime.Obje
 		return nil, apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
 	}
 
+	if errs := validateMeta(obj, m); len(errs) > 0 {
+		return nil, t.invalid(gvr, obj, m.GetName(), errs...)
+	}
 	m.SetUID(uuid.NewUUID())
 	m.SetCreationTimestamp(now())
 	m.SetDeletionTimestamp(nil)
@@ -193,6 +196,9 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 	m.SetDeletionGracePeriodSeconds(oldMeta.GetDeletionGracePeriodSeconds())
 	m.SetGeneration(oldMeta.GetGeneration())
 	m.SetResourceVersion(oldMeta.GetResourceVersion())
+	if errs := validateMeta(obj, m); len(errs) > 0 {
+		return nil, t.invalid(gvr, obj, m.GetName(), errs...)
+	}
 	if oldMeta.GetDeletionTimestamp() != nil && !containsAll(oldMeta.GetFinalizers(), m.GetFinalizers()) {
 		return nil, t.invalid(gvr, obj, m.GetName(), field.Forbidden(field.NewPath("metadata", "finalizers"),
 			"no new finalizers can be added if the object is being deleted"))

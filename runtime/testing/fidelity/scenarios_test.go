@@ -831,6 +831,28 @@ var scenarios = []scenario{
 		want: "delete=ok get=ok marked=true grace=30 generation=2 shorten=ok get=ok grace=10 force=ok gone=404/NotFound(pods p)",
 	},
 	{
+		name: "object metadata is validated",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			f.add("name", errFact(b.create(ctx, "configmaps", ns, configMap("Not_Valid", nil), metav1.CreateOptions{}, &corev1.ConfigMap{})))
+			badLabel := configMap("l", nil)
+			badLabel.Labels = map[string]string{"app": "has spaces"}
+			f.add("label", errFact(b.create(ctx, "configmaps", ns, badLabel, metav1.CreateOptions{}, &corev1.ConfigMap{})))
+			badFinalizer := configMap("f", nil)
+			badFinalizer.Finalizers = []string{"not a/valid/finalizer"}
+			f.add("finalizer", errFact(b.create(ctx, "configmaps", ns, badFinalizer, metav1.CreateOptions{}, &corev1.ConfigMap{})))
+			if cm := mustCreate(ctx, b, ns, configMap("ok", nil), f); cm != nil {
+				cm.Annotations = map[string]string{"bad key!": "v"}
+				f.add("annotation", errFact(b.update(ctx, "configmaps", "", ns, cm, &corev1.ConfigMap{})))
+				f.add("patch", errFact(b.patch(ctx, "configmaps", "", ns, "ok", types.MergePatchType, []byte(`{"metadata":{"labels":{"a":"-bad-"}}}`), metav1.PatchOptions{}, &corev1.ConfigMap{})))
+			}
+			w := newWidget("Bad_Widget", 1)
+			f.add("customName", errFact(b.create(ctx, "widgets", ns, w, metav1.CreateOptions{}, &Widget{})))
+			return f.String()
+		},
+		want: "name=422/Invalid(ConfigMap Not_Valid) label=422/Invalid(ConfigMap l) finalizer=422/Invalid(ConfigMap f) annotation=422/Invalid(ConfigMap ok) patch=422/Invalid(ConfigMap ok) customName=422/Invalid(Widget.fidelity.kgen.dev Bad_Widget)",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

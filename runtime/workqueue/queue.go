@@ -57,11 +57,12 @@ type Typed[T comparable] struct {
 	ready sync.Cond // signalled when an item is queued, broadcast on shutdown
 	idle  sync.Cond // broadcast when the last item in progress is Done during a drain
 
-	queued map[T]slot    // items waiting in levels
-	active map[T]pending // items handed out by Get and not yet Done
-	levels levels[T]
-	stale  int    // obsolete entries left in levels by priority raises
-	seq    uint64 // sequence number of the last entry written
+	items      map[T]itemState // every item queued or in progress
+	queued     int             // items waiting in levels
+	processing int             // items handed out by Get and not yet Done
+	levels     levels[T]
+	stale      int    // obsolete entries left in levels by priority raises
+	seq        uint64 // sequence number of the last entry written
 
 	waiting delayHeap[T] // delayed adds, earliest first
 	timers  timerLoop
@@ -74,17 +75,16 @@ type Typed[T comparable] struct {
 	retries CounterMetric    // nil when metrics are off
 }
 
-// slot is a queued item's live FIFO entry and priority.
-type slot struct {
-	seq      uint64
+// itemState is what the queue knows about an item queued or in progress.
+type itemState struct {
+	// seq identifies the item's live FIFO entry; 0 when it is not queued.
+	seq uint64
+	// priority of the queued add, or of the add pending after Done.
 	priority int
-}
-
-// pending records an add that arrived while the item was in progress; it is
-// queued when the item is Done.
-type pending struct {
-	dirty    bool
-	priority int
+	// processing: handed out by Get and not yet Done.
+	processing bool
+	// dirty: added again while processing, so queued again on Done.
+	dirty bool
 }
 
 // New returns an untyped queue.
@@ -106,9 +106,8 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 		c = clock.RealClock{}
 	}
 	q := &Typed[T]{
-		queued: make(map[T]slot),
-		active: make(map[T]pending),
-		clock:  c,
+		items: make(map[T]itemState),
+		clock: c,
 	}
 	q.ready.L = &q.mu
 	q.idle.L = &q.mu
@@ -135,28 +134,27 @@ func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
 	if q.shuttingDown {
 		return
 	}
-	if a, ok := q.active[item]; ok {
-		if !a.dirty {
-			q.active[item] = pending{dirty: true, priority: p}
-			if q.metrics != nil {
-				q.metrics.add(item, now)
-			}
-		} else if p > a.priority {
-			q.active[item] = pending{dirty: true, priority: p}
-		}
+	st, ok := q.items[item]
+	switch {
+	case !ok:
+		q.items[item] = itemState{seq: q.push(item, p), priority: p}
+	case st.processing && !st.dirty:
+		q.items[item] = itemState{processing: true, dirty: true, priority: p}
+	case p <= st.priority:
+		return // already queued or pending at this priority or higher
+	case st.processing:
+		st.priority = p
+		q.items[item] = st
 		return
-	}
-	if s, ok := q.queued[item]; ok {
-		if p > s.priority {
-			q.queued[item] = slot{seq: q.push(item, p), priority: p}
-			q.stale++ // the entry at the old priority
-		}
+	default: // raise a queued item: the entry at the old priority goes stale
+		q.items[item] = itemState{seq: q.push(item, p), priority: p}
+		q.queued--
+		q.stale++
 		return
 	}
 	if q.metrics != nil {
 		q.metrics.add(item, now)
 	}
-	q.queued[item] = slot{seq: q.push(item, p), priority: p}
 }
 
 // push writes a new entry for item at priority p, wakes one Get and returns
@@ -164,6 +162,7 @@ func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
 func (q *Typed[T]) push(item T, p int) uint64 {
 	q.seq++
 	q.levels.fifo(p).push(entry[T]{item: item, seq: q.seq})
+	q.queued++
 	q.ready.Signal()
 	return q.seq
 }
@@ -172,7 +171,7 @@ func (q *Typed[T]) push(item T, p int) uint64 {
 func (q *Typed[T]) Len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.queued)
+	return q.queued
 }
 
 // Get blocks until an item is ready, then hands out the highest-priority,
@@ -181,26 +180,27 @@ func (q *Typed[T]) Len() int {
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.queued) == 0 && !q.shuttingDown {
+	for q.queued == 0 && !q.shuttingDown {
 		q.ready.Wait()
 	}
-	if len(q.queued) == 0 {
+	if q.queued == 0 {
 		return item, true
 	}
 	e := q.levels.pop()
 	for q.stale > 0 {
-		if s, ok := q.queued[e.item]; ok && s.seq == e.seq {
+		if st, ok := q.items[e.item]; ok && st.seq == e.seq {
 			break
 		}
 		q.stale--
 		e = q.levels.pop()
 	}
-	delete(q.queued, e.item)
-	if len(q.queued) == 0 && q.stale > 0 {
+	q.queued--
+	if q.queued == 0 && q.stale > 0 {
 		q.levels.reset()
 		q.stale = 0
 	}
-	q.active[e.item] = pending{}
+	q.items[e.item] = itemState{processing: true}
+	q.processing++
 	if q.metrics != nil {
 		q.metrics.get(e.item, q.clock.Now())
 	}
@@ -215,18 +215,20 @@ func (q *Typed[T]) Done(item T) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	a, ok := q.active[item]
-	if !ok {
+	st, ok := q.items[item]
+	if !ok || !st.processing {
 		return
 	}
-	delete(q.active, item)
+	q.processing--
 	if q.metrics != nil {
 		q.metrics.done(item, now)
 	}
-	if a.dirty {
-		q.queued[item] = slot{seq: q.push(item, a.priority), priority: a.priority}
+	if st.dirty {
+		q.items[item] = itemState{seq: q.push(item, st.priority), priority: st.priority}
+	} else {
+		delete(q.items, item)
 	}
-	if len(q.active) == 0 && q.draining {
+	if q.processing == 0 && q.draining {
 		q.idle.Broadcast()
 	}
 }
@@ -248,7 +250,7 @@ func (q *Typed[T]) ShutDownWithDrain() {
 	q.mu.Lock()
 	q.draining = true
 	q.shutDownLocked()
-	for len(q.active) > 0 && q.draining {
+	for q.processing > 0 && q.draining {
 		q.idle.Wait()
 	}
 	q.mu.Unlock()

@@ -103,10 +103,10 @@ func statusUpdate(old, obj runtime.Object) runtime.Object {
 		return out
 	}
 	if !isBuiltin(obj) {
-		managed := obj.(metav1.Object).GetManagedFields()
+		managed := accessor(obj).GetManagedFields()
 		out := old.DeepCopyObject()
 		copyStatus(out, obj)
-		out.(metav1.Object).SetManagedFields(managed)
+		accessor(out).SetManagedFields(managed)
 		return out
 	}
 	out, prev := obj.DeepCopyObject(), old.DeepCopyObject()
@@ -120,7 +120,7 @@ func statusUpdate(old, obj runtime.Object) runtime.Object {
 			}
 		}
 	}
-	outMeta, prevMeta := out.(metav1.Object), prev.(metav1.Object)
+	outMeta, prevMeta := accessor(out), accessor(prev)
 	switch goTypeName(out) {
 	case "k8s.io/api/apps/v1.Deployment":
 		outMeta.SetLabels(prevMeta.GetLabels())
@@ -128,6 +128,12 @@ func statusUpdate(old, obj runtime.Object) runtime.Object {
 		outMeta.SetOwnerReferences(prevMeta.GetOwnerReferences())
 	}
 	return out
+}
+
+// accessor returns the metadata of an object the tracker already accepted (so it has metadata).
+func accessor(obj runtime.Object) metav1.Object {
+	m, _ := meta.Accessor(obj)
+	return m
 }
 
 // goTypeName returns the package-qualified name of the object's struct type.

@@ -158,6 +158,9 @@ func (s interfaceServer) deleteCollection(gvr schema.GroupVersionResource, ns st
 // sameStoredType reports whether obj has the Go type of the stored object it names, i.e. whether a
 // subresource write carries the resource itself rather than another kind such as Scale.
 func sameStoredType(tracker ObjectTracker, gvr schema.GroupVersionResource, ns string, obj runtime.Object) bool {
+	if obj == nil {
+		return false
+	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return false

@@ -734,3 +734,17 @@ func TestObjectMetadataIsValidated(t *testing.T) {
 		t.Fatalf("causes = %+v", causes)
 	}
 }
+
+func TestMissingObjectsAreBadRequests(t *testing.T) {
+	c := newClient(t)
+	var nilCM *corev1.ConfigMap
+	for _, action := range []ktesting.Action{
+		ktesting.NewCreateAction(cmResource, "ns", nil),
+		ktesting.NewUpdateAction(cmResource, "ns", nil),
+		ktesting.NewCreateAction(cmResource, "ns", nilCM),
+		ktesting.NewUpdateAction(cmResource, "ns", nilCM),
+	} {
+		_, err := c.Invokes(action, nil)
+		wantStatus(t, err, 400, metav1.StatusReasonBadRequest)
+	}
+}

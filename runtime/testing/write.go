@@ -21,6 +21,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
+// errNoObject answers a create or update without a body.
+var errNoObject = apierrors.NewBadRequest("the request has no object")
+
 // writeOptions are the parts of Create/Update/Patch options a write honours.
 type writeOptions struct {
 	dryRun       bool
@@ -73,6 +76,9 @@ func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts 
 
 // create stores a new object and returns the stored copy.
 func (t *tracker) create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts metav1.CreateOptions) (runtime.Object, error) {
+	if obj == nil {
+		return nil, errNoObject
+	}
 	obj = obj.DeepCopyObject()
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -141,6 +147,9 @@ func (t *tracker) createLocked(gvr schema.GroupVersionResource, obj runtime.Obje
 // update replaces the object named by obj, applying the server's update rules for the subresource
 // ("" or "status"), and returns the stored copy.
 func (t *tracker) update(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, opts metav1.UpdateOptions) (runtime.Object, error) {
+	if obj == nil {
+		return nil, errNoObject
+	}
 	obj = obj.DeepCopyObject()
 	m, err := meta.Accessor(obj)
 	if err != nil {

@@ -74,6 +74,8 @@ type execAuthenticator struct {
 
 	// lastCert is the client certificate this authenticator's connections were made with.
 	lastCert *tls.Certificate
+	// fallbackCert supplies the configured client certificate when the plugin returns only a token.
+	fallbackCert func(*tls.CertificateRequestInfo) (*tls.Certificate, error)
 }
 
 // credentialCache holds the credentials of one plugin configuration. It is shared by every transport
@@ -286,15 +288,18 @@ func (a *execAuthenticator) parse(out []byte) (*execCreds, error) {
 }
 
 // getClientCertificate hands the plugin's client certificate to the TLS handshake.
-func (a *execAuthenticator) getClientCertificate(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+func (a *execAuthenticator) getClientCertificate(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
 	creds, err := a.credentials()
 	if err != nil {
 		return nil, err
 	}
-	if creds.cert == nil {
-		return &tls.Certificate{}, nil
+	switch {
+	case creds.cert != nil:
+		return creds.cert, nil
+	case a.fallbackCert != nil:
+		return a.fallbackCert(info)
 	}
-	return creds.cert, nil
+	return &tls.Certificate{}, nil
 }
 
 // RoundTrip adds the plugin's token; on 401 it drops the cached credentials and, when the request

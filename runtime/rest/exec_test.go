@@ -176,3 +176,20 @@ func TestExecPluginClientCertificate(t *testing.T) {
 		t.Fatalf("server saw client certificate %q", cn)
 	}
 }
+
+func TestExecTokenKeepsConfiguredClientCertificate(t *testing.T) {
+	plugin := buildPlugin(t)
+	ca := newTestCA(t)
+	srv := tlsServer(t, ca, true)
+	certPEM, keyPEM := ca.issue(t, "static-user", nil, nil, x509.ExtKeyUsageClientAuth)
+	cfg := &Config{Host: srv.URL, TLSClientConfig: TLSClientConfig{CAData: ca.certPEM, CertData: certPEM, KeyData: keyPEM},
+		ExecProvider: &ExecConfig{Command: plugin, APIVersion: ExecCredentialV1beta1,
+			Env: []ExecEnvVar{{Name: "COUNTER_FILE", Value: filepath.Join(t.TempDir(), "count")}}}}
+	h, _, err := fetch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cn := h.Get("X-Client"); cn != "static-user" {
+		t.Fatalf("server saw client certificate %q, want the configured one", cn)
+	}
+}

@@ -57,6 +57,7 @@ func TransportFor(config *Config) (http.RoundTripper, error) {
 			if tlsConfig == nil {
 				tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 			}
+			execAuth.fallbackCert = staticClientCertificate(tlsConfig)
 			tlsConfig.GetClientCertificate = execAuth.getClientCertificate
 			rt = newBaseTransport(config, tlsConfig)
 		} else {
@@ -67,6 +68,18 @@ func TransportFor(config *Config) (http.RoundTripper, error) {
 		rt = config.WrapTransport(rt)
 	}
 	return wrapAuth(config, rt, execAuth)
+}
+
+// staticClientCertificate returns how tlsConfig would pick a client certificate on its own, or nil.
+func staticClientCertificate(tlsConfig *tls.Config) func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+	switch {
+	case tlsConfig.GetClientCertificate != nil:
+		return tlsConfig.GetClientCertificate
+	case len(tlsConfig.Certificates) > 0:
+		cert := tlsConfig.Certificates[0]
+		return func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }
+	}
+	return nil
 }
 
 func hasTLS(config *Config) bool {

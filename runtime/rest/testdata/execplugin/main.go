@@ -47,6 +47,9 @@ func main() {
 	if server != "" {
 		status["token"] = status["token"].(string) + "-" + server
 	}
+	if info.Spec.Interactive {
+		status["token"] = status["token"].(string) + "-interactive"
+	}
 	if cert := os.Getenv("PLUGIN_CERT"); cert != "" {
 		status = map[string]any{"clientCertificateData": cert, "clientKeyData": os.Getenv("PLUGIN_KEY")}
 	}

@@ -853,6 +853,39 @@ var scenarios = []scenario{
 		want: "name=422/Invalid(ConfigMap Not_Valid) label=422/Invalid(ConfigMap l) finalizer=422/Invalid(ConfigMap f) annotation=422/Invalid(ConfigMap ok) patch=422/Invalid(ConfigMap ok) customName=422/Invalid(Widget.fidelity.kgen.dev Bad_Widget)",
 	},
 	{
+		name: "watch from resourceVersion 0 starts with the current objects",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			mustCreate(ctx, b, ns, configMap("a", nil), f)
+			w, err := b.watch(ctx, "configmaps", ns, metav1.ListOptions{ResourceVersion: "0"})
+			if err != nil {
+				return errFact(err)
+			}
+			f.add("events", collect(w, 1, false))
+			return f.String()
+		},
+		want: "events=ADDED:a",
+	},
+	{
+		name: "delete-collection marks objects with finalizers",
+		run: func(ctx context.Context, b backend, ns string) string {
+			f := &facts{}
+			held := configMap("held", nil)
+			held.Finalizers = []string{"example.com/x"}
+			mustCreate(ctx, b, ns, held, f)
+			mustCreate(ctx, b, ns, configMap("free", nil), f)
+			f.add("delete", errFact(b.deleteCollection(ctx, "configmaps", ns, metav1.ListOptions{})))
+			list := &corev1.ConfigMapList{}
+			f.add("list", errFact(b.list(ctx, "configmaps", ns, metav1.ListOptions{}, list)))
+			f.add("left", names(list))
+			if len(list.Items) == 1 {
+				f.add("marked", list.Items[0].DeletionTimestamp != nil)
+			}
+			return f.String()
+		},
+		want: "delete=ok list=ok left=[held] marked=true",
+	},
+	{
 		name: "secrets: conflict and selector deletion",
 		run: func(ctx context.Context, b backend, ns string) string {
 			f := &facts{}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/term"
 	"k8s.io/klog/v2"
 )
 
@@ -153,14 +154,10 @@ func caBytes(config *Config) ([]byte, error) {
 	return dataFromSliceOrFile(nil, config.CAFile, "CA")
 }
 
-// stdinIsTerminal reports whether standard input looks like an interactive terminal.
+// stdinIsTerminal reports whether standard input is an interactive terminal (not, say, /dev/null).
 func stdinIsTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // credentials returns cached credentials, running the plugin when there are none or they expired.

@@ -122,9 +122,12 @@ func (q *Typed[T]) addDelayedLocked(item T, p int, readyAt time.Time) {
 
 // promoteLocked adds every waiting item that is due at now.
 func (q *Typed[T]) promoteLocked(now time.Time) {
-	for len(q.waiting.entries) > 0 && !q.waiting.entries[0].readyAt.After(now) {
-		w := q.waiting.pop()
-		q.addLocked(w.item, w.priority, now)
+	for {
+		item, p, ok := q.waiting.popDue(now)
+		if !ok {
+			return
+		}
+		q.addLocked(item, p, now)
 	}
 }
 
@@ -209,10 +212,7 @@ func (t *queueTimer) stop() {
 // nextDeadlineLocked refreshes the unfinished-work metrics when due and returns
 // when the timer goroutine must next run; zero means only when woken.
 func (q *Typed[T]) nextDeadlineLocked(now time.Time) time.Time {
-	var next time.Time
-	if len(q.waiting.entries) > 0 {
-		next = q.waiting.entries[0].readyAt
-	}
+	next, _ := q.waiting.next()
 	if q.metrics != nil {
 		if !now.Before(q.timers.metricsAt) {
 			q.metrics.updateUnfinishedWork(now)
@@ -276,17 +276,22 @@ func (l *timerLoop) wait() {
 	}
 }
 
-// delayHeap is a min-heap of delayed adds ordered by ready time, with an index
-// so a re-add of a waiting item updates it in place.
+// delayHeap is a min-heap of delayed adds ordered by ready time. An item
+// re-added with an earlier time gets a new entry and its old one goes stale,
+// to be skipped when it surfaces; so a push moves no map entries around.
 type delayHeap[T comparable] struct {
-	entries []waiter[T]
-	index   map[T]int
+	entries []delayed[T]  // may include stale entries
+	live    map[T]waiting // the current ready time and priority of each waiting item
+	epoch   time.Time     // ready times are kept as offsets from it
 }
 
-// waiter is one delayed add.
-type waiter[T comparable] struct {
-	item     T
-	readyAt  time.Time
+type delayed[T comparable] struct {
+	item T
+	at   time.Duration // since epoch
+}
+
+type waiting struct {
+	at       time.Duration
 	priority int
 }
 
@@ -294,73 +299,127 @@ type waiter[T comparable] struct {
 // item already waiting keeps the earlier time and the higher priority. It
 // reports whether item is now the first due.
 func (h *delayHeap[T]) schedule(item T, p int, readyAt time.Time) bool {
-	if h.index == nil {
-		h.index = make(map[T]int)
+	if h.live == nil {
+		h.live = make(map[T]waiting)
+		h.epoch = readyAt
 	}
-	i, ok := h.index[item]
-	if !ok {
-		i = len(h.entries)
-		h.entries = append(h.entries, waiter[T]{item: item, readyAt: readyAt, priority: p})
-		h.index[item] = i
-		return h.up(i) == 0
+	at := readyAt.Sub(h.epoch)
+	if w, ok := h.live[item]; ok {
+		if at >= w.at {
+			if p > w.priority {
+				h.live[item] = waiting{at: w.at, priority: p}
+			}
+			return false
+		}
+		p = max(p, w.priority)
 	}
-	w := &h.entries[i]
-	w.priority = max(w.priority, p)
-	if readyAt.Before(w.readyAt) {
-		w.readyAt = readyAt
-		return h.up(i) == 0
+	h.live[item] = waiting{at: at, priority: p}
+	if len(h.entries) > 2*len(h.live)+64 {
+		h.compact()
 	}
-	return false
+	h.entries = append(h.entries, delayed[T]{item: item, at: at})
+	return h.up(len(h.entries)-1) == 0
 }
 
-// pop removes and returns the first due waiter.
-func (h *delayHeap[T]) pop() waiter[T] {
-	top := h.entries[0]
-	last := len(h.entries) - 1
-	h.swap(0, last)
-	h.entries[last] = waiter[T]{}
-	h.entries = h.entries[:last]
-	delete(h.index, top.item)
-	if last > 0 {
-		h.down(0)
+// compact rebuilds the heap from the live entries, so items rescheduled
+// earlier over and over do not pile up stale entries.
+func (h *delayHeap[T]) compact() {
+	kept := make(map[T]bool, len(h.live))
+	e := h.entries[:0]
+	for _, d := range h.entries {
+		if w, ok := h.live[d.item]; ok && w.at == d.at && !kept[d.item] {
+			kept[d.item] = true
+			e = append(e, d)
+		}
 	}
+	clear(h.entries[len(e):])
+	h.entries = e
+	for i := len(e)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// len returns the number of waiting items.
+func (h *delayHeap[T]) len() int { return len(h.live) }
+
+// next returns when the first waiting item is due; ok is false if none waits.
+func (h *delayHeap[T]) next() (readyAt time.Time, ok bool) {
+	h.dropStale()
+	if len(h.entries) == 0 {
+		return time.Time{}, false
+	}
+	return h.epoch.Add(h.entries[0].at), true
+}
+
+// popDue removes and returns the first waiting item if it is due at now.
+func (h *delayHeap[T]) popDue(now time.Time) (item T, priority int, ok bool) {
+	h.dropStale()
+	if len(h.entries) == 0 || h.entries[0].at > now.Sub(h.epoch) {
+		return item, 0, false
+	}
+	item = h.pop().item
+	priority = h.live[item].priority
+	delete(h.live, item)
+	return item, priority, true
+}
+
+// dropStale pops superseded entries off the top.
+func (h *delayHeap[T]) dropStale() {
+	for len(h.entries) > 0 {
+		top := h.entries[0]
+		if w, ok := h.live[top.item]; ok && w.at == top.at {
+			return
+		}
+		h.pop()
+	}
+}
+
+func (h *delayHeap[T]) pop() delayed[T] {
+	e := h.entries
+	top := e[0]
+	last := len(e) - 1
+	e[0] = e[last]
+	e[last] = delayed[T]{}
+	h.entries = e[:last]
+	h.down(0)
 	return top
 }
 
 // up moves entry i towards the root and returns its final index.
 func (h *delayHeap[T]) up(i int) int {
+	e := h.entries
+	x := e[i]
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !h.entries[i].readyAt.Before(h.entries[parent].readyAt) {
+		if x.at >= e[parent].at {
 			break
 		}
-		h.swap(i, parent)
+		e[i] = e[parent]
 		i = parent
 	}
+	e[i] = x
 	return i
 }
 
 func (h *delayHeap[T]) down(i int) {
 	e := h.entries
-	for {
-		least := i
-		if l := 2*i + 1; l < len(e) && e[l].readyAt.Before(e[least].readyAt) {
-			least = l
-		}
-		if r := 2*i + 2; r < len(e) && e[r].readyAt.Before(e[least].readyAt) {
-			least = r
-		}
-		if least == i {
-			return
-		}
-		h.swap(i, least)
-		i = least
+	if len(e) == 0 {
+		return
 	}
-}
-
-func (h *delayHeap[T]) swap(i, j int) {
-	e := h.entries
-	e[i], e[j] = e[j], e[i]
-	h.index[e[i].item] = i
-	h.index[e[j].item] = j
+	x := e[i]
+	for {
+		child := 2*i + 1
+		if child >= len(e) {
+			break
+		}
+		if r := child + 1; r < len(e) && e[r].at < e[child].at {
+			child = r
+		}
+		if x.at <= e[child].at {
+			break
+		}
+		e[i] = e[child]
+		i = child
+	}
+	e[i] = x
 }

@@ -148,3 +148,27 @@ func TestDelayingConstructors(t *testing.T) {
 		q.ShutDown()
 	}
 }
+
+func TestReschedulingEarlierDoesNotPileUpEntries(t *testing.T) {
+	q, c := newFakeDelayingQueue(t)
+	for i := range 10_000 {
+		q.AddAfter("a", time.Duration(10_000-i)*time.Hour)
+		q.AddAfter("b", time.Duration(20_000-i)*time.Hour)
+	}
+	q.mu.Lock()
+	entries, live := len(q.waiting.entries), q.waiting.len()
+	q.mu.Unlock()
+	if live != 2 || entries > 2*live+65 {
+		t.Fatalf("%d heap entries for %d waiting items", entries, live)
+	}
+	c.Step(10_001 * time.Hour)
+	for _, want := range []string{"a", "b"} {
+		if got := mustGet(t, q); got != want {
+			t.Fatalf("Get = %q, want %q", got, want)
+		}
+		q.Done(want)
+	}
+	if got := q.Len(); got != 0 {
+		t.Fatalf("Len = %d", got)
+	}
+}

@@ -178,7 +178,8 @@ func waitPromoted[T comparable](t *testing.T, q *Typed[T]) {
 	for {
 		now := q.clock.Now()
 		q.mu.Lock()
-		pending := len(q.waiting.entries) > 0 && !q.waiting.entries[0].readyAt.After(now)
+		readyAt, ok := q.waiting.next()
+		pending := ok && !readyAt.After(now)
 		q.mu.Unlock()
 		if !pending {
 			return

@@ -399,10 +399,15 @@ func (r *Reflector) list(ctx context.Context) error {
 	start := r.clock.Now()
 	r.metrics.lists.Inc()
 	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
+	if options.ResourceVersion != "" && options.ResourceVersion != "0" {
+		// Without a match, a paged list at a resourceVersion is an exact read: after an API server
+		// restart it can return the old state again and again. Ask for that state or newer.
+		options.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
+	}
 	items, rv, err := listPages(ctx, r.lw, options, pageSize)
 	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) && options.ResourceVersion != "" {
 		r.setResourceVersionUnavailable(true)
-		options.ResourceVersion = ""
+		options.ResourceVersion, options.ResourceVersionMatch = "", ""
 		items, rv, err = listPages(ctx, r.lw, options, pageSize)
 	}
 	if err != nil {

@@ -246,11 +246,19 @@ func TestReflectorBookmarksAdvanceResourceVersion(t *testing.T) {
 	}
 }
 
-// recordingLW records the options of every watch.
+// recordingLW records the options of every list and watch.
 type recordingLW struct {
 	*source
-	mu   sync.Mutex
-	opts []metav1.ListOptions
+	mu       sync.Mutex
+	opts     []metav1.ListOptions
+	listOpts []metav1.ListOptions
+}
+
+func (lw *recordingLW) List(options metav1.ListOptions) (runtime.Object, error) {
+	lw.mu.Lock()
+	lw.listOpts = append(lw.listOpts, options)
+	lw.mu.Unlock()
+	return lw.source.List(options)
 }
 
 func (lw *recordingLW) Watch(options metav1.ListOptions) (watch.Interface, error) {
@@ -611,5 +619,31 @@ func TestListWatchFunctions(t *testing.T) {
 	}
 	if _, ok := ToListerWatcherWithContext(lw).(*ListWatch); !ok {
 		t.Error("context-taking ListerWatcher wrapped needlessly")
+	}
+}
+
+func TestReflectorRelistNeverReadsAnOlderState(t *testing.T) {
+	checkLeaks(t)
+	lw := &recordingLW{source: newSource()}
+	lw.apply(watch.Added, "ns", "a", "0")
+	store := newRecordingStore()
+	r := NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, listModeOptions())
+	stop := runReflector(t, r)
+	defer stop()
+	eventually(t, "watch", func() bool { return lw.openWatches() == 1 })
+	lw.sendError(&metav1.Status{Code: 410, Reason: metav1.StatusReasonExpired})
+	eventually(t, "relist", func() bool {
+		lw.mu.Lock()
+		defer lw.mu.Unlock()
+		return len(lw.listOpts) >= 2
+	})
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	first, relist := lw.listOpts[0], lw.listOpts[1]
+	if first.ResourceVersion != "0" || first.ResourceVersionMatch != "" || first.Limit != defaultPageSize {
+		t.Errorf("initial list options = %+v", first)
+	}
+	if relist.ResourceVersion != "1" || relist.ResourceVersionMatch != metav1.ResourceVersionMatchNotOlderThan {
+		t.Errorf("relist options = %+v, want resourceVersion 1 and NotOlderThan", relist)
 	}
 }

@@ -214,3 +214,26 @@ func TestUntypedConstructors(t *testing.T) {
 		q.ShutDown()
 	}
 }
+
+func TestFIFOOrderAcrossRingGrowthAndShrink(t *testing.T) {
+	q := NewTyped[int]()
+	defer q.ShutDown()
+	next, want := 0, 0
+	// Grow deep, drain most, grow again: the ring wraps, doubles and shrinks.
+	for _, round := range []struct{ add, get int }{{5000, 4990}, {3000, 10}, {100, 3100}} {
+		for range round.add {
+			q.Add(next)
+			next++
+		}
+		for range round.get {
+			if got := mustGet(t, q); got != want {
+				t.Fatalf("Get = %d, want %d", got, want)
+			}
+			q.Done(want)
+			want++
+		}
+	}
+	if got := q.Len(); got != next-want {
+		t.Fatalf("Len = %d, want %d", got, next-want)
+	}
+}

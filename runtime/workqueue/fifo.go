@@ -57,6 +57,11 @@ func (r *ring[T]) resize(size int) {
 type level[T comparable] struct {
 	priority int
 	fifo     ring[T]
+	// popped is the sequence number of the last entry popped, or of the last
+	// entry written anywhere when the level was created. Entries are written
+	// in increasing sequence order, so an entry of this level numbered above
+	// popped is still queued.
+	popped uint64
 }
 
 // levels holds one FIFO per priority in use, highest priority first. Queues
@@ -66,12 +71,27 @@ type levels[T comparable] []*level[T]
 // maxIdleLevels bounds how many empty levels are kept around for reuse.
 const maxIdleLevels = 8
 
-// fifo returns the FIFO for priority p, creating it if needed.
-func (ls *levels[T]) fifo(p int) *ring[T] {
-	for _, l := range *ls {
+// find returns the level of priority p, or nil.
+func (ls levels[T]) find(p int) *level[T] {
+	for _, l := range ls {
 		if l.priority == p {
-			return &l.fifo
+			return l
 		}
+	}
+	return nil
+}
+
+// queued reports whether the entry numbered seq at priority p is still queued.
+func (ls levels[T]) queued(p int, seq uint64) bool {
+	l := ls.find(p)
+	return l != nil && seq > l.popped
+}
+
+// fifo returns the FIFO for priority p, creating it if needed; seq is the
+// number of the last entry written so far.
+func (ls *levels[T]) fifo(p int, seq uint64) *ring[T] {
+	if l := ls.find(p); l != nil {
+		return &l.fifo
 	}
 	if len(*ls) >= maxIdleLevels {
 		ls.prune()
@@ -81,7 +101,7 @@ func (ls *levels[T]) fifo(p int) *ring[T] {
 	for i < len(s) && s[i].priority > p {
 		i++
 	}
-	l := &level[T]{priority: p}
+	l := &level[T]{priority: p, popped: seq}
 	s = append(s, nil)
 	copy(s[i+1:], s[i:])
 	s[i] = l
@@ -107,7 +127,9 @@ func (ls *levels[T]) prune() {
 func (ls levels[T]) pop() entry[T] {
 	for _, l := range ls {
 		if l.fifo.n > 0 {
-			return l.fifo.pop()
+			e := l.fifo.pop()
+			l.popped = e.seq
+			return e
 		}
 	}
 	panic("workqueue: internal error: every priority FIFO is empty")

@@ -99,6 +99,7 @@ func FuzzQueue(f *testing.F) {
 	f.Add([]byte{1, 0x13, 1, 0x24, 0, 3, 3, 0, 2, 3, 0, 1, 4, 3, 3, 0})
 	f.Add([]byte{5, 0x31, 5, 0x52, 6, 3, 3, 0, 6, 9, 3, 0, 3, 0})
 	f.Add([]byte{0, 7, 3, 0, 0, 7, 1, 0x27, 4, 7, 3, 0, 4, 7, 2, 0})
+	f.Add([]byte{0, 1, 0, 2, 4, 0x81, 3, 0, 4, 0x82, 4, 0x81, 4, 0, 3, 0, 4, 0})
 	f.Fuzz(runQueueOps)
 }
 
@@ -131,7 +132,13 @@ func runQueueOps(t *testing.T, ops []byte) {
 				t.Fatalf("op %d: Get = %d, model says %d", i/2, got, want)
 			}
 			inProgress = append(inProgress, got)
-		case 4: // Done of an item in progress (oldest first)
+		case 4: // Done of an item in progress (oldest first), or of one that is not
+			if arg&0x80 != 0 {
+				if !m.processing[item] {
+					q.Done(item) // must be ignored
+				}
+				continue
+			}
 			if len(inProgress) == 0 {
 				continue
 			}

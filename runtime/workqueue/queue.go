@@ -75,16 +75,15 @@ type Typed[T comparable] struct {
 	retries CounterMetric    // nil when metrics are off
 }
 
-// itemState is what the queue knows about an item queued or in progress.
+// itemState is what the queue knows about an item queued or in progress. An
+// item is queued while its entry (seq at priority) has not been popped, and in
+// progress after that; so Get hands an item out without touching the map.
 type itemState struct {
-	// seq identifies the item's live FIFO entry; 0 when it is not queued.
-	seq uint64
-	// priority of the queued add, or of the add pending after Done.
-	priority int
-	// processing: handed out by Get and not yet Done.
-	processing bool
-	// dirty: added again while processing, so queued again on Done.
-	dirty bool
+	seq      uint64 // number of the item's latest FIFO entry
+	priority int    // priority of that entry
+	// dirty: added again while in progress, to be queued at requeuePriority on Done.
+	dirty           bool
+	requeuePriority int
 }
 
 // New returns an untyped queue.
@@ -138,18 +137,21 @@ func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
 	switch {
 	case !ok:
 		q.items[item] = itemState{seq: q.push(item, p), priority: p}
-	case st.processing && !st.dirty:
-		q.items[item] = itemState{processing: true, dirty: true, priority: p}
-	case p <= st.priority:
-		return // already queued or pending at this priority or higher
-	case st.processing:
-		st.priority = p
-		q.items[item] = st
+	case q.levels.queued(st.priority, st.seq):
+		if p > st.priority { // raise: the entry at the old priority goes stale
+			q.items[item] = itemState{seq: q.push(item, p), priority: p}
+			q.queued--
+			q.stale++
+		}
 		return
-	default: // raise a queued item: the entry at the old priority goes stale
-		q.items[item] = itemState{seq: q.push(item, p), priority: p}
-		q.queued--
-		q.stale++
+	case !st.dirty:
+		st.dirty, st.requeuePriority = true, p
+		q.items[item] = st
+	default:
+		if p > st.requeuePriority {
+			st.requeuePriority = p
+			q.items[item] = st
+		}
 		return
 	}
 	if q.metrics != nil {
@@ -161,7 +163,7 @@ func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
 // the entry's sequence number.
 func (q *Typed[T]) push(item T, p int) uint64 {
 	q.seq++
-	q.levels.fifo(p).push(entry[T]{item: item, seq: q.seq})
+	q.levels.fifo(p, q.seq-1).push(entry[T]{item: item, seq: q.seq})
 	q.queued++
 	q.ready.Signal()
 	return q.seq
@@ -199,7 +201,6 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		q.levels.reset()
 		q.stale = 0
 	}
-	q.items[e.item] = itemState{processing: true}
 	q.processing++
 	if q.metrics != nil {
 		q.metrics.get(e.item, q.clock.Now())
@@ -216,7 +217,7 @@ func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	st, ok := q.items[item]
-	if !ok || !st.processing {
+	if !ok || q.levels.queued(st.priority, st.seq) {
 		return
 	}
 	q.processing--
@@ -224,7 +225,7 @@ func (q *Typed[T]) Done(item T) {
 		q.metrics.done(item, now)
 	}
 	if st.dirty {
-		q.items[item] = itemState{seq: q.push(item, st.priority), priority: st.priority}
+		q.items[item] = itemState{seq: q.push(item, st.requeuePriority), priority: st.requeuePriority}
 	} else {
 		delete(q.items, item)
 	}

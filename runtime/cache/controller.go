@@ -91,3 +91,16 @@ func NewTransformingIndexerInformer(lw ListerWatcher, objType runtime.Object, re
 	store, c := NewInformerWithOptions(InformerOptions{ListerWatcher: lw, ObjectType: objType, ResyncPeriod: resyncPeriod, Handler: h, Indexers: indexers, Transform: transformer})
 	return store.(Indexer), c
 }
+
+// stopChannelContext returns a context that is cancelled when stopCh closes or cancel is called.
+func stopChannelContext(stopCh <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-stopCh:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}

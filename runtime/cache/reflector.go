@@ -277,15 +277,8 @@ func (r *Reflector) watchListEnabled() bool {
 
 // Run runs the reflector until stopCh is closed.
 func (r *Reflector) Run(stopCh <-chan struct{}) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := stopChannelContext(stopCh)
 	defer cancel()
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	r.RunWithContext(ctx)
 }
 
@@ -316,15 +309,8 @@ func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
 
 // ListAndWatch lists and watches until stopCh closes or the watch needs a relist.
 func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := stopChannelContext(stopCh)
 	defer cancel()
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	return r.ListAndWatchWithContext(ctx)
 }
 

@@ -151,6 +151,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		defaultResync:     options.ResyncPeriod,
 		resyncCheckPeriod: options.ResyncPeriod,
 		reflectorOptions: ReflectorOptions{
+			Name:                 options.Identifier,
 			TypeDescription:      description,
 			MinWatchTimeout:      options.MinWatchTimeout,
 			DisableWatchList:     options.DisableWatchList,
@@ -207,15 +208,8 @@ func describeType(obj runtime.Object) string {
 
 // Run runs the informer until stopCh is closed.
 func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := stopChannelContext(stopCh)
 	defer cancel()
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	s.RunWithContext(ctx)
 }
 

@@ -19,15 +19,17 @@
 //
 //   - The reflector appends events to an in-order queue (eventQueue) without grouping them by key, so
 //     every change of an object is delivered in order, and a relist is a single event.
-//   - One goroutine takes everything queued, applies it to the store under one hold of the write lock
-//     (up to 512 events at a time), and turns the changes into notifications. A relist is applied in
-//     one step that infers deletions, so no reader or handler ever sees half the old and half the new
-//     list. A listed object whose resourceVersion did not change is a resync, delivered only to
-//     handlers that asked for a resync period.
+//   - One goroutine takes the store's write lock, then everything queued by then (up to 512 events),
+//     applies it under that single hold, and turns the changes into notifications. Events that arrive
+//     while readers delay the lock join the batch, so contention makes batches larger, not slower.
+//     A relist is applied in one step that infers deletions, so no reader or handler ever sees half
+//     the old and half the new list. A listed object whose resourceVersion did not change is a
+//     resync, delivered only to handlers that asked for a resync period.
 //   - Notifications go, as one shared batch, to every handler's own unbounded buffer; each handler
 //     runs in its own goroutine. No lock is held while a handler runs, so a slow handler delays only
 //     itself: it never blocks the watch, the store, or other handlers.
-//   - Readers (List, ByIndex, listers) take the store's read lock. Because writes arrive in batches,
+//   - Readers (List, ByIndex, listers) take the store's read lock only to collect what they return;
+//     list helpers call their callbacks after releasing it. Because writes arrive in batches,
 //     concurrent readers cost the writer one lock hand-over per batch instead of one per object, and
 //     Go's RWMutex keeps a waiting writer from being starved by a stream of readers.
 //   - The initial list is referenced, not copied: the pager keeps pointers into each page, and the

@@ -196,3 +196,48 @@ func TestTransformErrorKeepsObject(t *testing.T) {
 		t.Error("tombstone transformed")
 	}
 }
+
+// brokenLW returns nothing usable until fixed.
+type brokenLW struct {
+	*source
+	mu    sync.Mutex
+	fixed bool
+}
+
+func (lw *brokenLW) isFixed() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.fixed
+}
+
+func (lw *brokenLW) List(o metav1.ListOptions) (runtime.Object, error) {
+	if !lw.isFixed() {
+		return (*corev1.ConfigMapList)(nil), nil
+	}
+	return lw.source.List(o)
+}
+
+func (lw *brokenLW) Watch(o metav1.ListOptions) (watch.Interface, error) {
+	if !lw.isFixed() {
+		return nil, nil
+	}
+	return lw.source.Watch(o)
+}
+
+func TestReflectorSurvivesBrokenListerWatcher(t *testing.T) {
+	checkLeaks(t)
+	lw := &brokenLW{source: newSource()}
+	lw.apply(watch.Added, "ns", "a", "0")
+	store := newRecordingStore()
+	r := NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, ReflectorOptions{Backoff: fastBackoff, WatchListIdleTimeout: time.Second})
+	stop := runReflector(t, r)
+	defer stop()
+	time.Sleep(20 * time.Millisecond)
+	lw.mu.Lock()
+	lw.fixed = true
+	lw.mu.Unlock()
+	eventually(t, "recovery", func() bool { return len(store.List()) == 1 })
+	if !isNil((*corev1.Pod)(nil)) || isNil(&corev1.Pod{}) || !isNil(nil) {
+		t.Error("isNil wrong")
+	}
+}

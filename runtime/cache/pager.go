@@ -2,6 +2,8 @@ package cache
 
 import (
 	"context"
+	"errors"
+	"reflect"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,6 +26,9 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 				return listPages(ctx, lw, full, 0)
 			}
 			return nil, "", err
+		}
+		if isNil(list) {
+			return nil, "", errors.New("list returned no object")
 		}
 		listMeta, err := meta.ListAccessor(list)
 		if err != nil {
@@ -48,4 +53,13 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 		options.ResourceVersion = ""
 		options.ResourceVersionMatch = ""
 	}
+}
+
+// isNil reports whether obj is nil or a nil pointer, which a buggy ListerWatcher may return.
+func isNil(obj any) bool {
+	if obj == nil {
+		return true
+	}
+	v := reflect.ValueOf(obj)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }

@@ -465,6 +465,9 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 			}
 			var err error
 			w, err = r.lw.WatchWithContext(ctx, options)
+			if err == nil && isNil(w) {
+				err = errNoWatch
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -578,6 +581,7 @@ func eventError(obj runtime.Object) error {
 }
 
 var (
+	errNoWatch               = errors.New("watch returned no watch.Interface")
 	errWatchListIncomplete   = errors.New("streaming list did not complete")
 	errInitialEventsDeadline = errors.New("no initial-events-end bookmark before the deadline")
 )
@@ -597,6 +601,9 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		TimeoutSeconds:       r.watchTimeout(),
 	}
 	w, err := r.lw.WatchWithContext(ctx, options)
+	if err == nil && isNil(w) {
+		err = errNoWatch
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -523,3 +523,36 @@ func TestInformerResyncPeriodNegotiation(t *testing.T) {
 		t.Errorf("an informer started without resync gave a late handler resync period %v", got)
 	}
 }
+
+func TestInformerWritesProgressUnderBusyReaders(t *testing.T) {
+	checkLeaks(t)
+	src := newSource()
+	defer src.stopAll()
+	for i := range 2000 {
+		src.apply(watch.Added, "ns"+strconv.Itoa(i%4), "cm"+strconv.Itoa(i), "0")
+	}
+	informer := newTestInformer(src, 0)
+	startInformer(t, informer)
+	eventually(t, "sync", informer.HasSynced)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := range 10 {
+		wg.Go(func() {
+			for i := r; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_ = ListAllByNamespace(informer.GetIndexer(), "ns"+strconv.Itoa(i%4), nil, func(any) {})
+				_ = informer.GetStore().List()
+			}
+		})
+	}
+	for i := range 2000 {
+		src.apply(watch.Modified, "ns"+strconv.Itoa(i%4), "cm"+strconv.Itoa(i), "1")
+	}
+	eventually(t, "writes under read load", storeHasRV(informer.GetStore(), "ns3/cm1999", "4000"))
+	close(stop)
+	wg.Wait()
+}

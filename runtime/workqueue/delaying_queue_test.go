@@ -95,10 +95,11 @@ func TestAddAfterOfAQueuedItemDedups(t *testing.T) {
 	q.Add("a")
 	q.AddAfter("a", time.Second)
 	c.Step(time.Second)
+	waitPromoted(t, q)
 	q.AddAfter("b", 0)
-	// a, once due, merges with the queued a.
-	for q.Len() != 2 {
-		time.Sleep(time.Millisecond)
+	// a, once due, merged with the queued a.
+	if got := q.Len(); got != 2 {
+		t.Fatalf("Len = %d, want 2", got)
 	}
 	if got := mustGet(t, q); got != "a" {
 		t.Fatalf("Get = %q", got)

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -159,15 +160,18 @@ func TestNoMetricsMeansNoClockReads(t *testing.T) {
 	}
 }
 
+// globalTestProvider is what this package's tests install with SetProvider,
+// which takes effect once per process.
+var globalTestProvider = &recordingProvider{}
+
 func TestSetProviderAppliesToQueuesWithoutOne(t *testing.T) {
-	// SetProvider only takes effect once per process; this test owns that call.
-	p := &recordingProvider{}
-	SetProvider(p)
-	SetProvider(NoopMetricsProvider{}) // ignored
-	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "global"})
+	SetProvider(globalTestProvider)
+	SetProvider(NoopMetricsProvider{}) // ignored: only the first call counts
+	name := fmt.Sprintf("global-%d", time.Now().UnixNano())
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: name})
 	q.Add("a")
 	q.ShutDown()
-	if got := p.get("adds", "global").get(); got != 1 {
+	if got := globalTestProvider.get("adds", name).get(); got != 1 {
 		t.Fatalf("adds = %v", got)
 	}
 	unnamed := NewTyped[string]()

@@ -42,10 +42,13 @@ func benchKeys(n int) []string {
 //   - distinct: each worker adds a key never used before, then gets one and
 //     marks it done, so every op is a full Add+Get+Done on a shallow queue
 //     (client-go's BenchmarkQueue, with workers; int keys so no two ever clash).
-//   - backlog: one producer adds 64Ki string keys round robin while the workers
-//     drain, so the queue runs deep, as after an informer's initial list.
-//   - hot: one producer adds 16 string keys round robin, so most adds find the
-//     item already queued or in progress.
+//   - backlog: one producer adds 64Ki distinct string keys at once, as an
+//     informer's initial list does, while the workers drain them; the next
+//     batch starts once the last is done, so every op is a full Add+Get+Done
+//     on a deep queue.
+//   - hot: one producer adds 16 string keys round robin while the workers
+//     drain, so most adds find the item already queued or in progress (an op
+//     is one Add; how many items get processed depends on both sides' speed).
 func BenchmarkWorkqueue(b *testing.B) {
 	keys := benchKeys(1 << 16)
 	for _, workers := range []int{1, 4, 16} {
@@ -56,18 +59,52 @@ func BenchmarkWorkqueue(b *testing.B) {
 			benchClosedLoop(b, cgwq.NewTyped[int](), workers)
 		})
 	}
-	for _, keySpace := range []struct {
-		name string
-		keys []string
-	}{{"backlog", keys}, {"hot", benchKeys(16)}} {
-		for _, workers := range []int{1, 4, 16} {
-			for _, impl := range workqueueImpls {
-				b.Run(fmt.Sprintf("%s/workers=%d/%s", keySpace.name, workers, impl.name), func(b *testing.B) {
-					benchAddGetDone(b, impl.new(), keySpace.keys, workers)
-				})
-			}
+	for _, workers := range []int{1, 4, 16} {
+		for _, impl := range workqueueImpls {
+			b.Run(fmt.Sprintf("backlog/workers=%d/%s", workers, impl.name), func(b *testing.B) {
+				benchBacklog(b, impl.new(), keys, workers)
+			})
 		}
 	}
+	hot := benchKeys(16)
+	for _, workers := range []int{1, 4, 16} {
+		for _, impl := range workqueueImpls {
+			b.Run(fmt.Sprintf("hot/workers=%d/%s", workers, impl.name), func(b *testing.B) {
+				benchAddGetDone(b, impl.new(), hot, workers)
+			})
+		}
+	}
+}
+
+// benchBacklog adds the keys in batches of len(keys) distinct ones; workers
+// drain each batch before the next is added, so no add ever deduplicates.
+func benchBacklog(b *testing.B, q basicQueue, keys []string, workers int) {
+	var finished, batch sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range workers {
+		finished.Go(func() {
+			for {
+				key, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				q.Done(key)
+				batch.Done()
+			}
+		})
+	}
+	for added := 0; added < b.N; {
+		n := min(len(keys), b.N-added)
+		batch.Add(n)
+		for _, key := range keys[:n] {
+			q.Add(key)
+		}
+		batch.Wait()
+		added += n
+	}
+	q.ShutDownWithDrain()
+	finished.Wait()
 }
 
 func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int) {

@@ -120,8 +120,14 @@ func TestMetrics(t *testing.T) {
 	q.AddRateLimited("c")
 	q.AddAfter("d", 0)
 	q.AddWithOpts(AddOpts{After: time.Second}, "e", "f")
+	q.AddWithOpts(AddOpts{}, "g") // not a retry
 	if got := m("retries").get(); got != 4 {
 		t.Fatalf("retries = %v, want 4", got)
+	}
+	q.Forget("h")
+	q.AddWithOpts(AddOpts{RateLimited: true}, "h") // first failure: 1s
+	if got := m("retries").get(); got != 5 {
+		t.Fatalf("retries = %v, want 5", got)
 	}
 }
 
@@ -188,4 +194,19 @@ func TestSetProviderAppliesToQueuesWithoutOne(t *testing.T) {
 	np.NewWorkDurationMetric("").Observe(1)
 	np.NewUnfinishedWorkSecondsMetric("").Set(1)
 	np.NewLongestRunningProcessorSecondsMetric("").Set(1)
+}
+
+func TestUndelayedRateLimitedAddCountsAsRetry(t *testing.T) {
+	p := &recordingProvider{}
+	q := NewTypedRateLimitingQueueWithConfig(NewTypedItemExponentialFailureRateLimiter[string](0, 0),
+		TypedRateLimitingQueueConfig[string]{Name: "zero", MetricsProvider: p, Clock: newFakeClock()})
+	defer q.ShutDown()
+	q.AddWithOpts(AddOpts{RateLimited: true}, "a")
+	q.AddRateLimited("b")
+	if got := p.get("retries", "zero").get(); got != 2 {
+		t.Fatalf("retries = %v, want 2", got)
+	}
+	if got := q.Len(); got != 2 {
+		t.Fatalf("Len = %d, want 2: a zero backoff adds at once", got)
+	}
 }

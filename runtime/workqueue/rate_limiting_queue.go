@@ -71,6 +71,9 @@ func (q *TypedRateLimiting[T]) AddWithOpts(opts AddOpts, items ...T) {
 	for _, item := range items {
 		o := opts
 		o.After = max(o.After, q.rateLimiter.When(item))
+		if o.After <= 0 && q.retries != nil {
+			q.retries.Inc() // a retry, like AddRateLimited, even when not delayed
+		}
 		q.Typed.AddWithOpts(o, item)
 	}
 }

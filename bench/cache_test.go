@@ -99,13 +99,20 @@ func cachePods(n, rv int) []any {
 	return out
 }
 
-// cachePodList builds the list a decoder would produce: one PodList holding n Pods by value.
-func cachePodList(n int) *corev1.PodList {
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: make([]corev1.Pod, n)}
-	for i := range list.Items {
-		list.Items[i] = *cachePod(i, 1)
+// cachePodPages builds what a decoder would produce for a paged list of n Pods spread over
+// namespaces: one PodList per page of 500, each holding its Pods by value.
+func cachePodPages(n, namespaces int) []*corev1.PodList {
+	const pageSize = 500
+	var pages []*corev1.PodList
+	for start := 0; start < n; start += pageSize {
+		page := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: make([]corev1.Pod, min(pageSize, n-start))}
+		for i := range page.Items {
+			page.Items[i] = *cachePod(start+i, 1)
+			page.Items[i].Namespace = "ns-" + strconv.Itoa((start+i)%namespaces)
+		}
+		pages = append(pages, page)
 	}
-	return list
+	return pages
 }
 
 func byApp(obj any) ([]string, error) {
@@ -209,19 +216,30 @@ func BenchmarkCacheDeltaFIFO(b *testing.B) {
 	})
 }
 
-// memListWatch serves one prepared list and one watch fed by the benchmark.
+// memListWatch serves prepared pages (each once, like freshly decoded responses) and one watch fed
+// by the benchmark.
 type memListWatch struct {
-	mu   sync.Mutex
-	list *corev1.PodList
-	w    *watch.FakeWatcher
+	mu    sync.Mutex
+	pages []*corev1.PodList
+	w     *watch.FakeWatcher
 }
 
-func (lw *memListWatch) List(metav1.ListOptions) (k8sruntime.Object, error) {
+func (lw *memListWatch) List(options metav1.ListOptions) (k8sruntime.Object, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	list := lw.list
-	lw.list = &corev1.PodList{ListMeta: list.ListMeta} // the prepared list is handed out once
-	return list, nil
+	i := 0
+	if options.Continue != "" {
+		i, _ = strconv.Atoi(options.Continue)
+	}
+	if i >= len(lw.pages) || lw.pages[i] == nil {
+		return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}, nil
+	}
+	page := lw.pages[i]
+	lw.pages[i] = nil
+	if i+1 < len(lw.pages) {
+		page.Continue = strconv.Itoa(i + 1)
+	}
+	return page, nil
 }
 
 func (lw *memListWatch) Watch(metav1.ListOptions) (watch.Interface, error) { return lw.w, nil }
@@ -320,9 +338,9 @@ func waitCount(c *atomic.Int64, n int64) {
 }
 
 // BenchmarkCacheInformer measures, for an initial list of 100k realistic Pods from an in-memory
-// ListerWatcher, the time until HasSynced (sync-ms) and the peak heap above the decoded list
-// (peak-MB; list-MB is the list itself), then the time for 100k watch updates to reach a handler
-// (watch-ms).
+// ListerWatcher serving pages of 500, the time until HasSynced (sync-ms) and the peak heap above the
+// decoded pages (peak-MB; list-MB is the pages themselves), then the time for 100k watch updates to
+// reach a handler (watch-ms).
 func BenchmarkCacheInformer(b *testing.B) {
 	for _, side := range []string{"kgen", "client-go"} {
 		b.Run(side, func(b *testing.B) {
@@ -332,7 +350,7 @@ func BenchmarkCacheInformer(b *testing.B) {
 				b.StopTimer()
 				runtime.GC()
 				before := heapObjects()
-				lw := &memListWatch{list: cachePodList(cacheObjects), w: watch.NewFakeWithChanSize(cacheObjects, false)}
+				lw := &memListWatch{pages: cachePodPages(cacheObjects, cacheNamespaces), w: watch.NewFakeWithChanSize(cacheObjects, false)}
 				runtime.GC()
 				listTotal += float64(heapObjects()-before) / (1 << 20)
 				updates := cachePods(cacheObjects, 2)
@@ -387,17 +405,13 @@ func BenchmarkCacheInformerWritesWithReaders(b *testing.B) {
 				var total time.Duration
 				for b.Loop() {
 					b.StopTimer()
-					list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: make([]corev1.Pod, objects)}
-					for i := range list.Items {
-						list.Items[i] = *cachePod(i, 1)
-						list.Items[i].Namespace = "ns-" + strconv.Itoa(i%namespaces)
-					}
+					pages := cachePodPages(objects, namespaces)
 					updates := make([]*corev1.Pod, writes)
 					for i := range updates {
-						updates[i] = list.Items[i%objects].DeepCopy()
+						updates[i] = pages[i/500].Items[i%500].DeepCopy()
 						updates[i].ResourceVersion = strconv.Itoa(i + 2)
 					}
-					lw := &memListWatch{list: list, w: watch.NewFakeWithChanSize(writes, false)}
+					lw := &memListWatch{pages: pages, w: watch.NewFakeWithChanSize(writes, false)}
 					inf := newCacheInformer(side, lw)
 					var adds, upd atomic.Int64
 					inf.addCounts(&adds, &upd)

@@ -32,8 +32,10 @@
 //     list helpers call their callbacks after releasing it. Because writes arrive in batches,
 //     concurrent readers cost the writer one lock hand-over per batch instead of one per object, and
 //     Go's RWMutex keeps a waiting writer from being starved by a stream of readers.
-//   - The initial list is referenced, not copied: the pager keeps pointers into each page, and the
-//     store takes those same pointers, so the list is held only once during the initial sync.
+//   - The initial list is never held twice: each page's items are taken (as shallow copies, so a page
+//     is not kept alive by the few objects that never change) and the page is dropped before the
+//     next is fetched; the relist goes to the store as one slice of those objects, with no per-key
+//     queue in between. A streaming list holds no list object at all.
 //
 // Handlers added after the informer synced first receive the current contents as adds; their
 // registration's HasSynced turns true once they have handled them.

@@ -12,8 +12,9 @@ import (
 )
 
 // listPages lists a collection in pages of pageSize (0 means one request) and returns every item and
-// the resourceVersion of the list. Items are referenced, not copied, so the pages' memory is the only
-// copy of the list. When a continue token expires mid-way, it restarts as one unpaged request.
+// the resourceVersion of the list. Pages are dropped as soon as their items are taken, so a paged
+// list is never held twice. When a continue token expires mid-way, it restarts as one unpaged
+// request.
 func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.ListOptions, pageSize int64) ([]any, string, error) {
 	options.Limit = pageSize
 	full := options
@@ -39,7 +40,9 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 				items = make([]any, 0, n)
 			}
 		}
-		if err := meta.EachListItem(list, func(obj runtime.Object) error {
+		// Each item is copied out of the page (a shallow copy), so that keeping one listed object
+		// does not keep the whole page, with every stale object in it, alive.
+		if err := meta.EachListItemWithAlloc(list, func(obj runtime.Object) error {
 			items = append(items, obj)
 			return nil
 		}); err != nil {

@@ -238,6 +238,11 @@ func (lw *memListWatch) List(options metav1.ListOptions) (k8sruntime.Object, err
 	lw.pages[i] = nil
 	if i+1 < len(lw.pages) {
 		page.Continue = strconv.Itoa(i + 1)
+		remaining := int64(0)
+		for _, p := range lw.pages[i+1:] {
+			remaining += int64(len(p.Items))
+		}
+		page.RemainingItemCount = &remaining
 	}
 	return page, nil
 }

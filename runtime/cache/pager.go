@@ -36,9 +36,12 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 			return nil, "", err
 		}
 		if items == nil {
-			if n := meta.LenList(list); n > 0 {
-				items = make([]any, 0, n)
+			// The first page tells how many items follow, when the server counts them.
+			n := int64(meta.LenList(list))
+			if remaining := listMeta.GetRemainingItemCount(); remaining != nil && *remaining > 0 {
+				n += *remaining
 			}
+			items = make([]any, 0, n)
 		}
 		// Each item is copied out of the page (a shallow copy), so that keeping one listed object
 		// does not keep the whole page, with every stale object in it, alive.

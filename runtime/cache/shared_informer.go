@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -352,6 +353,9 @@ func (s *sharedIndexInformer) replaceLocked(list []any, rv string, notes []notif
 	initial := !s.synced
 	old := store.items
 	next := make(map[string]any, len(list))
+	if wantNotes {
+		notes = slices.Grow(notes, len(list)+len(old)+1)
+	}
 	for _, obj := range list {
 		key, err := s.indexer.keyFunc(obj)
 		if err != nil {

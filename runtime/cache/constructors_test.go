@@ -241,3 +241,24 @@ func TestReflectorSurvivesBrokenListerWatcher(t *testing.T) {
 		t.Error("isNil wrong")
 	}
 }
+
+func TestListPagesCopiesItemsOutOfThePage(t *testing.T) {
+	remaining := int64(0)
+	page := &corev1.ConfigMapList{
+		ListMeta: metav1.ListMeta{ResourceVersion: "7", RemainingItemCount: &remaining},
+		Items:    []corev1.ConfigMap{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}},
+	}
+	lw := &scriptedLW{list: page}
+	items, rv, err := listPages(context.Background(), ToListerWatcherWithContext(lw), metav1.ListOptions{}, 500)
+	if err != nil || rv != "7" || len(items) != 2 {
+		t.Fatalf("listPages = %v, %q, %v", items, rv, err)
+	}
+	for i, obj := range items {
+		if obj.(*corev1.ConfigMap) == &page.Items[i] {
+			t.Errorf("item %d points into the page; keeping it would pin the whole page", i)
+		}
+		if obj.(*corev1.ConfigMap).Name != page.Items[i].Name {
+			t.Errorf("item %d = %v", i, obj)
+		}
+	}
+}

@@ -12,6 +12,12 @@
 // server has compacted the resourceVersion away, backs off with jitter after failures, and never panics
 // on a malformed event: it logs it and watches again from the last good resourceVersion.
 //
+// A streaming list that goes quiet before its initial-events-end bookmark is abandoned after an idle
+// deadline (ReflectorOptions.WatchListIdleTimeout) and the reflector falls back to LIST and WATCH,
+// where client-go would wait forever. Streaming lists are off with DisableWatchList, with
+// KUBE_FEATURE_WatchListClient=false, or for ListerWatchers (and clients, through
+// ToListWatcherWithWatchListSemantics) whose IsWatchListSemanticsUnSupported returns true.
+//
 // # Why not DeltaFIFO
 //
 // DeltaFIFO, which client-go's informers were built on, exists here with its exact semantics for code

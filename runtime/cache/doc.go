@@ -51,6 +51,13 @@
 // TransformStripManagedFields drops managedFields before objects are cached, and
 // TransformToPartialObjectMetadata caches metadata only; install either with SetTransform.
 //
+// # Catching handlers that modify the cache
+//
+// Objects handed to handlers and returned by listers are the cached ones and must not be modified.
+// With KGEN_CACHE_MUTATION_DETECTOR=true (or SharedIndexInformerOptions.MutationDetector) every
+// informer keeps a deep copy of each object it caches and panics with a diff when one changes: a
+// debugging aid for tests, costly in memory.
+//
 // # Metrics
 //
 // Reflectors report list and watch counts, durations and sizes and the last resourceVersion through a

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -195,4 +196,66 @@ func TestNewCacheMutationDetectorFollowsEnvironment(t *testing.T) {
 	off := noMutationDetector{}
 	off.AddObject(mutationTestPod("p"))
 	runOnce(off)
+}
+
+func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
+	checkLeaks(t)
+	src := newSource()
+	defer src.stopAll()
+	src.apply(watch.Added, "ns", "good-listed", "0")
+	src.apply(watch.Added, "ns", "bad-listed", "0")
+
+	clk := clocktesting.NewFakeClock(time.Now())
+	var failures failureRecorder
+	informer := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, SharedIndexInformerOptions{
+		Backoff:          fastBackoff,
+		MutationDetector: NewMutationDetector("configmaps", MutationDetectorOptions{Clock: clk, FailureFunc: failures.fail}),
+	})
+	added := make(chan string, 10)
+	// A handler that edits cached objects in place instead of working on copies.
+	_, err := informer.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		cm := obj.(*corev1.ConfigMap)
+		if strings.HasPrefix(cm.Name, "bad-") {
+			cm.Data["v"] = "edited by a handler"
+		}
+		added <- cm.Name
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	startInformer(t, informer)
+	for range 2 {
+		<-added // the listed objects
+	}
+	src.apply(watch.Added, "ns", "bad-watched", "0")
+	src.apply(watch.Added, "ns", "good-watched", "0")
+	for range 2 {
+		<-added
+	}
+
+	eventually(t, "mutation reports", func() bool {
+		clk.Step(time.Second)
+		report := strings.Join(failures.get(), "\n")
+		return strings.Contains(report, "ns/bad-listed") && strings.Contains(report, "ns/bad-watched")
+	})
+	report := strings.Join(failures.get(), "\n")
+	if strings.Contains(report, "good-") {
+		t.Errorf("unmodified objects reported:\n%s", report)
+	}
+	if !strings.Contains(report, "edited by a handler") {
+		t.Errorf("report lacks the diff:\n%s", report)
+	}
+}
+
+func TestInformerMutationDetectorFollowsEnvironment(t *testing.T) {
+	for value, active := range map[string]bool{"": false, "false": false, "true": true, "1": true} {
+		t.Run("env="+value, func(t *testing.T) {
+			t.Setenv(MutationDetectorEnvVar, value)
+			informer := NewSharedIndexInformer(newSource(), &corev1.ConfigMap{}, 0, Indexers{})
+			_, isActive := informer.(*sharedIndexInformer).mutationDetector.(*mutationDetector)
+			if isActive != active {
+				t.Errorf("%s=%q: detector active %v, want %v", MutationDetectorEnvVar, value, isActive, active)
+			}
+		})
+	}
 }

@@ -101,6 +101,9 @@ type SharedIndexInformerOptions struct {
 	Backoff *wait.Backoff
 	// WatchListIdleTimeout bounds the wait for a streaming list's end; see ReflectorOptions.
 	WatchListIdleTimeout time.Duration
+	// MutationDetector checks that nobody modifies cached objects in place. Nil means
+	// NewCacheMutationDetector: active only when KGEN_CACHE_MUTATION_DETECTOR is true.
+	MutationDetector MutationDetector
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -142,6 +145,10 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	if description == "" {
 		description = describeType(exampleObject)
 	}
+	detector := options.MutationDetector
+	if detector == nil {
+		detector = NewCacheMutationDetector(description)
+	}
 	return &sharedIndexInformer{
 		indexer:           store,
 		queue:             newEventQueue(provider.NewQueuedItemMetric(options.Identifier)),
@@ -160,8 +167,9 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 			Backoff:              options.Backoff,
 			WatchListIdleTimeout: options.WatchListIdleTimeout,
 		},
-		clock:    options.Clock,
-		syncedCh: make(chan struct{}),
+		clock:            options.Clock,
+		mutationDetector: detector,
+		syncedCh:         make(chan struct{}),
 	}
 }
 
@@ -175,6 +183,8 @@ type sharedIndexInformer struct {
 	exampleObject runtime.Object
 	description   string
 	clock         clock.Clock
+
+	mutationDetector MutationDetector
 
 	reflectorOptions ReflectorOptions
 	defaultResync    time.Duration
@@ -238,6 +248,11 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.procMu.Unlock()
 	s.mu.Unlock()
 
+	detected := make(chan struct{})
+	go func() {
+		defer close(detected)
+		s.mutationDetector.Run(ctx.Done())
+	}()
 	processed := make(chan struct{})
 	go func() {
 		defer close(processed)
@@ -246,6 +261,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.reflector.RunWithContext(ctx)
 	s.queue.close()
 	<-processed
+	<-detected
 
 	s.mu.Lock()
 	s.stopped = true
@@ -300,6 +316,7 @@ func (s *sharedIndexInformer) applyQueued() {
 				continue
 			}
 			old, existed := store.putLocked(key, e.obj)
+			s.mutationDetector.AddObject(e.obj)
 			setRVFromObject(store, e.obj)
 			if !wantNotes {
 				continue
@@ -367,6 +384,7 @@ func (s *sharedIndexInformer) replaceLocked(list []any, rv string, notes []notif
 			prev, existed = old[key]
 		}
 		next[key] = obj
+		s.mutationDetector.AddObject(obj)
 		if existed {
 			store.indexLocked(key, prev, obj)
 		} else {

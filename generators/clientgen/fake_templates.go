@@ -7,9 +7,9 @@ const fakeTemplates = `
 
 {{define "fakeClientset"}}{{$d := .}}
 // NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by a very simple object tracker that processes creates, updates and deletions as-is,
-// without applying any field management, validations and/or defaults. It shouldn't be considered a
-// replacement for a real clientset and is mostly useful in simple unit tests.
+// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
+// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
+// it is meant for unit tests.
 {{- if .Cfg.ApplyConfigurationPackage}}
 //
 // Deprecated: NewClientset replaces this with support for field management, which significantly improves
@@ -33,6 +33,7 @@ func newClientset(o {{rt "testing.ObjectTracker"}}, objects []{{rt "runtime.Obje
 		}
 	}
 	cs := &Clientset{tracker: o}
+	cs.Resources = servedResources()
 	cs.discovery = &{{rt "fakediscovery.FakeDiscovery"}}{Fake: &cs.Fake}
 	cs.AddReactor("*", "*", {{rt "testing.ObjectReaction"}}(o))
 	cs.AddWatchReactor("*", func(action {{rt "testing.Action"}}) (handled bool, ret {{rt "watch.Interface"}}, err error) {
@@ -69,9 +70,24 @@ func (c *Clientset) Tracker() {{rt "testing.ObjectTracker"}} {
 	return c.tracker
 }
 
-// IsWatchListSemanticsUnSupported tells informers that the fake cannot serve watch-list requests.
+// IsWatchListSemanticsUnSupported tells informers whether the tracker cannot serve streaming lists;
+// kgen's trackers can, so informers over the fake list the way they do against a server.
 func (c *Clientset) IsWatchListSemanticsUnSupported() bool {
-	return true
+	optOut, ok := c.tracker.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return !ok || optOut.IsWatchListSemanticsUnSupported()
+}
+
+// servedResources lists the resources this clientset serves, for its fake discovery client.
+func servedResources() []*{{rt "metav1.APIResourceList"}} {
+	return []*{{rt "metav1.APIResourceList"}}{
+{{- range .Versions}}
+		{GroupVersion: {{printf "%q" ($d.GroupVersion .)}}, APIResources: []{{rt "metav1.APIResource"}}{
+{{- range $d.ServedResources .}}
+			{Name: {{printf "%q" .Name}}, Kind: {{printf "%q" .Kind}}, Namespaced: {{.Namespaced}}, Verbs: []string{ {{- range $i, $v := .Verbs}}{{if $i}}, {{end}}{{printf "%q" $v}}{{end -}} }},
+{{- end}}
+		}},
+{{- end}}
+	}
 }
 
 var (

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,6 +120,19 @@ func TestFakeInformerFactorySyncs(t *testing.T) {
 	if n := lister.CountAll(); n != 1 {
 		t.Fatalf("hand-written lister expansion CountAll = %d", n)
 	}
+	// The fake's tracker serves streaming lists, so the informer lists the way it does against a server:
+	// one watch with sendInitialEvents and no LIST.
+	if cs.IsWatchListSemanticsUnSupported() {
+		t.Fatal("fake clientset opts out of streaming lists its tracker serves")
+	}
+	for _, a := range cs.Actions() {
+		if a.GetVerb() == "list" {
+			t.Fatalf("informer listed (%v); want a streaming list", a)
+		}
+		if w, ok := a.(kgentesting.WatchActionImpl); ok && (w.ListOptions.SendInitialEvents == nil || !*w.ListOptions.SendInitialEvents) {
+			t.Fatalf("informer watch %+v does not ask for initial events", w.ListOptions)
+		}
+	}
 
 	// Watch events reach the cache.
 	if _, err := cs.ExampleV1().TestTypes("ns").Create(ctx, testType("ns", "c", nil), metav1.CreateOptions{}); err != nil {
@@ -152,5 +166,52 @@ func TestFakeInformerFactorySyncs(t *testing.T) {
 	}
 	if _, err := factory.ForResource(example2v1.SchemeGroupVersion.WithResource("gadgets")); err == nil {
 		t.Fatal("ForResource(gadgets) found an informer; the resource is gizmos")
+	}
+}
+
+func TestFakeDiscoveryListsServedResources(t *testing.T) {
+	cs := fake.NewSimpleClientset()
+	resources, err := cs.Discovery().ServerResourcesForGroupVersion("example.kgen.dev/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]metav1.APIResource{}
+	for _, r := range resources.APIResources {
+		got[r.Name] = r
+	}
+	for name, want := range map[string]metav1.APIResource{
+		"testtypes":               {Kind: "TestType", Namespaced: true, Verbs: metav1.Verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+		"testtypes/status":        {Kind: "TestType", Namespaced: true, Verbs: metav1.Verbs{"get", "update"}},
+		"testtypes/scale":         {Kind: "Scale", Namespaced: true, Verbs: metav1.Verbs{"get", "update"}},
+		"clustertesttypes":        {Kind: "ClusterTestType", Namespaced: false, Verbs: metav1.Verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+		"clustertesttypes/status": {Kind: "ClusterTestType", Namespaced: false, Verbs: metav1.Verbs{"update"}},
+	} {
+		r, ok := got[name]
+		if !ok {
+			t.Errorf("discovery lacks %s; has %v", name, resources.APIResources)
+			continue
+		}
+		if r.Kind != want.Kind || r.Namespaced != want.Namespaced || !slices.Equal(r.Verbs, want.Verbs) {
+			t.Errorf("%s = %+v; want kind %s namespaced %v verbs %v", name, r, want.Kind, want.Namespaced, want.Verbs)
+		}
+	}
+
+	groups, err := cs.Discovery().ServerGroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, g := range groups.Groups {
+		names = append(names, g.Name)
+	}
+	for _, want := range []string{"example.kgen.dev", "example2.kgen.dev", "example3.io", "hyphen-group.kgen.dev", "mixedcase.kgen.dev"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("ServerGroups = %v; lacks %s", names, want)
+		}
+	}
+	// Each clientset has its own copy: changing one does not change another's discovery.
+	cs.Resources[0].APIResources = nil
+	if fresh := fake.NewSimpleClientset(); len(fresh.Resources[0].APIResources) == 0 {
+		t.Fatal("clientsets share their discovery resources")
 	}
 }

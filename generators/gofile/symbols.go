@@ -58,7 +58,7 @@ func init() {
 			"NewRootCreateSubresourceActionWithOptions", "NewUpdateActionWithOptions", "NewRootUpdateActionWithOptions",
 			"NewUpdateSubresourceActionWithOptions", "NewRootUpdateSubresourceActionWithOptions",
 			"NewPatchSubresourceActionWithOptions", "NewRootPatchSubresourceActionWithOptions"},
-		PkgMetav1:      {"CreateOptions", "UpdateOptions", "DeleteOptions", "GetOptions", "ListOptions", "PatchOptions", "ApplyOptions", "Object", "AddToGroupVersion"},
+		PkgMetav1:      {"CreateOptions", "UpdateOptions", "DeleteOptions", "GetOptions", "ListOptions", "PatchOptions", "ApplyOptions", "Object", "AddToGroupVersion", "APIResourceList", "APIResource"},
 		PkgRuntime:     {"Object", "SchemeBuilder", "NewScheme", "NewParameterCodec"},
 		PkgSchema:      {"GroupVersion", "GroupResource", "GroupVersionResource"},
 		PkgSerializer:  {"NewCodecFactory"},

@@ -41,9 +41,9 @@ import (
 )
 
 // NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by a very simple object tracker that processes creates, updates and deletions as-is,
-// without applying any field management, validations and/or defaults. It shouldn't be considered a
-// replacement for a real clientset and is mostly useful in simple unit tests.
+// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
+// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
+// it is meant for unit tests.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
@@ -55,6 +55,7 @@ func newClientset(o testing.ObjectTracker, objects []runtime.Object) *Clientset 
 		}
 	}
 	cs := &Clientset{tracker: o}
+	cs.Resources = servedResources()
 	cs.discovery = &discoveryfake.FakeDiscovery{Fake: &cs.Fake}
 	cs.AddReactor("*", "*", testing.ObjectReaction(o))
 	cs.AddWatchReactor("*", func(action testing.Action) (handled bool, ret watch.Interface, err error) {
@@ -91,9 +92,49 @@ func (c *Clientset) Tracker() testing.ObjectTracker {
 	return c.tracker
 }
 
-// IsWatchListSemanticsUnSupported tells informers that the fake cannot serve watch-list requests.
+// IsWatchListSemanticsUnSupported tells informers whether the tracker cannot serve streaming lists;
+// kgen's trackers can, so informers over the fake list the way they do against a server.
 func (c *Clientset) IsWatchListSemanticsUnSupported() bool {
-	return true
+	optOut, ok := c.tracker.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return !ok || optOut.IsWatchListSemanticsUnSupported()
+}
+
+// servedResources lists the resources this clientset serves, for its fake discovery client.
+func servedResources() []*v1.APIResourceList {
+	return []*v1.APIResourceList{
+		{GroupVersion: "example.kgen.dev/v1", APIResources: []v1.APIResource{
+			{Name: "clustertesttypes", Kind: "ClusterTestType", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "clustertesttypes/report", Kind: "Report", Namespaced: false, Verbs: []string{"create"}},
+			{Name: "clustertesttypes/scale", Kind: "Scale", Namespaced: false, Verbs: []string{"get", "update"}},
+			{Name: "clustertesttypes/status", Kind: "ClusterTestType", Namespaced: false, Verbs: []string{"update"}},
+			{Name: "testtypes", Kind: "TestType", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "testtypes/report", Kind: "Report", Namespaced: true, Verbs: []string{"create", "update"}},
+			{Name: "testtypes/reports", Kind: "Report", Namespaced: true, Verbs: []string{"list"}},
+			{Name: "testtypes/scale", Kind: "Scale", Namespaced: true, Verbs: []string{"get", "update"}},
+			{Name: "testtypes/status", Kind: "TestType", Namespaced: true, Verbs: []string{"get", "update"}},
+		}},
+		{GroupVersion: "example.kgen.dev/v1beta1", APIResources: []v1.APIResource{
+			{Name: "testtypes", Kind: "TestType", Namespaced: true, Verbs: []string{"get", "list", "watch"}},
+		}},
+		{GroupVersion: "example2.kgen.dev/v1", APIResources: []v1.APIResource{
+			{Name: "fish", Kind: "Fish", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "gizmos", Kind: "Gadget", Namespaced: true, Verbs: []string{"create", "delete", "get", "list", "update", "watch"}},
+			{Name: "gizmos/status", Kind: "Gadget", Namespaced: true, Verbs: []string{"update"}},
+			{Name: "widgets", Kind: "Widget", Namespaced: true, Verbs: []string{"create", "delete", "get", "list", "watch"}},
+		}},
+		{GroupVersion: "example3.io/v1", APIResources: []v1.APIResource{
+			{Name: "dotteds", Kind: "Dotted", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "dotteds/status", Kind: "Dotted", Namespaced: false, Verbs: []string{"update"}},
+		}},
+		{GroupVersion: "hyphen-group.kgen.dev/v1", APIResources: []v1.APIResource{
+			{Name: "things", Kind: "Thing", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "things/status", Kind: "Thing", Namespaced: true, Verbs: []string{"update"}},
+		}},
+		{GroupVersion: "mixedcase.kgen.dev/v1", APIResources: []v1.APIResource{
+			{Name: "camels", Kind: "Camel", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "camels/status", Kind: "Camel", Namespaced: true, Verbs: []string{"update"}},
+		}},
+	}
 }
 
 var (

@@ -31,9 +31,9 @@ import (
 )
 
 // NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by a very simple object tracker that processes creates, updates and deletions as-is,
-// without applying any field management, validations and/or defaults. It shouldn't be considered a
-// replacement for a real clientset and is mostly useful in simple unit tests.
+// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
+// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
+// it is meant for unit tests.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
@@ -45,6 +45,7 @@ func newClientset(o testing.ObjectTracker, objects []runtime.Object) *Clientset 
 		}
 	}
 	cs := &Clientset{tracker: o}
+	cs.Resources = servedResources()
 	cs.discovery = &discoveryfake.FakeDiscovery{Fake: &cs.Fake}
 	cs.AddReactor("*", "*", testing.ObjectReaction(o))
 	cs.AddWatchReactor("*", func(action testing.Action) (handled bool, ret watch.Interface, err error) {
@@ -81,9 +82,21 @@ func (c *Clientset) Tracker() testing.ObjectTracker {
 	return c.tracker
 }
 
-// IsWatchListSemanticsUnSupported tells informers that the fake cannot serve watch-list requests.
+// IsWatchListSemanticsUnSupported tells informers whether the tracker cannot serve streaming lists;
+// kgen's trackers can, so informers over the fake list the way they do against a server.
 func (c *Clientset) IsWatchListSemanticsUnSupported() bool {
-	return true
+	optOut, ok := c.tracker.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return !ok || optOut.IsWatchListSemanticsUnSupported()
+}
+
+// servedResources lists the resources this clientset serves, for its fake discovery client.
+func servedResources() []*v1.APIResourceList {
+	return []*v1.APIResourceList{
+		{GroupVersion: "stable.example.com/v1", APIResources: []v1.APIResource{
+			{Name: "crontabs", Kind: "CronTab", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "crontabs/status", Kind: "CronTab", Namespaced: true, Verbs: []string{"update"}},
+		}},
+	}
 }
 
 var (

@@ -2,21 +2,37 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build test vet unit bench-test bench
+.PHONY: build generate example test testenv vet unit verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
 	$(GO) build ./...
 
-## test: everything CI checks: vet, race-enabled tests, and the bench module in short mode.
-test: vet unit bench-test
+## generate: regenerate testdata's golden output and the example module's code.
+generate:
+	hack/update-codegen.sh
+
+## example: the main job: run the generators on the example CRD API (examples/crd).
+example:
+	cd examples/crd && $(GO) generate ./... && $(GO) test -count=1 ./...
+
+## test: everything CI checks: vet, race-enabled tests (e2e against a real kube-apiserver included),
+## generated-code verification, and the bench module in short mode.
+test: vet unit verify-codegen bench-test
+
+## testenv: build (once, cached under $HOME/.cache/kgen/testenv) the kube-apiserver and etcd e2e tests use.
+testenv:
+	hack/testenv.sh >/dev/null
 
 vet:
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 
-unit:
+unit: testenv
 	$(GO) test -race -count=1 ./...
+
+verify-codegen:
+	hack/verify-codegen.sh
 
 bench-test:
 	cd bench && $(GO) test -short -count=1 ./...
@@ -24,3 +40,13 @@ bench-test:
 ## bench: side-by-side benchmarks against client-go and code-generator.
 bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: run each fuzz target of the runtime for FUZZTIME (default 30s).
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./runtime/...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done

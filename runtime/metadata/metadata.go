@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -132,19 +131,9 @@ func (c *resourceClient) Namespace(ns string) ResourceInterface {
 	return &out
 }
 
+// path is the request path of the client's resource in its namespace, of name and its subresources.
 func (c *resourceClient) path(name string, subresources ...string) string {
-	segments := []string{"/apis", c.resource.Group, c.resource.Version}
-	if c.resource.Group == "" {
-		segments = []string{"/api", c.resource.Version}
-	}
-	if c.namespace != "" {
-		segments = append(segments, "namespaces", c.namespace)
-	}
-	segments = append(segments, c.resource.Resource)
-	if name != "" {
-		segments = append(segments, name)
-	}
-	return path.Join(append(segments, subresources...)...)
+	return rest.ResourcePath(c.resource, c.namespace, name, subresources...)
 }
 
 func requireName(name, verb string) error {

@@ -44,7 +44,8 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 
 	return run.Execute(fs, args, stderr, func(args []string) error {
 		start := time.Now()
-		if err := common.Validate(); err != nil {
+		header, plurals, err := common.Load()
+		if err != nil {
 			return err
 		}
 		if clientsetName == "" || apiPath == "" {
@@ -52,14 +53,6 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 		}
 		if len(inputs) == 0 {
 			return fmt.Errorf("--input must name at least one group/version")
-		}
-		header, err := common.Header()
-		if err != nil {
-			return err
-		}
-		plurals, err := common.Plurals()
-		if err != nil {
-			return err
 		}
 		overrides := map[string][]string{}
 		for _, o := range included {

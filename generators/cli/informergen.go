@@ -28,7 +28,8 @@ func InformerGen(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&singleDirectory, "single-directory", false, "put the factory directly in --output-dir instead of its externalversions subdirectory")
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
-		if err := common.Validate(); err != nil {
+		header, plurals, err := common.Load()
+		if err != nil {
 			return err
 		}
 		if clientsetPkg == "" || listersPkg == "" {
@@ -36,14 +37,6 @@ func InformerGen(args []string, stdout, stderr io.Writer) error {
 		}
 		if len(patterns) == 0 {
 			return fmt.Errorf("no input packages: pass package patterns as arguments")
-		}
-		header, err := common.Header()
-		if err != nil {
-			return err
-		}
-		plurals, err := common.Plurals()
-		if err != nil {
-			return err
 		}
 		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals})
 		if err != nil {

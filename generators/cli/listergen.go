@@ -20,19 +20,12 @@ func ListerGen(args []string, stdout, stderr io.Writer) error {
 	common.AddFlags(fs)
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
-		if err := common.Validate(); err != nil {
+		header, plurals, err := common.Load()
+		if err != nil {
 			return err
 		}
 		if len(patterns) == 0 {
 			return fmt.Errorf("no input packages: pass package patterns as arguments")
-		}
-		header, err := common.Header()
-		if err != nil {
-			return err
-		}
-		plurals, err := common.Plurals()
-		if err != nil {
-			return err
 		}
 		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals})
 		if err != nil {

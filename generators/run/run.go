@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,6 +50,20 @@ func (c *Common) Validate() error {
 		return fmt.Errorf("--output-pkg must be specified")
 	}
 	return nil
+}
+
+// Load validates the common flags and reads what they name: the boilerplate header and the plural exceptions.
+func (c *Common) Load() (header []byte, plurals map[string]string, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if header, err = c.Header(); err != nil {
+		return nil, nil, err
+	}
+	if plurals, err = c.Plurals(); err != nil {
+		return nil, nil, err
+	}
+	return header, plurals, nil
 }
 
 // Header reads the boilerplate header (empty without a header file).
@@ -130,12 +145,19 @@ func Execute(fs *pflag.FlagSet, args []string, stderr io.Writer, fn func(args []
 	return fn(fs.Args())
 }
 
-// Main runs a command function with the process arguments and exits non-zero when it fails.
+// Main runs a command function with the process arguments and exits with its status.
 func Main(name string, command func(args []string, stdout, stderr io.Writer) error) {
-	if err := command(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if err != pflag.ErrHelp {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		}
-		os.Exit(1)
+	os.Exit(exitCode(name, command(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// exitCode is the process status for a command's result: 0 for success and for --help (whose usage
+// pflag has printed), otherwise 1 after printing the error.
+func exitCode(name string, err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, pflag.ErrHelp):
+		return 0
+	default:
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
 	}
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,5 +71,29 @@ func TestFlagsAndFinish(t *testing.T) {
 	}
 	if err := (&Common{OutputDir: "x"}).Validate(); err == nil {
 		t.Fatal("missing --output-pkg accepted")
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	var stderr strings.Builder
+	if code := exitCode("client-gen", nil, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Errorf("success: exit %d, printed %q", code, stderr.String())
+	}
+	if code := exitCode("client-gen", pflag.ErrHelp, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Errorf("--help: exit %d, printed %q; want 0 and nothing (pflag printed the usage)", code, stderr.String())
+	}
+	if code := exitCode("client-gen", errors.New("--input must name at least one group/version"), &stderr); code != 1 ||
+		stderr.String() != "client-gen: --input must name at least one group/version\n" {
+		t.Errorf("failure: exit %d, printed %q", code, stderr.String())
+	}
+}
+
+func TestLoadValidatesFirst(t *testing.T) {
+	if _, _, err := (&Common{GoHeaderFile: "/does/not/exist"}).Load(); err == nil || !strings.Contains(err.Error(), "--output-dir") {
+		t.Errorf("Load without --output-dir = %v; want the missing flag named", err)
+	}
+	header, plurals, err := (&Common{OutputDir: "out", OutputPkg: "example.com/out", PluralExceptions: []string{"Fish:Fish"}}).Load()
+	if err != nil || header != nil || plurals["Fish"] != "Fish" {
+		t.Errorf("Load = %q, %v, %v", header, plurals, err)
 	}
 }

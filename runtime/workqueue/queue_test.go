@@ -237,3 +237,44 @@ func TestFIFOOrderAcrossRingGrowthAndShrink(t *testing.T) {
 		t.Fatalf("Len = %d, want %d", got, next-want)
 	}
 }
+
+// Every item added while Gets are blocked reaches a Get, however the adds interleave with the woken
+// Gets: pushes signal only as many sleepers as there are queued items not yet spoken for.
+func TestEveryAddWakesAWaitingGet(t *testing.T) {
+	for round := range 200 {
+		q := NewTyped[int]()
+		const getters, items = 8, 5
+		got := make(chan int, getters)
+		var wg sync.WaitGroup
+		for range getters {
+			wg.Go(func() {
+				item, shutdown := q.Get()
+				if !shutdown {
+					got <- item // held, never Done: each item needs its own Get
+				}
+			})
+		}
+		for i := range items {
+			if round%2 == 0 {
+				time.Sleep(time.Duration(i) * 10 * time.Microsecond) // let some Gets wake between adds
+			}
+			q.Add(i)
+		}
+		var received []int
+		timeout := time.After(5 * time.Second)
+		for len(received) < items {
+			select {
+			case item := <-got:
+				received = append(received, item)
+			case <-timeout:
+				t.Fatalf("round %d: %d of %d items reached a Get (%v); a wakeup was lost", round, len(received), items, received)
+			}
+		}
+		q.ShutDown()
+		wg.Wait()
+		slices.Sort(received)
+		if !slices.Equal(received, []int{0, 1, 2, 3, 4}) {
+			t.Fatalf("round %d: Gets received %v", round, received)
+		}
+	}
+}

@@ -63,10 +63,6 @@ type Typed[T comparable] struct {
 	levels     levels[T]
 	stale      int    // obsolete entries left in levels by priority raises
 	seq        uint64 // sequence number of the last entry written
-	// waiters counts Gets blocked on ready; wakeups counts those signalled and not yet running. A
-	// push signals only while wakeups < min(waiters, queued), so a worker that takes the item it just
-	// added does not also wake a sleeping one for nothing.
-	waiters, wakeups int
 
 	waiting delayHeap[T] // delayed adds, earliest first
 	timers  timerLoop
@@ -169,10 +165,7 @@ func (q *Typed[T]) push(item T, p int) uint64 {
 	q.seq++
 	q.levels.fifo(p, q.seq-1).push(entry[T]{item: item, seq: q.seq})
 	q.queued++
-	if q.wakeups < q.waiters && q.wakeups < q.queued {
-		q.wakeups++
-		q.ready.Signal()
-	}
+	q.ready.Signal()
 	return q.seq
 }
 
@@ -190,10 +183,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.queued == 0 && !q.shuttingDown {
-		q.waiters++
 		q.ready.Wait()
-		q.waiters--
-		q.wakeups--
 	}
 	if q.queued == 0 {
 		return item, true
@@ -275,7 +265,6 @@ func (q *Typed[T]) shutDownLocked() {
 	q.shuttingDown = true
 	q.waiting = delayHeap[T]{}
 	q.timers.stopLocked()
-	q.wakeups = q.waiters
 	q.ready.Broadcast()
 }
 

@@ -239,7 +239,7 @@ func TestFIFOOrderAcrossRingGrowthAndShrink(t *testing.T) {
 }
 
 // Every item added while Gets are blocked reaches a Get, however the adds interleave with the woken
-// Gets: pushes signal only as many sleepers as there are queued items not yet spoken for.
+// Gets: no wakeup is lost.
 func TestEveryAddWakesAWaitingGet(t *testing.T) {
 	for round := range 200 {
 		q := NewTyped[int]()

@@ -40,20 +40,20 @@ func TestCorrelatorDeduplicatesWithCountPatch(t *testing.T) {
 	c := newTestCorrelator(clk, CorrelatorOptions{})
 	pod := testPod("ns", "p")
 
-	first := correlate(t, c, makeTestEvent(clk, pod, corev1.EventTypeWarning, "BackOff", "restarting"))
-	if first.Skip || first.Event.Count != 1 || first.Patch != nil {
-		t.Fatalf("first occurrence: %+v", first)
+	once := correlate(t, c, makeTestEvent(clk, pod, corev1.EventTypeWarning, "BackOff", "restarting"))
+	if once.Skip || once.Event.Count != 1 || once.Patch != nil {
+		t.Fatalf("first occurrence: %+v", once)
 	}
-	created := first.Event.DeepCopy()
+	created := once.Event.DeepCopy()
 	created.ResourceVersion = "100"
-	c.updateState(first.key, created)
+	c.updateState(once.key, created)
 
 	clk.Step(time.Minute)
 	second := correlate(t, c, makeTestEvent(clk, pod, corev1.EventTypeWarning, "BackOff", "restarting"))
-	if second.Event.Count != 2 || second.Event.Name != first.Event.Name || second.Event.ResourceVersion != "100" {
+	if second.Event.Count != 2 || second.Event.Name != once.Event.Name || second.Event.ResourceVersion != "100" {
 		t.Fatalf("repeat did not continue the first Event: %+v", second.Event)
 	}
-	if !second.Event.FirstTimestamp.Equal(&first.Event.FirstTimestamp) || !second.Event.LastTimestamp.Time.Equal(clk.Now()) {
+	if !second.Event.FirstTimestamp.Equal(&once.Event.FirstTimestamp) || !second.Event.LastTimestamp.Time.Equal(clk.Now()) {
 		t.Fatalf("timestamps: first %v last %v", second.Event.FirstTimestamp, second.Event.LastTimestamp)
 	}
 	var patch map[string]any

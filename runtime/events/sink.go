@@ -25,20 +25,20 @@ type EventSink interface {
 // jittered pauses. An attempt that starts after shutdown began is the last one.
 func (b *broadcaster) recordToSink(sink EventSink, event *corev1.Event, correlator *EventCorrelator) {
 	own := *event // the watchers share event
-	result, err := correlator.EventCorrelate(&own)
+	correlated, err := correlator.EventCorrelate(&own)
 	if err != nil {
 		b.logger.Error(err, "Event correlation failed", "event", klogEvent(&own))
 	}
-	if result == nil || result.Skip {
+	if correlated == nil || correlated.Skip {
 		return
 	}
 	for attempt := 1; ; attempt++ {
 		final := b.isShuttingDown()
-		if b.writeEvent(sink, result, correlator) {
+		if b.writeEvent(sink, correlated, correlator) {
 			return
 		}
 		if attempt >= maxTriesPerEvent || final {
-			b.logger.Error(nil, "Giving up writing event", "event", klogEvent(result.Event), "attempts", attempt)
+			b.logger.Error(nil, "Giving up writing event", "event", klogEvent(correlated.Event), "attempts", attempt)
 			return
 		}
 		if b.isShuttingDown() {

@@ -3,23 +3,21 @@
 package dynamicinformer
 
 import (
-	"context"
 	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/dynamic"
+	"github.com/kgen-dev/kgen/runtime/informers"
 )
 
 // TweakListOptionsFunc adjusts the list and watch options of an informer, e.g. to add a label selector.
-type TweakListOptionsFunc func(*metav1.ListOptions)
+type TweakListOptionsFunc = informers.TweakListOptionsFunc
 
 // GenericInformer gives access to a shared informer and a lister over its cache.
 type GenericInformer interface {
@@ -128,37 +126,13 @@ func (f *factory) Shutdown() {
 // NewFilteredDynamicInformer returns a standalone (unshared) informer for gvr in namespace.
 func NewFilteredDynamicInformer(client dynamic.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions TweakListOptionsFunc) GenericInformer {
 	resource := client.Resource(gvr).Namespace(namespace)
-	lw := NewListWatch(func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-		return resource.List(ctx, options)
-	}, resource.Watch, tweakListOptions)
+	lw := informers.ListWatchFor(resource.List, resource.Watch, tweakListOptions)
 	informer := cache.NewSharedIndexInformerWithOptions(lw, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ResyncPeriod:      resyncPeriod,
 		Indexers:          indexers,
 		ObjectDescription: gvr.String(),
 	})
 	return NewGenericInformer(informer, gvr.GroupResource())
-}
-
-// NewListWatch returns a ListWatch calling list and watch with options adjusted by tweak (which may be nil).
-func NewListWatch(
-	list func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error),
-	watchFn func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error),
-	tweak TweakListOptionsFunc,
-) *cache.ListWatch {
-	adjust := func(options metav1.ListOptions) metav1.ListOptions {
-		if tweak != nil {
-			tweak(&options)
-		}
-		return options
-	}
-	return &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-			return list(ctx, adjust(options))
-		},
-		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			return watchFn(ctx, adjust(options))
-		},
-	}
 }
 
 // NewGenericInformer pairs informer with a generic lister over its cache for resource.

@@ -4,15 +4,14 @@
 package metadatainformer
 
 import (
-	"context"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/dynamic/dynamicinformer"
+	"github.com/kgen-dev/kgen/runtime/informers"
 	"github.com/kgen-dev/kgen/runtime/metadata"
 )
 
@@ -42,9 +41,7 @@ func NewFilteredSharedInformerFactory(client metadata.Interface, defaultResync t
 // NewFilteredMetadataInformer returns a standalone (unshared) metadata informer for gvr in namespace.
 func NewFilteredMetadataInformer(client metadata.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions TweakListOptionsFunc) GenericInformer {
 	resource := client.Resource(gvr).Namespace(namespace)
-	lw := dynamicinformer.NewListWatch(func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-		return resource.List(ctx, options)
-	}, resource.Watch, tweakListOptions)
+	lw := informers.ListWatchFor(resource.List, resource.Watch, tweakListOptions)
 	informer := cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, cache.SharedIndexInformerOptions{
 		ResyncPeriod:      resyncPeriod,
 		Indexers:          indexers,

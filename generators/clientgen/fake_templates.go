@@ -174,20 +174,7 @@ func newFake{{$t.Plural}}(fake *Fake{{.V.GroupVersionGoName}}, namespace string)
 {{define "fakeExtBody"}}{{$ns := .D.T.Namespaced}}{{$root := ""}}{{if not $ns}}{{$root = "Root"}}{{end}}
 // {{.X.Method}} records the {{.X.Verb}} action{{if .X.Subresource}} on the {{.X.Subresource}} subresource{{end}} and returns the reactors' {{.X.Result.Name}}.
 func (c *fake{{.D.T.Plural}}) {{template "extSignature" .}} {
-{{- if eq .X.Verb "apply"}}
-	if {{.InParam}} == nil {
-		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}} provided to {{.X.Method}} must not be nil")
-	}
-	data, err := {{ref "encoding/json" "Marshal"}}({{.InParam}})
-	if err != nil {
-		return nil, err
-	}
-	{{- if not .X.Subresource}}
-	name := {{.InParam}}.GetName()
-	if name == nil {
-		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}}.Name must be provided to {{.X.Method}}")
-	}
-	{{- end}}
+{{- if eq .X.Verb "apply"}}{{template "applyInput" .}}
 {{- end}}
 	emptyResult := &{{ref .X.Result.Pkg .ResultName}}{}
 	obj, err := c.Fake.Invokes({{template "fakeAction" .}}, emptyResult)

@@ -175,10 +175,7 @@ func new{{$t.Plural}}(c *{{.V.GroupVersionGoName}}Client{{if $t.Namespaced}}, na
 		Namespace(c.GetNamespace()){{end}}.
 		Resource({{quote .D.T.Resource}}){{end}}
 
-{{define "extBody"}}
-// {{.X.Method}} calls the {{.X.Verb}} verb{{if .X.Subresource}} on the {{.X.Subresource}} subresource{{end}} and returns the server's {{.X.Result.Name}}.
-func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
-{{- if eq .X.Verb "apply"}}
+{{define "applyInput"}}
 	if {{.InParam}} == nil {
 		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}} provided to {{.X.Method}} must not be nil")
 	}
@@ -192,6 +189,12 @@ func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
 		return nil, {{ref "fmt" "Errorf"}}("{{.InParam}}.Name must be provided to {{.X.Method}}")
 	}
 	{{- end}}
+{{- end}}
+
+{{define "extBody"}}
+// {{.X.Method}} calls the {{.X.Verb}} verb{{if .X.Subresource}} on the {{.X.Subresource}} subresource{{end}} and returns the server's {{.X.Result.Name}}.
+func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
+{{- if eq .X.Verb "apply"}}{{template "applyInput" .}}
 	patchOpts := opts.ToPatchOptions()
 {{- end}}
 	result := &{{ref .X.Result.Pkg .ResultName}}{}

@@ -1,6 +1,7 @@
 package clientgen
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kgen-dev/kgen/generators/model"
@@ -46,12 +47,9 @@ func (d clientsetData) ServedResources(v *model.Version) []servedResource {
 			r = &servedResource{Name: name, Kind: kind, Namespaced: t.Namespaced}
 			byName[name] = r
 		}
-		for _, have := range r.Verbs {
-			if have == verb {
-				return
-			}
+		if !slices.Contains(r.Verbs, verb) {
+			r.Verbs = append(r.Verbs, verb)
 		}
-		r.Verbs = append(r.Verbs, verb)
 	}
 	for _, t := range v.Types {
 		for _, verb := range t.Verbs {

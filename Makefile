@@ -42,11 +42,14 @@ bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## fuzz: run each fuzz target of the runtime for FUZZTIME (default 30s).
+## Go minimises each new interesting input for up to a minute by default,
+## during which nothing new is tried; FUZZMINIMIZETIME keeps that short.
 FUZZTIME ?= 30s
+FUZZMINIMIZETIME ?= 1s
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./runtime/...); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$target"; \
-			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg; \
 		done; \
 	done

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,7 +49,13 @@ func benchKeys(n int) []string {
 //     on a deep queue.
 //   - hot: one producer adds 16 string keys round robin while the workers
 //     drain, so most adds find the item already queued or in progress (an op
-//     is one Add; how many items get processed depends on both sides' speed).
+//     is one Add; how many items get processed depends on both sides' speed,
+//     and is reported as items/op: a queue whose producer starves its workers
+//     does less work per op).
+//   - repeat: each worker adds one of 16 shared int keys and one key never
+//     used before, then gets one item and marks it done, so every op is the
+//     same work (two Adds, one Get, one Done) and half the adds repeat a key
+//     that is queued or in progress.
 func BenchmarkWorkqueue(b *testing.B) {
 	keys := benchKeys(1 << 16)
 	for _, workers := range []int{1, 4, 16} {
@@ -74,6 +81,35 @@ func BenchmarkWorkqueue(b *testing.B) {
 			})
 		}
 	}
+	for _, workers := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("repeat/workers=%d/kgen", workers), func(b *testing.B) {
+			benchRepeat(b, workqueue.NewTyped[int](), workers)
+		})
+		b.Run(fmt.Sprintf("repeat/workers=%d/client-go", workers), func(b *testing.B) {
+			benchRepeat(b, cgwq.NewTyped[int](), workers)
+		})
+	}
+}
+
+// benchRepeat runs the repeat case: the fresh key of every op guarantees an
+// item for its Get, the hot key (negative, so never fresh) mostly repeats.
+func benchRepeat(b *testing.B, q cgwq.TypedInterface[int], workers int) {
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	for w := range workers {
+		wg.Go(func() {
+			for key := w; key < b.N; key += workers {
+				q.Add(-1 - key%16)
+				q.Add(key)
+				got, _ := q.Get()
+				q.Done(got)
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	q.ShutDown()
 }
 
 // benchBacklog adds the keys in batches of len(keys) distinct ones; workers
@@ -127,16 +163,20 @@ func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int) {
 
 func benchAddGetDone(b *testing.B, q basicQueue, keys []string, workers int) {
 	var wg sync.WaitGroup
+	var processed atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range workers {
 		wg.Go(func() {
+			n := 0
 			for {
 				key, shutdown := q.Get()
 				if shutdown {
+					processed.Add(int64(n))
 					return
 				}
 				q.Done(key)
+				n++
 			}
 		})
 	}
@@ -145,6 +185,7 @@ func benchAddGetDone(b *testing.B, q basicQueue, keys []string, workers int) {
 	}
 	q.ShutDownWithDrain()
 	wg.Wait()
+	b.ReportMetric(float64(processed.Load())/float64(b.N), "items/op")
 }
 
 // delayingQueue is the part of both queues the AddAfter benchmark drives.

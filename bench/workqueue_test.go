@@ -31,6 +31,15 @@ var workqueueImpls = []struct {
 	{"client-go", func() basicQueue { return cgwq.NewTyped[string]() }},
 }
 
+// intWorkqueueImpls are the queues of int keys compared side by side.
+var intWorkqueueImpls = []struct {
+	name string
+	new  func() cgwq.TypedInterface[int]
+}{
+	{"kgen", func() cgwq.TypedInterface[int] { return workqueue.NewTyped[int]() }},
+	{"client-go", func() cgwq.TypedInterface[int] { return cgwq.NewTyped[int]() }},
+}
+
 func benchKeys(n int) []string {
 	keys := make([]string, n)
 	for i := range keys {
@@ -39,7 +48,7 @@ func benchKeys(n int) []string {
 	return keys
 }
 
-// BenchmarkWorkqueue measures Add→Get→Done; an op is one Add.
+// BenchmarkWorkqueue measures Add→Get→Done; an op is one Add unless said.
 //   - distinct: each worker adds a key never used before, then gets one and
 //     marks it done, so every op is a full Add+Get+Done on a shallow queue
 //     (client-go's BenchmarkQueue, with workers; int keys so no two ever clash).
@@ -57,15 +66,19 @@ func benchKeys(n int) []string {
 //     same work (two Adds, one Get, one Done) and half the adds repeat a key
 //     that is queued or in progress.
 func BenchmarkWorkqueue(b *testing.B) {
-	keys := benchKeys(1 << 16)
-	for _, workers := range []int{1, 4, 16} {
-		b.Run(fmt.Sprintf("distinct/workers=%d/kgen", workers), func(b *testing.B) {
-			benchClosedLoop(b, workqueue.NewTyped[int](), workers)
-		})
-		b.Run(fmt.Sprintf("distinct/workers=%d/client-go", workers), func(b *testing.B) {
-			benchClosedLoop(b, cgwq.NewTyped[int](), workers)
-		})
+	for _, loop := range []struct {
+		name   string
+		repeat bool
+	}{{"distinct", false}, {"repeat", true}} {
+		for _, workers := range []int{1, 4, 16} {
+			for _, impl := range intWorkqueueImpls {
+				b.Run(fmt.Sprintf("%s/workers=%d/%s", loop.name, workers, impl.name), func(b *testing.B) {
+					benchClosedLoop(b, impl.new(), workers, loop.repeat)
+				})
+			}
+		}
 	}
+	keys := benchKeys(1 << 16)
 	for _, workers := range []int{1, 4, 16} {
 		for _, impl := range workqueueImpls {
 			b.Run(fmt.Sprintf("backlog/workers=%d/%s", workers, impl.name), func(b *testing.B) {
@@ -81,35 +94,6 @@ func BenchmarkWorkqueue(b *testing.B) {
 			})
 		}
 	}
-	for _, workers := range []int{1, 4, 16} {
-		b.Run(fmt.Sprintf("repeat/workers=%d/kgen", workers), func(b *testing.B) {
-			benchRepeat(b, workqueue.NewTyped[int](), workers)
-		})
-		b.Run(fmt.Sprintf("repeat/workers=%d/client-go", workers), func(b *testing.B) {
-			benchRepeat(b, cgwq.NewTyped[int](), workers)
-		})
-	}
-}
-
-// benchRepeat runs the repeat case: the fresh key of every op guarantees an
-// item for its Get, the hot key (negative, so never fresh) mostly repeats.
-func benchRepeat(b *testing.B, q cgwq.TypedInterface[int], workers int) {
-	var wg sync.WaitGroup
-	b.ReportAllocs()
-	b.ResetTimer()
-	for w := range workers {
-		wg.Go(func() {
-			for key := w; key < b.N; key += workers {
-				q.Add(-1 - key%16)
-				q.Add(key)
-				got, _ := q.Get()
-				q.Done(got)
-			}
-		})
-	}
-	wg.Wait()
-	b.StopTimer()
-	q.ShutDown()
 }
 
 // benchBacklog adds the keys in batches of len(keys) distinct ones; workers
@@ -143,13 +127,19 @@ func benchBacklog(b *testing.B, q basicQueue, keys []string, workers int) {
 	finished.Wait()
 }
 
-func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int) {
+// benchClosedLoop has each worker add a key never used before, get an item and
+// mark it done. With repeat, each op first also adds one of 16 hot keys
+// (negative, so never fresh); the fresh key still guarantees an item for Get.
+func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int, repeat bool) {
 	var wg sync.WaitGroup
 	b.ReportAllocs()
 	b.ResetTimer()
 	for w := range workers {
 		wg.Go(func() {
 			for key := w; key < b.N; key += workers {
+				if repeat {
+					q.Add(-1 - key%16)
+				}
 				q.Add(key)
 				got, _ := q.Get()
 				q.Done(got)

@@ -28,7 +28,9 @@ checksum() {
 }
 
 # require_version prints the version of module $1 in the require block of go.mod file $2.
-require_version() { sed 's/^require //' "$2" | awk -v m="$1" '$1 == m && $2 ~ /^v/ { print $2; exit }'; }
+# One awk reads the file: an awk quitting early at the end of a pipe would fail its writer with
+# SIGPIPE, which pipefail turns into a failure of the script.
+require_version() { awk -v m="$1" '{ sub(/^require /, "") } $1 == m && $2 ~ /^v/ { print $2; exit }' "$2"; }
 
 # update_deps rewrites the tool module for Kubernetes $1: the replace block is generated from that
 # release's own go.mod, with every ./staging/src/k8s.io/X mapped to the published k8s.io/X v0.<minor>.<patch>.

@@ -2,6 +2,7 @@ package fidelity_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -915,10 +916,14 @@ func namesAndValues(list *corev1.ConfigMapList) string {
 }
 
 // managers lists the managed-fields entries as manager:operation.
+// managers lists cm's field managers sorted by name. Both backends order
+// managedFields by operation, then timestamp in whole seconds, then name, so
+// the listed order depends on whether the calls straddle a second boundary.
 func managers(cm *corev1.ConfigMap) string {
 	var out []string
 	for _, m := range cm.ManagedFields {
 		out = append(out, m.Manager+":"+string(m.Operation))
 	}
+	slices.Sort(out)
 	return "[" + strings.Join(out, ",") + "]"
 }

@@ -10,8 +10,6 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kgen-dev/kgen/runtime/rest"
@@ -33,18 +31,6 @@ var sinkScheme = func() *runtime.Scheme {
 	return s
 }()
 
-// restClientFor copies config and points it at the API group version gv under apiPath.
-func restClientFor(config *rest.Config, apiPath string, gv schema.GroupVersion) (*rest.RESTClient, error) {
-	c := rest.CopyConfig(config)
-	c.APIPath = apiPath
-	c.GroupVersion = &gv
-	c.NegotiatedSerializer = serializer.NewCodecFactory(sinkScheme).WithoutConversion()
-	if c.ContentType == "" {
-		c.ContentType = runtime.ContentTypeJSON
-	}
-	return rest.RESTClientFor(c)
-}
-
 // NewEventSink returns an EventSink that writes core/v1 Events through client, a REST client for the
 // core "v1" API (APIPath "/api"). This is the sink client-go users get from typed clientsets.
 func NewEventSink(client rest.Interface) EventSink {
@@ -53,7 +39,7 @@ func NewEventSink(client rest.Interface) EventSink {
 
 // NewEventSinkForConfig returns NewEventSink over a REST client built from a copy of config.
 func NewEventSinkForConfig(config *rest.Config) (EventSink, error) {
-	c, err := restClientFor(config, "/api", corev1.SchemeGroupVersion)
+	c, err := rest.RESTClientForGroupVersion(config, "/api", corev1.SchemeGroupVersion, sinkScheme)
 	if err != nil {
 		return nil, fmt.Errorf("events: building the core/v1 client: %w", err)
 	}
@@ -96,7 +82,7 @@ func NewEventsV1Sink(client rest.Interface) EventSink {
 
 // NewEventsV1SinkForConfig returns NewEventsV1Sink over a REST client built from a copy of config.
 func NewEventsV1SinkForConfig(config *rest.Config) (EventSink, error) {
-	c, err := restClientFor(config, "/apis", eventsv1.SchemeGroupVersion)
+	c, err := rest.RESTClientForGroupVersion(config, "/apis", eventsv1.SchemeGroupVersion, sinkScheme)
 	if err != nil {
 		return nil, fmt.Errorf("events: building the events.k8s.io/v1 client: %w", err)
 	}

@@ -138,6 +138,20 @@ func RESTClientFor(config *Config) (*RESTClient, error) {
 	return RESTClientForConfigAndClient(config, httpClient)
 }
 
+// RESTClientForGroupVersion returns a RESTClient for gv under apiPath ("/api" for the core group,
+// "/apis" for the others), built from a copy of config that encodes and decodes scheme's types: the
+// small single-purpose clients of runtime packages (event sinks, lease locks) use it.
+func RESTClientForGroupVersion(config *Config, apiPath string, gv schema.GroupVersion, scheme *runtime.Scheme) (*RESTClient, error) {
+	c := CopyConfig(config)
+	c.APIPath = apiPath
+	c.GroupVersion = &gv
+	c.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	if c.ContentType == "" {
+		c.ContentType = runtime.ContentTypeJSON
+	}
+	return RESTClientFor(c)
+}
+
 // RESTClientForConfigAndClient is RESTClientFor with an existing HTTP client, so one connection pool
 // can serve several API groups.
 func RESTClientForConfigAndClient(config *Config, httpClient *http.Client) (*RESTClient, error) {

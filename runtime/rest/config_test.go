@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 func TestConfigHelpers(t *testing.T) {
@@ -79,5 +81,34 @@ func TestPerRequestOverrides(t *testing.T) {
 	plain := coreClient(t, srv)
 	if res := plain.Get().Resource("pods").Do(context.Background()); len(res.Warnings()) != 1 {
 		t.Fatalf("warnings must still be returned with NoWarnings: %v", res.Warnings())
+	}
+}
+
+func TestRESTClientForGroupVersion(t *testing.T) {
+	var path, contentType string
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, contentType = r.URL.Path, r.Header.Get("Content-Type")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`))
+	}))
+	defer server.Close()
+	config := &Config{Host: server.URL}
+	client, err := RESTClientForGroupVersion(config, "/api", corev1.SchemeGroupVersion, testScheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if config.GroupVersion != nil || config.APIPath != "" || config.NegotiatedSerializer != nil {
+		t.Fatalf("the caller's config was modified: %s", config)
+	}
+	out := &corev1.ConfigMap{}
+	err = client.Post().Namespace("ns").Resource("configmaps").Body(&corev1.ConfigMap{}).Do(context.Background()).Into(out)
+	if err != nil || out.Name != "c" {
+		t.Fatalf("decoded %+v, %v", out, err)
+	}
+	if path != "/api/v1/namespaces/ns/configmaps" || contentType != "application/json" {
+		t.Fatalf("request to %s as %q", path, contentType)
+	}
+	if _, err := RESTClientForGroupVersion(&Config{Host: "::bad"}, "/api", corev1.SchemeGroupVersion, testScheme); err == nil {
+		t.Fatal("a bad host was accepted")
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/kgen-dev/kgen/internal/pause"
 )
 
 // ReflectorStore is where a Reflector writes what it lists and watches.
@@ -289,21 +291,9 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 		if err := r.ListAndWatchWithContext(ctx); err != nil && ctx.Err() == nil {
 			r.watchErrorHandler(ctx, r, err)
 		}
-		if !r.sleep(ctx, r.backoff.next()) {
+		if !pause.For(ctx, r.clock, r.backoff.next()) {
 			return
 		}
-	}
-}
-
-// sleep waits for d or until ctx is done; it reports whether ctx is still live.
-func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
-	t := r.clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C():
-		return true
 	}
 }
 
@@ -474,7 +464,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 				}
 				if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
 					r.watchErrorHandler(ctx, r, err)
-					if !r.sleep(ctx, r.backoff.next()) {
+					if !pause.For(ctx, r.clock, r.backoff.next()) {
 						return nil
 					}
 					continue
@@ -495,7 +485,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 		// The stream misbehaved (wrong object, error event, transport failure, very short watch):
 		// watch again from the last good resourceVersion after a pause.
 		r.watchErrorHandler(ctx, r, err)
-		if !r.sleep(ctx, r.backoff.next()) {
+		if !pause.For(ctx, r.clock, r.backoff.next()) {
 			return nil
 		}
 	}

@@ -23,6 +23,9 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/kgen-dev/kgen/internal/pause"
 )
 
 // DefaultMaxRetries is how many times a request is retried after a Retry-After response or,
@@ -549,8 +552,8 @@ func (r *Request) send(ctx context.Context, policy sendPolicy, handle func(*http
 			drainAndClose(resp)
 		}
 		klog.FromContext(ctx).V(4).Info("Retrying request", "verb", r.verb, "url", req.URL.String(), "attempt", attempt+1, "delay", wait, "reason", previous)
-		if err := sleep(ctx, wait); err != nil {
-			return wrapPrevious(err, previous)
+		if !pause.For(ctx, clock.RealClock{}, wait) {
+			return wrapPrevious(ctx.Err(), previous)
 		}
 		if policy.throttle {
 			if err := r.throttle(ctx); err != nil {
@@ -565,20 +568,6 @@ func wrapPrevious(err, previous error) error {
 		return err
 	}
 	return fmt.Errorf("%w - error from a previous attempt: %v", err, previous)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // drainAndClose reads a little of the body so the connection can be reused, then closes it.

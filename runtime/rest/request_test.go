@@ -21,6 +21,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+
+	"github.com/kgen-dev/kgen/internal/pause"
 )
 
 func TestRequestURL(t *testing.T) {
@@ -609,7 +612,10 @@ type slowLimiter struct {
 
 func (l *slowLimiter) Wait(ctx context.Context) error {
 	l.waits.Add(1)
-	return sleep(ctx, l.d)
+	if !pause.For(ctx, clock.RealClock{}, l.d) {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func TestThrottleWaitDoesNotCountAgainstTimeout(t *testing.T) {

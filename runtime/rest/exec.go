@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/term"
 	"k8s.io/klog/v2"
+
+	"github.com/kgen-dev/kgen/runtime/rest/metrics"
 )
 
 // Exec credential API versions understood by kgen.
@@ -226,10 +228,28 @@ func (a *execAuthenticator) run() (*execCreds, error) {
 	if interactive {
 		cmd.Stdin = a.stdin
 	}
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	recordExecCall(err)
+	if err != nil {
 		return nil, a.runError(err)
 	}
 	return a.parse(stdout.Bytes())
+}
+
+// recordExecCall counts a plugin run by its exit code and outcome.
+func recordExecCall(err error) {
+	var exitErr *exec.ExitError
+	calls := metrics.Registered().ExecPluginCalls
+	switch {
+	case err == nil:
+		calls.Increment(0, "no_error")
+	case errors.As(err, &exitErr):
+		calls.Increment(exitErr.ExitCode(), "plugin_execution_error")
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist):
+		calls.Increment(1, "plugin_not_found_error")
+	default:
+		calls.Increment(1, "client_internal_error")
+	}
 }
 
 // runError explains a failed plugin run without quoting its output, which may hold secrets.
@@ -279,6 +299,9 @@ func (a *execAuthenticator) parse(out []byte) (*execCreds, error) {
 			return nil, fmt.Errorf("exec plugin %q returned an invalid client certificate/key pair: %w", a.cfg.Command, err)
 		}
 		creds.cert = &cert
+		if cert.Leaf != nil {
+			metrics.Registered().ClientCertExpiry.Set(&cert.Leaf.NotAfter)
+		}
 	}
 	klog.V(4).Info("Exec credential plugin returned credentials", "command", a.cfg.Command, "expires", creds.expires)
 	return creds, nil

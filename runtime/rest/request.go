@@ -26,6 +26,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kgen-dev/kgen/internal/pause"
+	"github.com/kgen-dev/kgen/runtime/rest/metrics"
 )
 
 // DefaultMaxRetries is how many times a request is retried after a Retry-After response or,
@@ -432,7 +433,9 @@ func (r *Request) throttle(ctx context.Context) error {
 	}
 	start := time.Now()
 	err := r.rateLimiter.Wait(ctx)
-	if waited := time.Since(start); waited > time.Second {
+	waited := time.Since(start)
+	r.observeLatency(ctx, metrics.Registered().RateLimiterLatency, waited)
+	if waited > time.Second {
 		klog.FromContext(ctx).V(3).Info("Waited before sending request due to client-side throttling", "delay", waited, "verb", r.verb, "url", r.URL().String())
 	}
 	if err != nil {
@@ -534,7 +537,9 @@ func (r *Request) send(ctx context.Context, policy sendPolicy, handle func(*http
 		}
 		start := time.Now()
 		resp, err := client.Do(req)
-		logRoundTrip(ctx, req, resp, err, time.Since(start))
+		elapsed := time.Since(start)
+		logRoundTrip(ctx, req, resp, err, elapsed)
+		r.observeAttempt(ctx, req, resp, err, elapsed)
 		wait, retry := r.retryDecision(attempt, resp, err, policy.errRetryable)
 		if !retry {
 			if err != nil {
@@ -545,6 +550,7 @@ func (r *Request) send(ctx context.Context, policy sendPolicy, handle func(*http
 			}
 			return nil
 		}
+		metrics.Registered().RequestRetry.IncrementRetry(ctx, resultCode(resp, err), r.verb, req.URL.Host)
 		if err != nil {
 			previous = err
 		} else {
@@ -673,6 +679,7 @@ func (r *Request) transformResponse(ctx context.Context, req *http.Request, resp
 		body = data
 	}
 	logBody(ctx, "Response Body", body)
+	metrics.Registered().ResponseSize.Observe(ctx, r.verb, req.URL.Host, float64(len(body)))
 
 	contentType := resp.Header.Get("Content-Type")
 	if contentType == "" {

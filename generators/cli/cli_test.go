@@ -161,3 +161,37 @@ func TestVerifyFailsOnDifference(t *testing.T) {
 		t.Fatalf("--verify after generating: %v", err)
 	}
 }
+
+func TestClientGenAcceptsClientsetPathForOutputPkg(t *testing.T) {
+	t.Chdir("../../testdata")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"--output-dir", out, "--clientset-path", outPkg, "--clientset-name", "versioned",
+		"--input-base", "./apis", "--input", "example2/v1"}
+	if err := cli.ClientGen(args, &stdout, &stderr); err != nil {
+		t.Fatalf("client-gen: %v\n%s", err, stderr.String())
+	}
+	if cs := read(t, filepath.Join(out, "versioned", "clientset.go")); !strings.Contains(cs, `"`+outPkg+`/versioned/typed/example2/v1"`) {
+		t.Fatalf("clientset does not import from --clientset-path:\n%s", cs)
+	}
+}
+
+func TestLintRules(t *testing.T) {
+	runClientGen(t, "--lint-rules", "known-tags-only,require-explicit-disablement") // and stays in testdata
+	var stdout, stderr bytes.Buffer
+	base := []string{"--output-dir", t.TempDir(), "--output-pkg", outPkg}
+	if err := cli.ListerGen(append(base, "--lint-rules", "known-tags-only,no-such-rule", "./apis/example2/..."), &stdout, &stderr); err == nil ||
+		!strings.Contains(err.Error(), "unrecognized rule in --lint-rules: no-such-rule") {
+		t.Fatalf("an unknown lint rule: %v", err)
+	}
+	for name, run := range map[string]func([]string, *bytes.Buffer, *bytes.Buffer) error{
+		"lister-gen": func(args []string, o, e *bytes.Buffer) error { return cli.ListerGen(args, o, e) },
+		"informer-gen": func(args []string, o, e *bytes.Buffer) error {
+			return cli.InformerGen(append(args, "--versioned-clientset-package", outPkg+"/versioned", "--listers-package", outPkg+"/listers"), o, e)
+		},
+	} {
+		if err := run(append(base, "--lint-rules", "known-tags-only,require-explicit-disablement", "./apis/..."), &stdout, &stderr); err != nil {
+			t.Errorf("%s: testdata's API packages fail the lint rules: %v", name, err)
+		}
+	}
+}

@@ -32,6 +32,12 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 	)
 	fs := pflag.NewFlagSet("client-gen", pflag.ContinueOnError)
 	common.AddFlags(fs)
+	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "clientset-path" { // code-generator's old name of --output-pkg
+			name = "output-pkg"
+		}
+		return pflag.NormalizedName(name)
+	})
 	fs.StringSliceVar(&inputs, "input", nil, "group/version (or path/.../group/version) of the API packages, relative to --input-base; repeatable or comma separated")
 	fs.StringVar(&inputBase, "input-base", "k8s.io/kubernetes/pkg/apis", "import path or directory prefix of --input")
 	fs.StringSliceVar(&included, "included-types-overrides", nil, "group/version/Type (or group/Type) to generate regardless of +genclient; restricts that group version to the listed types")
@@ -76,7 +82,7 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 				patterns = append(patterns, path.Join(inputBase, in))
 			}
 		}
-		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals, WithApply: applyPkg != "", IncludedTypes: overrides})
+		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals, WithApply: applyPkg != "", IncludedTypes: overrides, LintRules: common.LintRules})
 		if err != nil {
 			return err
 		}

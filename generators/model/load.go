@@ -28,6 +28,8 @@ type Options struct {
 	// IncludedTypes restricts a package (keyed "group/version", or "group/" for every version) to the named
 	// types, ignoring +genclient.
 	IncludedTypes map[string][]string
+	// LintRules are the --lint-rules checks every input package must pass (see LintRules).
+	LintRules []string
 }
 
 // Load lists the packages matching patterns (without loading their dependencies), parses their files once
@@ -111,6 +113,9 @@ func (b *builder) add(p *parsedPackage) error {
 	if len(p.files) == 0 {
 		return nil
 	}
+	if err := p.lint(b.opts.LintRules, p.docLines()); err != nil {
+		return err
+	}
 	pkgTags, pkgPos := p.packageTags()
 	groupName, hasGroupName := pkgTags["groupName"]
 	parts := strings.Split(p.path, "/")
@@ -192,18 +197,33 @@ func (b *builder) add(p *parsedPackage) error {
 	return nil
 }
 
-// packageTags returns the + tags of doc.go (where package tags live) and doc.go's position.
+// packageTags returns the + tags of doc.go (where package tags live) and doc.go's path.
 func (p *parsedPackage) packageTags() (map[string][]string, string) {
 	if p.docFile == nil {
 		return map[string][]string{}, p.dir
 	}
 	var lines []string
-	for _, cg := range p.docFile.Comments {
-		for _, l := range splitComment(p.fset, cg) {
-			lines = append(lines, l.text)
-		}
+	for _, l := range p.docLines() {
+		lines = append(lines, l.text)
 	}
 	return gengo.ExtractCommentTags("+", lines), p.fset.Position(p.docFile.Package).Filename
+}
+
+// docLines returns the comment lines of doc.go; none without doc.go.
+func (p *parsedPackage) docLines() []commentLine {
+	if p.docFile == nil {
+		return nil
+	}
+	var lines []commentLine
+	for _, cg := range p.docFile.Comments {
+		lines = append(lines, splitComment(p.fset, cg)...)
+	}
+	return lines
+}
+
+// docPosition is the file:line of doc.go's package clause; the package must have a doc.go.
+func (p *parsedPackage) docPosition() string {
+	return position(p.fset.Position(p.docFile.Package))
 }
 
 func (b *builder) typeFor(p *parsedPackage, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
 
+	"github.com/kgen-dev/kgen/generators/model"
 	"github.com/kgen-dev/kgen/generators/output"
 )
 
@@ -27,6 +28,8 @@ type Common struct {
 	PluralExceptions []string
 	// Verify compares instead of writing.
 	Verify bool
+	// LintRules are the tag checks input packages must pass (model.LintRules).
+	LintRules []string
 }
 
 // AddFlags registers the common flags and klog's flags (-v, --vmodule, ...) on fs.
@@ -35,6 +38,7 @@ func (c *Common) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.OutputPkg, "output-pkg", "", "the Go import path of the base directory")
 	fs.StringVar(&c.GoHeaderFile, "go-header-file", "", "the path to a file containing boilerplate header text; YEAR is replaced with the current year")
 	fs.StringSliceVar(&c.PluralExceptions, "plural-exceptions", nil, "list of comma separated plural exception definitions in Type:PluralizedType form")
+	fs.StringSliceVar(&c.LintRules, "lint-rules", nil, "comma-separated tag checks input packages must pass: "+strings.Join(model.LintRules, ","))
 	fs.BoolVar(&c.Verify, "verify", false, "generate in memory, print a unified diff of what differs from the files on disk, write nothing, and exit non-zero if anything differs")
 	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(klogFlags)
@@ -49,7 +53,7 @@ func (c *Common) Validate() error {
 	if c.OutputPkg == "" {
 		return fmt.Errorf("--output-pkg must be specified")
 	}
-	return nil
+	return model.ValidateLintRules(c.LintRules)
 }
 
 // Load validates the common flags and reads what they name: the boilerplate header and the plural exceptions.

@@ -65,6 +65,9 @@ type Factory struct {
 	started   map[reflect.Type]bool
 	wg        sync.WaitGroup
 	stopping  bool
+
+	shutdown      context.Context // ends when Shutdown is called
+	stopInformers context.CancelFunc
 }
 
 // NewFactory returns a Factory whose informers resync every defaultResync (0 disables resync).
@@ -75,6 +78,7 @@ func NewFactory(defaultResync time.Duration, options ...FactoryOption) *Factory 
 		informers:     map[reflect.Type]cache.SharedIndexInformer{},
 		started:       map[reflect.Type]bool{},
 	}
+	f.shutdown, f.stopInformers = context.WithCancel(context.Background())
 	for _, o := range options {
 		o(f)
 	}
@@ -118,7 +122,8 @@ func (f *Factory) Start(stopCh <-chan struct{}) {
 	f.StartWithContext(wait.ContextForChannel(stopCh))
 }
 
-// StartWithContext runs every informer requested so far that is not running yet, until ctx ends.
+// StartWithContext runs every informer requested so far that is not running yet, until ctx ends or
+// Shutdown is called.
 func (f *Factory) StartWithContext(ctx context.Context) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -127,18 +132,26 @@ func (f *Factory) StartWithContext(ctx context.Context) {
 	}
 	for t, informer := range f.informers {
 		if !f.started[t] {
-			f.wg.Go(func() { informer.RunWithContext(ctx) })
+			run, stop := context.WithCancel(ctx)
+			stopOnShutdown := context.AfterFunc(f.shutdown, stop)
+			f.wg.Go(func() {
+				defer stopOnShutdown()
+				defer stop()
+				informer.RunWithContext(run)
+			})
 			f.started[t] = true
 		}
 	}
 }
 
-// Shutdown makes later Start calls no-ops and waits until every started informer has returned (they
-// stop when their stop channel or context ends).
+// Shutdown stops the started informers, makes later Start calls no-ops and waits until every informer
+// has returned. Unlike client-go's, it does not wait for the informers' stop channel to close, so
+// deferring it before or after cancelling that channel's context both work.
 func (f *Factory) Shutdown() {
 	f.mu.Lock()
 	f.stopping = true
 	f.mu.Unlock()
+	f.stopInformers()
 	f.wg.Wait()
 }
 

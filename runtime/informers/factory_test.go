@@ -153,3 +153,26 @@ func TestListWatchForAppliesTweak(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestShutdownStopsInformersWhoseStopChannelStaysOpen(t *testing.T) {
+	src := newPodSource(pod("p1"))
+	f := informers.NewFactory(0)
+	informer := f.InformerFor(&corev1.Pod{}, func(resync time.Duration) cache.SharedIndexInformer {
+		return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR, informers.InformerOptions{}, src.list, src.watchFn)
+	})
+	f.Start(make(chan struct{})) // never closed
+	f.WaitForCacheSync(make(chan struct{}))
+	done := make(chan struct{})
+	go func() {
+		f.Shutdown()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Shutdown waited for a stop channel nobody closes")
+	}
+	if !informer.IsStopped() {
+		t.Fatal("the informer still runs after Shutdown")
+	}
+}

@@ -401,6 +401,20 @@ func (d *DiscoveryClient) ServerPreferredNamespacedResourcesWithContext(ctx cont
 	return namespacedOnly(all), err
 }
 
+// ServerGroupsAndResources lists the groups of any discovery client and fetches the resources of each of
+// their versions concurrently, for clients (such as caches) that answer per group version. Partial
+// failures return what was found together with an *ErrGroupDiscoveryFailed.
+func ServerGroupsAndResources(d DiscoveryInterface) ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+	groups, err := d.ServerGroups()
+	if err != nil {
+		return nil, nil, err
+	}
+	resources, failed := fetchGroupVersionResources(context.Background(), func(_ context.Context, gv string) (*metav1.APIResourceList, error) {
+		return d.ServerResourcesForGroupVersion(gv)
+	}, groups)
+	return groupsAndResources(groups, resources, failed)
+}
+
 // ServerPreferredResources computes the preferred resources of any discovery client. Partial failures
 // return the resources found together with an *ErrGroupDiscoveryFailed.
 func ServerPreferredResources(d DiscoveryInterface) ([]*metav1.APIResourceList, error) {

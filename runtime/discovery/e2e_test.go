@@ -3,14 +3,17 @@ package discovery_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kgen-dev/kgen/runtime/discovery"
+	"github.com/kgen-dev/kgen/runtime/discovery/cached/disk"
 	"github.com/kgen-dev/kgen/runtime/discovery/cached/memory"
 	"github.com/kgen-dev/kgen/runtime/discovery/restmapper"
+	"github.com/kgen-dev/kgen/runtime/rest"
 	"github.com/kgen-dev/kgen/testenv"
 )
 
@@ -99,3 +102,34 @@ spec:
     schema:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
 `
+
+func TestE2EDiskCachedDiscovery(t *testing.T) {
+	cacheDir, httpDir := t.TempDir(), t.TempDir()
+	c, err := disk.NewCachedDiscoveryClientForConfig(env.Config(), cacheDir, httpDir, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(c)
+	mapping, err := mapper.RESTMapping(schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"})
+	if err != nil || mapping.Resource.Resource != "clusterroles" || mapping.Scope.Name() != "root" {
+		t.Fatalf("%+v %v", mapping, err)
+	}
+	for _, f := range []string{"servergroups.json", "apps/v1/serverresources.json", "v1/serverresources.json"} {
+		if _, err := os.Stat(filepath.Join(cacheDir, f)); err != nil {
+			t.Errorf("%s was not cached: %v", f, err)
+		}
+	}
+	if entries, err := os.ReadDir(httpDir); err != nil || len(entries) == 0 {
+		t.Errorf("no HTTP responses were kept: %v", err)
+	}
+
+	// A client on the same directories, with the server gone, still answers from the files.
+	offline, err := disk.NewCachedDiscoveryClientForConfig(&rest.Config{Host: "https://127.0.0.1:1"}, cacheDir, httpDir, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, lists, err := offline.ServerGroupsAndResources()
+	if err != nil || len(groups) < 10 || len(lists) < 10 || offline.Fresh() {
+		t.Fatalf("offline: %d groups, %d lists, fresh %v, %v", len(groups), len(lists), offline.Fresh(), err)
+	}
+}

@@ -1,6 +1,7 @@
 // Package discovery asks an API server which groups, versions and resources it serves, using aggregated
 // discovery (apidiscovery.k8s.io/v2) when the server offers it. Its surface mirrors client-go's discovery
-// package; the memory-cached client lives in cached/memory and a RESTMapper built from discovery in restmapper.
+// package; the cached clients live in cached/memory and cached/disk and a RESTMapper built from discovery in
+// restmapper.
 package discovery
 
 import (

@@ -848,3 +848,12 @@ func validSegment(what, s string) error {
 	}
 	return nil
 }
+
+// ResponseWrapper is a request whose raw response is read whole or streamed, such as a call through
+// the API server's proxy; *Request implements it.
+type ResponseWrapper interface {
+	DoRaw(ctx context.Context) ([]byte, error)
+	Stream(ctx context.Context) (io.ReadCloser, error)
+}
+
+var _ ResponseWrapper = (*Request)(nil)

@@ -74,8 +74,8 @@ import (
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GenericInformer is type of SharedIndexInformer which will locate and delegate to other
-// sharedInformers based on type
+// GenericInformer is a resource's shared informer and lister seen through runtime.Object, for code
+// that works with resources of any type.
 type GenericInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() cache.GenericLister
@@ -86,20 +86,20 @@ type genericInformer struct {
 	resource schema.GroupResource
 }
 
-// Informer returns the SharedIndexInformer.
+// Informer returns the resource's shared informer.
 func (f *genericInformer) Informer() cache.SharedIndexInformer {
 	return f.informer
 }
 
-// Lister returns the GenericLister.
+// Lister returns an untyped lister reading the informer's cache.
 func (f *genericInformer) Lister() cache.GenericLister {
 	return cache.NewGenericLister(f.Informer().GetIndexer(), f.resource)
 }
 
-// ForResource gives generic access to a shared informer of the matching type.
+// ForResource finds the informer of resource among the factory's group versions; other resources are an error.
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=admissionregistration.k8s.io, Version=v1
+	// informers of AdmissionregistrationV1
 	case v1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1().MutatingAdmissionPolicies().Informer()}, nil
 	case v1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"):
@@ -113,7 +113,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case v1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1().ValidatingWebhookConfigurations().Informer()}, nil
 
-	// Group=admissionregistration.k8s.io, Version=v1alpha1
+	// informers of AdmissionregistrationV1alpha1
 	case v1alpha1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1alpha1().MutatingAdmissionPolicies().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"):
@@ -123,7 +123,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case v1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1alpha1().ValidatingAdmissionPolicyBindings().Informer()}, nil
 
-	// Group=admissionregistration.k8s.io, Version=v1beta1
+	// informers of AdmissionregistrationV1beta1
 	case v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1beta1().MutatingAdmissionPolicies().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"):
@@ -137,11 +137,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case v1beta1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Admissionregistration().V1beta1().ValidatingWebhookConfigurations().Informer()}, nil
 
-	// Group=internal.apiserver.k8s.io, Version=v1alpha1
+	// informers of InternalV1alpha1
 	case apiserverinternalv1alpha1.SchemeGroupVersion.WithResource("storageversions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Internal().V1alpha1().StorageVersions().Informer()}, nil
 
-	// Group=apps, Version=v1
+	// informers of AppsV1
 	case appsv1.SchemeGroupVersion.WithResource("controllerrevisions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1().ControllerRevisions().Informer()}, nil
 	case appsv1.SchemeGroupVersion.WithResource("daemonsets"):
@@ -153,7 +153,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case appsv1.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1().StatefulSets().Informer()}, nil
 
-	// Group=apps, Version=v1beta1
+	// informers of AppsV1beta1
 	case appsv1beta1.SchemeGroupVersion.WithResource("controllerrevisions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().ControllerRevisions().Informer()}, nil
 	case appsv1beta1.SchemeGroupVersion.WithResource("deployments"):
@@ -161,7 +161,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case appsv1beta1.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().StatefulSets().Informer()}, nil
 
-	// Group=apps, Version=v1beta2
+	// informers of AppsV1beta2
 	case v1beta2.SchemeGroupVersion.WithResource("controllerrevisions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta2().ControllerRevisions().Informer()}, nil
 	case v1beta2.SchemeGroupVersion.WithResource("daemonsets"):
@@ -173,25 +173,25 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case v1beta2.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta2().StatefulSets().Informer()}, nil
 
-	// Group=autoscaling, Version=v1
+	// informers of AutoscalingV1
 	case autoscalingv1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Autoscaling().V1().HorizontalPodAutoscalers().Informer()}, nil
 
-	// Group=autoscaling, Version=v2
+	// informers of AutoscalingV2
 	case v2.SchemeGroupVersion.WithResource("horizontalpodautoscalers"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Autoscaling().V2().HorizontalPodAutoscalers().Informer()}, nil
 
-	// Group=batch, Version=v1
+	// informers of BatchV1
 	case batchv1.SchemeGroupVersion.WithResource("cronjobs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Batch().V1().CronJobs().Informer()}, nil
 	case batchv1.SchemeGroupVersion.WithResource("jobs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Batch().V1().Jobs().Informer()}, nil
 
-	// Group=batch, Version=v1beta1
+	// informers of BatchV1beta1
 	case batchv1beta1.SchemeGroupVersion.WithResource("cronjobs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Batch().V1beta1().CronJobs().Informer()}, nil
 
-	// Group=certificates.k8s.io, Version=v1
+	// informers of CertificatesV1
 	case certificatesv1.SchemeGroupVersion.WithResource("certificatesigningrequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Certificates().V1().CertificateSigningRequests().Informer()}, nil
 	case certificatesv1.SchemeGroupVersion.WithResource("clustertrustbundles"):
@@ -199,11 +199,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case certificatesv1.SchemeGroupVersion.WithResource("podcertificaterequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Certificates().V1().PodCertificateRequests().Informer()}, nil
 
-	// Group=certificates.k8s.io, Version=v1alpha1
+	// informers of CertificatesV1alpha1
 	case certificatesv1alpha1.SchemeGroupVersion.WithResource("clustertrustbundles"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Certificates().V1alpha1().ClusterTrustBundles().Informer()}, nil
 
-	// Group=certificates.k8s.io, Version=v1beta1
+	// informers of CertificatesV1beta1
 	case certificatesv1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Certificates().V1beta1().CertificateSigningRequests().Informer()}, nil
 	case certificatesv1beta1.SchemeGroupVersion.WithResource("clustertrustbundles"):
@@ -211,21 +211,21 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case certificatesv1beta1.SchemeGroupVersion.WithResource("podcertificaterequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Certificates().V1beta1().PodCertificateRequests().Informer()}, nil
 
-	// Group=coordination.k8s.io, Version=v1
+	// informers of CoordinationV1
 	case coordinationv1.SchemeGroupVersion.WithResource("leases"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Coordination().V1().Leases().Informer()}, nil
 
-	// Group=coordination.k8s.io, Version=v1alpha2
+	// informers of CoordinationV1alpha2
 	case v1alpha2.SchemeGroupVersion.WithResource("leasecandidates"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Coordination().V1alpha2().LeaseCandidates().Informer()}, nil
 
-	// Group=coordination.k8s.io, Version=v1beta1
+	// informers of CoordinationV1beta1
 	case coordinationv1beta1.SchemeGroupVersion.WithResource("leases"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Coordination().V1beta1().Leases().Informer()}, nil
 	case coordinationv1beta1.SchemeGroupVersion.WithResource("leasecandidates"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Coordination().V1beta1().LeaseCandidates().Informer()}, nil
 
-	// Group=, Version=v1
+	// informers of CoreV1
 	case corev1.SchemeGroupVersion.WithResource("componentstatuses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Core().V1().ComponentStatuses().Informer()}, nil
 	case corev1.SchemeGroupVersion.WithResource("configmaps"):
@@ -259,23 +259,23 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case corev1.SchemeGroupVersion.WithResource("serviceaccounts"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Core().V1().ServiceAccounts().Informer()}, nil
 
-	// Group=discovery.k8s.io, Version=v1
+	// informers of DiscoveryV1
 	case discoveryv1.SchemeGroupVersion.WithResource("endpointslices"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Discovery().V1().EndpointSlices().Informer()}, nil
 
-	// Group=discovery.k8s.io, Version=v1beta1
+	// informers of DiscoveryV1beta1
 	case discoveryv1beta1.SchemeGroupVersion.WithResource("endpointslices"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Discovery().V1beta1().EndpointSlices().Informer()}, nil
 
-	// Group=events.k8s.io, Version=v1
+	// informers of EventsV1
 	case eventsv1.SchemeGroupVersion.WithResource("events"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Events().V1().Events().Informer()}, nil
 
-	// Group=events.k8s.io, Version=v1beta1
+	// informers of EventsV1beta1
 	case eventsv1beta1.SchemeGroupVersion.WithResource("events"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Events().V1beta1().Events().Informer()}, nil
 
-	// Group=extensions, Version=v1beta1
+	// informers of ExtensionsV1beta1
 	case extensionsv1beta1.SchemeGroupVersion.WithResource("daemonsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Extensions().V1beta1().DaemonSets().Informer()}, nil
 	case extensionsv1beta1.SchemeGroupVersion.WithResource("deployments"):
@@ -287,37 +287,37 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case extensionsv1beta1.SchemeGroupVersion.WithResource("replicasets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Extensions().V1beta1().ReplicaSets().Informer()}, nil
 
-	// Group=flowcontrol.apiserver.k8s.io, Version=v1
+	// informers of FlowcontrolV1
 	case flowcontrolv1.SchemeGroupVersion.WithResource("flowschemas"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1().FlowSchemas().Informer()}, nil
 	case flowcontrolv1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1().PriorityLevelConfigurations().Informer()}, nil
 
-	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta1
+	// informers of FlowcontrolV1beta1
 	case flowcontrolv1beta1.SchemeGroupVersion.WithResource("flowschemas"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta1().FlowSchemas().Informer()}, nil
 	case flowcontrolv1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta1().PriorityLevelConfigurations().Informer()}, nil
 
-	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta2
+	// informers of FlowcontrolV1beta2
 	case flowcontrolv1beta2.SchemeGroupVersion.WithResource("flowschemas"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta2().FlowSchemas().Informer()}, nil
 	case flowcontrolv1beta2.SchemeGroupVersion.WithResource("prioritylevelconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta2().PriorityLevelConfigurations().Informer()}, nil
 
-	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta3
+	// informers of FlowcontrolV1beta3
 	case v1beta3.SchemeGroupVersion.WithResource("flowschemas"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta3().FlowSchemas().Informer()}, nil
 	case v1beta3.SchemeGroupVersion.WithResource("prioritylevelconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Flowcontrol().V1beta3().PriorityLevelConfigurations().Informer()}, nil
 
-	// Group=lifecycle.k8s.io, Version=v1alpha1
+	// informers of LifecycleV1alpha1
 	case lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Lifecycle().V1alpha1().Evictions().Informer()}, nil
 	case lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictionrequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Lifecycle().V1alpha1().EvictionRequests().Informer()}, nil
 
-	// Group=networking.k8s.io, Version=v1
+	// informers of NetworkingV1
 	case networkingv1.SchemeGroupVersion.WithResource("ipaddresses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1().IPAddresses().Informer()}, nil
 	case networkingv1.SchemeGroupVersion.WithResource("ingresses"):
@@ -329,7 +329,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case networkingv1.SchemeGroupVersion.WithResource("servicecidrs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1().ServiceCIDRs().Informer()}, nil
 
-	// Group=networking.k8s.io, Version=v1beta1
+	// informers of NetworkingV1beta1
 	case networkingv1beta1.SchemeGroupVersion.WithResource("ipaddresses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1beta1().IPAddresses().Informer()}, nil
 	case networkingv1beta1.SchemeGroupVersion.WithResource("ingresses"):
@@ -339,27 +339,27 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case networkingv1beta1.SchemeGroupVersion.WithResource("servicecidrs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1beta1().ServiceCIDRs().Informer()}, nil
 
-	// Group=node.k8s.io, Version=v1
+	// informers of NodeV1
 	case nodev1.SchemeGroupVersion.WithResource("runtimeclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Node().V1().RuntimeClasses().Informer()}, nil
 
-	// Group=node.k8s.io, Version=v1alpha1
+	// informers of NodeV1alpha1
 	case nodev1alpha1.SchemeGroupVersion.WithResource("runtimeclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Node().V1alpha1().RuntimeClasses().Informer()}, nil
 
-	// Group=node.k8s.io, Version=v1beta1
+	// informers of NodeV1beta1
 	case nodev1beta1.SchemeGroupVersion.WithResource("runtimeclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Node().V1beta1().RuntimeClasses().Informer()}, nil
 
-	// Group=policy, Version=v1
+	// informers of PolicyV1
 	case policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Policy().V1().PodDisruptionBudgets().Informer()}, nil
 
-	// Group=policy, Version=v1beta1
+	// informers of PolicyV1beta1
 	case policyv1beta1.SchemeGroupVersion.WithResource("poddisruptionbudgets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Policy().V1beta1().PodDisruptionBudgets().Informer()}, nil
 
-	// Group=rbac.authorization.k8s.io, Version=v1
+	// informers of RbacV1
 	case rbacv1.SchemeGroupVersion.WithResource("clusterroles"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1().ClusterRoles().Informer()}, nil
 	case rbacv1.SchemeGroupVersion.WithResource("clusterrolebindings"):
@@ -369,7 +369,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case rbacv1.SchemeGroupVersion.WithResource("rolebindings"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1().RoleBindings().Informer()}, nil
 
-	// Group=rbac.authorization.k8s.io, Version=v1alpha1
+	// informers of RbacV1alpha1
 	case rbacv1alpha1.SchemeGroupVersion.WithResource("clusterroles"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1alpha1().ClusterRoles().Informer()}, nil
 	case rbacv1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings"):
@@ -379,7 +379,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case rbacv1alpha1.SchemeGroupVersion.WithResource("rolebindings"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1alpha1().RoleBindings().Informer()}, nil
 
-	// Group=rbac.authorization.k8s.io, Version=v1beta1
+	// informers of RbacV1beta1
 	case rbacv1beta1.SchemeGroupVersion.WithResource("clusterroles"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1beta1().ClusterRoles().Informer()}, nil
 	case rbacv1beta1.SchemeGroupVersion.WithResource("clusterrolebindings"):
@@ -389,7 +389,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case rbacv1beta1.SchemeGroupVersion.WithResource("rolebindings"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Rbac().V1beta1().RoleBindings().Informer()}, nil
 
-	// Group=resource.k8s.io, Version=v1
+	// informers of ResourceV1
 	case resourcev1.SchemeGroupVersion.WithResource("deviceclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1().DeviceClasses().Informer()}, nil
 	case resourcev1.SchemeGroupVersion.WithResource("devicetaintrules"):
@@ -401,13 +401,13 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case resourcev1.SchemeGroupVersion.WithResource("resourceslices"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1().ResourceSlices().Informer()}, nil
 
-	// Group=resource.k8s.io, Version=v1alpha3
+	// informers of ResourceV1alpha3
 	case v1alpha3.SchemeGroupVersion.WithResource("devicetaintrules"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1alpha3().DeviceTaintRules().Informer()}, nil
 	case v1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1alpha3().ResourcePoolStatusRequests().Informer()}, nil
 
-	// Group=resource.k8s.io, Version=v1beta1
+	// informers of ResourceV1beta1
 	case resourcev1beta1.SchemeGroupVersion.WithResource("deviceclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1beta1().DeviceClasses().Informer()}, nil
 	case resourcev1beta1.SchemeGroupVersion.WithResource("resourceclaims"):
@@ -417,7 +417,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case resourcev1beta1.SchemeGroupVersion.WithResource("resourceslices"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1beta1().ResourceSlices().Informer()}, nil
 
-	// Group=resource.k8s.io, Version=v1beta2
+	// informers of ResourceV1beta2
 	case resourcev1beta2.SchemeGroupVersion.WithResource("deviceclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1beta2().DeviceClasses().Informer()}, nil
 	case resourcev1beta2.SchemeGroupVersion.WithResource("devicetaintrules"):
@@ -429,11 +429,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case resourcev1beta2.SchemeGroupVersion.WithResource("resourceslices"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Resource().V1beta2().ResourceSlices().Informer()}, nil
 
-	// Group=scheduling.k8s.io, Version=v1
+	// informers of SchedulingV1
 	case schedulingv1.SchemeGroupVersion.WithResource("priorityclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Scheduling().V1().PriorityClasses().Informer()}, nil
 
-	// Group=scheduling.k8s.io, Version=v1alpha3
+	// informers of SchedulingV1alpha3
 	case schedulingv1alpha3.SchemeGroupVersion.WithResource("compositepodgroups"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Scheduling().V1alpha3().CompositePodGroups().Informer()}, nil
 	case schedulingv1alpha3.SchemeGroupVersion.WithResource("podgroups"):
@@ -441,7 +441,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case schedulingv1alpha3.SchemeGroupVersion.WithResource("workloads"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Scheduling().V1alpha3().Workloads().Informer()}, nil
 
-	// Group=scheduling.k8s.io, Version=v1beta1
+	// informers of SchedulingV1beta1
 	case schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Scheduling().V1beta1().PodGroups().Informer()}, nil
 	case schedulingv1beta1.SchemeGroupVersion.WithResource("priorityclasses"):
@@ -449,7 +449,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case schedulingv1beta1.SchemeGroupVersion.WithResource("workloads"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Scheduling().V1beta1().Workloads().Informer()}, nil
 
-	// Group=storage.k8s.io, Version=v1
+	// informers of StorageV1
 	case storagev1.SchemeGroupVersion.WithResource("csidrivers"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1().CSIDrivers().Informer()}, nil
 	case storagev1.SchemeGroupVersion.WithResource("csinodes"):
@@ -463,7 +463,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case storagev1.SchemeGroupVersion.WithResource("volumeattributesclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1().VolumeAttributesClasses().Informer()}, nil
 
-	// Group=storage.k8s.io, Version=v1alpha1
+	// informers of StorageV1alpha1
 	case storagev1alpha1.SchemeGroupVersion.WithResource("csistoragecapacities"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1alpha1().CSIStorageCapacities().Informer()}, nil
 	case storagev1alpha1.SchemeGroupVersion.WithResource("volumeattachments"):
@@ -471,7 +471,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case storagev1alpha1.SchemeGroupVersion.WithResource("volumeattributesclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1alpha1().VolumeAttributesClasses().Informer()}, nil
 
-	// Group=storage.k8s.io, Version=v1beta1
+	// informers of StorageV1beta1
 	case storagev1beta1.SchemeGroupVersion.WithResource("csidrivers"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1beta1().CSIDrivers().Informer()}, nil
 	case storagev1beta1.SchemeGroupVersion.WithResource("csinodes"):
@@ -485,11 +485,11 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case storagev1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storage().V1beta1().VolumeAttributesClasses().Informer()}, nil
 
-	// Group=storagemigration.k8s.io, Version=v1
+	// informers of StoragemigrationV1
 	case storagemigrationv1.SchemeGroupVersion.WithResource("storageversionmigrations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storagemigration().V1().StorageVersionMigrations().Informer()}, nil
 
-	// Group=storagemigration.k8s.io, Version=v1beta1
+	// informers of StoragemigrationV1beta1
 	case storagemigrationv1beta1.SchemeGroupVersion.WithResource("storageversionmigrations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Storagemigration().V1beta1().StorageVersionMigrations().Informer()}, nil
 

@@ -140,7 +140,7 @@ type Interface interface {
 	StoragemigrationV1beta1() storagemigrationv1beta1.StoragemigrationV1beta1Interface
 }
 
-// Clientset contains the clients for groups.
+// Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
 	*discovery.DiscoveryClient
 	admissionregistrationv1       *v1.AdmissionregistrationV1Client
@@ -200,282 +200,282 @@ type Clientset struct {
 	storagemigrationv1beta1       *storagemigrationv1beta1.StoragemigrationV1beta1Client
 }
 
-// AdmissionregistrationV1 retrieves the AdmissionregistrationV1Client.
+// AdmissionregistrationV1 returns the typed client of version v1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1() v1.AdmissionregistrationV1Interface {
 	return c.admissionregistrationv1
 }
 
-// AdmissionregistrationV1alpha1 retrieves the AdmissionregistrationV1alpha1Client.
+// AdmissionregistrationV1alpha1 returns the typed client of version v1alpha1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1alpha1() v1alpha1.AdmissionregistrationV1alpha1Interface {
 	return c.admissionregistrationv1alpha1
 }
 
-// AdmissionregistrationV1beta1 retrieves the AdmissionregistrationV1beta1Client.
+// AdmissionregistrationV1beta1 returns the typed client of version v1beta1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1beta1() v1beta1.AdmissionregistrationV1beta1Interface {
 	return c.admissionregistrationv1beta1
 }
 
-// InternalV1alpha1 retrieves the InternalV1alpha1Client.
+// InternalV1alpha1 returns the typed client of version v1alpha1 of the internal.apiserver.k8s.io group.
 func (c *Clientset) InternalV1alpha1() apiserverinternalv1alpha1.InternalV1alpha1Interface {
 	return c.internalv1alpha1
 }
 
-// AppsV1 retrieves the AppsV1Client.
+// AppsV1 returns the typed client of version v1 of the apps group.
 func (c *Clientset) AppsV1() appsv1.AppsV1Interface {
 	return c.appsv1
 }
 
-// AppsV1beta1 retrieves the AppsV1beta1Client.
+// AppsV1beta1 returns the typed client of version v1beta1 of the apps group.
 func (c *Clientset) AppsV1beta1() appsv1beta1.AppsV1beta1Interface {
 	return c.appsv1beta1
 }
 
-// AppsV1beta2 retrieves the AppsV1beta2Client.
+// AppsV1beta2 returns the typed client of version v1beta2 of the apps group.
 func (c *Clientset) AppsV1beta2() v1beta2.AppsV1beta2Interface {
 	return c.appsv1beta2
 }
 
-// AuthenticationV1 retrieves the AuthenticationV1Client.
+// AuthenticationV1 returns the typed client of version v1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1() authenticationv1.AuthenticationV1Interface {
 	return c.authenticationv1
 }
 
-// AuthenticationV1alpha1 retrieves the AuthenticationV1alpha1Client.
+// AuthenticationV1alpha1 returns the typed client of version v1alpha1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1alpha1() authenticationv1alpha1.AuthenticationV1alpha1Interface {
 	return c.authenticationv1alpha1
 }
 
-// AuthenticationV1beta1 retrieves the AuthenticationV1beta1Client.
+// AuthenticationV1beta1 returns the typed client of version v1beta1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1beta1() authenticationv1beta1.AuthenticationV1beta1Interface {
 	return c.authenticationv1beta1
 }
 
-// AuthorizationV1 retrieves the AuthorizationV1Client.
+// AuthorizationV1 returns the typed client of version v1 of the authorization.k8s.io group.
 func (c *Clientset) AuthorizationV1() authorizationv1.AuthorizationV1Interface {
 	return c.authorizationv1
 }
 
-// AuthorizationV1beta1 retrieves the AuthorizationV1beta1Client.
+// AuthorizationV1beta1 returns the typed client of version v1beta1 of the authorization.k8s.io group.
 func (c *Clientset) AuthorizationV1beta1() authorizationv1beta1.AuthorizationV1beta1Interface {
 	return c.authorizationv1beta1
 }
 
-// AutoscalingV1 retrieves the AutoscalingV1Client.
+// AutoscalingV1 returns the typed client of version v1 of the autoscaling group.
 func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
 	return c.autoscalingv1
 }
 
-// AutoscalingV2 retrieves the AutoscalingV2Client.
+// AutoscalingV2 returns the typed client of version v2 of the autoscaling group.
 func (c *Clientset) AutoscalingV2() v2.AutoscalingV2Interface {
 	return c.autoscalingv2
 }
 
-// BatchV1 retrieves the BatchV1Client.
+// BatchV1 returns the typed client of version v1 of the batch group.
 func (c *Clientset) BatchV1() batchv1.BatchV1Interface {
 	return c.batchv1
 }
 
-// BatchV1beta1 retrieves the BatchV1beta1Client.
+// BatchV1beta1 returns the typed client of version v1beta1 of the batch group.
 func (c *Clientset) BatchV1beta1() batchv1beta1.BatchV1beta1Interface {
 	return c.batchv1beta1
 }
 
-// CertificatesV1 retrieves the CertificatesV1Client.
+// CertificatesV1 returns the typed client of version v1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1() certificatesv1.CertificatesV1Interface {
 	return c.certificatesv1
 }
 
-// CertificatesV1alpha1 retrieves the CertificatesV1alpha1Client.
+// CertificatesV1alpha1 returns the typed client of version v1alpha1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1alpha1() certificatesv1alpha1.CertificatesV1alpha1Interface {
 	return c.certificatesv1alpha1
 }
 
-// CertificatesV1beta1 retrieves the CertificatesV1beta1Client.
+// CertificatesV1beta1 returns the typed client of version v1beta1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1beta1() certificatesv1beta1.CertificatesV1beta1Interface {
 	return c.certificatesv1beta1
 }
 
-// CoordinationV1 retrieves the CoordinationV1Client.
+// CoordinationV1 returns the typed client of version v1 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1() coordinationv1.CoordinationV1Interface {
 	return c.coordinationv1
 }
 
-// CoordinationV1alpha2 retrieves the CoordinationV1alpha2Client.
+// CoordinationV1alpha2 returns the typed client of version v1alpha2 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1alpha2() v1alpha2.CoordinationV1alpha2Interface {
 	return c.coordinationv1alpha2
 }
 
-// CoordinationV1beta1 retrieves the CoordinationV1beta1Client.
+// CoordinationV1beta1 returns the typed client of version v1beta1 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1beta1() coordinationv1beta1.CoordinationV1beta1Interface {
 	return c.coordinationv1beta1
 }
 
-// CoreV1 retrieves the CoreV1Client.
+// CoreV1 returns the typed client of version v1 of the core group.
 func (c *Clientset) CoreV1() corev1.CoreV1Interface {
 	return c.corev1
 }
 
-// DiscoveryV1 retrieves the DiscoveryV1Client.
+// DiscoveryV1 returns the typed client of version v1 of the discovery.k8s.io group.
 func (c *Clientset) DiscoveryV1() discoveryv1.DiscoveryV1Interface {
 	return c.discoveryv1
 }
 
-// DiscoveryV1beta1 retrieves the DiscoveryV1beta1Client.
+// DiscoveryV1beta1 returns the typed client of version v1beta1 of the discovery.k8s.io group.
 func (c *Clientset) DiscoveryV1beta1() discoveryv1beta1.DiscoveryV1beta1Interface {
 	return c.discoveryv1beta1
 }
 
-// EventsV1 retrieves the EventsV1Client.
+// EventsV1 returns the typed client of version v1 of the events.k8s.io group.
 func (c *Clientset) EventsV1() eventsv1.EventsV1Interface {
 	return c.eventsv1
 }
 
-// EventsV1beta1 retrieves the EventsV1beta1Client.
+// EventsV1beta1 returns the typed client of version v1beta1 of the events.k8s.io group.
 func (c *Clientset) EventsV1beta1() eventsv1beta1.EventsV1beta1Interface {
 	return c.eventsv1beta1
 }
 
-// ExtensionsV1beta1 retrieves the ExtensionsV1beta1Client.
+// ExtensionsV1beta1 returns the typed client of version v1beta1 of the extensions group.
 func (c *Clientset) ExtensionsV1beta1() extensionsv1beta1.ExtensionsV1beta1Interface {
 	return c.extensionsv1beta1
 }
 
-// FlowcontrolV1 retrieves the FlowcontrolV1Client.
+// FlowcontrolV1 returns the typed client of version v1 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1() flowcontrolv1.FlowcontrolV1Interface {
 	return c.flowcontrolv1
 }
 
-// FlowcontrolV1beta1 retrieves the FlowcontrolV1beta1Client.
+// FlowcontrolV1beta1 returns the typed client of version v1beta1 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta1() flowcontrolv1beta1.FlowcontrolV1beta1Interface {
 	return c.flowcontrolv1beta1
 }
 
-// FlowcontrolV1beta2 retrieves the FlowcontrolV1beta2Client.
+// FlowcontrolV1beta2 returns the typed client of version v1beta2 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta2() flowcontrolv1beta2.FlowcontrolV1beta2Interface {
 	return c.flowcontrolv1beta2
 }
 
-// FlowcontrolV1beta3 retrieves the FlowcontrolV1beta3Client.
+// FlowcontrolV1beta3 returns the typed client of version v1beta3 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta3() v1beta3.FlowcontrolV1beta3Interface {
 	return c.flowcontrolv1beta3
 }
 
-// LifecycleV1alpha1 retrieves the LifecycleV1alpha1Client.
+// LifecycleV1alpha1 returns the typed client of version v1alpha1 of the lifecycle.k8s.io group.
 func (c *Clientset) LifecycleV1alpha1() lifecyclev1alpha1.LifecycleV1alpha1Interface {
 	return c.lifecyclev1alpha1
 }
 
-// NetworkingV1 retrieves the NetworkingV1Client.
+// NetworkingV1 returns the typed client of version v1 of the networking.k8s.io group.
 func (c *Clientset) NetworkingV1() networkingv1.NetworkingV1Interface {
 	return c.networkingv1
 }
 
-// NetworkingV1beta1 retrieves the NetworkingV1beta1Client.
+// NetworkingV1beta1 returns the typed client of version v1beta1 of the networking.k8s.io group.
 func (c *Clientset) NetworkingV1beta1() networkingv1beta1.NetworkingV1beta1Interface {
 	return c.networkingv1beta1
 }
 
-// NodeV1 retrieves the NodeV1Client.
+// NodeV1 returns the typed client of version v1 of the node.k8s.io group.
 func (c *Clientset) NodeV1() nodev1.NodeV1Interface {
 	return c.nodev1
 }
 
-// NodeV1alpha1 retrieves the NodeV1alpha1Client.
+// NodeV1alpha1 returns the typed client of version v1alpha1 of the node.k8s.io group.
 func (c *Clientset) NodeV1alpha1() nodev1alpha1.NodeV1alpha1Interface {
 	return c.nodev1alpha1
 }
 
-// NodeV1beta1 retrieves the NodeV1beta1Client.
+// NodeV1beta1 returns the typed client of version v1beta1 of the node.k8s.io group.
 func (c *Clientset) NodeV1beta1() nodev1beta1.NodeV1beta1Interface {
 	return c.nodev1beta1
 }
 
-// PolicyV1 retrieves the PolicyV1Client.
+// PolicyV1 returns the typed client of version v1 of the policy group.
 func (c *Clientset) PolicyV1() policyv1.PolicyV1Interface {
 	return c.policyv1
 }
 
-// PolicyV1beta1 retrieves the PolicyV1beta1Client.
+// PolicyV1beta1 returns the typed client of version v1beta1 of the policy group.
 func (c *Clientset) PolicyV1beta1() policyv1beta1.PolicyV1beta1Interface {
 	return c.policyv1beta1
 }
 
-// RbacV1 retrieves the RbacV1Client.
+// RbacV1 returns the typed client of version v1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1() rbacv1.RbacV1Interface {
 	return c.rbacv1
 }
 
-// RbacV1alpha1 retrieves the RbacV1alpha1Client.
+// RbacV1alpha1 returns the typed client of version v1alpha1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1alpha1() rbacv1alpha1.RbacV1alpha1Interface {
 	return c.rbacv1alpha1
 }
 
-// RbacV1beta1 retrieves the RbacV1beta1Client.
+// RbacV1beta1 returns the typed client of version v1beta1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1beta1() rbacv1beta1.RbacV1beta1Interface {
 	return c.rbacv1beta1
 }
 
-// ResourceV1 retrieves the ResourceV1Client.
+// ResourceV1 returns the typed client of version v1 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1() resourcev1.ResourceV1Interface {
 	return c.resourcev1
 }
 
-// ResourceV1alpha3 retrieves the ResourceV1alpha3Client.
+// ResourceV1alpha3 returns the typed client of version v1alpha3 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1alpha3() v1alpha3.ResourceV1alpha3Interface {
 	return c.resourcev1alpha3
 }
 
-// ResourceV1beta1 retrieves the ResourceV1beta1Client.
+// ResourceV1beta1 returns the typed client of version v1beta1 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1beta1() resourcev1beta1.ResourceV1beta1Interface {
 	return c.resourcev1beta1
 }
 
-// ResourceV1beta2 retrieves the ResourceV1beta2Client.
+// ResourceV1beta2 returns the typed client of version v1beta2 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1beta2() resourcev1beta2.ResourceV1beta2Interface {
 	return c.resourcev1beta2
 }
 
-// SchedulingV1 retrieves the SchedulingV1Client.
+// SchedulingV1 returns the typed client of version v1 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1() schedulingv1.SchedulingV1Interface {
 	return c.schedulingv1
 }
 
-// SchedulingV1alpha3 retrieves the SchedulingV1alpha3Client.
+// SchedulingV1alpha3 returns the typed client of version v1alpha3 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1alpha3() schedulingv1alpha3.SchedulingV1alpha3Interface {
 	return c.schedulingv1alpha3
 }
 
-// SchedulingV1beta1 retrieves the SchedulingV1beta1Client.
+// SchedulingV1beta1 returns the typed client of version v1beta1 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1beta1() schedulingv1beta1.SchedulingV1beta1Interface {
 	return c.schedulingv1beta1
 }
 
-// StorageV1 retrieves the StorageV1Client.
+// StorageV1 returns the typed client of version v1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1() storagev1.StorageV1Interface {
 	return c.storagev1
 }
 
-// StorageV1alpha1 retrieves the StorageV1alpha1Client.
+// StorageV1alpha1 returns the typed client of version v1alpha1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1alpha1() storagev1alpha1.StorageV1alpha1Interface {
 	return c.storagev1alpha1
 }
 
-// StorageV1beta1 retrieves the StorageV1beta1Client.
+// StorageV1beta1 returns the typed client of version v1beta1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1beta1() storagev1beta1.StorageV1beta1Interface {
 	return c.storagev1beta1
 }
 
-// StoragemigrationV1 retrieves the StoragemigrationV1Client.
+// StoragemigrationV1 returns the typed client of version v1 of the storagemigration.k8s.io group.
 func (c *Clientset) StoragemigrationV1() storagemigrationv1.StoragemigrationV1Interface {
 	return c.storagemigrationv1
 }
 
-// StoragemigrationV1beta1 retrieves the StoragemigrationV1beta1Client.
+// StoragemigrationV1beta1 returns the typed client of version v1beta1 of the storagemigration.k8s.io group.
 func (c *Clientset) StoragemigrationV1beta1() storagemigrationv1beta1.StoragemigrationV1beta1Interface {
 	return c.storagemigrationv1beta1
 }
 
-// Discovery retrieves the DiscoveryClient.
+// Discovery returns the client of the server's API discovery endpoints.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	if c == nil {
 		return nil
@@ -483,7 +483,7 @@ func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.DiscoveryClient
 }
 
-// NewForConfig creates a new Clientset for the given config, with an HTTP client built from it.
+// NewForConfig returns a Clientset for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.UserAgent == "" {
@@ -496,8 +496,8 @@ func NewForConfig(c *rest.Config) (*Clientset, error) {
 	return NewForConfigAndClient(&configShallowCopy, httpClient)
 }
 
-// NewForConfigAndClient creates a new Clientset for the given config and HTTP client; a rate limiter is
-// built from QPS and Burst unless the config already carries one.
+// NewForConfigAndClient returns a Clientset for the server c describes that sends its requests through
+// httpClient, throttled by c's rate limiter or else by one made from c's QPS and Burst.
 func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.RateLimiter == nil && configShallowCopy.QPS > 0 {
@@ -679,7 +679,7 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	return &cs, nil
 }
 
-// NewForConfigOrDie creates a new Clientset for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without a clientset: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *Clientset {
 	cs, err := NewForConfig(c)
 	if err != nil {
@@ -688,7 +688,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 	return cs
 }
 
-// New creates a new Clientset for the given RESTClient.
+// New returns a Clientset all of whose clients send their requests through c.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.admissionregistrationv1 = v1.New(c)

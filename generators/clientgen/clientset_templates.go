@@ -10,7 +10,7 @@ type Interface interface {
 {{- end}}
 }
 
-// Clientset contains the clients for groups.
+// Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
 	*{{rt "discovery.DiscoveryClient"}}
 {{- range .Versions}}
@@ -18,12 +18,12 @@ type Clientset struct {
 {{- end}}
 }
 {{range .Versions}}
-// {{.GroupVersionGoName}} retrieves the {{.GroupVersionGoName}}Client.
+// {{.GroupVersionGoName}} returns the typed client of version {{.Name}} of the {{if .Group.Name}}{{.Group.Name}}{{else}}core{{end}} group.
 func (c *Clientset) {{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .GroupVersionGoName "Interface")}} {
 	return c.{{lower .GroupVersionGoName}}
 }
 {{end}}
-// Discovery retrieves the DiscoveryClient.
+// Discovery returns the client of the server's API discovery endpoints.
 func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterface"}} {
 	if c == nil {
 		return nil
@@ -31,7 +31,7 @@ func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterface"}} {
 	return c.DiscoveryClient
 }
 
-// NewForConfig creates a new Clientset for the given config, with an HTTP client built from it.
+// NewForConfig returns a Clientset for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *{{rt "rest.Config"}}) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.UserAgent == "" {
@@ -44,8 +44,8 @@ func NewForConfig(c *{{rt "rest.Config"}}) (*Clientset, error) {
 	return NewForConfigAndClient(&configShallowCopy, httpClient)
 }
 
-// NewForConfigAndClient creates a new Clientset for the given config and HTTP client; a rate limiter is
-// built from QPS and Burst unless the config already carries one.
+// NewForConfigAndClient returns a Clientset for the server c describes that sends its requests through
+// httpClient, throttled by c's rate limiter or else by one made from c's QPS and Burst.
 func NewForConfigAndClient(c *{{rt "rest.Config"}}, httpClient *{{ref "net/http" "Client"}}) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.RateLimiter == nil && configShallowCopy.QPS > 0 {
@@ -67,7 +67,7 @@ func NewForConfigAndClient(c *{{rt "rest.Config"}}, httpClient *{{ref "net/http"
 	return &cs, nil
 }
 
-// NewForConfigOrDie creates a new Clientset for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without a clientset: it panics on error.
 func NewForConfigOrDie(c *{{rt "rest.Config"}}) *Clientset {
 	cs, err := NewForConfig(c)
 	if err != nil {
@@ -76,7 +76,7 @@ func NewForConfigOrDie(c *{{rt "rest.Config"}}) *Clientset {
 	return cs
 }
 
-// New creates a new Clientset for the given RESTClient.
+// New returns a Clientset all of whose clients send their requests through c.
 func New(c {{rt "rest.Interface"}}) *Clientset {
 	var cs Clientset
 {{- range .Versions}}
@@ -88,21 +88,12 @@ func New(c {{rt "rest.Interface"}}) *Clientset {
 {{end}}
 
 {{define "schemeDoc"}}
-// Package scheme contains the scheme of the generated clientset.
+// Package scheme registers the clientset's API types, which its clients encode and decode.
 {{end}}
 
 {{define "schemeRegister"}}{{template "schemeVars" .}}
-// AddToScheme adds all types of this clientset into the given scheme. This allows composition
-// of clientsets, like in:
-//
-//	import (
-//	  "github.com/kgen-dev/kgen/runtime/rest"
-//	  clientset "example.com/generated/clientset"
-//	  aggregatorclientsetscheme "example.com/aggregator/clientset/scheme"
-//	)
-//
-//	kclientset, _ := clientset.NewForConfig(c)
-//	_ = aggregatorclientsetscheme.AddToScheme(clientsetscheme.Scheme)
+// AddToScheme registers the types of every group version of the clientset with a scheme, so that one
+// scheme can serve the types of several clientsets.
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {

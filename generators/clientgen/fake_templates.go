@@ -2,26 +2,23 @@ package clientgen
 
 const fakeTemplates = `
 {{define "fakeDoc"}}
-// Package fake has the automatically generated clients.
+// Package fake provides an in-memory clientset for unit tests.
 {{end}}
 
 {{define "fakeClientset"}}{{$d := .}}
-// NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
-// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
-// it is meant for unit tests.
+// NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
+// the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
+// no field management, admission or defaulting.
 {{- if .Cfg.ApplyConfigurationPackage}}
 //
-// Deprecated: NewClientset replaces this with support for field management, which significantly improves
-// server side apply testing. NewClientset is only available when apply configurations are generated.
+// Deprecated: use NewClientset, whose field management lets tests rely on server-side apply.
 {{- end}}
 func NewSimpleClientset(objects ...{{rt "runtime.Object"}}) *Clientset {
 	return newClientset({{rt "testing.NewObjectTracker"}}(scheme, codecs.UniversalDecoder()), objects)
 }
 {{if .Cfg.ApplyConfigurationPackage}}
-// NewClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker with field management, which makes it suitable for
-// server side apply tests.
+// NewClientset returns a fake clientset whose store starts out holding objects and manages fields, so
+// that server-side apply behaves in tests as it does on a server.
 func NewClientset(objects ...{{rt "runtime.Object"}}) *Clientset {
 	return newClientset({{rt "testing.NewFieldManagedObjectTracker"}}(scheme, codecs.UniversalDecoder(), {{ref .Cfg.ApplyConfigurationPackage "NewTypeConverter"}}(scheme)), objects)
 }
@@ -60,7 +57,7 @@ type Clientset struct {
 	tracker   {{rt "testing.ObjectTracker"}}
 }
 
-// Discovery returns the fake discovery client.
+// Discovery returns a fake discovery client listing the resources this clientset serves.
 func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterface"}} {
 	return c.discovery
 }
@@ -95,7 +92,7 @@ var (
 	_ {{rt "testing.FakeClient"}} = &Clientset{}
 )
 {{range .Versions}}
-// {{.GroupVersionGoName}} retrieves the {{.GroupVersionGoName}}Client.
+// {{.GroupVersionGoName}} returns the fake typed client of version {{.Name}} of the {{if .Group.Name}}{{.Group.Name}}{{else}}core{{end}} group.
 func (c *Clientset) {{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .GroupVersionGoName "Interface")}} {
 	return &{{ref ($d.FakeTypedPkg .) (print "Fake" .GroupVersionGoName)}}{Fake: &c.Fake}
 }
@@ -112,7 +109,7 @@ var localSchemeBuilder = {{rt "runtime.SchemeBuilder"}}{
 {{- end}}
 }
 
-// AddToScheme adds all types of this clientset into the given scheme.
+// AddToScheme registers the clientset's types with a scheme.
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {
@@ -122,7 +119,7 @@ func init() {
 {{end}}
 
 {{define "fakeTypedDoc"}}
-// Package fake has the automatically generated clients.
+// Package fake provides the fake clientset's typed clients, which record each call as an action.
 {{end}}
 
 {{define "fakeGroupClient"}}{{$gv := .V.GroupVersionGoName}}
@@ -131,13 +128,12 @@ type Fake{{$gv}} struct {
 	*{{rt "testing.Fake"}}
 }
 {{range .V.Types}}
-// {{.Plural}} returns a fake {{.Name}}Interface.
+// {{.Plural}} returns the fake client of {{.Plural}}{{if .Namespaced}} in namespace{{end}}.
 func (c *Fake{{$gv}}) {{.Plural}}({{if .Namespaced}}namespace string{{end}}) {{ref $.TypedPkg (print .Name "Interface")}} {
 	return newFake{{.Plural}}(c, {{if .Namespaced}}namespace{{else}}""{{end}})
 }
 {{end}}
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *Fake{{$gv}}) RESTClient() {{rt "rest.Interface"}} {
 	var ret *{{rt "rest.RESTClient"}}
 	return ret
@@ -145,7 +141,7 @@ func (c *Fake{{$gv}}) RESTClient() {{rt "rest.Interface"}} {
 {{end}}
 
 {{define "fakeTypedClient"}}{{$d := .}}{{$t := .T}}{{$obj := ref $t.Version.PkgPath $t.Name}}{{$list := ref $t.Version.PkgPath (print $t.Name "List")}}
-// fake{{$t.Plural}} implements {{$t.Name}}Interface.
+// fake{{$t.Plural}} is the {{$t.Name}}Interface of the fake clientset, answered by its reactors.
 type fake{{$t.Plural}} struct {
 	*{{rt (print "gentype.Fake" .Embed)}}[{{template "typeParams" .}}]
 	Fake *Fake{{.V.GroupVersionGoName}}

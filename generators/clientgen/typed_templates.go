@@ -2,7 +2,7 @@ package clientgen
 
 const typedTemplates = `
 {{define "typedDoc"}}
-// Package {{.V.Name}} has the automatically generated typed clients.
+// Package {{.V.Name}} provides the typed clients of version {{.V.Name}} of the {{if .V.Group.Name}}{{.V.Group.Name}}{{else}}core{{end}} group.
 {{end}}
 
 {{define "groupClient"}}{{$d := .}}{{$gv := .V.GroupVersionGoName}}
@@ -14,7 +14,7 @@ type {{$gv}}Interface interface {
 {{- end}}
 }
 
-// {{$gv}}Client is used to interact with features provided by the {{.V.Group.Name}} group.
+// {{$gv}}Client is the group version's client; its typed clients share its REST client.
 type {{$gv}}Client struct {
 	restClient {{rt "rest.Interface"}}
 }
@@ -24,7 +24,7 @@ func (c *{{$gv}}Client) {{.Plural}}({{if .Namespaced}}namespace string{{end}}) {
 	return new{{.Plural}}(c{{if .Namespaced}}, namespace{{end}})
 }
 {{end}}
-// NewForConfig creates a new {{$gv}}Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a {{$gv}}Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *{{rt "rest.Config"}}) (*{{$gv}}Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -35,7 +35,7 @@ func NewForConfig(c *{{rt "rest.Config"}}) (*{{$gv}}Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new {{$gv}}Client for the given config and HTTP client.
+// NewForConfigAndClient returns a {{$gv}}Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *{{rt "rest.Config"}}, h *{{ref "net/http" "Client"}}) (*{{$gv}}Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -46,7 +46,7 @@ func NewForConfigAndClient(c *{{rt "rest.Config"}}, h *{{ref "net/http" "Client"
 	return &{{$gv}}Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new {{$gv}}Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *{{rt "rest.Config"}}) *{{$gv}}Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -55,7 +55,7 @@ func NewForConfigOrDie(c *{{rt "rest.Config"}}) *{{$gv}}Client {
 	return client
 }
 
-// New creates a new {{$gv}}Client for the given RESTClient.
+// New returns a {{$gv}}Client whose typed clients send their requests through c.
 func New(c {{rt "rest.Interface"}}) *{{$gv}}Client {
 	return &{{$gv}}Client{c}
 }
@@ -70,7 +70,7 @@ func setConfigDefaults(config *{{rt "rest.Config"}}) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *{{$gv}}Client) RESTClient() {{rt "rest.Interface"}} {
 	if c == nil {
 		return nil
@@ -98,7 +98,7 @@ type {{$t.Name}}Expansion interface{}
 {{- else if eq . "update"}}
 	Update({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
 {{- else if eq . "updateStatus"}}
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
 {{- else if eq . "delete"}}
 	Delete({{template "ctx"}}, name string, opts {{rt "metav1.DeleteOptions"}}) error
@@ -115,7 +115,7 @@ type {{$t.Name}}Expansion interface{}
 {{- else if eq . "apply"}}
 	Apply({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
 {{- else if eq . "applyStatus"}}
-	// Add a +genclient:noStatus comment above the type to avoid generating ApplyStatus().
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
 	ApplyStatus({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
 {{- end}}
 {{- end}}
@@ -135,24 +135,23 @@ type {{$t.Name}}Expansion interface{}
 {{define "typeParams"}}{{template "obj" .}}{{if .HasList}}, {{template "list" .}}{{end}}{{if .HasApply}}, {{template "ac" .}}{{end}}{{end}}
 
 {{define "typedClient"}}{{$d := .}}{{$t := .T}}
-// {{$t.Plural}}Getter has a method to return a {{$t.Name}}Interface.
-// A group's client should implement this interface.
+// {{$t.Plural}}Getter is implemented by the group version's client, which hands out the client of {{$t.Plural}}.
 type {{$t.Plural}}Getter interface {
 	{{$t.Plural}}({{if $t.Namespaced}}namespace string{{end}}) {{$t.Name}}Interface
 }
 
-// {{$t.Name}}Interface has methods to work with {{$t.Name}} resources.
+// {{$t.Name}}Interface is the typed client of {{$t.Plural}}: a method per generated verb, plus {{$t.Name}}Expansion's.
 type {{$t.Name}}Interface interface {
 {{- template "methods" .}}
 	{{$t.Name}}Expansion
 }
 
-// {{$t.PrivatePlural}} implements {{$t.Name}}Interface.
+// {{$t.PrivatePlural}} is {{$t.Name}}Interface over REST.
 type {{$t.PrivatePlural}} struct {
 	*{{rt (print "gentype." .Embed)}}[{{template "typeParams" .}}]
 }
 
-// new{{$t.Plural}} returns a {{$t.PrivatePlural}}.
+// new{{$t.Plural}} returns the client of {{$t.Plural}}{{if $t.Namespaced}} in namespace{{end}} that sends its requests through c.
 func new{{$t.Plural}}(c *{{.V.GroupVersionGoName}}Client{{if $t.Namespaced}}, namespace string{{end}}) *{{$t.PrivatePlural}} {
 	return &{{$t.PrivatePlural}}{
 		{{rt (print "gentype.New" .Embed)}}[{{template "typeParams" .}}](

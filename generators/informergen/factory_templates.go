@@ -2,7 +2,7 @@ package informergen
 
 const factoryTemplates = `
 {{define "internalInterfaces"}}
-// NewInformerFunc takes a clientset and a resync period and returns a SharedIndexInformer.
+// NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
 type NewInformerFunc func({{ref .Cfg.VersionedClientsetPackage "Interface"}}, {{ref "time" "Duration"}}) {{rt "cache.SharedIndexInformer"}}
 
 // SharedInformerFactory is what per-type informers need from the factory.
@@ -12,10 +12,10 @@ type SharedInformerFactory interface {
 	InformerName() string
 }
 
-// TweakListOptionsFunc is a function that transforms a metav1.ListOptions.
+// TweakListOptionsFunc adjusts the options of every list and watch request an informer sends.
 type TweakListOptionsFunc = {{rt "informers.TweakListOptionsFunc"}}
 
-// InformerOptions holds the options for creating an informer.
+// InformerOptions configures an informer built without a factory: resync, indexes, request options, metrics name.
 type InformerOptions = {{rt "informers.InformerOptions"}}
 {{end}}
 
@@ -23,22 +23,22 @@ type InformerOptions = {{rt "informers.InformerOptions"}}
 // SharedInformerOption configures a SharedInformerFactory.
 type SharedInformerOption = {{rt "informers.FactoryOption"}}
 
-// WithCustomResyncConfig sets a custom resync period for the specified informer types.
+// WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
 func WithCustomResyncConfig(resyncConfig map[{{rt "metav1.Object"}}]{{ref "time" "Duration"}}) SharedInformerOption {
 	return {{rt "informers.WithCustomResyncConfig"}}(resyncConfig)
 }
 
-// WithTweakListOptions sets a custom filter on all listers of the configured SharedInformerFactory.
+// WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) SharedInformerOption {
 	return {{rt "informers.WithTweakListOptions"}}(tweakListOptions)
 }
 
-// WithNamespace limits the SharedInformerFactory to the specified namespace.
+// WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
 	return {{rt "informers.WithNamespace"}}(namespace)
 }
 
-// WithTransform sets a transform on all informers.
+// WithTransform makes every informer of the factory pass objects through transform before caching them.
 func WithTransform(transform {{rt "cache.TransformFunc"}}) SharedInformerOption {
 	return {{rt "informers.WithTransform"}}(transform)
 }
@@ -53,73 +53,61 @@ type sharedInformerFactory struct {
 	client {{$cs}}
 }
 
-// NewSharedInformerFactory constructs a new instance of sharedInformerFactory for all namespaces.
+// NewSharedInformerFactory returns a factory over all namespaces whose informers resync every defaultResync.
 func NewSharedInformerFactory(client {{$cs}}, defaultResync {{ref "time" "Duration"}}) SharedInformerFactory {
 	return NewSharedInformerFactoryWithOptions(client, defaultResync)
 }
 
-// NewFilteredSharedInformerFactory constructs a new instance of sharedInformerFactory.
-// Listers obtained via this SharedInformerFactory will be subject to the same filters
-// as specified here.
+// NewFilteredSharedInformerFactory returns a factory limited to namespace whose requests tweakListOptions adjusts.
 //
-// Deprecated: Please use NewSharedInformerFactoryWithOptions instead
+// Deprecated: use NewSharedInformerFactoryWithOptions with WithNamespace and WithTweakListOptions.
 func NewFilteredSharedInformerFactory(client {{$cs}}, defaultResync {{ref "time" "Duration"}}, namespace string, tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) SharedInformerFactory {
 	return NewSharedInformerFactoryWithOptions(client, defaultResync, WithNamespace(namespace), WithTweakListOptions(tweakListOptions))
 }
 
-// NewSharedInformerFactoryWithOptions constructs a new instance of a SharedInformerFactory with additional options.
+// NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client {{$cs}}, defaultResync {{ref "time" "Duration"}}, options ...SharedInformerOption) SharedInformerFactory {
 	return &sharedInformerFactory{Factory: {{rt "informers.NewFactory"}}(defaultResync, options...), client: client}
 }
 
-// InformerFor returns the SharedIndexInformer for obj using an internal client.
+// InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.
 func (f *sharedInformerFactory) InformerFor(obj {{rt "runtime.Object"}}, newFunc {{ref $ii "NewInformerFunc"}}) {{rt "cache.SharedIndexInformer"}} {
 	return f.Factory.InformerFor(obj, func(resync {{ref "time" "Duration"}}) {{rt "cache.SharedIndexInformer"}} { return newFunc(f.client, resync) })
 }
 
-// SharedInformerFactory provides shared informers for resources in all known
-// API group versions.
+// SharedInformerFactory shares one informer per resource type of the clientset's group versions among
+// all its users, so that each type is listed and watched once, and runs those informers together:
 //
-// It is typically used like this:
-//
-//	ctx, cancel := context.WithCancel(context.Background())
-//	defer cancel()
-//	factory := NewSharedInformerFactory(client, resyncPeriod)
-//	defer factory.Shutdown()    // Returns immediately if nothing was started.
-//	genericInformer := factory.ForResource(resource)
-//	typedInformer := factory.SomeAPIGroup().V1().SomeType()
-//	factory.Start(ctx.Done())          // Start processing these informers.
-//	synced := factory.WaitForCacheSync(ctx.Done())
-//	for v, ok := range synced {
-//	    if !ok {
-//	        fmt.Fprintf(os.Stderr, "caches failed to sync: %v", v)
-//	        return
-//	    }
+//	factory := NewSharedInformerFactory(client, 10*time.Minute)
+//	defer factory.Shutdown() // stops the started informers and waits for them
+//	lister := factory.SomeGroup().V1().SomeTypes().Lister()
+//	factory.Start(ctx.Done())
+//	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+//		if !ok {
+//			return fmt.Errorf("%v did not sync", typ)
+//		}
 //	}
 //
-//	// Creating informers can also be created after Start, but then
-//	// Start must be called again:
-//	anotherGenericInformer := factory.ForResource(resource)
-//	factory.Start(ctx.Done())
+// Informers requested after Start run once Start is called again.
 type SharedInformerFactory interface {
 	{{ref $ii "SharedInformerFactory"}}
 
-	// StartWithContext initializes all requested informers. They are handled in goroutines
-	// which run until the context gets canceled.
+	// StartWithContext runs the requested informers that are not running yet, without blocking, until
+	// ctx ends or Shutdown is called.
 	StartWithContext(ctx {{ref "context" "Context"}})
 
-	// Shutdown marks a factory as shutting down and waits for all started informers to return.
+	// Shutdown stops the started informers, makes later Start calls do nothing and waits for every informer to return.
 	Shutdown()
 
-	// WaitForCacheSync blocks until all started informers' caches were synced
-	// or the stop channel gets closed.
+	// WaitForCacheSync waits until the started informers have filled their caches, or stopCh closes,
+	// and tells for each type whether it got there.
 	WaitForCacheSync(stopCh <-chan struct{}) map[{{ref "reflect" "Type"}}]bool
 
-	// WaitForCacheSyncWithContext blocks until all started informers' caches were synced
-	// or the context gets canceled.
+	// WaitForCacheSyncWithContext is WaitForCacheSync bounded by ctx rather than a stop channel.
 	WaitForCacheSyncWithContext(ctx {{ref "context" "Context"}}) {{rt "cache.SyncResult"}}
 
-	// ForResource gives generic access to a shared informer of the matching type.
+	// ForResource returns the informer of a resource named by group, version and resource, for code
+	// that does not know the resource's Go type.
 	ForResource(resource {{rt "schema.GroupVersionResource"}}) (GenericInformer, error)
 {{range .Groups}}
 	{{.G.GoName}}() {{ref .Pkg "Interface"}}
@@ -134,8 +122,8 @@ func (f *sharedInformerFactory) {{.G.GoName}}() {{ref .Pkg "Interface"}} {
 {{end}}
 
 {{define "generic"}}
-// GenericInformer is type of SharedIndexInformer which will locate and delegate to other
-// sharedInformers based on type
+// GenericInformer is a resource's shared informer and lister seen through runtime.Object, for code
+// that works with resources of any type.
 type GenericInformer interface {
 	Informer() {{rt "cache.SharedIndexInformer"}}
 	Lister() {{rt "cache.GenericLister"}}
@@ -146,21 +134,21 @@ type genericInformer struct {
 	resource {{rt "schema.GroupResource"}}
 }
 
-// Informer returns the SharedIndexInformer.
+// Informer returns the resource's shared informer.
 func (f *genericInformer) Informer() {{rt "cache.SharedIndexInformer"}} {
 	return f.informer
 }
 
-// Lister returns the GenericLister.
+// Lister returns an untyped lister reading the informer's cache.
 func (f *genericInformer) Lister() {{rt "cache.GenericLister"}} {
 	return {{rt "cache.NewGenericLister"}}(f.Informer().GetIndexer(), f.resource)
 }
 
-// ForResource gives generic access to a shared informer of the matching type.
+// ForResource finds the informer of resource among the factory's group versions; other resources are an error.
 func (f *sharedInformerFactory) ForResource(resource {{rt "schema.GroupVersionResource"}}) (GenericInformer, error) {
 	switch resource {
 {{- range $g := .Groups}}{{range $v := .Versions}}
-	// Group={{$g.G.Name}}, Version={{$v.V.Name}}
+	// informers of {{$v.V.GroupVersionGoName}}
 {{- range $v.Types}}
 	case {{ref $v.V.PkgPath "SchemeGroupVersion"}}.WithResource({{quote .Resource}}):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.{{$g.G.GoName}}().{{$v.V.GoName}}().{{.Plural}}().Informer()}, nil
@@ -172,10 +160,10 @@ func (f *sharedInformerFactory) ForResource(resource {{rt "schema.GroupVersionRe
 {{end}}
 
 {{define "groupInterface"}}{{$ii := .InternalInterfacesPkg}}
-// Interface provides access to each of this group's versions.
+// Interface returns the informers of the group, version by version.
 type Interface interface {
 {{- range .Versions}}
-	// {{.V.GoName}} provides access to shared informers for resources in {{.V.GoName}}.
+	// {{.V.GoName}} returns the group's {{.V.Name}} informers.
 	{{.V.GoName}}() {{ref .Pkg "Interface"}}
 {{- end}}
 }
@@ -186,12 +174,12 @@ type group struct {
 	tweakListOptions {{ref $ii "TweakListOptionsFunc"}}
 }
 
-// New returns a new Interface.
+// New returns the group's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f {{ref $ii "SharedInformerFactory"}}, namespace string, tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) Interface {
 	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 {{range .Versions}}
-// {{.V.GoName}} returns a new {{ref .Pkg "Interface"}}.
+// {{.V.GoName}} returns the group's {{.V.Name}} informers.
 func (g *group) {{.V.GoName}}() {{ref .Pkg "Interface"}} {
 	return {{ref .Pkg "New"}}(g.factory, g.namespace, g.tweakListOptions)
 }
@@ -199,10 +187,10 @@ func (g *group) {{.V.GoName}}() {{ref .Pkg "Interface"}} {
 {{end}}
 
 {{define "versionInterface"}}{{$ii := .InternalInterfacesPkg}}
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
 {{- range .Types}}
-	// {{.Plural}} returns a Typed{{.Name}}Informer.
+	// {{.Plural}} returns the shared informer and lister of {{.Plural}}.
 	{{.Plural}}() Typed{{.Name}}Informer
 {{- end}}
 }
@@ -213,12 +201,12 @@ type version struct {
 	tweakListOptions {{ref $ii "TweakListOptionsFunc"}}
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f {{ref $ii "SharedInformerFactory"}}, namespace string, tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 {{range .Types}}
-// {{.Plural}} returns a Typed{{.Name}}Informer.
+// {{.Plural}} returns the shared informer and lister of {{.Plural}}.
 func (v *version) {{.Plural}}() Typed{{.Name}}Informer {
 	return &{{.PrivateName}}Informer{factory: v.factory, {{if .Namespaced}}namespace: v.namespace, {{end}}tweakListOptions: v.tweakListOptions}
 }

@@ -5,13 +5,13 @@ const informerTemplates = `
 {{- $cs := ref .Cfg.VersionedClientsetPackage "Interface"}}{{$lister := ref .ListersPkg (print $n "Lister")}}
 {{- $opts := ref $ii "InformerOptions"}}{{$tweak := ref $ii "TweakListOptionsFunc"}}{{$dur := ref "time" "Duration"}}
 {{- $nsParam := ""}}{{$nsArg := ""}}{{if $t.Namespaced}}{{$nsParam = "namespace string, "}}{{$nsArg = "namespace, "}}{{end}}
-// {{$n}}Informer provides access to a shared informer and lister for {{$t.Plural}}.
+// {{$n}}Informer gives the shared informer of {{$t.Plural}} and a lister reading its cache.
 type {{$n}}Informer interface {
 	Informer() {{rt "cache.SharedIndexInformer"}}
 	Lister() {{$lister}}
 }
 
-// Typed{{$n}}Informer also gives the typed view of the shared informer.
+// Typed{{$n}}Informer adds the typed view of the shared informer.
 type Typed{{$n}}Informer interface {
 	{{$n}}Informer
 	TypedInformer() {{$n}}IndexInformer
@@ -37,32 +37,32 @@ type {{$t.PrivateName}}Informer struct {
 {{- end}}
 }
 
-// New{{$n}}Informer constructs a new informer for {{$n}}. Prefer an informer factory's shared informer.
+// New{{$n}}Informer builds an informer of {{$t.Plural}} of its own; a factory's shared one saves memory and connections.
 func New{{$n}}Informer(client {{$cs}}, {{$nsParam}}resyncPeriod {{$dur}}, indexers {{rt "cache.Indexers"}}) {{rt "cache.SharedIndexInformer"}} {
 	return New{{$n}}InformerWithOptions(client, {{$nsArg}}{{$opts}}{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTyped{{$n}}Informer constructs a new typed informer for {{$n}}.
+// NewTyped{{$n}}Informer is New{{$n}}Informer with typed indexers and result.
 func NewTyped{{$n}}Informer(client {{$cs}}, {{$nsParam}}resyncPeriod {{$dur}}, indexers {{$n}}Indexers) {{$n}}IndexInformer {
 	return NewTyped{{$n}}InformerWithOptions(client, {{$nsArg}}{{$opts}}{ResyncPeriod: resyncPeriod, Indexers: {{rt "cache.TypedIndexersToIndexers"}}(indexers)})
 }
 
-// NewFiltered{{$n}}Informer constructs a new informer for {{$n}} whose lists and watches tweakListOptions adjusts.
+// NewFiltered{{$n}}Informer builds an informer of {{$t.Plural}} of its own whose requests tweakListOptions adjusts.
 func NewFiltered{{$n}}Informer(client {{$cs}}, {{$nsParam}}resyncPeriod {{$dur}}, indexers {{rt "cache.Indexers"}}, tweakListOptions {{$tweak}}) {{rt "cache.SharedIndexInformer"}} {
 	return New{{$n}}InformerWithOptions(client, {{$nsArg}}{{$opts}}{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFiltered{{$n}}Informer constructs a new typed informer for {{$n}} whose lists and watches tweakListOptions adjusts.
+// NewTypedFiltered{{$n}}Informer is NewFiltered{{$n}}Informer with typed indexers and result.
 func NewTypedFiltered{{$n}}Informer(client {{$cs}}, {{$nsParam}}resyncPeriod {{$dur}}, indexers {{$n}}Indexers, tweakListOptions {{$tweak}}) {{$n}}IndexInformer {
 	return NewTyped{{$n}}InformerWithOptions(client, {{$nsArg}}{{$opts}}{ResyncPeriod: resyncPeriod, Indexers: {{rt "cache.TypedIndexersToIndexers"}}(indexers), TweakListOptions: tweakListOptions})
 }
 
-// New{{$n}}InformerWithOptions constructs a new informer for {{$n}} with the given options.
+// New{{$n}}InformerWithOptions builds an informer of {{$t.Plural}} of its own, configured by options.
 func New{{$n}}InformerWithOptions(client {{$cs}}, {{$nsParam}}options {{$opts}}) {{rt "cache.SharedIndexInformer"}} {
 	return NewTyped{{$n}}InformerWithOptions(client, {{$nsArg}}options)
 }
 
-// NewTyped{{$n}}InformerWithOptions constructs a new typed informer for {{$n}} with the given options.
+// NewTyped{{$n}}InformerWithOptions is New{{$n}}InformerWithOptions with a typed result.
 func NewTyped{{$n}}InformerWithOptions(client {{$cs}}, {{$nsParam}}options {{$opts}}) {{$n}}IndexInformer {
 	c := client.{{$t.Version.GroupVersionGoName}}().{{$t.Plural}}({{if $t.Namespaced}}namespace{{end}})
 	gvr := {{ref $t.Version.PkgPath "SchemeGroupVersion"}}.WithResource({{quote $t.Resource}})

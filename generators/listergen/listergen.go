@@ -68,61 +68,59 @@ type versionData struct {
 var templates = template.Must(template.New("").Funcs(gofile.Funcs).Parse(`
 {{define "expansion"}}{{$d := .}}
 {{- range $i, $t := .Types}}{{if not (index $d.HandWritten $i)}}
-// {{$t.Name}}ListerExpansion allows custom methods to be added to {{$t.Name}}Lister.
+// {{$t.Name}}ListerExpansion is empty; to give {{$t.Name}}Lister hand-written methods,
+// declare it in {{$t.LowerName}}_expansion.go instead.
 type {{$t.Name}}ListerExpansion interface{}
 {{if $t.Namespaced}}
-// {{$t.Name}}NamespaceListerExpansion allows custom methods to be added to {{$t.Name}}NamespaceLister.
+// {{$t.Name}}NamespaceListerExpansion is empty; to give {{$t.Name}}NamespaceLister hand-written
+// methods, declare it in {{$t.LowerName}}_expansion.go instead.
 type {{$t.Name}}NamespaceListerExpansion interface{}
 {{end}}{{end}}{{end}}
 {{end}}
 
 {{define "lister"}}{{$obj := ref .Version.PkgPath .Name}}{{$private := .PrivateName}}
-// {{.Name}}Lister helps list {{.Plural}}.
-// All objects returned here must be treated as read-only.
+// {{.Name}}Lister reads {{.Plural}} from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type {{.Name}}Lister interface {
-	// List lists all {{.Plural}} in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached {{.Plural}} that selector matches; do not modify them.
 	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
 {{- if .Namespaced}}
-	// {{.Plural}} returns an object that can list and get {{.Plural}}.
+	// {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 	{{.Plural}}(namespace string) {{.Name}}NamespaceLister
 {{- else}}
-	// Get retrieves the {{.Name}} from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached {{.Name}} called name, or a NotFound error; do not modify it.
 	Get(name string) (*{{$obj}}, error)
 {{- end}}
 	{{.Name}}ListerExpansion
 }
 
-// {{$private}}Lister implements the {{.Name}}Lister interface.
+// {{$private}}Lister serves {{.Name}}Lister from an indexer.
 type {{$private}}Lister struct {
 	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
 }
 
-// New{{.Name}}Lister returns a new {{.Name}}Lister.
+// New{{.Name}}Lister returns a {{.Name}}Lister reading indexer, usually an informer's cache.
 func New{{.Name}}Lister(indexer {{rt "cache.Indexer"}}) {{.Name}}Lister {
 	return &{{$private}}Lister{ {{- rt "listers.New"}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
 }
 {{- if .Namespaced}}
 
-// {{.Plural}} returns an object that can list and get {{.Plural}}.
+// {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 func (s *{{$private}}Lister) {{.Plural}}(namespace string) {{.Name}}NamespaceLister {
 	return {{$private}}NamespaceLister{ {{- rt "listers.NewNamespaced"}}[*{{$obj}}](s.ResourceIndexer, namespace)}
 }
 
-// {{.Name}}NamespaceLister helps list and get {{.Plural}}.
-// All objects returned here must be treated as read-only.
+// {{.Name}}NamespaceLister reads the {{.Plural}} of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type {{.Name}}NamespaceLister interface {
-	// List lists all {{.Plural}} in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached {{.Plural}} that selector matches; do not modify them.
 	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
-	// Get retrieves the {{.Name}} from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached {{.Name}} called name, or a NotFound error; do not modify it.
 	Get(name string) (*{{$obj}}, error)
 	{{.Name}}NamespaceListerExpansion
 }
 
-// {{$private}}NamespaceLister implements the {{.Name}}NamespaceLister interface.
+// {{$private}}NamespaceLister serves {{.Name}}NamespaceLister from an indexer, for one namespace.
 type {{$private}}NamespaceLister struct {
 	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
 }

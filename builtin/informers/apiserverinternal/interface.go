@@ -23,9 +23,9 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to each of this group's versions.
+// Interface returns the informers of the group, version by version.
 type Interface interface {
-	// V1alpha1 provides access to shared informers for resources in V1alpha1.
+	// V1alpha1 returns the group's v1alpha1 informers.
 	V1alpha1() v1alpha1.Interface
 }
 
@@ -35,12 +35,12 @@ type group struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the group's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// V1alpha1 returns a new v1alpha1.Interface.
+// V1alpha1 returns the group's v1alpha1 informers.
 func (g *group) V1alpha1() v1alpha1.Interface {
 	return v1alpha1.New(g.factory, g.namespace, g.tweakListOptions)
 }

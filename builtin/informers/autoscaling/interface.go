@@ -24,11 +24,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to each of this group's versions.
+// Interface returns the informers of the group, version by version.
 type Interface interface {
-	// V1 provides access to shared informers for resources in V1.
+	// V1 returns the group's v1 informers.
 	V1() v1.Interface
-	// V2 provides access to shared informers for resources in V2.
+	// V2 returns the group's v2 informers.
 	V2() v2.Interface
 }
 
@@ -38,17 +38,17 @@ type group struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the group's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// V1 returns a new v1.Interface.
+// V1 returns the group's v1 informers.
 func (g *group) V1() v1.Interface {
 	return v1.New(g.factory, g.namespace, g.tweakListOptions)
 }
 
-// V2 returns a new v2.Interface.
+// V2 returns the group's v2 informers.
 func (g *group) V2() v2.Interface {
 	return v2.New(g.factory, g.namespace, g.tweakListOptions)
 }

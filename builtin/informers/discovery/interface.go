@@ -24,11 +24,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to each of this group's versions.
+// Interface returns the informers of the group, version by version.
 type Interface interface {
-	// V1 provides access to shared informers for resources in V1.
+	// V1 returns the group's v1 informers.
 	V1() v1.Interface
-	// V1beta1 provides access to shared informers for resources in V1beta1.
+	// V1beta1 returns the group's v1beta1 informers.
 	V1beta1() v1beta1.Interface
 }
 
@@ -38,17 +38,17 @@ type group struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the group's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// V1 returns a new v1.Interface.
+// V1 returns the group's v1 informers.
 func (g *group) V1() v1.Interface {
 	return v1.New(g.factory, g.namespace, g.tweakListOptions)
 }
 
-// V1beta1 returns a new v1beta1.Interface.
+// V1beta1 returns the group's v1beta1 informers.
 func (g *group) V1beta1() v1beta1.Interface {
 	return v1beta1.New(g.factory, g.namespace, g.tweakListOptions)
 }

@@ -26,7 +26,7 @@ import (
 	time "time"
 )
 
-// NewInformerFunc takes a clientset and a resync period and returns a SharedIndexInformer.
+// NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
 type NewInformerFunc func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer
 
 // SharedInformerFactory is what per-type informers need from the factory.
@@ -36,8 +36,8 @@ type SharedInformerFactory interface {
 	InformerName() string
 }
 
-// TweakListOptionsFunc is a function that transforms a metav1.ListOptions.
+// TweakListOptionsFunc adjusts the options of every list and watch request an informer sends.
 type TweakListOptionsFunc = informers.TweakListOptionsFunc
 
-// InformerOptions holds the options for creating an informer.
+// InformerOptions configures an informer built without a factory: resync, indexes, request options, metrics name.
 type InformerOptions = informers.InformerOptions

@@ -138,10 +138,9 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
-// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
-// it is meant for unit tests.
+// NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
+// the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
+// no field management, admission or defaulting.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
@@ -180,7 +179,7 @@ type Clientset struct {
 	tracker   testing.ObjectTracker
 }
 
-// Discovery returns the fake discovery client.
+// Discovery returns a fake discovery client listing the resources this clientset serves.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.discovery
 }
@@ -557,277 +556,277 @@ var (
 	_ testing.FakeClient   = &Clientset{}
 )
 
-// AdmissionregistrationV1 retrieves the AdmissionregistrationV1Client.
+// AdmissionregistrationV1 returns the fake typed client of version v1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1() admissionregistrationv1.AdmissionregistrationV1Interface {
 	return &v1fake.FakeAdmissionregistrationV1{Fake: &c.Fake}
 }
 
-// AdmissionregistrationV1alpha1 retrieves the AdmissionregistrationV1alpha1Client.
+// AdmissionregistrationV1alpha1 returns the fake typed client of version v1alpha1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1alpha1() v1alpha1.AdmissionregistrationV1alpha1Interface {
 	return &v1alpha1fake.FakeAdmissionregistrationV1alpha1{Fake: &c.Fake}
 }
 
-// AdmissionregistrationV1beta1 retrieves the AdmissionregistrationV1beta1Client.
+// AdmissionregistrationV1beta1 returns the fake typed client of version v1beta1 of the admissionregistration.k8s.io group.
 func (c *Clientset) AdmissionregistrationV1beta1() v1beta1.AdmissionregistrationV1beta1Interface {
 	return &v1beta1fake.FakeAdmissionregistrationV1beta1{Fake: &c.Fake}
 }
 
-// InternalV1alpha1 retrieves the InternalV1alpha1Client.
+// InternalV1alpha1 returns the fake typed client of version v1alpha1 of the internal.apiserver.k8s.io group.
 func (c *Clientset) InternalV1alpha1() apiserverinternalv1alpha1.InternalV1alpha1Interface {
 	return &apiserverinternalv1alpha1fake.FakeInternalV1alpha1{Fake: &c.Fake}
 }
 
-// AppsV1 retrieves the AppsV1Client.
+// AppsV1 returns the fake typed client of version v1 of the apps group.
 func (c *Clientset) AppsV1() appsv1.AppsV1Interface {
 	return &appsv1fake.FakeAppsV1{Fake: &c.Fake}
 }
 
-// AppsV1beta1 retrieves the AppsV1beta1Client.
+// AppsV1beta1 returns the fake typed client of version v1beta1 of the apps group.
 func (c *Clientset) AppsV1beta1() appsv1beta1.AppsV1beta1Interface {
 	return &appsv1beta1fake.FakeAppsV1beta1{Fake: &c.Fake}
 }
 
-// AppsV1beta2 retrieves the AppsV1beta2Client.
+// AppsV1beta2 returns the fake typed client of version v1beta2 of the apps group.
 func (c *Clientset) AppsV1beta2() v1beta2.AppsV1beta2Interface {
 	return &v1beta2fake.FakeAppsV1beta2{Fake: &c.Fake}
 }
 
-// AuthenticationV1 retrieves the AuthenticationV1Client.
+// AuthenticationV1 returns the fake typed client of version v1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1() authenticationv1.AuthenticationV1Interface {
 	return &authenticationv1fake.FakeAuthenticationV1{Fake: &c.Fake}
 }
 
-// AuthenticationV1alpha1 retrieves the AuthenticationV1alpha1Client.
+// AuthenticationV1alpha1 returns the fake typed client of version v1alpha1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1alpha1() authenticationv1alpha1.AuthenticationV1alpha1Interface {
 	return &authenticationv1alpha1fake.FakeAuthenticationV1alpha1{Fake: &c.Fake}
 }
 
-// AuthenticationV1beta1 retrieves the AuthenticationV1beta1Client.
+// AuthenticationV1beta1 returns the fake typed client of version v1beta1 of the authentication.k8s.io group.
 func (c *Clientset) AuthenticationV1beta1() authenticationv1beta1.AuthenticationV1beta1Interface {
 	return &authenticationv1beta1fake.FakeAuthenticationV1beta1{Fake: &c.Fake}
 }
 
-// AuthorizationV1 retrieves the AuthorizationV1Client.
+// AuthorizationV1 returns the fake typed client of version v1 of the authorization.k8s.io group.
 func (c *Clientset) AuthorizationV1() authorizationv1.AuthorizationV1Interface {
 	return &authorizationv1fake.FakeAuthorizationV1{Fake: &c.Fake}
 }
 
-// AuthorizationV1beta1 retrieves the AuthorizationV1beta1Client.
+// AuthorizationV1beta1 returns the fake typed client of version v1beta1 of the authorization.k8s.io group.
 func (c *Clientset) AuthorizationV1beta1() authorizationv1beta1.AuthorizationV1beta1Interface {
 	return &authorizationv1beta1fake.FakeAuthorizationV1beta1{Fake: &c.Fake}
 }
 
-// AutoscalingV1 retrieves the AutoscalingV1Client.
+// AutoscalingV1 returns the fake typed client of version v1 of the autoscaling group.
 func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
 	return &autoscalingv1fake.FakeAutoscalingV1{Fake: &c.Fake}
 }
 
-// AutoscalingV2 retrieves the AutoscalingV2Client.
+// AutoscalingV2 returns the fake typed client of version v2 of the autoscaling group.
 func (c *Clientset) AutoscalingV2() v2.AutoscalingV2Interface {
 	return &v2fake.FakeAutoscalingV2{Fake: &c.Fake}
 }
 
-// BatchV1 retrieves the BatchV1Client.
+// BatchV1 returns the fake typed client of version v1 of the batch group.
 func (c *Clientset) BatchV1() batchv1.BatchV1Interface {
 	return &batchv1fake.FakeBatchV1{Fake: &c.Fake}
 }
 
-// BatchV1beta1 retrieves the BatchV1beta1Client.
+// BatchV1beta1 returns the fake typed client of version v1beta1 of the batch group.
 func (c *Clientset) BatchV1beta1() batchv1beta1.BatchV1beta1Interface {
 	return &batchv1beta1fake.FakeBatchV1beta1{Fake: &c.Fake}
 }
 
-// CertificatesV1 retrieves the CertificatesV1Client.
+// CertificatesV1 returns the fake typed client of version v1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1() certificatesv1.CertificatesV1Interface {
 	return &certificatesv1fake.FakeCertificatesV1{Fake: &c.Fake}
 }
 
-// CertificatesV1alpha1 retrieves the CertificatesV1alpha1Client.
+// CertificatesV1alpha1 returns the fake typed client of version v1alpha1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1alpha1() certificatesv1alpha1.CertificatesV1alpha1Interface {
 	return &certificatesv1alpha1fake.FakeCertificatesV1alpha1{Fake: &c.Fake}
 }
 
-// CertificatesV1beta1 retrieves the CertificatesV1beta1Client.
+// CertificatesV1beta1 returns the fake typed client of version v1beta1 of the certificates.k8s.io group.
 func (c *Clientset) CertificatesV1beta1() certificatesv1beta1.CertificatesV1beta1Interface {
 	return &certificatesv1beta1fake.FakeCertificatesV1beta1{Fake: &c.Fake}
 }
 
-// CoordinationV1 retrieves the CoordinationV1Client.
+// CoordinationV1 returns the fake typed client of version v1 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1() coordinationv1.CoordinationV1Interface {
 	return &coordinationv1fake.FakeCoordinationV1{Fake: &c.Fake}
 }
 
-// CoordinationV1alpha2 retrieves the CoordinationV1alpha2Client.
+// CoordinationV1alpha2 returns the fake typed client of version v1alpha2 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1alpha2() v1alpha2.CoordinationV1alpha2Interface {
 	return &v1alpha2fake.FakeCoordinationV1alpha2{Fake: &c.Fake}
 }
 
-// CoordinationV1beta1 retrieves the CoordinationV1beta1Client.
+// CoordinationV1beta1 returns the fake typed client of version v1beta1 of the coordination.k8s.io group.
 func (c *Clientset) CoordinationV1beta1() coordinationv1beta1.CoordinationV1beta1Interface {
 	return &coordinationv1beta1fake.FakeCoordinationV1beta1{Fake: &c.Fake}
 }
 
-// CoreV1 retrieves the CoreV1Client.
+// CoreV1 returns the fake typed client of version v1 of the core group.
 func (c *Clientset) CoreV1() corev1.CoreV1Interface {
 	return &corev1fake.FakeCoreV1{Fake: &c.Fake}
 }
 
-// DiscoveryV1 retrieves the DiscoveryV1Client.
+// DiscoveryV1 returns the fake typed client of version v1 of the discovery.k8s.io group.
 func (c *Clientset) DiscoveryV1() discoveryv1.DiscoveryV1Interface {
 	return &discoveryv1fake.FakeDiscoveryV1{Fake: &c.Fake}
 }
 
-// DiscoveryV1beta1 retrieves the DiscoveryV1beta1Client.
+// DiscoveryV1beta1 returns the fake typed client of version v1beta1 of the discovery.k8s.io group.
 func (c *Clientset) DiscoveryV1beta1() discoveryv1beta1.DiscoveryV1beta1Interface {
 	return &discoveryv1beta1fake.FakeDiscoveryV1beta1{Fake: &c.Fake}
 }
 
-// EventsV1 retrieves the EventsV1Client.
+// EventsV1 returns the fake typed client of version v1 of the events.k8s.io group.
 func (c *Clientset) EventsV1() eventsv1.EventsV1Interface {
 	return &eventsv1fake.FakeEventsV1{Fake: &c.Fake}
 }
 
-// EventsV1beta1 retrieves the EventsV1beta1Client.
+// EventsV1beta1 returns the fake typed client of version v1beta1 of the events.k8s.io group.
 func (c *Clientset) EventsV1beta1() eventsv1beta1.EventsV1beta1Interface {
 	return &eventsv1beta1fake.FakeEventsV1beta1{Fake: &c.Fake}
 }
 
-// ExtensionsV1beta1 retrieves the ExtensionsV1beta1Client.
+// ExtensionsV1beta1 returns the fake typed client of version v1beta1 of the extensions group.
 func (c *Clientset) ExtensionsV1beta1() extensionsv1beta1.ExtensionsV1beta1Interface {
 	return &extensionsv1beta1fake.FakeExtensionsV1beta1{Fake: &c.Fake}
 }
 
-// FlowcontrolV1 retrieves the FlowcontrolV1Client.
+// FlowcontrolV1 returns the fake typed client of version v1 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1() flowcontrolv1.FlowcontrolV1Interface {
 	return &flowcontrolv1fake.FakeFlowcontrolV1{Fake: &c.Fake}
 }
 
-// FlowcontrolV1beta1 retrieves the FlowcontrolV1beta1Client.
+// FlowcontrolV1beta1 returns the fake typed client of version v1beta1 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta1() flowcontrolv1beta1.FlowcontrolV1beta1Interface {
 	return &flowcontrolv1beta1fake.FakeFlowcontrolV1beta1{Fake: &c.Fake}
 }
 
-// FlowcontrolV1beta2 retrieves the FlowcontrolV1beta2Client.
+// FlowcontrolV1beta2 returns the fake typed client of version v1beta2 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta2() flowcontrolv1beta2.FlowcontrolV1beta2Interface {
 	return &flowcontrolv1beta2fake.FakeFlowcontrolV1beta2{Fake: &c.Fake}
 }
 
-// FlowcontrolV1beta3 retrieves the FlowcontrolV1beta3Client.
+// FlowcontrolV1beta3 returns the fake typed client of version v1beta3 of the flowcontrol.apiserver.k8s.io group.
 func (c *Clientset) FlowcontrolV1beta3() v1beta3.FlowcontrolV1beta3Interface {
 	return &v1beta3fake.FakeFlowcontrolV1beta3{Fake: &c.Fake}
 }
 
-// LifecycleV1alpha1 retrieves the LifecycleV1alpha1Client.
+// LifecycleV1alpha1 returns the fake typed client of version v1alpha1 of the lifecycle.k8s.io group.
 func (c *Clientset) LifecycleV1alpha1() lifecyclev1alpha1.LifecycleV1alpha1Interface {
 	return &lifecyclev1alpha1fake.FakeLifecycleV1alpha1{Fake: &c.Fake}
 }
 
-// NetworkingV1 retrieves the NetworkingV1Client.
+// NetworkingV1 returns the fake typed client of version v1 of the networking.k8s.io group.
 func (c *Clientset) NetworkingV1() networkingv1.NetworkingV1Interface {
 	return &networkingv1fake.FakeNetworkingV1{Fake: &c.Fake}
 }
 
-// NetworkingV1beta1 retrieves the NetworkingV1beta1Client.
+// NetworkingV1beta1 returns the fake typed client of version v1beta1 of the networking.k8s.io group.
 func (c *Clientset) NetworkingV1beta1() networkingv1beta1.NetworkingV1beta1Interface {
 	return &networkingv1beta1fake.FakeNetworkingV1beta1{Fake: &c.Fake}
 }
 
-// NodeV1 retrieves the NodeV1Client.
+// NodeV1 returns the fake typed client of version v1 of the node.k8s.io group.
 func (c *Clientset) NodeV1() nodev1.NodeV1Interface {
 	return &nodev1fake.FakeNodeV1{Fake: &c.Fake}
 }
 
-// NodeV1alpha1 retrieves the NodeV1alpha1Client.
+// NodeV1alpha1 returns the fake typed client of version v1alpha1 of the node.k8s.io group.
 func (c *Clientset) NodeV1alpha1() nodev1alpha1.NodeV1alpha1Interface {
 	return &nodev1alpha1fake.FakeNodeV1alpha1{Fake: &c.Fake}
 }
 
-// NodeV1beta1 retrieves the NodeV1beta1Client.
+// NodeV1beta1 returns the fake typed client of version v1beta1 of the node.k8s.io group.
 func (c *Clientset) NodeV1beta1() nodev1beta1.NodeV1beta1Interface {
 	return &nodev1beta1fake.FakeNodeV1beta1{Fake: &c.Fake}
 }
 
-// PolicyV1 retrieves the PolicyV1Client.
+// PolicyV1 returns the fake typed client of version v1 of the policy group.
 func (c *Clientset) PolicyV1() policyv1.PolicyV1Interface {
 	return &policyv1fake.FakePolicyV1{Fake: &c.Fake}
 }
 
-// PolicyV1beta1 retrieves the PolicyV1beta1Client.
+// PolicyV1beta1 returns the fake typed client of version v1beta1 of the policy group.
 func (c *Clientset) PolicyV1beta1() policyv1beta1.PolicyV1beta1Interface {
 	return &policyv1beta1fake.FakePolicyV1beta1{Fake: &c.Fake}
 }
 
-// RbacV1 retrieves the RbacV1Client.
+// RbacV1 returns the fake typed client of version v1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1() rbacv1.RbacV1Interface {
 	return &rbacv1fake.FakeRbacV1{Fake: &c.Fake}
 }
 
-// RbacV1alpha1 retrieves the RbacV1alpha1Client.
+// RbacV1alpha1 returns the fake typed client of version v1alpha1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1alpha1() rbacv1alpha1.RbacV1alpha1Interface {
 	return &rbacv1alpha1fake.FakeRbacV1alpha1{Fake: &c.Fake}
 }
 
-// RbacV1beta1 retrieves the RbacV1beta1Client.
+// RbacV1beta1 returns the fake typed client of version v1beta1 of the rbac.authorization.k8s.io group.
 func (c *Clientset) RbacV1beta1() rbacv1beta1.RbacV1beta1Interface {
 	return &rbacv1beta1fake.FakeRbacV1beta1{Fake: &c.Fake}
 }
 
-// ResourceV1 retrieves the ResourceV1Client.
+// ResourceV1 returns the fake typed client of version v1 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1() resourcev1.ResourceV1Interface {
 	return &resourcev1fake.FakeResourceV1{Fake: &c.Fake}
 }
 
-// ResourceV1alpha3 retrieves the ResourceV1alpha3Client.
+// ResourceV1alpha3 returns the fake typed client of version v1alpha3 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1alpha3() v1alpha3.ResourceV1alpha3Interface {
 	return &v1alpha3fake.FakeResourceV1alpha3{Fake: &c.Fake}
 }
 
-// ResourceV1beta1 retrieves the ResourceV1beta1Client.
+// ResourceV1beta1 returns the fake typed client of version v1beta1 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1beta1() resourcev1beta1.ResourceV1beta1Interface {
 	return &resourcev1beta1fake.FakeResourceV1beta1{Fake: &c.Fake}
 }
 
-// ResourceV1beta2 retrieves the ResourceV1beta2Client.
+// ResourceV1beta2 returns the fake typed client of version v1beta2 of the resource.k8s.io group.
 func (c *Clientset) ResourceV1beta2() resourcev1beta2.ResourceV1beta2Interface {
 	return &resourcev1beta2fake.FakeResourceV1beta2{Fake: &c.Fake}
 }
 
-// SchedulingV1 retrieves the SchedulingV1Client.
+// SchedulingV1 returns the fake typed client of version v1 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1() schedulingv1.SchedulingV1Interface {
 	return &schedulingv1fake.FakeSchedulingV1{Fake: &c.Fake}
 }
 
-// SchedulingV1alpha3 retrieves the SchedulingV1alpha3Client.
+// SchedulingV1alpha3 returns the fake typed client of version v1alpha3 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1alpha3() schedulingv1alpha3.SchedulingV1alpha3Interface {
 	return &schedulingv1alpha3fake.FakeSchedulingV1alpha3{Fake: &c.Fake}
 }
 
-// SchedulingV1beta1 retrieves the SchedulingV1beta1Client.
+// SchedulingV1beta1 returns the fake typed client of version v1beta1 of the scheduling.k8s.io group.
 func (c *Clientset) SchedulingV1beta1() schedulingv1beta1.SchedulingV1beta1Interface {
 	return &schedulingv1beta1fake.FakeSchedulingV1beta1{Fake: &c.Fake}
 }
 
-// StorageV1 retrieves the StorageV1Client.
+// StorageV1 returns the fake typed client of version v1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1() storagev1.StorageV1Interface {
 	return &storagev1fake.FakeStorageV1{Fake: &c.Fake}
 }
 
-// StorageV1alpha1 retrieves the StorageV1alpha1Client.
+// StorageV1alpha1 returns the fake typed client of version v1alpha1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1alpha1() storagev1alpha1.StorageV1alpha1Interface {
 	return &storagev1alpha1fake.FakeStorageV1alpha1{Fake: &c.Fake}
 }
 
-// StorageV1beta1 retrieves the StorageV1beta1Client.
+// StorageV1beta1 returns the fake typed client of version v1beta1 of the storage.k8s.io group.
 func (c *Clientset) StorageV1beta1() storagev1beta1.StorageV1beta1Interface {
 	return &storagev1beta1fake.FakeStorageV1beta1{Fake: &c.Fake}
 }
 
-// StoragemigrationV1 retrieves the StoragemigrationV1Client.
+// StoragemigrationV1 returns the fake typed client of version v1 of the storagemigration.k8s.io group.
 func (c *Clientset) StoragemigrationV1() storagemigrationv1.StoragemigrationV1Interface {
 	return &storagemigrationv1fake.FakeStoragemigrationV1{Fake: &c.Fake}
 }
 
-// StoragemigrationV1beta1 retrieves the StoragemigrationV1beta1Client.
+// StoragemigrationV1beta1 returns the fake typed client of version v1beta1 of the storagemigration.k8s.io group.
 func (c *Clientset) StoragemigrationV1beta1() storagemigrationv1beta1.StoragemigrationV1beta1Interface {
 	return &storagemigrationv1beta1fake.FakeStoragemigrationV1beta1{Fake: &c.Fake}
 }

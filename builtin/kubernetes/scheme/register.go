@@ -148,17 +148,8 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	storagemigrationv1beta1.AddToScheme,
 }
 
-// AddToScheme adds all types of this clientset into the given scheme. This allows composition
-// of clientsets, like in:
-//
-//	import (
-//	  "github.com/kgen-dev/kgen/runtime/rest"
-//	  clientset "example.com/generated/clientset"
-//	  aggregatorclientsetscheme "example.com/aggregator/clientset/scheme"
-//	)
-//
-//	kclientset, _ := clientset.NewForConfig(c)
-//	_ = aggregatorclientsetscheme.AddToScheme(clientsetscheme.Scheme)
+// AddToScheme registers the types of every group version of the clientset with a scheme, so that one
+// scheme can serve the types of several clientsets.
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ValidatingAdmissionPolicyInformer provides access to a shared informer and lister for ValidatingAdmissionPolicies.
+// ValidatingAdmissionPolicyInformer gives the shared informer of ValidatingAdmissionPolicies and a lister reading its cache.
 type ValidatingAdmissionPolicyInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1.ValidatingAdmissionPolicyLister
 }
 
-// TypedValidatingAdmissionPolicyInformer also gives the typed view of the shared informer.
+// TypedValidatingAdmissionPolicyInformer adds the typed view of the shared informer.
 type TypedValidatingAdmissionPolicyInformer interface {
 	ValidatingAdmissionPolicyInformer
 	TypedInformer() ValidatingAdmissionPolicyIndexInformer
@@ -57,32 +57,32 @@ type validatingAdmissionPolicyInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewValidatingAdmissionPolicyInformer constructs a new informer for ValidatingAdmissionPolicy. Prefer an informer factory's shared informer.
+// NewValidatingAdmissionPolicyInformer builds an informer of ValidatingAdmissionPolicies of its own; a factory's shared one saves memory and connections.
 func NewValidatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewValidatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedValidatingAdmissionPolicyInformer constructs a new typed informer for ValidatingAdmissionPolicy.
+// NewTypedValidatingAdmissionPolicyInformer is NewValidatingAdmissionPolicyInformer with typed indexers and result.
 func NewTypedValidatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingAdmissionPolicyIndexers) ValidatingAdmissionPolicyIndexInformer {
 	return NewTypedValidatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredValidatingAdmissionPolicyInformer constructs a new informer for ValidatingAdmissionPolicy whose lists and watches tweakListOptions adjusts.
+// NewFilteredValidatingAdmissionPolicyInformer builds an informer of ValidatingAdmissionPolicies of its own whose requests tweakListOptions adjusts.
 func NewFilteredValidatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewValidatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredValidatingAdmissionPolicyInformer constructs a new typed informer for ValidatingAdmissionPolicy whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredValidatingAdmissionPolicyInformer is NewFilteredValidatingAdmissionPolicyInformer with typed indexers and result.
 func NewTypedFilteredValidatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingAdmissionPolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ValidatingAdmissionPolicyIndexInformer {
 	return NewTypedValidatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewValidatingAdmissionPolicyInformerWithOptions constructs a new informer for ValidatingAdmissionPolicy with the given options.
+// NewValidatingAdmissionPolicyInformerWithOptions builds an informer of ValidatingAdmissionPolicies of its own, configured by options.
 func NewValidatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedValidatingAdmissionPolicyInformerWithOptions(client, options)
 }
 
-// NewTypedValidatingAdmissionPolicyInformerWithOptions constructs a new typed informer for ValidatingAdmissionPolicy with the given options.
+// NewTypedValidatingAdmissionPolicyInformerWithOptions is NewValidatingAdmissionPolicyInformerWithOptions with a typed result.
 func NewTypedValidatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingAdmissionPolicyIndexInformer {
 	c := client.AdmissionregistrationV1().ValidatingAdmissionPolicies()
 	gvr := admissionregistrationv1.SchemeGroupVersion.WithResource("validatingadmissionpolicies")

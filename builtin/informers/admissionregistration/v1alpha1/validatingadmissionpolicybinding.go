@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ValidatingAdmissionPolicyBindingInformer provides access to a shared informer and lister for ValidatingAdmissionPolicyBindings.
+// ValidatingAdmissionPolicyBindingInformer gives the shared informer of ValidatingAdmissionPolicyBindings and a lister reading its cache.
 type ValidatingAdmissionPolicyBindingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingLister
 }
 
-// TypedValidatingAdmissionPolicyBindingInformer also gives the typed view of the shared informer.
+// TypedValidatingAdmissionPolicyBindingInformer adds the typed view of the shared informer.
 type TypedValidatingAdmissionPolicyBindingInformer interface {
 	ValidatingAdmissionPolicyBindingInformer
 	TypedInformer() ValidatingAdmissionPolicyBindingIndexInformer
@@ -57,32 +57,32 @@ type validatingAdmissionPolicyBindingInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewValidatingAdmissionPolicyBindingInformer constructs a new informer for ValidatingAdmissionPolicyBinding. Prefer an informer factory's shared informer.
+// NewValidatingAdmissionPolicyBindingInformer builds an informer of ValidatingAdmissionPolicyBindings of its own; a factory's shared one saves memory and connections.
 func NewValidatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewValidatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedValidatingAdmissionPolicyBindingInformer constructs a new typed informer for ValidatingAdmissionPolicyBinding.
+// NewTypedValidatingAdmissionPolicyBindingInformer is NewValidatingAdmissionPolicyBindingInformer with typed indexers and result.
 func NewTypedValidatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingAdmissionPolicyBindingIndexers) ValidatingAdmissionPolicyBindingIndexInformer {
 	return NewTypedValidatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredValidatingAdmissionPolicyBindingInformer constructs a new informer for ValidatingAdmissionPolicyBinding whose lists and watches tweakListOptions adjusts.
+// NewFilteredValidatingAdmissionPolicyBindingInformer builds an informer of ValidatingAdmissionPolicyBindings of its own whose requests tweakListOptions adjusts.
 func NewFilteredValidatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewValidatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredValidatingAdmissionPolicyBindingInformer constructs a new typed informer for ValidatingAdmissionPolicyBinding whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredValidatingAdmissionPolicyBindingInformer is NewFilteredValidatingAdmissionPolicyBindingInformer with typed indexers and result.
 func NewTypedFilteredValidatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingAdmissionPolicyBindingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ValidatingAdmissionPolicyBindingIndexInformer {
 	return NewTypedValidatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewValidatingAdmissionPolicyBindingInformerWithOptions constructs a new informer for ValidatingAdmissionPolicyBinding with the given options.
+// NewValidatingAdmissionPolicyBindingInformerWithOptions builds an informer of ValidatingAdmissionPolicyBindings of its own, configured by options.
 func NewValidatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedValidatingAdmissionPolicyBindingInformerWithOptions(client, options)
 }
 
-// NewTypedValidatingAdmissionPolicyBindingInformerWithOptions constructs a new typed informer for ValidatingAdmissionPolicyBinding with the given options.
+// NewTypedValidatingAdmissionPolicyBindingInformerWithOptions is NewValidatingAdmissionPolicyBindingInformerWithOptions with a typed result.
 func NewTypedValidatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingAdmissionPolicyBindingIndexInformer {
 	c := client.AdmissionregistrationV1alpha1().ValidatingAdmissionPolicyBindings()
 	gvr := admissionregistrationv1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings")

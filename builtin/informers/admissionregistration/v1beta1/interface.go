@@ -22,19 +22,19 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// MutatingAdmissionPolicies returns a TypedMutatingAdmissionPolicyInformer.
+	// MutatingAdmissionPolicies returns the shared informer and lister of MutatingAdmissionPolicies.
 	MutatingAdmissionPolicies() TypedMutatingAdmissionPolicyInformer
-	// MutatingAdmissionPolicyBindings returns a TypedMutatingAdmissionPolicyBindingInformer.
+	// MutatingAdmissionPolicyBindings returns the shared informer and lister of MutatingAdmissionPolicyBindings.
 	MutatingAdmissionPolicyBindings() TypedMutatingAdmissionPolicyBindingInformer
-	// MutatingWebhookConfigurations returns a TypedMutatingWebhookConfigurationInformer.
+	// MutatingWebhookConfigurations returns the shared informer and lister of MutatingWebhookConfigurations.
 	MutatingWebhookConfigurations() TypedMutatingWebhookConfigurationInformer
-	// ValidatingAdmissionPolicies returns a TypedValidatingAdmissionPolicyInformer.
+	// ValidatingAdmissionPolicies returns the shared informer and lister of ValidatingAdmissionPolicies.
 	ValidatingAdmissionPolicies() TypedValidatingAdmissionPolicyInformer
-	// ValidatingAdmissionPolicyBindings returns a TypedValidatingAdmissionPolicyBindingInformer.
+	// ValidatingAdmissionPolicyBindings returns the shared informer and lister of ValidatingAdmissionPolicyBindings.
 	ValidatingAdmissionPolicyBindings() TypedValidatingAdmissionPolicyBindingInformer
-	// ValidatingWebhookConfigurations returns a TypedValidatingWebhookConfigurationInformer.
+	// ValidatingWebhookConfigurations returns the shared informer and lister of ValidatingWebhookConfigurations.
 	ValidatingWebhookConfigurations() TypedValidatingWebhookConfigurationInformer
 }
 
@@ -44,37 +44,37 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// MutatingAdmissionPolicies returns a TypedMutatingAdmissionPolicyInformer.
+// MutatingAdmissionPolicies returns the shared informer and lister of MutatingAdmissionPolicies.
 func (v *version) MutatingAdmissionPolicies() TypedMutatingAdmissionPolicyInformer {
 	return &mutatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// MutatingAdmissionPolicyBindings returns a TypedMutatingAdmissionPolicyBindingInformer.
+// MutatingAdmissionPolicyBindings returns the shared informer and lister of MutatingAdmissionPolicyBindings.
 func (v *version) MutatingAdmissionPolicyBindings() TypedMutatingAdmissionPolicyBindingInformer {
 	return &mutatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// MutatingWebhookConfigurations returns a TypedMutatingWebhookConfigurationInformer.
+// MutatingWebhookConfigurations returns the shared informer and lister of MutatingWebhookConfigurations.
 func (v *version) MutatingWebhookConfigurations() TypedMutatingWebhookConfigurationInformer {
 	return &mutatingWebhookConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ValidatingAdmissionPolicies returns a TypedValidatingAdmissionPolicyInformer.
+// ValidatingAdmissionPolicies returns the shared informer and lister of ValidatingAdmissionPolicies.
 func (v *version) ValidatingAdmissionPolicies() TypedValidatingAdmissionPolicyInformer {
 	return &validatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ValidatingAdmissionPolicyBindings returns a TypedValidatingAdmissionPolicyBindingInformer.
+// ValidatingAdmissionPolicyBindings returns the shared informer and lister of ValidatingAdmissionPolicyBindings.
 func (v *version) ValidatingAdmissionPolicyBindings() TypedValidatingAdmissionPolicyBindingInformer {
 	return &validatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ValidatingWebhookConfigurations returns a TypedValidatingWebhookConfigurationInformer.
+// ValidatingWebhookConfigurations returns the shared informer and lister of ValidatingWebhookConfigurations.
 func (v *version) ValidatingWebhookConfigurations() TypedValidatingWebhookConfigurationInformer {
 	return &validatingWebhookConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

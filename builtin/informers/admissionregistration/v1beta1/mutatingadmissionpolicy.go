@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// MutatingAdmissionPolicyInformer provides access to a shared informer and lister for MutatingAdmissionPolicies.
+// MutatingAdmissionPolicyInformer gives the shared informer of MutatingAdmissionPolicies and a lister reading its cache.
 type MutatingAdmissionPolicyInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1beta1.MutatingAdmissionPolicyLister
 }
 
-// TypedMutatingAdmissionPolicyInformer also gives the typed view of the shared informer.
+// TypedMutatingAdmissionPolicyInformer adds the typed view of the shared informer.
 type TypedMutatingAdmissionPolicyInformer interface {
 	MutatingAdmissionPolicyInformer
 	TypedInformer() MutatingAdmissionPolicyIndexInformer
@@ -57,32 +57,32 @@ type mutatingAdmissionPolicyInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewMutatingAdmissionPolicyInformer constructs a new informer for MutatingAdmissionPolicy. Prefer an informer factory's shared informer.
+// NewMutatingAdmissionPolicyInformer builds an informer of MutatingAdmissionPolicies of its own; a factory's shared one saves memory and connections.
 func NewMutatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewMutatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedMutatingAdmissionPolicyInformer constructs a new typed informer for MutatingAdmissionPolicy.
+// NewTypedMutatingAdmissionPolicyInformer is NewMutatingAdmissionPolicyInformer with typed indexers and result.
 func NewTypedMutatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingAdmissionPolicyIndexers) MutatingAdmissionPolicyIndexInformer {
 	return NewTypedMutatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredMutatingAdmissionPolicyInformer constructs a new informer for MutatingAdmissionPolicy whose lists and watches tweakListOptions adjusts.
+// NewFilteredMutatingAdmissionPolicyInformer builds an informer of MutatingAdmissionPolicies of its own whose requests tweakListOptions adjusts.
 func NewFilteredMutatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewMutatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredMutatingAdmissionPolicyInformer constructs a new typed informer for MutatingAdmissionPolicy whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredMutatingAdmissionPolicyInformer is NewFilteredMutatingAdmissionPolicyInformer with typed indexers and result.
 func NewTypedFilteredMutatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingAdmissionPolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) MutatingAdmissionPolicyIndexInformer {
 	return NewTypedMutatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewMutatingAdmissionPolicyInformerWithOptions constructs a new informer for MutatingAdmissionPolicy with the given options.
+// NewMutatingAdmissionPolicyInformerWithOptions builds an informer of MutatingAdmissionPolicies of its own, configured by options.
 func NewMutatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedMutatingAdmissionPolicyInformerWithOptions(client, options)
 }
 
-// NewTypedMutatingAdmissionPolicyInformerWithOptions constructs a new typed informer for MutatingAdmissionPolicy with the given options.
+// NewTypedMutatingAdmissionPolicyInformerWithOptions is NewMutatingAdmissionPolicyInformerWithOptions with a typed result.
 func NewTypedMutatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingAdmissionPolicyIndexInformer {
 	c := client.AdmissionregistrationV1beta1().MutatingAdmissionPolicies()
 	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// MutatingAdmissionPolicyBindingInformer provides access to a shared informer and lister for MutatingAdmissionPolicyBindings.
+// MutatingAdmissionPolicyBindingInformer gives the shared informer of MutatingAdmissionPolicyBindings and a lister reading its cache.
 type MutatingAdmissionPolicyBindingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1beta1.MutatingAdmissionPolicyBindingLister
 }
 
-// TypedMutatingAdmissionPolicyBindingInformer also gives the typed view of the shared informer.
+// TypedMutatingAdmissionPolicyBindingInformer adds the typed view of the shared informer.
 type TypedMutatingAdmissionPolicyBindingInformer interface {
 	MutatingAdmissionPolicyBindingInformer
 	TypedInformer() MutatingAdmissionPolicyBindingIndexInformer
@@ -57,32 +57,32 @@ type mutatingAdmissionPolicyBindingInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewMutatingAdmissionPolicyBindingInformer constructs a new informer for MutatingAdmissionPolicyBinding. Prefer an informer factory's shared informer.
+// NewMutatingAdmissionPolicyBindingInformer builds an informer of MutatingAdmissionPolicyBindings of its own; a factory's shared one saves memory and connections.
 func NewMutatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewMutatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedMutatingAdmissionPolicyBindingInformer constructs a new typed informer for MutatingAdmissionPolicyBinding.
+// NewTypedMutatingAdmissionPolicyBindingInformer is NewMutatingAdmissionPolicyBindingInformer with typed indexers and result.
 func NewTypedMutatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingAdmissionPolicyBindingIndexers) MutatingAdmissionPolicyBindingIndexInformer {
 	return NewTypedMutatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredMutatingAdmissionPolicyBindingInformer constructs a new informer for MutatingAdmissionPolicyBinding whose lists and watches tweakListOptions adjusts.
+// NewFilteredMutatingAdmissionPolicyBindingInformer builds an informer of MutatingAdmissionPolicyBindings of its own whose requests tweakListOptions adjusts.
 func NewFilteredMutatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewMutatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredMutatingAdmissionPolicyBindingInformer constructs a new typed informer for MutatingAdmissionPolicyBinding whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredMutatingAdmissionPolicyBindingInformer is NewFilteredMutatingAdmissionPolicyBindingInformer with typed indexers and result.
 func NewTypedFilteredMutatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingAdmissionPolicyBindingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) MutatingAdmissionPolicyBindingIndexInformer {
 	return NewTypedMutatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewMutatingAdmissionPolicyBindingInformerWithOptions constructs a new informer for MutatingAdmissionPolicyBinding with the given options.
+// NewMutatingAdmissionPolicyBindingInformerWithOptions builds an informer of MutatingAdmissionPolicyBindings of its own, configured by options.
 func NewMutatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedMutatingAdmissionPolicyBindingInformerWithOptions(client, options)
 }
 
-// NewTypedMutatingAdmissionPolicyBindingInformerWithOptions constructs a new typed informer for MutatingAdmissionPolicyBinding with the given options.
+// NewTypedMutatingAdmissionPolicyBindingInformerWithOptions is NewMutatingAdmissionPolicyBindingInformerWithOptions with a typed result.
 func NewTypedMutatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingAdmissionPolicyBindingIndexInformer {
 	c := client.AdmissionregistrationV1beta1().MutatingAdmissionPolicyBindings()
 	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// MutatingWebhookConfigurationInformer provides access to a shared informer and lister for MutatingWebhookConfigurations.
+// MutatingWebhookConfigurationInformer gives the shared informer of MutatingWebhookConfigurations and a lister reading its cache.
 type MutatingWebhookConfigurationInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1beta1.MutatingWebhookConfigurationLister
 }
 
-// TypedMutatingWebhookConfigurationInformer also gives the typed view of the shared informer.
+// TypedMutatingWebhookConfigurationInformer adds the typed view of the shared informer.
 type TypedMutatingWebhookConfigurationInformer interface {
 	MutatingWebhookConfigurationInformer
 	TypedInformer() MutatingWebhookConfigurationIndexInformer
@@ -57,32 +57,32 @@ type mutatingWebhookConfigurationInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewMutatingWebhookConfigurationInformer constructs a new informer for MutatingWebhookConfiguration. Prefer an informer factory's shared informer.
+// NewMutatingWebhookConfigurationInformer builds an informer of MutatingWebhookConfigurations of its own; a factory's shared one saves memory and connections.
 func NewMutatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewMutatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedMutatingWebhookConfigurationInformer constructs a new typed informer for MutatingWebhookConfiguration.
+// NewTypedMutatingWebhookConfigurationInformer is NewMutatingWebhookConfigurationInformer with typed indexers and result.
 func NewTypedMutatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingWebhookConfigurationIndexers) MutatingWebhookConfigurationIndexInformer {
 	return NewTypedMutatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredMutatingWebhookConfigurationInformer constructs a new informer for MutatingWebhookConfiguration whose lists and watches tweakListOptions adjusts.
+// NewFilteredMutatingWebhookConfigurationInformer builds an informer of MutatingWebhookConfigurations of its own whose requests tweakListOptions adjusts.
 func NewFilteredMutatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewMutatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredMutatingWebhookConfigurationInformer constructs a new typed informer for MutatingWebhookConfiguration whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredMutatingWebhookConfigurationInformer is NewFilteredMutatingWebhookConfigurationInformer with typed indexers and result.
 func NewTypedFilteredMutatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers MutatingWebhookConfigurationIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) MutatingWebhookConfigurationIndexInformer {
 	return NewTypedMutatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewMutatingWebhookConfigurationInformerWithOptions constructs a new informer for MutatingWebhookConfiguration with the given options.
+// NewMutatingWebhookConfigurationInformerWithOptions builds an informer of MutatingWebhookConfigurations of its own, configured by options.
 func NewMutatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedMutatingWebhookConfigurationInformerWithOptions(client, options)
 }
 
-// NewTypedMutatingWebhookConfigurationInformerWithOptions constructs a new typed informer for MutatingWebhookConfiguration with the given options.
+// NewTypedMutatingWebhookConfigurationInformerWithOptions is NewMutatingWebhookConfigurationInformerWithOptions with a typed result.
 func NewTypedMutatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingWebhookConfigurationIndexInformer {
 	c := client.AdmissionregistrationV1beta1().MutatingWebhookConfigurations()
 	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations")

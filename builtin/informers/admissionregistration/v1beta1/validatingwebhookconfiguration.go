@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ValidatingWebhookConfigurationInformer provides access to a shared informer and lister for ValidatingWebhookConfigurations.
+// ValidatingWebhookConfigurationInformer gives the shared informer of ValidatingWebhookConfigurations and a lister reading its cache.
 type ValidatingWebhookConfigurationInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersadmissionregistrationv1beta1.ValidatingWebhookConfigurationLister
 }
 
-// TypedValidatingWebhookConfigurationInformer also gives the typed view of the shared informer.
+// TypedValidatingWebhookConfigurationInformer adds the typed view of the shared informer.
 type TypedValidatingWebhookConfigurationInformer interface {
 	ValidatingWebhookConfigurationInformer
 	TypedInformer() ValidatingWebhookConfigurationIndexInformer
@@ -57,32 +57,32 @@ type validatingWebhookConfigurationInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewValidatingWebhookConfigurationInformer constructs a new informer for ValidatingWebhookConfiguration. Prefer an informer factory's shared informer.
+// NewValidatingWebhookConfigurationInformer builds an informer of ValidatingWebhookConfigurations of its own; a factory's shared one saves memory and connections.
 func NewValidatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewValidatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedValidatingWebhookConfigurationInformer constructs a new typed informer for ValidatingWebhookConfiguration.
+// NewTypedValidatingWebhookConfigurationInformer is NewValidatingWebhookConfigurationInformer with typed indexers and result.
 func NewTypedValidatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingWebhookConfigurationIndexers) ValidatingWebhookConfigurationIndexInformer {
 	return NewTypedValidatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredValidatingWebhookConfigurationInformer constructs a new informer for ValidatingWebhookConfiguration whose lists and watches tweakListOptions adjusts.
+// NewFilteredValidatingWebhookConfigurationInformer builds an informer of ValidatingWebhookConfigurations of its own whose requests tweakListOptions adjusts.
 func NewFilteredValidatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewValidatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredValidatingWebhookConfigurationInformer constructs a new typed informer for ValidatingWebhookConfiguration whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredValidatingWebhookConfigurationInformer is NewFilteredValidatingWebhookConfigurationInformer with typed indexers and result.
 func NewTypedFilteredValidatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ValidatingWebhookConfigurationIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ValidatingWebhookConfigurationIndexInformer {
 	return NewTypedValidatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewValidatingWebhookConfigurationInformerWithOptions constructs a new informer for ValidatingWebhookConfiguration with the given options.
+// NewValidatingWebhookConfigurationInformerWithOptions builds an informer of ValidatingWebhookConfigurations of its own, configured by options.
 func NewValidatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedValidatingWebhookConfigurationInformerWithOptions(client, options)
 }
 
-// NewTypedValidatingWebhookConfigurationInformerWithOptions constructs a new typed informer for ValidatingWebhookConfiguration with the given options.
+// NewTypedValidatingWebhookConfigurationInformerWithOptions is NewValidatingWebhookConfigurationInformerWithOptions with a typed result.
 func NewTypedValidatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingWebhookConfigurationIndexInformer {
 	c := client.AdmissionregistrationV1beta1().ValidatingWebhookConfigurations()
 	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations")

@@ -22,9 +22,9 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// StorageVersions returns a TypedStorageVersionInformer.
+	// StorageVersions returns the shared informer and lister of StorageVersions.
 	StorageVersions() TypedStorageVersionInformer
 }
 
@@ -34,12 +34,12 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// StorageVersions returns a TypedStorageVersionInformer.
+// StorageVersions returns the shared informer and lister of StorageVersions.
 func (v *version) StorageVersions() TypedStorageVersionInformer {
 	return &storageVersionInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// StorageVersionInformer provides access to a shared informer and lister for StorageVersions.
+// StorageVersionInformer gives the shared informer of StorageVersions and a lister reading its cache.
 type StorageVersionInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersapiserverinternalv1alpha1.StorageVersionLister
 }
 
-// TypedStorageVersionInformer also gives the typed view of the shared informer.
+// TypedStorageVersionInformer adds the typed view of the shared informer.
 type TypedStorageVersionInformer interface {
 	StorageVersionInformer
 	TypedInformer() StorageVersionIndexInformer
@@ -57,32 +57,32 @@ type storageVersionInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewStorageVersionInformer constructs a new informer for StorageVersion. Prefer an informer factory's shared informer.
+// NewStorageVersionInformer builds an informer of StorageVersions of its own; a factory's shared one saves memory and connections.
 func NewStorageVersionInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewStorageVersionInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedStorageVersionInformer constructs a new typed informer for StorageVersion.
+// NewTypedStorageVersionInformer is NewStorageVersionInformer with typed indexers and result.
 func NewTypedStorageVersionInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageVersionIndexers) StorageVersionIndexInformer {
 	return NewTypedStorageVersionInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredStorageVersionInformer constructs a new informer for StorageVersion whose lists and watches tweakListOptions adjusts.
+// NewFilteredStorageVersionInformer builds an informer of StorageVersions of its own whose requests tweakListOptions adjusts.
 func NewFilteredStorageVersionInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewStorageVersionInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredStorageVersionInformer constructs a new typed informer for StorageVersion whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredStorageVersionInformer is NewFilteredStorageVersionInformer with typed indexers and result.
 func NewTypedFilteredStorageVersionInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageVersionIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) StorageVersionIndexInformer {
 	return NewTypedStorageVersionInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewStorageVersionInformerWithOptions constructs a new informer for StorageVersion with the given options.
+// NewStorageVersionInformerWithOptions builds an informer of StorageVersions of its own, configured by options.
 func NewStorageVersionInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedStorageVersionInformerWithOptions(client, options)
 }
 
-// NewTypedStorageVersionInformerWithOptions constructs a new typed informer for StorageVersion with the given options.
+// NewTypedStorageVersionInformerWithOptions is NewStorageVersionInformerWithOptions with a typed result.
 func NewTypedStorageVersionInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageVersionIndexInformer {
 	c := client.InternalV1alpha1().StorageVersions()
 	gvr := apiserverinternalv1alpha1.SchemeGroupVersion.WithResource("storageversions")

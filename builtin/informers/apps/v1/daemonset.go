@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// DaemonSetInformer provides access to a shared informer and lister for DaemonSets.
+// DaemonSetInformer gives the shared informer of DaemonSets and a lister reading its cache.
 type DaemonSetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersappsv1.DaemonSetLister
 }
 
-// TypedDaemonSetInformer also gives the typed view of the shared informer.
+// TypedDaemonSetInformer adds the typed view of the shared informer.
 type TypedDaemonSetInformer interface {
 	DaemonSetInformer
 	TypedInformer() DaemonSetIndexInformer
@@ -58,32 +58,32 @@ type daemonSetInformer struct {
 	namespace        string
 }
 
-// NewDaemonSetInformer constructs a new informer for DaemonSet. Prefer an informer factory's shared informer.
+// NewDaemonSetInformer builds an informer of DaemonSets of its own; a factory's shared one saves memory and connections.
 func NewDaemonSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewDaemonSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedDaemonSetInformer constructs a new typed informer for DaemonSet.
+// NewTypedDaemonSetInformer is NewDaemonSetInformer with typed indexers and result.
 func NewTypedDaemonSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers DaemonSetIndexers) DaemonSetIndexInformer {
 	return NewTypedDaemonSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredDaemonSetInformer constructs a new informer for DaemonSet whose lists and watches tweakListOptions adjusts.
+// NewFilteredDaemonSetInformer builds an informer of DaemonSets of its own whose requests tweakListOptions adjusts.
 func NewFilteredDaemonSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewDaemonSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredDaemonSetInformer constructs a new typed informer for DaemonSet whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredDaemonSetInformer is NewFilteredDaemonSetInformer with typed indexers and result.
 func NewTypedFilteredDaemonSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers DaemonSetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DaemonSetIndexInformer {
 	return NewTypedDaemonSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewDaemonSetInformerWithOptions constructs a new informer for DaemonSet with the given options.
+// NewDaemonSetInformerWithOptions builds an informer of DaemonSets of its own, configured by options.
 func NewDaemonSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedDaemonSetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedDaemonSetInformerWithOptions constructs a new typed informer for DaemonSet with the given options.
+// NewTypedDaemonSetInformerWithOptions is NewDaemonSetInformerWithOptions with a typed result.
 func NewTypedDaemonSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) DaemonSetIndexInformer {
 	c := client.AppsV1().DaemonSets(namespace)
 	gvr := appsv1.SchemeGroupVersion.WithResource("daemonsets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// StatefulSetInformer provides access to a shared informer and lister for StatefulSets.
+// StatefulSetInformer gives the shared informer of StatefulSets and a lister reading its cache.
 type StatefulSetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersappsv1.StatefulSetLister
 }
 
-// TypedStatefulSetInformer also gives the typed view of the shared informer.
+// TypedStatefulSetInformer adds the typed view of the shared informer.
 type TypedStatefulSetInformer interface {
 	StatefulSetInformer
 	TypedInformer() StatefulSetIndexInformer
@@ -58,32 +58,32 @@ type statefulSetInformer struct {
 	namespace        string
 }
 
-// NewStatefulSetInformer constructs a new informer for StatefulSet. Prefer an informer factory's shared informer.
+// NewStatefulSetInformer builds an informer of StatefulSets of its own; a factory's shared one saves memory and connections.
 func NewStatefulSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewStatefulSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedStatefulSetInformer constructs a new typed informer for StatefulSet.
+// NewTypedStatefulSetInformer is NewStatefulSetInformer with typed indexers and result.
 func NewTypedStatefulSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers StatefulSetIndexers) StatefulSetIndexInformer {
 	return NewTypedStatefulSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredStatefulSetInformer constructs a new informer for StatefulSet whose lists and watches tweakListOptions adjusts.
+// NewFilteredStatefulSetInformer builds an informer of StatefulSets of its own whose requests tweakListOptions adjusts.
 func NewFilteredStatefulSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewStatefulSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredStatefulSetInformer constructs a new typed informer for StatefulSet whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredStatefulSetInformer is NewFilteredStatefulSetInformer with typed indexers and result.
 func NewTypedFilteredStatefulSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers StatefulSetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) StatefulSetIndexInformer {
 	return NewTypedStatefulSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewStatefulSetInformerWithOptions constructs a new informer for StatefulSet with the given options.
+// NewStatefulSetInformerWithOptions builds an informer of StatefulSets of its own, configured by options.
 func NewStatefulSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedStatefulSetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedStatefulSetInformerWithOptions constructs a new typed informer for StatefulSet with the given options.
+// NewTypedStatefulSetInformerWithOptions is NewStatefulSetInformerWithOptions with a typed result.
 func NewTypedStatefulSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) StatefulSetIndexInformer {
 	c := client.AppsV1().StatefulSets(namespace)
 	gvr := appsv1.SchemeGroupVersion.WithResource("statefulsets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ControllerRevisionInformer provides access to a shared informer and lister for ControllerRevisions.
+// ControllerRevisionInformer gives the shared informer of ControllerRevisions and a lister reading its cache.
 type ControllerRevisionInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersappsv1beta1.ControllerRevisionLister
 }
 
-// TypedControllerRevisionInformer also gives the typed view of the shared informer.
+// TypedControllerRevisionInformer adds the typed view of the shared informer.
 type TypedControllerRevisionInformer interface {
 	ControllerRevisionInformer
 	TypedInformer() ControllerRevisionIndexInformer
@@ -58,32 +58,32 @@ type controllerRevisionInformer struct {
 	namespace        string
 }
 
-// NewControllerRevisionInformer constructs a new informer for ControllerRevision. Prefer an informer factory's shared informer.
+// NewControllerRevisionInformer builds an informer of ControllerRevisions of its own; a factory's shared one saves memory and connections.
 func NewControllerRevisionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewControllerRevisionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedControllerRevisionInformer constructs a new typed informer for ControllerRevision.
+// NewTypedControllerRevisionInformer is NewControllerRevisionInformer with typed indexers and result.
 func NewTypedControllerRevisionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ControllerRevisionIndexers) ControllerRevisionIndexInformer {
 	return NewTypedControllerRevisionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredControllerRevisionInformer constructs a new informer for ControllerRevision whose lists and watches tweakListOptions adjusts.
+// NewFilteredControllerRevisionInformer builds an informer of ControllerRevisions of its own whose requests tweakListOptions adjusts.
 func NewFilteredControllerRevisionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewControllerRevisionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredControllerRevisionInformer constructs a new typed informer for ControllerRevision whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredControllerRevisionInformer is NewFilteredControllerRevisionInformer with typed indexers and result.
 func NewTypedFilteredControllerRevisionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ControllerRevisionIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ControllerRevisionIndexInformer {
 	return NewTypedControllerRevisionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewControllerRevisionInformerWithOptions constructs a new informer for ControllerRevision with the given options.
+// NewControllerRevisionInformerWithOptions builds an informer of ControllerRevisions of its own, configured by options.
 func NewControllerRevisionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedControllerRevisionInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedControllerRevisionInformerWithOptions constructs a new typed informer for ControllerRevision with the given options.
+// NewTypedControllerRevisionInformerWithOptions is NewControllerRevisionInformerWithOptions with a typed result.
 func NewTypedControllerRevisionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ControllerRevisionIndexInformer {
 	c := client.AppsV1beta1().ControllerRevisions(namespace)
 	gvr := appsv1beta1.SchemeGroupVersion.WithResource("controllerrevisions")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// DeploymentInformer provides access to a shared informer and lister for Deployments.
+// DeploymentInformer gives the shared informer of Deployments and a lister reading its cache.
 type DeploymentInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersappsv1beta2.DeploymentLister
 }
 
-// TypedDeploymentInformer also gives the typed view of the shared informer.
+// TypedDeploymentInformer adds the typed view of the shared informer.
 type TypedDeploymentInformer interface {
 	DeploymentInformer
 	TypedInformer() DeploymentIndexInformer
@@ -58,32 +58,32 @@ type deploymentInformer struct {
 	namespace        string
 }
 
-// NewDeploymentInformer constructs a new informer for Deployment. Prefer an informer factory's shared informer.
+// NewDeploymentInformer builds an informer of Deployments of its own; a factory's shared one saves memory and connections.
 func NewDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewDeploymentInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedDeploymentInformer constructs a new typed informer for Deployment.
+// NewTypedDeploymentInformer is NewDeploymentInformer with typed indexers and result.
 func NewTypedDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers DeploymentIndexers) DeploymentIndexInformer {
 	return NewTypedDeploymentInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredDeploymentInformer constructs a new informer for Deployment whose lists and watches tweakListOptions adjusts.
+// NewFilteredDeploymentInformer builds an informer of Deployments of its own whose requests tweakListOptions adjusts.
 func NewFilteredDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewDeploymentInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredDeploymentInformer constructs a new typed informer for Deployment whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredDeploymentInformer is NewFilteredDeploymentInformer with typed indexers and result.
 func NewTypedFilteredDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers DeploymentIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DeploymentIndexInformer {
 	return NewTypedDeploymentInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewDeploymentInformerWithOptions constructs a new informer for Deployment with the given options.
+// NewDeploymentInformerWithOptions builds an informer of Deployments of its own, configured by options.
 func NewDeploymentInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedDeploymentInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedDeploymentInformerWithOptions constructs a new typed informer for Deployment with the given options.
+// NewTypedDeploymentInformerWithOptions is NewDeploymentInformerWithOptions with a typed result.
 func NewTypedDeploymentInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) DeploymentIndexInformer {
 	c := client.AppsV1beta2().Deployments(namespace)
 	gvr := appsv1beta2.SchemeGroupVersion.WithResource("deployments")

@@ -22,17 +22,17 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// ControllerRevisions returns a TypedControllerRevisionInformer.
+	// ControllerRevisions returns the shared informer and lister of ControllerRevisions.
 	ControllerRevisions() TypedControllerRevisionInformer
-	// DaemonSets returns a TypedDaemonSetInformer.
+	// DaemonSets returns the shared informer and lister of DaemonSets.
 	DaemonSets() TypedDaemonSetInformer
-	// Deployments returns a TypedDeploymentInformer.
+	// Deployments returns the shared informer and lister of Deployments.
 	Deployments() TypedDeploymentInformer
-	// ReplicaSets returns a TypedReplicaSetInformer.
+	// ReplicaSets returns the shared informer and lister of ReplicaSets.
 	ReplicaSets() TypedReplicaSetInformer
-	// StatefulSets returns a TypedStatefulSetInformer.
+	// StatefulSets returns the shared informer and lister of StatefulSets.
 	StatefulSets() TypedStatefulSetInformer
 }
 
@@ -42,32 +42,32 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// ControllerRevisions returns a TypedControllerRevisionInformer.
+// ControllerRevisions returns the shared informer and lister of ControllerRevisions.
 func (v *version) ControllerRevisions() TypedControllerRevisionInformer {
 	return &controllerRevisionInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// DaemonSets returns a TypedDaemonSetInformer.
+// DaemonSets returns the shared informer and lister of DaemonSets.
 func (v *version) DaemonSets() TypedDaemonSetInformer {
 	return &daemonSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Deployments returns a TypedDeploymentInformer.
+// Deployments returns the shared informer and lister of Deployments.
 func (v *version) Deployments() TypedDeploymentInformer {
 	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ReplicaSets returns a TypedReplicaSetInformer.
+// ReplicaSets returns the shared informer and lister of ReplicaSets.
 func (v *version) ReplicaSets() TypedReplicaSetInformer {
 	return &replicaSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// StatefulSets returns a TypedStatefulSetInformer.
+// StatefulSets returns the shared informer and lister of StatefulSets.
 func (v *version) StatefulSets() TypedStatefulSetInformer {
 	return &statefulSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ReplicaSetInformer provides access to a shared informer and lister for ReplicaSets.
+// ReplicaSetInformer gives the shared informer of ReplicaSets and a lister reading its cache.
 type ReplicaSetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersappsv1beta2.ReplicaSetLister
 }
 
-// TypedReplicaSetInformer also gives the typed view of the shared informer.
+// TypedReplicaSetInformer adds the typed view of the shared informer.
 type TypedReplicaSetInformer interface {
 	ReplicaSetInformer
 	TypedInformer() ReplicaSetIndexInformer
@@ -58,32 +58,32 @@ type replicaSetInformer struct {
 	namespace        string
 }
 
-// NewReplicaSetInformer constructs a new informer for ReplicaSet. Prefer an informer factory's shared informer.
+// NewReplicaSetInformer builds an informer of ReplicaSets of its own; a factory's shared one saves memory and connections.
 func NewReplicaSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewReplicaSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedReplicaSetInformer constructs a new typed informer for ReplicaSet.
+// NewTypedReplicaSetInformer is NewReplicaSetInformer with typed indexers and result.
 func NewTypedReplicaSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicaSetIndexers) ReplicaSetIndexInformer {
 	return NewTypedReplicaSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredReplicaSetInformer constructs a new informer for ReplicaSet whose lists and watches tweakListOptions adjusts.
+// NewFilteredReplicaSetInformer builds an informer of ReplicaSets of its own whose requests tweakListOptions adjusts.
 func NewFilteredReplicaSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewReplicaSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredReplicaSetInformer constructs a new typed informer for ReplicaSet whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredReplicaSetInformer is NewFilteredReplicaSetInformer with typed indexers and result.
 func NewTypedFilteredReplicaSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicaSetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReplicaSetIndexInformer {
 	return NewTypedReplicaSetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewReplicaSetInformerWithOptions constructs a new informer for ReplicaSet with the given options.
+// NewReplicaSetInformerWithOptions builds an informer of ReplicaSets of its own, configured by options.
 func NewReplicaSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedReplicaSetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedReplicaSetInformerWithOptions constructs a new typed informer for ReplicaSet with the given options.
+// NewTypedReplicaSetInformerWithOptions is NewReplicaSetInformerWithOptions with a typed result.
 func NewTypedReplicaSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ReplicaSetIndexInformer {
 	c := client.AppsV1beta2().ReplicaSets(namespace)
 	gvr := appsv1beta2.SchemeGroupVersion.WithResource("replicasets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// HorizontalPodAutoscalerInformer provides access to a shared informer and lister for HorizontalPodAutoscalers.
+// HorizontalPodAutoscalerInformer gives the shared informer of HorizontalPodAutoscalers and a lister reading its cache.
 type HorizontalPodAutoscalerInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersautoscalingv2.HorizontalPodAutoscalerLister
 }
 
-// TypedHorizontalPodAutoscalerInformer also gives the typed view of the shared informer.
+// TypedHorizontalPodAutoscalerInformer adds the typed view of the shared informer.
 type TypedHorizontalPodAutoscalerInformer interface {
 	HorizontalPodAutoscalerInformer
 	TypedInformer() HorizontalPodAutoscalerIndexInformer
@@ -58,32 +58,32 @@ type horizontalPodAutoscalerInformer struct {
 	namespace        string
 }
 
-// NewHorizontalPodAutoscalerInformer constructs a new informer for HorizontalPodAutoscaler. Prefer an informer factory's shared informer.
+// NewHorizontalPodAutoscalerInformer builds an informer of HorizontalPodAutoscalers of its own; a factory's shared one saves memory and connections.
 func NewHorizontalPodAutoscalerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewHorizontalPodAutoscalerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedHorizontalPodAutoscalerInformer constructs a new typed informer for HorizontalPodAutoscaler.
+// NewTypedHorizontalPodAutoscalerInformer is NewHorizontalPodAutoscalerInformer with typed indexers and result.
 func NewTypedHorizontalPodAutoscalerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers HorizontalPodAutoscalerIndexers) HorizontalPodAutoscalerIndexInformer {
 	return NewTypedHorizontalPodAutoscalerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredHorizontalPodAutoscalerInformer constructs a new informer for HorizontalPodAutoscaler whose lists and watches tweakListOptions adjusts.
+// NewFilteredHorizontalPodAutoscalerInformer builds an informer of HorizontalPodAutoscalers of its own whose requests tweakListOptions adjusts.
 func NewFilteredHorizontalPodAutoscalerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewHorizontalPodAutoscalerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredHorizontalPodAutoscalerInformer constructs a new typed informer for HorizontalPodAutoscaler whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredHorizontalPodAutoscalerInformer is NewFilteredHorizontalPodAutoscalerInformer with typed indexers and result.
 func NewTypedFilteredHorizontalPodAutoscalerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers HorizontalPodAutoscalerIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) HorizontalPodAutoscalerIndexInformer {
 	return NewTypedHorizontalPodAutoscalerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewHorizontalPodAutoscalerInformerWithOptions constructs a new informer for HorizontalPodAutoscaler with the given options.
+// NewHorizontalPodAutoscalerInformerWithOptions builds an informer of HorizontalPodAutoscalers of its own, configured by options.
 func NewHorizontalPodAutoscalerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedHorizontalPodAutoscalerInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedHorizontalPodAutoscalerInformerWithOptions constructs a new typed informer for HorizontalPodAutoscaler with the given options.
+// NewTypedHorizontalPodAutoscalerInformerWithOptions is NewHorizontalPodAutoscalerInformerWithOptions with a typed result.
 func NewTypedHorizontalPodAutoscalerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) HorizontalPodAutoscalerIndexInformer {
 	c := client.AutoscalingV2().HorizontalPodAutoscalers(namespace)
 	gvr := autoscalingv2.SchemeGroupVersion.WithResource("horizontalpodautoscalers")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CronJobInformer provides access to a shared informer and lister for CronJobs.
+// CronJobInformer gives the shared informer of CronJobs and a lister reading its cache.
 type CronJobInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersbatchv1.CronJobLister
 }
 
-// TypedCronJobInformer also gives the typed view of the shared informer.
+// TypedCronJobInformer adds the typed view of the shared informer.
 type TypedCronJobInformer interface {
 	CronJobInformer
 	TypedInformer() CronJobIndexInformer
@@ -58,32 +58,32 @@ type cronJobInformer struct {
 	namespace        string
 }
 
-// NewCronJobInformer constructs a new informer for CronJob. Prefer an informer factory's shared informer.
+// NewCronJobInformer builds an informer of CronJobs of its own; a factory's shared one saves memory and connections.
 func NewCronJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCronJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCronJobInformer constructs a new typed informer for CronJob.
+// NewTypedCronJobInformer is NewCronJobInformer with typed indexers and result.
 func NewTypedCronJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CronJobIndexers) CronJobIndexInformer {
 	return NewTypedCronJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCronJobInformer constructs a new informer for CronJob whose lists and watches tweakListOptions adjusts.
+// NewFilteredCronJobInformer builds an informer of CronJobs of its own whose requests tweakListOptions adjusts.
 func NewFilteredCronJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCronJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCronJobInformer constructs a new typed informer for CronJob whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCronJobInformer is NewFilteredCronJobInformer with typed indexers and result.
 func NewTypedFilteredCronJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CronJobIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CronJobIndexInformer {
 	return NewTypedCronJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCronJobInformerWithOptions constructs a new informer for CronJob with the given options.
+// NewCronJobInformerWithOptions builds an informer of CronJobs of its own, configured by options.
 func NewCronJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCronJobInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedCronJobInformerWithOptions constructs a new typed informer for CronJob with the given options.
+// NewTypedCronJobInformerWithOptions is NewCronJobInformerWithOptions with a typed result.
 func NewTypedCronJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CronJobIndexInformer {
 	c := client.BatchV1().CronJobs(namespace)
 	gvr := batchv1.SchemeGroupVersion.WithResource("cronjobs")

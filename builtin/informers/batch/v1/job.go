@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// JobInformer provides access to a shared informer and lister for Jobs.
+// JobInformer gives the shared informer of Jobs and a lister reading its cache.
 type JobInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersbatchv1.JobLister
 }
 
-// TypedJobInformer also gives the typed view of the shared informer.
+// TypedJobInformer adds the typed view of the shared informer.
 type TypedJobInformer interface {
 	JobInformer
 	TypedInformer() JobIndexInformer
@@ -58,32 +58,32 @@ type jobInformer struct {
 	namespace        string
 }
 
-// NewJobInformer constructs a new informer for Job. Prefer an informer factory's shared informer.
+// NewJobInformer builds an informer of Jobs of its own; a factory's shared one saves memory and connections.
 func NewJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedJobInformer constructs a new typed informer for Job.
+// NewTypedJobInformer is NewJobInformer with typed indexers and result.
 func NewTypedJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers JobIndexers) JobIndexInformer {
 	return NewTypedJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredJobInformer constructs a new informer for Job whose lists and watches tweakListOptions adjusts.
+// NewFilteredJobInformer builds an informer of Jobs of its own whose requests tweakListOptions adjusts.
 func NewFilteredJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredJobInformer constructs a new typed informer for Job whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredJobInformer is NewFilteredJobInformer with typed indexers and result.
 func NewTypedFilteredJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers JobIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) JobIndexInformer {
 	return NewTypedJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewJobInformerWithOptions constructs a new informer for Job with the given options.
+// NewJobInformerWithOptions builds an informer of Jobs of its own, configured by options.
 func NewJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedJobInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedJobInformerWithOptions constructs a new typed informer for Job with the given options.
+// NewTypedJobInformerWithOptions is NewJobInformerWithOptions with a typed result.
 func NewTypedJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) JobIndexInformer {
 	c := client.BatchV1().Jobs(namespace)
 	gvr := batchv1.SchemeGroupVersion.WithResource("jobs")

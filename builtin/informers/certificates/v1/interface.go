@@ -22,13 +22,13 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// CertificateSigningRequests returns a TypedCertificateSigningRequestInformer.
+	// CertificateSigningRequests returns the shared informer and lister of CertificateSigningRequests.
 	CertificateSigningRequests() TypedCertificateSigningRequestInformer
-	// ClusterTrustBundles returns a TypedClusterTrustBundleInformer.
+	// ClusterTrustBundles returns the shared informer and lister of ClusterTrustBundles.
 	ClusterTrustBundles() TypedClusterTrustBundleInformer
-	// PodCertificateRequests returns a TypedPodCertificateRequestInformer.
+	// PodCertificateRequests returns the shared informer and lister of PodCertificateRequests.
 	PodCertificateRequests() TypedPodCertificateRequestInformer
 }
 
@@ -38,22 +38,22 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// CertificateSigningRequests returns a TypedCertificateSigningRequestInformer.
+// CertificateSigningRequests returns the shared informer and lister of CertificateSigningRequests.
 func (v *version) CertificateSigningRequests() TypedCertificateSigningRequestInformer {
 	return &certificateSigningRequestInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ClusterTrustBundles returns a TypedClusterTrustBundleInformer.
+// ClusterTrustBundles returns the shared informer and lister of ClusterTrustBundles.
 func (v *version) ClusterTrustBundles() TypedClusterTrustBundleInformer {
 	return &clusterTrustBundleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// PodCertificateRequests returns a TypedPodCertificateRequestInformer.
+// PodCertificateRequests returns the shared informer and lister of PodCertificateRequests.
 func (v *version) PodCertificateRequests() TypedPodCertificateRequestInformer {
 	return &podCertificateRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

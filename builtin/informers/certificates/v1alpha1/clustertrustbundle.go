@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ClusterTrustBundleInformer provides access to a shared informer and lister for ClusterTrustBundles.
+// ClusterTrustBundleInformer gives the shared informer of ClusterTrustBundles and a lister reading its cache.
 type ClusterTrustBundleInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscertificatesv1alpha1.ClusterTrustBundleLister
 }
 
-// TypedClusterTrustBundleInformer also gives the typed view of the shared informer.
+// TypedClusterTrustBundleInformer adds the typed view of the shared informer.
 type TypedClusterTrustBundleInformer interface {
 	ClusterTrustBundleInformer
 	TypedInformer() ClusterTrustBundleIndexInformer
@@ -57,32 +57,32 @@ type clusterTrustBundleInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewClusterTrustBundleInformer constructs a new informer for ClusterTrustBundle. Prefer an informer factory's shared informer.
+// NewClusterTrustBundleInformer builds an informer of ClusterTrustBundles of its own; a factory's shared one saves memory and connections.
 func NewClusterTrustBundleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewClusterTrustBundleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedClusterTrustBundleInformer constructs a new typed informer for ClusterTrustBundle.
+// NewTypedClusterTrustBundleInformer is NewClusterTrustBundleInformer with typed indexers and result.
 func NewTypedClusterTrustBundleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterTrustBundleIndexers) ClusterTrustBundleIndexInformer {
 	return NewTypedClusterTrustBundleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredClusterTrustBundleInformer constructs a new informer for ClusterTrustBundle whose lists and watches tweakListOptions adjusts.
+// NewFilteredClusterTrustBundleInformer builds an informer of ClusterTrustBundles of its own whose requests tweakListOptions adjusts.
 func NewFilteredClusterTrustBundleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewClusterTrustBundleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredClusterTrustBundleInformer constructs a new typed informer for ClusterTrustBundle whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredClusterTrustBundleInformer is NewFilteredClusterTrustBundleInformer with typed indexers and result.
 func NewTypedFilteredClusterTrustBundleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterTrustBundleIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ClusterTrustBundleIndexInformer {
 	return NewTypedClusterTrustBundleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewClusterTrustBundleInformerWithOptions constructs a new informer for ClusterTrustBundle with the given options.
+// NewClusterTrustBundleInformerWithOptions builds an informer of ClusterTrustBundles of its own, configured by options.
 func NewClusterTrustBundleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedClusterTrustBundleInformerWithOptions(client, options)
 }
 
-// NewTypedClusterTrustBundleInformerWithOptions constructs a new typed informer for ClusterTrustBundle with the given options.
+// NewTypedClusterTrustBundleInformerWithOptions is NewClusterTrustBundleInformerWithOptions with a typed result.
 func NewTypedClusterTrustBundleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterTrustBundleIndexInformer {
 	c := client.CertificatesV1alpha1().ClusterTrustBundles()
 	gvr := certificatesv1alpha1.SchemeGroupVersion.WithResource("clustertrustbundles")

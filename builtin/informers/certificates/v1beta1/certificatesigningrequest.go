@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CertificateSigningRequestInformer provides access to a shared informer and lister for CertificateSigningRequests.
+// CertificateSigningRequestInformer gives the shared informer of CertificateSigningRequests and a lister reading its cache.
 type CertificateSigningRequestInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscertificatesv1beta1.CertificateSigningRequestLister
 }
 
-// TypedCertificateSigningRequestInformer also gives the typed view of the shared informer.
+// TypedCertificateSigningRequestInformer adds the typed view of the shared informer.
 type TypedCertificateSigningRequestInformer interface {
 	CertificateSigningRequestInformer
 	TypedInformer() CertificateSigningRequestIndexInformer
@@ -57,32 +57,32 @@ type certificateSigningRequestInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewCertificateSigningRequestInformer constructs a new informer for CertificateSigningRequest. Prefer an informer factory's shared informer.
+// NewCertificateSigningRequestInformer builds an informer of CertificateSigningRequests of its own; a factory's shared one saves memory and connections.
 func NewCertificateSigningRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCertificateSigningRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCertificateSigningRequestInformer constructs a new typed informer for CertificateSigningRequest.
+// NewTypedCertificateSigningRequestInformer is NewCertificateSigningRequestInformer with typed indexers and result.
 func NewTypedCertificateSigningRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CertificateSigningRequestIndexers) CertificateSigningRequestIndexInformer {
 	return NewTypedCertificateSigningRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCertificateSigningRequestInformer constructs a new informer for CertificateSigningRequest whose lists and watches tweakListOptions adjusts.
+// NewFilteredCertificateSigningRequestInformer builds an informer of CertificateSigningRequests of its own whose requests tweakListOptions adjusts.
 func NewFilteredCertificateSigningRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCertificateSigningRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCertificateSigningRequestInformer constructs a new typed informer for CertificateSigningRequest whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCertificateSigningRequestInformer is NewFilteredCertificateSigningRequestInformer with typed indexers and result.
 func NewTypedFilteredCertificateSigningRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CertificateSigningRequestIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CertificateSigningRequestIndexInformer {
 	return NewTypedCertificateSigningRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCertificateSigningRequestInformerWithOptions constructs a new informer for CertificateSigningRequest with the given options.
+// NewCertificateSigningRequestInformerWithOptions builds an informer of CertificateSigningRequests of its own, configured by options.
 func NewCertificateSigningRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCertificateSigningRequestInformerWithOptions(client, options)
 }
 
-// NewTypedCertificateSigningRequestInformerWithOptions constructs a new typed informer for CertificateSigningRequest with the given options.
+// NewTypedCertificateSigningRequestInformerWithOptions is NewCertificateSigningRequestInformerWithOptions with a typed result.
 func NewTypedCertificateSigningRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CertificateSigningRequestIndexInformer {
 	c := client.CertificatesV1beta1().CertificateSigningRequests()
 	gvr := certificatesv1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PodCertificateRequestInformer provides access to a shared informer and lister for PodCertificateRequests.
+// PodCertificateRequestInformer gives the shared informer of PodCertificateRequests and a lister reading its cache.
 type PodCertificateRequestInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscertificatesv1beta1.PodCertificateRequestLister
 }
 
-// TypedPodCertificateRequestInformer also gives the typed view of the shared informer.
+// TypedPodCertificateRequestInformer adds the typed view of the shared informer.
 type TypedPodCertificateRequestInformer interface {
 	PodCertificateRequestInformer
 	TypedInformer() PodCertificateRequestIndexInformer
@@ -58,32 +58,32 @@ type podCertificateRequestInformer struct {
 	namespace        string
 }
 
-// NewPodCertificateRequestInformer constructs a new informer for PodCertificateRequest. Prefer an informer factory's shared informer.
+// NewPodCertificateRequestInformer builds an informer of PodCertificateRequests of its own; a factory's shared one saves memory and connections.
 func NewPodCertificateRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPodCertificateRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPodCertificateRequestInformer constructs a new typed informer for PodCertificateRequest.
+// NewTypedPodCertificateRequestInformer is NewPodCertificateRequestInformer with typed indexers and result.
 func NewTypedPodCertificateRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodCertificateRequestIndexers) PodCertificateRequestIndexInformer {
 	return NewTypedPodCertificateRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPodCertificateRequestInformer constructs a new informer for PodCertificateRequest whose lists and watches tweakListOptions adjusts.
+// NewFilteredPodCertificateRequestInformer builds an informer of PodCertificateRequests of its own whose requests tweakListOptions adjusts.
 func NewFilteredPodCertificateRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPodCertificateRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPodCertificateRequestInformer constructs a new typed informer for PodCertificateRequest whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPodCertificateRequestInformer is NewFilteredPodCertificateRequestInformer with typed indexers and result.
 func NewTypedFilteredPodCertificateRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodCertificateRequestIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodCertificateRequestIndexInformer {
 	return NewTypedPodCertificateRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPodCertificateRequestInformerWithOptions constructs a new informer for PodCertificateRequest with the given options.
+// NewPodCertificateRequestInformerWithOptions builds an informer of PodCertificateRequests of its own, configured by options.
 func NewPodCertificateRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPodCertificateRequestInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPodCertificateRequestInformerWithOptions constructs a new typed informer for PodCertificateRequest with the given options.
+// NewTypedPodCertificateRequestInformerWithOptions is NewPodCertificateRequestInformerWithOptions with a typed result.
 func NewTypedPodCertificateRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodCertificateRequestIndexInformer {
 	c := client.CertificatesV1beta1().PodCertificateRequests(namespace)
 	gvr := certificatesv1beta1.SchemeGroupVersion.WithResource("podcertificaterequests")

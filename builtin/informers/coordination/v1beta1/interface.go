@@ -22,11 +22,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// Leases returns a TypedLeaseInformer.
+	// Leases returns the shared informer and lister of Leases.
 	Leases() TypedLeaseInformer
-	// LeaseCandidates returns a TypedLeaseCandidateInformer.
+	// LeaseCandidates returns the shared informer and lister of LeaseCandidates.
 	LeaseCandidates() TypedLeaseCandidateInformer
 }
 
@@ -36,17 +36,17 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// Leases returns a TypedLeaseInformer.
+// Leases returns the shared informer and lister of Leases.
 func (v *version) Leases() TypedLeaseInformer {
 	return &leaseInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// LeaseCandidates returns a TypedLeaseCandidateInformer.
+// LeaseCandidates returns the shared informer and lister of LeaseCandidates.
 func (v *version) LeaseCandidates() TypedLeaseCandidateInformer {
 	return &leaseCandidateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// LeaseInformer provides access to a shared informer and lister for Leases.
+// LeaseInformer gives the shared informer of Leases and a lister reading its cache.
 type LeaseInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscoordinationv1beta1.LeaseLister
 }
 
-// TypedLeaseInformer also gives the typed view of the shared informer.
+// TypedLeaseInformer adds the typed view of the shared informer.
 type TypedLeaseInformer interface {
 	LeaseInformer
 	TypedInformer() LeaseIndexInformer
@@ -58,32 +58,32 @@ type leaseInformer struct {
 	namespace        string
 }
 
-// NewLeaseInformer constructs a new informer for Lease. Prefer an informer factory's shared informer.
+// NewLeaseInformer builds an informer of Leases of its own; a factory's shared one saves memory and connections.
 func NewLeaseInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewLeaseInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedLeaseInformer constructs a new typed informer for Lease.
+// NewTypedLeaseInformer is NewLeaseInformer with typed indexers and result.
 func NewTypedLeaseInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LeaseIndexers) LeaseIndexInformer {
 	return NewTypedLeaseInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredLeaseInformer constructs a new informer for Lease whose lists and watches tweakListOptions adjusts.
+// NewFilteredLeaseInformer builds an informer of Leases of its own whose requests tweakListOptions adjusts.
 func NewFilteredLeaseInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewLeaseInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredLeaseInformer constructs a new typed informer for Lease whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredLeaseInformer is NewFilteredLeaseInformer with typed indexers and result.
 func NewTypedFilteredLeaseInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LeaseIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) LeaseIndexInformer {
 	return NewTypedLeaseInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewLeaseInformerWithOptions constructs a new informer for Lease with the given options.
+// NewLeaseInformerWithOptions builds an informer of Leases of its own, configured by options.
 func NewLeaseInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedLeaseInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedLeaseInformerWithOptions constructs a new typed informer for Lease with the given options.
+// NewTypedLeaseInformerWithOptions is NewLeaseInformerWithOptions with a typed result.
 func NewTypedLeaseInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LeaseIndexInformer {
 	c := client.CoordinationV1beta1().Leases(namespace)
 	gvr := coordinationv1beta1.SchemeGroupVersion.WithResource("leases")

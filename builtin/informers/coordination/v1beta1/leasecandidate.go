@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// LeaseCandidateInformer provides access to a shared informer and lister for LeaseCandidates.
+// LeaseCandidateInformer gives the shared informer of LeaseCandidates and a lister reading its cache.
 type LeaseCandidateInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscoordinationv1beta1.LeaseCandidateLister
 }
 
-// TypedLeaseCandidateInformer also gives the typed view of the shared informer.
+// TypedLeaseCandidateInformer adds the typed view of the shared informer.
 type TypedLeaseCandidateInformer interface {
 	LeaseCandidateInformer
 	TypedInformer() LeaseCandidateIndexInformer
@@ -58,32 +58,32 @@ type leaseCandidateInformer struct {
 	namespace        string
 }
 
-// NewLeaseCandidateInformer constructs a new informer for LeaseCandidate. Prefer an informer factory's shared informer.
+// NewLeaseCandidateInformer builds an informer of LeaseCandidates of its own; a factory's shared one saves memory and connections.
 func NewLeaseCandidateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewLeaseCandidateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedLeaseCandidateInformer constructs a new typed informer for LeaseCandidate.
+// NewTypedLeaseCandidateInformer is NewLeaseCandidateInformer with typed indexers and result.
 func NewTypedLeaseCandidateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LeaseCandidateIndexers) LeaseCandidateIndexInformer {
 	return NewTypedLeaseCandidateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredLeaseCandidateInformer constructs a new informer for LeaseCandidate whose lists and watches tweakListOptions adjusts.
+// NewFilteredLeaseCandidateInformer builds an informer of LeaseCandidates of its own whose requests tweakListOptions adjusts.
 func NewFilteredLeaseCandidateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewLeaseCandidateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredLeaseCandidateInformer constructs a new typed informer for LeaseCandidate whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredLeaseCandidateInformer is NewFilteredLeaseCandidateInformer with typed indexers and result.
 func NewTypedFilteredLeaseCandidateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LeaseCandidateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) LeaseCandidateIndexInformer {
 	return NewTypedLeaseCandidateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewLeaseCandidateInformerWithOptions constructs a new informer for LeaseCandidate with the given options.
+// NewLeaseCandidateInformerWithOptions builds an informer of LeaseCandidates of its own, configured by options.
 func NewLeaseCandidateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedLeaseCandidateInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedLeaseCandidateInformerWithOptions constructs a new typed informer for LeaseCandidate with the given options.
+// NewTypedLeaseCandidateInformerWithOptions is NewLeaseCandidateInformerWithOptions with a typed result.
 func NewTypedLeaseCandidateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LeaseCandidateIndexInformer {
 	c := client.CoordinationV1beta1().LeaseCandidates(namespace)
 	gvr := coordinationv1beta1.SchemeGroupVersion.WithResource("leasecandidates")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ComponentStatusInformer provides access to a shared informer and lister for ComponentStatuses.
+// ComponentStatusInformer gives the shared informer of ComponentStatuses and a lister reading its cache.
 type ComponentStatusInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ComponentStatusLister
 }
 
-// TypedComponentStatusInformer also gives the typed view of the shared informer.
+// TypedComponentStatusInformer adds the typed view of the shared informer.
 type TypedComponentStatusInformer interface {
 	ComponentStatusInformer
 	TypedInformer() ComponentStatusIndexInformer
@@ -57,32 +57,32 @@ type componentStatusInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewComponentStatusInformer constructs a new informer for ComponentStatus. Prefer an informer factory's shared informer.
+// NewComponentStatusInformer builds an informer of ComponentStatuses of its own; a factory's shared one saves memory and connections.
 func NewComponentStatusInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedComponentStatusInformer constructs a new typed informer for ComponentStatus.
+// NewTypedComponentStatusInformer is NewComponentStatusInformer with typed indexers and result.
 func NewTypedComponentStatusInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers) ComponentStatusIndexInformer {
 	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredComponentStatusInformer constructs a new informer for ComponentStatus whose lists and watches tweakListOptions adjusts.
+// NewFilteredComponentStatusInformer builds an informer of ComponentStatuses of its own whose requests tweakListOptions adjusts.
 func NewFilteredComponentStatusInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredComponentStatusInformer constructs a new typed informer for ComponentStatus whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredComponentStatusInformer is NewFilteredComponentStatusInformer with typed indexers and result.
 func NewTypedFilteredComponentStatusInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ComponentStatusIndexInformer {
 	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewComponentStatusInformerWithOptions constructs a new informer for ComponentStatus with the given options.
+// NewComponentStatusInformerWithOptions builds an informer of ComponentStatuses of its own, configured by options.
 func NewComponentStatusInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedComponentStatusInformerWithOptions(client, options)
 }
 
-// NewTypedComponentStatusInformerWithOptions constructs a new typed informer for ComponentStatus with the given options.
+// NewTypedComponentStatusInformerWithOptions is NewComponentStatusInformerWithOptions with a typed result.
 func NewTypedComponentStatusInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ComponentStatusIndexInformer {
 	c := client.CoreV1().ComponentStatuses()
 	gvr := corev1.SchemeGroupVersion.WithResource("componentstatuses")

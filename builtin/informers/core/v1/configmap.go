@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ConfigMapInformer provides access to a shared informer and lister for ConfigMaps.
+// ConfigMapInformer gives the shared informer of ConfigMaps and a lister reading its cache.
 type ConfigMapInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ConfigMapLister
 }
 
-// TypedConfigMapInformer also gives the typed view of the shared informer.
+// TypedConfigMapInformer adds the typed view of the shared informer.
 type TypedConfigMapInformer interface {
 	ConfigMapInformer
 	TypedInformer() ConfigMapIndexInformer
@@ -58,32 +58,32 @@ type configMapInformer struct {
 	namespace        string
 }
 
-// NewConfigMapInformer constructs a new informer for ConfigMap. Prefer an informer factory's shared informer.
+// NewConfigMapInformer builds an informer of ConfigMaps of its own; a factory's shared one saves memory and connections.
 func NewConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedConfigMapInformer constructs a new typed informer for ConfigMap.
+// NewTypedConfigMapInformer is NewConfigMapInformer with typed indexers and result.
 func NewTypedConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers) ConfigMapIndexInformer {
 	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredConfigMapInformer constructs a new informer for ConfigMap whose lists and watches tweakListOptions adjusts.
+// NewFilteredConfigMapInformer builds an informer of ConfigMaps of its own whose requests tweakListOptions adjusts.
 func NewFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredConfigMapInformer constructs a new typed informer for ConfigMap whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredConfigMapInformer is NewFilteredConfigMapInformer with typed indexers and result.
 func NewTypedFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ConfigMapIndexInformer {
 	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewConfigMapInformerWithOptions constructs a new informer for ConfigMap with the given options.
+// NewConfigMapInformerWithOptions builds an informer of ConfigMaps of its own, configured by options.
 func NewConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedConfigMapInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedConfigMapInformerWithOptions constructs a new typed informer for ConfigMap with the given options.
+// NewTypedConfigMapInformerWithOptions is NewConfigMapInformerWithOptions with a typed result.
 func NewTypedConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ConfigMapIndexInformer {
 	c := client.CoreV1().ConfigMaps(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("configmaps")

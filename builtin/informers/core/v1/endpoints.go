@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// EndpointsInformer provides access to a shared informer and lister for Endpoints.
+// EndpointsInformer gives the shared informer of Endpoints and a lister reading its cache.
 type EndpointsInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.EndpointsLister
 }
 
-// TypedEndpointsInformer also gives the typed view of the shared informer.
+// TypedEndpointsInformer adds the typed view of the shared informer.
 type TypedEndpointsInformer interface {
 	EndpointsInformer
 	TypedInformer() EndpointsIndexInformer
@@ -58,32 +58,32 @@ type endpointsInformer struct {
 	namespace        string
 }
 
-// NewEndpointsInformer constructs a new informer for Endpoints. Prefer an informer factory's shared informer.
+// NewEndpointsInformer builds an informer of Endpoints of its own; a factory's shared one saves memory and connections.
 func NewEndpointsInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedEndpointsInformer constructs a new typed informer for Endpoints.
+// NewTypedEndpointsInformer is NewEndpointsInformer with typed indexers and result.
 func NewTypedEndpointsInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers) EndpointsIndexInformer {
 	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredEndpointsInformer constructs a new informer for Endpoints whose lists and watches tweakListOptions adjusts.
+// NewFilteredEndpointsInformer builds an informer of Endpoints of its own whose requests tweakListOptions adjusts.
 func NewFilteredEndpointsInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredEndpointsInformer constructs a new typed informer for Endpoints whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredEndpointsInformer is NewFilteredEndpointsInformer with typed indexers and result.
 func NewTypedFilteredEndpointsInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EndpointsIndexInformer {
 	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewEndpointsInformerWithOptions constructs a new informer for Endpoints with the given options.
+// NewEndpointsInformerWithOptions builds an informer of Endpoints of its own, configured by options.
 func NewEndpointsInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedEndpointsInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedEndpointsInformerWithOptions constructs a new typed informer for Endpoints with the given options.
+// NewTypedEndpointsInformerWithOptions is NewEndpointsInformerWithOptions with a typed result.
 func NewTypedEndpointsInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EndpointsIndexInformer {
 	c := client.CoreV1().Endpoints(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("endpoints")

@@ -22,39 +22,39 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// ComponentStatuses returns a TypedComponentStatusInformer.
+	// ComponentStatuses returns the shared informer and lister of ComponentStatuses.
 	ComponentStatuses() TypedComponentStatusInformer
-	// ConfigMaps returns a TypedConfigMapInformer.
+	// ConfigMaps returns the shared informer and lister of ConfigMaps.
 	ConfigMaps() TypedConfigMapInformer
-	// Endpoints returns a TypedEndpointsInformer.
+	// Endpoints returns the shared informer and lister of Endpoints.
 	Endpoints() TypedEndpointsInformer
-	// Events returns a TypedEventInformer.
+	// Events returns the shared informer and lister of Events.
 	Events() TypedEventInformer
-	// LimitRanges returns a TypedLimitRangeInformer.
+	// LimitRanges returns the shared informer and lister of LimitRanges.
 	LimitRanges() TypedLimitRangeInformer
-	// Namespaces returns a TypedNamespaceInformer.
+	// Namespaces returns the shared informer and lister of Namespaces.
 	Namespaces() TypedNamespaceInformer
-	// Nodes returns a TypedNodeInformer.
+	// Nodes returns the shared informer and lister of Nodes.
 	Nodes() TypedNodeInformer
-	// PersistentVolumes returns a TypedPersistentVolumeInformer.
+	// PersistentVolumes returns the shared informer and lister of PersistentVolumes.
 	PersistentVolumes() TypedPersistentVolumeInformer
-	// PersistentVolumeClaims returns a TypedPersistentVolumeClaimInformer.
+	// PersistentVolumeClaims returns the shared informer and lister of PersistentVolumeClaims.
 	PersistentVolumeClaims() TypedPersistentVolumeClaimInformer
-	// Pods returns a TypedPodInformer.
+	// Pods returns the shared informer and lister of Pods.
 	Pods() TypedPodInformer
-	// PodTemplates returns a TypedPodTemplateInformer.
+	// PodTemplates returns the shared informer and lister of PodTemplates.
 	PodTemplates() TypedPodTemplateInformer
-	// ReplicationControllers returns a TypedReplicationControllerInformer.
+	// ReplicationControllers returns the shared informer and lister of ReplicationControllers.
 	ReplicationControllers() TypedReplicationControllerInformer
-	// ResourceQuotas returns a TypedResourceQuotaInformer.
+	// ResourceQuotas returns the shared informer and lister of ResourceQuotas.
 	ResourceQuotas() TypedResourceQuotaInformer
-	// Secrets returns a TypedSecretInformer.
+	// Secrets returns the shared informer and lister of Secrets.
 	Secrets() TypedSecretInformer
-	// Services returns a TypedServiceInformer.
+	// Services returns the shared informer and lister of Services.
 	Services() TypedServiceInformer
-	// ServiceAccounts returns a TypedServiceAccountInformer.
+	// ServiceAccounts returns the shared informer and lister of ServiceAccounts.
 	ServiceAccounts() TypedServiceAccountInformer
 }
 
@@ -64,87 +64,87 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// ComponentStatuses returns a TypedComponentStatusInformer.
+// ComponentStatuses returns the shared informer and lister of ComponentStatuses.
 func (v *version) ComponentStatuses() TypedComponentStatusInformer {
 	return &componentStatusInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ConfigMaps returns a TypedConfigMapInformer.
+// ConfigMaps returns the shared informer and lister of ConfigMaps.
 func (v *version) ConfigMaps() TypedConfigMapInformer {
 	return &configMapInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Endpoints returns a TypedEndpointsInformer.
+// Endpoints returns the shared informer and lister of Endpoints.
 func (v *version) Endpoints() TypedEndpointsInformer {
 	return &endpointsInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Events returns a TypedEventInformer.
+// Events returns the shared informer and lister of Events.
 func (v *version) Events() TypedEventInformer {
 	return &eventInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// LimitRanges returns a TypedLimitRangeInformer.
+// LimitRanges returns the shared informer and lister of LimitRanges.
 func (v *version) LimitRanges() TypedLimitRangeInformer {
 	return &limitRangeInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Namespaces returns a TypedNamespaceInformer.
+// Namespaces returns the shared informer and lister of Namespaces.
 func (v *version) Namespaces() TypedNamespaceInformer {
 	return &namespaceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Nodes returns a TypedNodeInformer.
+// Nodes returns the shared informer and lister of Nodes.
 func (v *version) Nodes() TypedNodeInformer {
 	return &nodeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// PersistentVolumes returns a TypedPersistentVolumeInformer.
+// PersistentVolumes returns the shared informer and lister of PersistentVolumes.
 func (v *version) PersistentVolumes() TypedPersistentVolumeInformer {
 	return &persistentVolumeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// PersistentVolumeClaims returns a TypedPersistentVolumeClaimInformer.
+// PersistentVolumeClaims returns the shared informer and lister of PersistentVolumeClaims.
 func (v *version) PersistentVolumeClaims() TypedPersistentVolumeClaimInformer {
 	return &persistentVolumeClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Pods returns a TypedPodInformer.
+// Pods returns the shared informer and lister of Pods.
 func (v *version) Pods() TypedPodInformer {
 	return &podInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// PodTemplates returns a TypedPodTemplateInformer.
+// PodTemplates returns the shared informer and lister of PodTemplates.
 func (v *version) PodTemplates() TypedPodTemplateInformer {
 	return &podTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ReplicationControllers returns a TypedReplicationControllerInformer.
+// ReplicationControllers returns the shared informer and lister of ReplicationControllers.
 func (v *version) ReplicationControllers() TypedReplicationControllerInformer {
 	return &replicationControllerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceQuotas returns a TypedResourceQuotaInformer.
+// ResourceQuotas returns the shared informer and lister of ResourceQuotas.
 func (v *version) ResourceQuotas() TypedResourceQuotaInformer {
 	return &resourceQuotaInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Secrets returns a TypedSecretInformer.
+// Secrets returns the shared informer and lister of Secrets.
 func (v *version) Secrets() TypedSecretInformer {
 	return &secretInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Services returns a TypedServiceInformer.
+// Services returns the shared informer and lister of Services.
 func (v *version) Services() TypedServiceInformer {
 	return &serviceInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ServiceAccounts returns a TypedServiceAccountInformer.
+// ServiceAccounts returns the shared informer and lister of ServiceAccounts.
 func (v *version) ServiceAccounts() TypedServiceAccountInformer {
 	return &serviceAccountInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

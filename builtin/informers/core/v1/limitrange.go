@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// LimitRangeInformer provides access to a shared informer and lister for LimitRanges.
+// LimitRangeInformer gives the shared informer of LimitRanges and a lister reading its cache.
 type LimitRangeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.LimitRangeLister
 }
 
-// TypedLimitRangeInformer also gives the typed view of the shared informer.
+// TypedLimitRangeInformer adds the typed view of the shared informer.
 type TypedLimitRangeInformer interface {
 	LimitRangeInformer
 	TypedInformer() LimitRangeIndexInformer
@@ -58,32 +58,32 @@ type limitRangeInformer struct {
 	namespace        string
 }
 
-// NewLimitRangeInformer constructs a new informer for LimitRange. Prefer an informer factory's shared informer.
+// NewLimitRangeInformer builds an informer of LimitRanges of its own; a factory's shared one saves memory and connections.
 func NewLimitRangeInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedLimitRangeInformer constructs a new typed informer for LimitRange.
+// NewTypedLimitRangeInformer is NewLimitRangeInformer with typed indexers and result.
 func NewTypedLimitRangeInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers) LimitRangeIndexInformer {
 	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredLimitRangeInformer constructs a new informer for LimitRange whose lists and watches tweakListOptions adjusts.
+// NewFilteredLimitRangeInformer builds an informer of LimitRanges of its own whose requests tweakListOptions adjusts.
 func NewFilteredLimitRangeInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredLimitRangeInformer constructs a new typed informer for LimitRange whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredLimitRangeInformer is NewFilteredLimitRangeInformer with typed indexers and result.
 func NewTypedFilteredLimitRangeInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) LimitRangeIndexInformer {
 	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewLimitRangeInformerWithOptions constructs a new informer for LimitRange with the given options.
+// NewLimitRangeInformerWithOptions builds an informer of LimitRanges of its own, configured by options.
 func NewLimitRangeInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedLimitRangeInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedLimitRangeInformerWithOptions constructs a new typed informer for LimitRange with the given options.
+// NewTypedLimitRangeInformerWithOptions is NewLimitRangeInformerWithOptions with a typed result.
 func NewTypedLimitRangeInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LimitRangeIndexInformer {
 	c := client.CoreV1().LimitRanges(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("limitranges")

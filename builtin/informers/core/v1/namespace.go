@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// NamespaceInformer provides access to a shared informer and lister for Namespaces.
+// NamespaceInformer gives the shared informer of Namespaces and a lister reading its cache.
 type NamespaceInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.NamespaceLister
 }
 
-// TypedNamespaceInformer also gives the typed view of the shared informer.
+// TypedNamespaceInformer adds the typed view of the shared informer.
 type TypedNamespaceInformer interface {
 	NamespaceInformer
 	TypedInformer() NamespaceIndexInformer
@@ -57,32 +57,32 @@ type namespaceInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewNamespaceInformer constructs a new informer for Namespace. Prefer an informer factory's shared informer.
+// NewNamespaceInformer builds an informer of Namespaces of its own; a factory's shared one saves memory and connections.
 func NewNamespaceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedNamespaceInformer constructs a new typed informer for Namespace.
+// NewTypedNamespaceInformer is NewNamespaceInformer with typed indexers and result.
 func NewTypedNamespaceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers) NamespaceIndexInformer {
 	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredNamespaceInformer constructs a new informer for Namespace whose lists and watches tweakListOptions adjusts.
+// NewFilteredNamespaceInformer builds an informer of Namespaces of its own whose requests tweakListOptions adjusts.
 func NewFilteredNamespaceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredNamespaceInformer constructs a new typed informer for Namespace whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredNamespaceInformer is NewFilteredNamespaceInformer with typed indexers and result.
 func NewTypedFilteredNamespaceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NamespaceIndexInformer {
 	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewNamespaceInformerWithOptions constructs a new informer for Namespace with the given options.
+// NewNamespaceInformerWithOptions builds an informer of Namespaces of its own, configured by options.
 func NewNamespaceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedNamespaceInformerWithOptions(client, options)
 }
 
-// NewTypedNamespaceInformerWithOptions constructs a new typed informer for Namespace with the given options.
+// NewTypedNamespaceInformerWithOptions is NewNamespaceInformerWithOptions with a typed result.
 func NewTypedNamespaceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) NamespaceIndexInformer {
 	c := client.CoreV1().Namespaces()
 	gvr := corev1.SchemeGroupVersion.WithResource("namespaces")

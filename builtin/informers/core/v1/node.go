@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// NodeInformer provides access to a shared informer and lister for Nodes.
+// NodeInformer gives the shared informer of Nodes and a lister reading its cache.
 type NodeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.NodeLister
 }
 
-// TypedNodeInformer also gives the typed view of the shared informer.
+// TypedNodeInformer adds the typed view of the shared informer.
 type TypedNodeInformer interface {
 	NodeInformer
 	TypedInformer() NodeIndexInformer
@@ -57,32 +57,32 @@ type nodeInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewNodeInformer constructs a new informer for Node. Prefer an informer factory's shared informer.
+// NewNodeInformer builds an informer of Nodes of its own; a factory's shared one saves memory and connections.
 func NewNodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedNodeInformer constructs a new typed informer for Node.
+// NewTypedNodeInformer is NewNodeInformer with typed indexers and result.
 func NewTypedNodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers NodeIndexers) NodeIndexInformer {
 	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredNodeInformer constructs a new informer for Node whose lists and watches tweakListOptions adjusts.
+// NewFilteredNodeInformer builds an informer of Nodes of its own whose requests tweakListOptions adjusts.
 func NewFilteredNodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredNodeInformer constructs a new typed informer for Node whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredNodeInformer is NewFilteredNodeInformer with typed indexers and result.
 func NewTypedFilteredNodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers NodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NodeIndexInformer {
 	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewNodeInformerWithOptions constructs a new informer for Node with the given options.
+// NewNodeInformerWithOptions builds an informer of Nodes of its own, configured by options.
 func NewNodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedNodeInformerWithOptions(client, options)
 }
 
-// NewTypedNodeInformerWithOptions constructs a new typed informer for Node with the given options.
+// NewTypedNodeInformerWithOptions is NewNodeInformerWithOptions with a typed result.
 func NewTypedNodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) NodeIndexInformer {
 	c := client.CoreV1().Nodes()
 	gvr := corev1.SchemeGroupVersion.WithResource("nodes")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PersistentVolumeInformer provides access to a shared informer and lister for PersistentVolumes.
+// PersistentVolumeInformer gives the shared informer of PersistentVolumes and a lister reading its cache.
 type PersistentVolumeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.PersistentVolumeLister
 }
 
-// TypedPersistentVolumeInformer also gives the typed view of the shared informer.
+// TypedPersistentVolumeInformer adds the typed view of the shared informer.
 type TypedPersistentVolumeInformer interface {
 	PersistentVolumeInformer
 	TypedInformer() PersistentVolumeIndexInformer
@@ -57,32 +57,32 @@ type persistentVolumeInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewPersistentVolumeInformer constructs a new informer for PersistentVolume. Prefer an informer factory's shared informer.
+// NewPersistentVolumeInformer builds an informer of PersistentVolumes of its own; a factory's shared one saves memory and connections.
 func NewPersistentVolumeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPersistentVolumeInformer constructs a new typed informer for PersistentVolume.
+// NewTypedPersistentVolumeInformer is NewPersistentVolumeInformer with typed indexers and result.
 func NewTypedPersistentVolumeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers) PersistentVolumeIndexInformer {
 	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPersistentVolumeInformer constructs a new informer for PersistentVolume whose lists and watches tweakListOptions adjusts.
+// NewFilteredPersistentVolumeInformer builds an informer of PersistentVolumes of its own whose requests tweakListOptions adjusts.
 func NewFilteredPersistentVolumeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPersistentVolumeInformer constructs a new typed informer for PersistentVolume whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPersistentVolumeInformer is NewFilteredPersistentVolumeInformer with typed indexers and result.
 func NewTypedFilteredPersistentVolumeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeIndexInformer {
 	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPersistentVolumeInformerWithOptions constructs a new informer for PersistentVolume with the given options.
+// NewPersistentVolumeInformerWithOptions builds an informer of PersistentVolumes of its own, configured by options.
 func NewPersistentVolumeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPersistentVolumeInformerWithOptions(client, options)
 }
 
-// NewTypedPersistentVolumeInformerWithOptions constructs a new typed informer for PersistentVolume with the given options.
+// NewTypedPersistentVolumeInformerWithOptions is NewPersistentVolumeInformerWithOptions with a typed result.
 func NewTypedPersistentVolumeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PersistentVolumeIndexInformer {
 	c := client.CoreV1().PersistentVolumes()
 	gvr := corev1.SchemeGroupVersion.WithResource("persistentvolumes")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PersistentVolumeClaimInformer provides access to a shared informer and lister for PersistentVolumeClaims.
+// PersistentVolumeClaimInformer gives the shared informer of PersistentVolumeClaims and a lister reading its cache.
 type PersistentVolumeClaimInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.PersistentVolumeClaimLister
 }
 
-// TypedPersistentVolumeClaimInformer also gives the typed view of the shared informer.
+// TypedPersistentVolumeClaimInformer adds the typed view of the shared informer.
 type TypedPersistentVolumeClaimInformer interface {
 	PersistentVolumeClaimInformer
 	TypedInformer() PersistentVolumeClaimIndexInformer
@@ -58,32 +58,32 @@ type persistentVolumeClaimInformer struct {
 	namespace        string
 }
 
-// NewPersistentVolumeClaimInformer constructs a new informer for PersistentVolumeClaim. Prefer an informer factory's shared informer.
+// NewPersistentVolumeClaimInformer builds an informer of PersistentVolumeClaims of its own; a factory's shared one saves memory and connections.
 func NewPersistentVolumeClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPersistentVolumeClaimInformer constructs a new typed informer for PersistentVolumeClaim.
+// NewTypedPersistentVolumeClaimInformer is NewPersistentVolumeClaimInformer with typed indexers and result.
 func NewTypedPersistentVolumeClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers) PersistentVolumeClaimIndexInformer {
 	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPersistentVolumeClaimInformer constructs a new informer for PersistentVolumeClaim whose lists and watches tweakListOptions adjusts.
+// NewFilteredPersistentVolumeClaimInformer builds an informer of PersistentVolumeClaims of its own whose requests tweakListOptions adjusts.
 func NewFilteredPersistentVolumeClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPersistentVolumeClaimInformer constructs a new typed informer for PersistentVolumeClaim whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPersistentVolumeClaimInformer is NewFilteredPersistentVolumeClaimInformer with typed indexers and result.
 func NewTypedFilteredPersistentVolumeClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeClaimIndexInformer {
 	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPersistentVolumeClaimInformerWithOptions constructs a new informer for PersistentVolumeClaim with the given options.
+// NewPersistentVolumeClaimInformerWithOptions builds an informer of PersistentVolumeClaims of its own, configured by options.
 func NewPersistentVolumeClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPersistentVolumeClaimInformerWithOptions constructs a new typed informer for PersistentVolumeClaim with the given options.
+// NewTypedPersistentVolumeClaimInformerWithOptions is NewPersistentVolumeClaimInformerWithOptions with a typed result.
 func NewTypedPersistentVolumeClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PersistentVolumeClaimIndexInformer {
 	c := client.CoreV1().PersistentVolumeClaims(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("persistentvolumeclaims")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PodInformer provides access to a shared informer and lister for Pods.
+// PodInformer gives the shared informer of Pods and a lister reading its cache.
 type PodInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.PodLister
 }
 
-// TypedPodInformer also gives the typed view of the shared informer.
+// TypedPodInformer adds the typed view of the shared informer.
 type TypedPodInformer interface {
 	PodInformer
 	TypedInformer() PodIndexInformer
@@ -58,32 +58,32 @@ type podInformer struct {
 	namespace        string
 }
 
-// NewPodInformer constructs a new informer for Pod. Prefer an informer factory's shared informer.
+// NewPodInformer builds an informer of Pods of its own; a factory's shared one saves memory and connections.
 func NewPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPodInformer constructs a new typed informer for Pod.
+// NewTypedPodInformer is NewPodInformer with typed indexers and result.
 func NewTypedPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers) PodIndexInformer {
 	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPodInformer constructs a new informer for Pod whose lists and watches tweakListOptions adjusts.
+// NewFilteredPodInformer builds an informer of Pods of its own whose requests tweakListOptions adjusts.
 func NewFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPodInformer constructs a new typed informer for Pod whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPodInformer is NewFilteredPodInformer with typed indexers and result.
 func NewTypedFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodIndexInformer {
 	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPodInformerWithOptions constructs a new informer for Pod with the given options.
+// NewPodInformerWithOptions builds an informer of Pods of its own, configured by options.
 func NewPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPodInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPodInformerWithOptions constructs a new typed informer for Pod with the given options.
+// NewTypedPodInformerWithOptions is NewPodInformerWithOptions with a typed result.
 func NewTypedPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodIndexInformer {
 	c := client.CoreV1().Pods(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("pods")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PodTemplateInformer provides access to a shared informer and lister for PodTemplates.
+// PodTemplateInformer gives the shared informer of PodTemplates and a lister reading its cache.
 type PodTemplateInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.PodTemplateLister
 }
 
-// TypedPodTemplateInformer also gives the typed view of the shared informer.
+// TypedPodTemplateInformer adds the typed view of the shared informer.
 type TypedPodTemplateInformer interface {
 	PodTemplateInformer
 	TypedInformer() PodTemplateIndexInformer
@@ -58,32 +58,32 @@ type podTemplateInformer struct {
 	namespace        string
 }
 
-// NewPodTemplateInformer constructs a new informer for PodTemplate. Prefer an informer factory's shared informer.
+// NewPodTemplateInformer builds an informer of PodTemplates of its own; a factory's shared one saves memory and connections.
 func NewPodTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPodTemplateInformer constructs a new typed informer for PodTemplate.
+// NewTypedPodTemplateInformer is NewPodTemplateInformer with typed indexers and result.
 func NewTypedPodTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers) PodTemplateIndexInformer {
 	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPodTemplateInformer constructs a new informer for PodTemplate whose lists and watches tweakListOptions adjusts.
+// NewFilteredPodTemplateInformer builds an informer of PodTemplates of its own whose requests tweakListOptions adjusts.
 func NewFilteredPodTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPodTemplateInformer constructs a new typed informer for PodTemplate whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPodTemplateInformer is NewFilteredPodTemplateInformer with typed indexers and result.
 func NewTypedFilteredPodTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodTemplateIndexInformer {
 	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPodTemplateInformerWithOptions constructs a new informer for PodTemplate with the given options.
+// NewPodTemplateInformerWithOptions builds an informer of PodTemplates of its own, configured by options.
 func NewPodTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPodTemplateInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPodTemplateInformerWithOptions constructs a new typed informer for PodTemplate with the given options.
+// NewTypedPodTemplateInformerWithOptions is NewPodTemplateInformerWithOptions with a typed result.
 func NewTypedPodTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodTemplateIndexInformer {
 	c := client.CoreV1().PodTemplates(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("podtemplates")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ReplicationControllerInformer provides access to a shared informer and lister for ReplicationControllers.
+// ReplicationControllerInformer gives the shared informer of ReplicationControllers and a lister reading its cache.
 type ReplicationControllerInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ReplicationControllerLister
 }
 
-// TypedReplicationControllerInformer also gives the typed view of the shared informer.
+// TypedReplicationControllerInformer adds the typed view of the shared informer.
 type TypedReplicationControllerInformer interface {
 	ReplicationControllerInformer
 	TypedInformer() ReplicationControllerIndexInformer
@@ -58,32 +58,32 @@ type replicationControllerInformer struct {
 	namespace        string
 }
 
-// NewReplicationControllerInformer constructs a new informer for ReplicationController. Prefer an informer factory's shared informer.
+// NewReplicationControllerInformer builds an informer of ReplicationControllers of its own; a factory's shared one saves memory and connections.
 func NewReplicationControllerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedReplicationControllerInformer constructs a new typed informer for ReplicationController.
+// NewTypedReplicationControllerInformer is NewReplicationControllerInformer with typed indexers and result.
 func NewTypedReplicationControllerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers) ReplicationControllerIndexInformer {
 	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredReplicationControllerInformer constructs a new informer for ReplicationController whose lists and watches tweakListOptions adjusts.
+// NewFilteredReplicationControllerInformer builds an informer of ReplicationControllers of its own whose requests tweakListOptions adjusts.
 func NewFilteredReplicationControllerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredReplicationControllerInformer constructs a new typed informer for ReplicationController whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredReplicationControllerInformer is NewFilteredReplicationControllerInformer with typed indexers and result.
 func NewTypedFilteredReplicationControllerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReplicationControllerIndexInformer {
 	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewReplicationControllerInformerWithOptions constructs a new informer for ReplicationController with the given options.
+// NewReplicationControllerInformerWithOptions builds an informer of ReplicationControllers of its own, configured by options.
 func NewReplicationControllerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedReplicationControllerInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedReplicationControllerInformerWithOptions constructs a new typed informer for ReplicationController with the given options.
+// NewTypedReplicationControllerInformerWithOptions is NewReplicationControllerInformerWithOptions with a typed result.
 func NewTypedReplicationControllerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ReplicationControllerIndexInformer {
 	c := client.CoreV1().ReplicationControllers(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("replicationcontrollers")

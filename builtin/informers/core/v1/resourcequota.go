@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ResourceQuotaInformer provides access to a shared informer and lister for ResourceQuotas.
+// ResourceQuotaInformer gives the shared informer of ResourceQuotas and a lister reading its cache.
 type ResourceQuotaInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ResourceQuotaLister
 }
 
-// TypedResourceQuotaInformer also gives the typed view of the shared informer.
+// TypedResourceQuotaInformer adds the typed view of the shared informer.
 type TypedResourceQuotaInformer interface {
 	ResourceQuotaInformer
 	TypedInformer() ResourceQuotaIndexInformer
@@ -58,32 +58,32 @@ type resourceQuotaInformer struct {
 	namespace        string
 }
 
-// NewResourceQuotaInformer constructs a new informer for ResourceQuota. Prefer an informer factory's shared informer.
+// NewResourceQuotaInformer builds an informer of ResourceQuotas of its own; a factory's shared one saves memory and connections.
 func NewResourceQuotaInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedResourceQuotaInformer constructs a new typed informer for ResourceQuota.
+// NewTypedResourceQuotaInformer is NewResourceQuotaInformer with typed indexers and result.
 func NewTypedResourceQuotaInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers) ResourceQuotaIndexInformer {
 	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredResourceQuotaInformer constructs a new informer for ResourceQuota whose lists and watches tweakListOptions adjusts.
+// NewFilteredResourceQuotaInformer builds an informer of ResourceQuotas of its own whose requests tweakListOptions adjusts.
 func NewFilteredResourceQuotaInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredResourceQuotaInformer constructs a new typed informer for ResourceQuota whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredResourceQuotaInformer is NewFilteredResourceQuotaInformer with typed indexers and result.
 func NewTypedFilteredResourceQuotaInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceQuotaIndexInformer {
 	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewResourceQuotaInformerWithOptions constructs a new informer for ResourceQuota with the given options.
+// NewResourceQuotaInformerWithOptions builds an informer of ResourceQuotas of its own, configured by options.
 func NewResourceQuotaInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedResourceQuotaInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedResourceQuotaInformerWithOptions constructs a new typed informer for ResourceQuota with the given options.
+// NewTypedResourceQuotaInformerWithOptions is NewResourceQuotaInformerWithOptions with a typed result.
 func NewTypedResourceQuotaInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceQuotaIndexInformer {
 	c := client.CoreV1().ResourceQuotas(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("resourcequotas")

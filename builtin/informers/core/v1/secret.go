@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// SecretInformer provides access to a shared informer and lister for Secrets.
+// SecretInformer gives the shared informer of Secrets and a lister reading its cache.
 type SecretInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.SecretLister
 }
 
-// TypedSecretInformer also gives the typed view of the shared informer.
+// TypedSecretInformer adds the typed view of the shared informer.
 type TypedSecretInformer interface {
 	SecretInformer
 	TypedInformer() SecretIndexInformer
@@ -58,32 +58,32 @@ type secretInformer struct {
 	namespace        string
 }
 
-// NewSecretInformer constructs a new informer for Secret. Prefer an informer factory's shared informer.
+// NewSecretInformer builds an informer of Secrets of its own; a factory's shared one saves memory and connections.
 func NewSecretInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedSecretInformer constructs a new typed informer for Secret.
+// NewTypedSecretInformer is NewSecretInformer with typed indexers and result.
 func NewTypedSecretInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers) SecretIndexInformer {
 	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredSecretInformer constructs a new informer for Secret whose lists and watches tweakListOptions adjusts.
+// NewFilteredSecretInformer builds an informer of Secrets of its own whose requests tweakListOptions adjusts.
 func NewFilteredSecretInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredSecretInformer constructs a new typed informer for Secret whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredSecretInformer is NewFilteredSecretInformer with typed indexers and result.
 func NewTypedFilteredSecretInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) SecretIndexInformer {
 	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewSecretInformerWithOptions constructs a new informer for Secret with the given options.
+// NewSecretInformerWithOptions builds an informer of Secrets of its own, configured by options.
 func NewSecretInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedSecretInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedSecretInformerWithOptions constructs a new typed informer for Secret with the given options.
+// NewTypedSecretInformerWithOptions is NewSecretInformerWithOptions with a typed result.
 func NewTypedSecretInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) SecretIndexInformer {
 	c := client.CoreV1().Secrets(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("secrets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ServiceInformer provides access to a shared informer and lister for Services.
+// ServiceInformer gives the shared informer of Services and a lister reading its cache.
 type ServiceInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ServiceLister
 }
 
-// TypedServiceInformer also gives the typed view of the shared informer.
+// TypedServiceInformer adds the typed view of the shared informer.
 type TypedServiceInformer interface {
 	ServiceInformer
 	TypedInformer() ServiceIndexInformer
@@ -58,32 +58,32 @@ type serviceInformer struct {
 	namespace        string
 }
 
-// NewServiceInformer constructs a new informer for Service. Prefer an informer factory's shared informer.
+// NewServiceInformer builds an informer of Services of its own; a factory's shared one saves memory and connections.
 func NewServiceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedServiceInformer constructs a new typed informer for Service.
+// NewTypedServiceInformer is NewServiceInformer with typed indexers and result.
 func NewTypedServiceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers) ServiceIndexInformer {
 	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredServiceInformer constructs a new informer for Service whose lists and watches tweakListOptions adjusts.
+// NewFilteredServiceInformer builds an informer of Services of its own whose requests tweakListOptions adjusts.
 func NewFilteredServiceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredServiceInformer constructs a new typed informer for Service whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredServiceInformer is NewFilteredServiceInformer with typed indexers and result.
 func NewTypedFilteredServiceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceIndexInformer {
 	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewServiceInformerWithOptions constructs a new informer for Service with the given options.
+// NewServiceInformerWithOptions builds an informer of Services of its own, configured by options.
 func NewServiceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedServiceInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedServiceInformerWithOptions constructs a new typed informer for Service with the given options.
+// NewTypedServiceInformerWithOptions is NewServiceInformerWithOptions with a typed result.
 func NewTypedServiceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceIndexInformer {
 	c := client.CoreV1().Services(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("services")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ServiceAccountInformer provides access to a shared informer and lister for ServiceAccounts.
+// ServiceAccountInformer gives the shared informer of ServiceAccounts and a lister reading its cache.
 type ServiceAccountInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerscorev1.ServiceAccountLister
 }
 
-// TypedServiceAccountInformer also gives the typed view of the shared informer.
+// TypedServiceAccountInformer adds the typed view of the shared informer.
 type TypedServiceAccountInformer interface {
 	ServiceAccountInformer
 	TypedInformer() ServiceAccountIndexInformer
@@ -58,32 +58,32 @@ type serviceAccountInformer struct {
 	namespace        string
 }
 
-// NewServiceAccountInformer constructs a new informer for ServiceAccount. Prefer an informer factory's shared informer.
+// NewServiceAccountInformer builds an informer of ServiceAccounts of its own; a factory's shared one saves memory and connections.
 func NewServiceAccountInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedServiceAccountInformer constructs a new typed informer for ServiceAccount.
+// NewTypedServiceAccountInformer is NewServiceAccountInformer with typed indexers and result.
 func NewTypedServiceAccountInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers) ServiceAccountIndexInformer {
 	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredServiceAccountInformer constructs a new informer for ServiceAccount whose lists and watches tweakListOptions adjusts.
+// NewFilteredServiceAccountInformer builds an informer of ServiceAccounts of its own whose requests tweakListOptions adjusts.
 func NewFilteredServiceAccountInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredServiceAccountInformer constructs a new typed informer for ServiceAccount whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredServiceAccountInformer is NewFilteredServiceAccountInformer with typed indexers and result.
 func NewTypedFilteredServiceAccountInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceAccountIndexInformer {
 	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewServiceAccountInformerWithOptions constructs a new informer for ServiceAccount with the given options.
+// NewServiceAccountInformerWithOptions builds an informer of ServiceAccounts of its own, configured by options.
 func NewServiceAccountInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedServiceAccountInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedServiceAccountInformerWithOptions constructs a new typed informer for ServiceAccount with the given options.
+// NewTypedServiceAccountInformerWithOptions is NewServiceAccountInformerWithOptions with a typed result.
 func NewTypedServiceAccountInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceAccountIndexInformer {
 	c := client.CoreV1().ServiceAccounts(namespace)
 	gvr := corev1.SchemeGroupVersion.WithResource("serviceaccounts")

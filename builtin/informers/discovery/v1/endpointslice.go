@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// EndpointSliceInformer provides access to a shared informer and lister for EndpointSlices.
+// EndpointSliceInformer gives the shared informer of EndpointSlices and a lister reading its cache.
 type EndpointSliceInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersdiscoveryv1.EndpointSliceLister
 }
 
-// TypedEndpointSliceInformer also gives the typed view of the shared informer.
+// TypedEndpointSliceInformer adds the typed view of the shared informer.
 type TypedEndpointSliceInformer interface {
 	EndpointSliceInformer
 	TypedInformer() EndpointSliceIndexInformer
@@ -58,32 +58,32 @@ type endpointSliceInformer struct {
 	namespace        string
 }
 
-// NewEndpointSliceInformer constructs a new informer for EndpointSlice. Prefer an informer factory's shared informer.
+// NewEndpointSliceInformer builds an informer of EndpointSlices of its own; a factory's shared one saves memory and connections.
 func NewEndpointSliceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewEndpointSliceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedEndpointSliceInformer constructs a new typed informer for EndpointSlice.
+// NewTypedEndpointSliceInformer is NewEndpointSliceInformer with typed indexers and result.
 func NewTypedEndpointSliceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointSliceIndexers) EndpointSliceIndexInformer {
 	return NewTypedEndpointSliceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredEndpointSliceInformer constructs a new informer for EndpointSlice whose lists and watches tweakListOptions adjusts.
+// NewFilteredEndpointSliceInformer builds an informer of EndpointSlices of its own whose requests tweakListOptions adjusts.
 func NewFilteredEndpointSliceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewEndpointSliceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredEndpointSliceInformer constructs a new typed informer for EndpointSlice whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredEndpointSliceInformer is NewFilteredEndpointSliceInformer with typed indexers and result.
 func NewTypedFilteredEndpointSliceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointSliceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EndpointSliceIndexInformer {
 	return NewTypedEndpointSliceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewEndpointSliceInformerWithOptions constructs a new informer for EndpointSlice with the given options.
+// NewEndpointSliceInformerWithOptions builds an informer of EndpointSlices of its own, configured by options.
 func NewEndpointSliceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedEndpointSliceInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedEndpointSliceInformerWithOptions constructs a new typed informer for EndpointSlice with the given options.
+// NewTypedEndpointSliceInformerWithOptions is NewEndpointSliceInformerWithOptions with a typed result.
 func NewTypedEndpointSliceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EndpointSliceIndexInformer {
 	c := client.DiscoveryV1().EndpointSlices(namespace)
 	gvr := discoveryv1.SchemeGroupVersion.WithResource("endpointslices")

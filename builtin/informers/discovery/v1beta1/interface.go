@@ -22,9 +22,9 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// EndpointSlices returns a TypedEndpointSliceInformer.
+	// EndpointSlices returns the shared informer and lister of EndpointSlices.
 	EndpointSlices() TypedEndpointSliceInformer
 }
 
@@ -34,12 +34,12 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// EndpointSlices returns a TypedEndpointSliceInformer.
+// EndpointSlices returns the shared informer and lister of EndpointSlices.
 func (v *version) EndpointSlices() TypedEndpointSliceInformer {
 	return &endpointSliceInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

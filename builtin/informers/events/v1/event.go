@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// EventInformer provides access to a shared informer and lister for Events.
+// EventInformer gives the shared informer of Events and a lister reading its cache.
 type EventInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerseventsv1.EventLister
 }
 
-// TypedEventInformer also gives the typed view of the shared informer.
+// TypedEventInformer adds the typed view of the shared informer.
 type TypedEventInformer interface {
 	EventInformer
 	TypedInformer() EventIndexInformer
@@ -58,32 +58,32 @@ type eventInformer struct {
 	namespace        string
 }
 
-// NewEventInformer constructs a new informer for Event. Prefer an informer factory's shared informer.
+// NewEventInformer builds an informer of Events of its own; a factory's shared one saves memory and connections.
 func NewEventInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedEventInformer constructs a new typed informer for Event.
+// NewTypedEventInformer is NewEventInformer with typed indexers and result.
 func NewTypedEventInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers) EventIndexInformer {
 	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredEventInformer constructs a new informer for Event whose lists and watches tweakListOptions adjusts.
+// NewFilteredEventInformer builds an informer of Events of its own whose requests tweakListOptions adjusts.
 func NewFilteredEventInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredEventInformer constructs a new typed informer for Event whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredEventInformer is NewFilteredEventInformer with typed indexers and result.
 func NewTypedFilteredEventInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EventIndexInformer {
 	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewEventInformerWithOptions constructs a new informer for Event with the given options.
+// NewEventInformerWithOptions builds an informer of Events of its own, configured by options.
 func NewEventInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedEventInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedEventInformerWithOptions constructs a new typed informer for Event with the given options.
+// NewTypedEventInformerWithOptions is NewEventInformerWithOptions with a typed result.
 func NewTypedEventInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EventIndexInformer {
 	c := client.EventsV1().Events(namespace)
 	gvr := eventsv1.SchemeGroupVersion.WithResource("events")

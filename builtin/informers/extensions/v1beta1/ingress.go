@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// IngressInformer provides access to a shared informer and lister for Ingresses.
+// IngressInformer gives the shared informer of Ingresses and a lister reading its cache.
 type IngressInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersextensionsv1beta1.IngressLister
 }
 
-// TypedIngressInformer also gives the typed view of the shared informer.
+// TypedIngressInformer adds the typed view of the shared informer.
 type TypedIngressInformer interface {
 	IngressInformer
 	TypedInformer() IngressIndexInformer
@@ -58,32 +58,32 @@ type ingressInformer struct {
 	namespace        string
 }
 
-// NewIngressInformer constructs a new informer for Ingress. Prefer an informer factory's shared informer.
+// NewIngressInformer builds an informer of Ingresses of its own; a factory's shared one saves memory and connections.
 func NewIngressInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewIngressInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedIngressInformer constructs a new typed informer for Ingress.
+// NewTypedIngressInformer is NewIngressInformer with typed indexers and result.
 func NewTypedIngressInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers IngressIndexers) IngressIndexInformer {
 	return NewTypedIngressInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredIngressInformer constructs a new informer for Ingress whose lists and watches tweakListOptions adjusts.
+// NewFilteredIngressInformer builds an informer of Ingresses of its own whose requests tweakListOptions adjusts.
 func NewFilteredIngressInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewIngressInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredIngressInformer constructs a new typed informer for Ingress whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredIngressInformer is NewFilteredIngressInformer with typed indexers and result.
 func NewTypedFilteredIngressInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers IngressIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) IngressIndexInformer {
 	return NewTypedIngressInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewIngressInformerWithOptions constructs a new informer for Ingress with the given options.
+// NewIngressInformerWithOptions builds an informer of Ingresses of its own, configured by options.
 func NewIngressInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedIngressInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedIngressInformerWithOptions constructs a new typed informer for Ingress with the given options.
+// NewTypedIngressInformerWithOptions is NewIngressInformerWithOptions with a typed result.
 func NewTypedIngressInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) IngressIndexInformer {
 	c := client.ExtensionsV1beta1().Ingresses(namespace)
 	gvr := extensionsv1beta1.SchemeGroupVersion.WithResource("ingresses")

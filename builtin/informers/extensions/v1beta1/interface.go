@@ -22,17 +22,17 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// DaemonSets returns a TypedDaemonSetInformer.
+	// DaemonSets returns the shared informer and lister of DaemonSets.
 	DaemonSets() TypedDaemonSetInformer
-	// Deployments returns a TypedDeploymentInformer.
+	// Deployments returns the shared informer and lister of Deployments.
 	Deployments() TypedDeploymentInformer
-	// Ingresses returns a TypedIngressInformer.
+	// Ingresses returns the shared informer and lister of Ingresses.
 	Ingresses() TypedIngressInformer
-	// NetworkPolicies returns a TypedNetworkPolicyInformer.
+	// NetworkPolicies returns the shared informer and lister of NetworkPolicies.
 	NetworkPolicies() TypedNetworkPolicyInformer
-	// ReplicaSets returns a TypedReplicaSetInformer.
+	// ReplicaSets returns the shared informer and lister of ReplicaSets.
 	ReplicaSets() TypedReplicaSetInformer
 }
 
@@ -42,32 +42,32 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// DaemonSets returns a TypedDaemonSetInformer.
+// DaemonSets returns the shared informer and lister of DaemonSets.
 func (v *version) DaemonSets() TypedDaemonSetInformer {
 	return &daemonSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Deployments returns a TypedDeploymentInformer.
+// Deployments returns the shared informer and lister of Deployments.
 func (v *version) Deployments() TypedDeploymentInformer {
 	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Ingresses returns a TypedIngressInformer.
+// Ingresses returns the shared informer and lister of Ingresses.
 func (v *version) Ingresses() TypedIngressInformer {
 	return &ingressInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// NetworkPolicies returns a TypedNetworkPolicyInformer.
+// NetworkPolicies returns the shared informer and lister of NetworkPolicies.
 func (v *version) NetworkPolicies() TypedNetworkPolicyInformer {
 	return &networkPolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ReplicaSets returns a TypedReplicaSetInformer.
+// ReplicaSets returns the shared informer and lister of ReplicaSets.
 func (v *version) ReplicaSets() TypedReplicaSetInformer {
 	return &replicaSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// NetworkPolicyInformer provides access to a shared informer and lister for NetworkPolicies.
+// NetworkPolicyInformer gives the shared informer of NetworkPolicies and a lister reading its cache.
 type NetworkPolicyInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersextensionsv1beta1.NetworkPolicyLister
 }
 
-// TypedNetworkPolicyInformer also gives the typed view of the shared informer.
+// TypedNetworkPolicyInformer adds the typed view of the shared informer.
 type TypedNetworkPolicyInformer interface {
 	NetworkPolicyInformer
 	TypedInformer() NetworkPolicyIndexInformer
@@ -58,32 +58,32 @@ type networkPolicyInformer struct {
 	namespace        string
 }
 
-// NewNetworkPolicyInformer constructs a new informer for NetworkPolicy. Prefer an informer factory's shared informer.
+// NewNetworkPolicyInformer builds an informer of NetworkPolicies of its own; a factory's shared one saves memory and connections.
 func NewNetworkPolicyInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedNetworkPolicyInformer constructs a new typed informer for NetworkPolicy.
+// NewTypedNetworkPolicyInformer is NewNetworkPolicyInformer with typed indexers and result.
 func NewTypedNetworkPolicyInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers NetworkPolicyIndexers) NetworkPolicyIndexInformer {
 	return NewTypedNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredNetworkPolicyInformer constructs a new informer for NetworkPolicy whose lists and watches tweakListOptions adjusts.
+// NewFilteredNetworkPolicyInformer builds an informer of NetworkPolicies of its own whose requests tweakListOptions adjusts.
 func NewFilteredNetworkPolicyInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredNetworkPolicyInformer constructs a new typed informer for NetworkPolicy whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredNetworkPolicyInformer is NewFilteredNetworkPolicyInformer with typed indexers and result.
 func NewTypedFilteredNetworkPolicyInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers NetworkPolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NetworkPolicyIndexInformer {
 	return NewTypedNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewNetworkPolicyInformerWithOptions constructs a new informer for NetworkPolicy with the given options.
+// NewNetworkPolicyInformerWithOptions builds an informer of NetworkPolicies of its own, configured by options.
 func NewNetworkPolicyInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedNetworkPolicyInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedNetworkPolicyInformerWithOptions constructs a new typed informer for NetworkPolicy with the given options.
+// NewTypedNetworkPolicyInformerWithOptions is NewNetworkPolicyInformerWithOptions with a typed result.
 func NewTypedNetworkPolicyInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) NetworkPolicyIndexInformer {
 	c := client.ExtensionsV1beta1().NetworkPolicies(namespace)
 	gvr := extensionsv1beta1.SchemeGroupVersion.WithResource("networkpolicies")

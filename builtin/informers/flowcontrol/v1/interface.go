@@ -22,11 +22,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// FlowSchemas returns a TypedFlowSchemaInformer.
+	// FlowSchemas returns the shared informer and lister of FlowSchemas.
 	FlowSchemas() TypedFlowSchemaInformer
-	// PriorityLevelConfigurations returns a TypedPriorityLevelConfigurationInformer.
+	// PriorityLevelConfigurations returns the shared informer and lister of PriorityLevelConfigurations.
 	PriorityLevelConfigurations() TypedPriorityLevelConfigurationInformer
 }
 
@@ -36,17 +36,17 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// FlowSchemas returns a TypedFlowSchemaInformer.
+// FlowSchemas returns the shared informer and lister of FlowSchemas.
 func (v *version) FlowSchemas() TypedFlowSchemaInformer {
 	return &flowSchemaInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// PriorityLevelConfigurations returns a TypedPriorityLevelConfigurationInformer.
+// PriorityLevelConfigurations returns the shared informer and lister of PriorityLevelConfigurations.
 func (v *version) PriorityLevelConfigurations() TypedPriorityLevelConfigurationInformer {
 	return &priorityLevelConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

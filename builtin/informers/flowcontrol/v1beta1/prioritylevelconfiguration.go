@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PriorityLevelConfigurationInformer provides access to a shared informer and lister for PriorityLevelConfigurations.
+// PriorityLevelConfigurationInformer gives the shared informer of PriorityLevelConfigurations and a lister reading its cache.
 type PriorityLevelConfigurationInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersflowcontrolv1beta1.PriorityLevelConfigurationLister
 }
 
-// TypedPriorityLevelConfigurationInformer also gives the typed view of the shared informer.
+// TypedPriorityLevelConfigurationInformer adds the typed view of the shared informer.
 type TypedPriorityLevelConfigurationInformer interface {
 	PriorityLevelConfigurationInformer
 	TypedInformer() PriorityLevelConfigurationIndexInformer
@@ -57,32 +57,32 @@ type priorityLevelConfigurationInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewPriorityLevelConfigurationInformer constructs a new informer for PriorityLevelConfiguration. Prefer an informer factory's shared informer.
+// NewPriorityLevelConfigurationInformer builds an informer of PriorityLevelConfigurations of its own; a factory's shared one saves memory and connections.
 func NewPriorityLevelConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPriorityLevelConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPriorityLevelConfigurationInformer constructs a new typed informer for PriorityLevelConfiguration.
+// NewTypedPriorityLevelConfigurationInformer is NewPriorityLevelConfigurationInformer with typed indexers and result.
 func NewTypedPriorityLevelConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PriorityLevelConfigurationIndexers) PriorityLevelConfigurationIndexInformer {
 	return NewTypedPriorityLevelConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPriorityLevelConfigurationInformer constructs a new informer for PriorityLevelConfiguration whose lists and watches tweakListOptions adjusts.
+// NewFilteredPriorityLevelConfigurationInformer builds an informer of PriorityLevelConfigurations of its own whose requests tweakListOptions adjusts.
 func NewFilteredPriorityLevelConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPriorityLevelConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPriorityLevelConfigurationInformer constructs a new typed informer for PriorityLevelConfiguration whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPriorityLevelConfigurationInformer is NewFilteredPriorityLevelConfigurationInformer with typed indexers and result.
 func NewTypedFilteredPriorityLevelConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PriorityLevelConfigurationIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PriorityLevelConfigurationIndexInformer {
 	return NewTypedPriorityLevelConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPriorityLevelConfigurationInformerWithOptions constructs a new informer for PriorityLevelConfiguration with the given options.
+// NewPriorityLevelConfigurationInformerWithOptions builds an informer of PriorityLevelConfigurations of its own, configured by options.
 func NewPriorityLevelConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPriorityLevelConfigurationInformerWithOptions(client, options)
 }
 
-// NewTypedPriorityLevelConfigurationInformerWithOptions constructs a new typed informer for PriorityLevelConfiguration with the given options.
+// NewTypedPriorityLevelConfigurationInformerWithOptions is NewPriorityLevelConfigurationInformerWithOptions with a typed result.
 func NewTypedPriorityLevelConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PriorityLevelConfigurationIndexInformer {
 	c := client.FlowcontrolV1beta1().PriorityLevelConfigurations()
 	gvr := flowcontrolv1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// FlowSchemaInformer provides access to a shared informer and lister for FlowSchemas.
+// FlowSchemaInformer gives the shared informer of FlowSchemas and a lister reading its cache.
 type FlowSchemaInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersflowcontrolv1beta2.FlowSchemaLister
 }
 
-// TypedFlowSchemaInformer also gives the typed view of the shared informer.
+// TypedFlowSchemaInformer adds the typed view of the shared informer.
 type TypedFlowSchemaInformer interface {
 	FlowSchemaInformer
 	TypedInformer() FlowSchemaIndexInformer
@@ -57,32 +57,32 @@ type flowSchemaInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewFlowSchemaInformer constructs a new informer for FlowSchema. Prefer an informer factory's shared informer.
+// NewFlowSchemaInformer builds an informer of FlowSchemas of its own; a factory's shared one saves memory and connections.
 func NewFlowSchemaInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewFlowSchemaInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedFlowSchemaInformer constructs a new typed informer for FlowSchema.
+// NewTypedFlowSchemaInformer is NewFlowSchemaInformer with typed indexers and result.
 func NewTypedFlowSchemaInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers FlowSchemaIndexers) FlowSchemaIndexInformer {
 	return NewTypedFlowSchemaInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredFlowSchemaInformer constructs a new informer for FlowSchema whose lists and watches tweakListOptions adjusts.
+// NewFilteredFlowSchemaInformer builds an informer of FlowSchemas of its own whose requests tweakListOptions adjusts.
 func NewFilteredFlowSchemaInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewFlowSchemaInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredFlowSchemaInformer constructs a new typed informer for FlowSchema whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredFlowSchemaInformer is NewFilteredFlowSchemaInformer with typed indexers and result.
 func NewTypedFilteredFlowSchemaInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers FlowSchemaIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FlowSchemaIndexInformer {
 	return NewTypedFlowSchemaInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewFlowSchemaInformerWithOptions constructs a new informer for FlowSchema with the given options.
+// NewFlowSchemaInformerWithOptions builds an informer of FlowSchemas of its own, configured by options.
 func NewFlowSchemaInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedFlowSchemaInformerWithOptions(client, options)
 }
 
-// NewTypedFlowSchemaInformerWithOptions constructs a new typed informer for FlowSchema with the given options.
+// NewTypedFlowSchemaInformerWithOptions is NewFlowSchemaInformerWithOptions with a typed result.
 func NewTypedFlowSchemaInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) FlowSchemaIndexInformer {
 	c := client.FlowcontrolV1beta2().FlowSchemas()
 	gvr := flowcontrolv1beta2.SchemeGroupVersion.WithResource("flowschemas")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// EvictionInformer provides access to a shared informer and lister for Evictions.
+// EvictionInformer gives the shared informer of Evictions and a lister reading its cache.
 type EvictionInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerslifecyclev1alpha1.EvictionLister
 }
 
-// TypedEvictionInformer also gives the typed view of the shared informer.
+// TypedEvictionInformer adds the typed view of the shared informer.
 type TypedEvictionInformer interface {
 	EvictionInformer
 	TypedInformer() EvictionIndexInformer
@@ -58,32 +58,32 @@ type evictionInformer struct {
 	namespace        string
 }
 
-// NewEvictionInformer constructs a new informer for Eviction. Prefer an informer factory's shared informer.
+// NewEvictionInformer builds an informer of Evictions of its own; a factory's shared one saves memory and connections.
 func NewEvictionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewEvictionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedEvictionInformer constructs a new typed informer for Eviction.
+// NewTypedEvictionInformer is NewEvictionInformer with typed indexers and result.
 func NewTypedEvictionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EvictionIndexers) EvictionIndexInformer {
 	return NewTypedEvictionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredEvictionInformer constructs a new informer for Eviction whose lists and watches tweakListOptions adjusts.
+// NewFilteredEvictionInformer builds an informer of Evictions of its own whose requests tweakListOptions adjusts.
 func NewFilteredEvictionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewEvictionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredEvictionInformer constructs a new typed informer for Eviction whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredEvictionInformer is NewFilteredEvictionInformer with typed indexers and result.
 func NewTypedFilteredEvictionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EvictionIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EvictionIndexInformer {
 	return NewTypedEvictionInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewEvictionInformerWithOptions constructs a new informer for Eviction with the given options.
+// NewEvictionInformerWithOptions builds an informer of Evictions of its own, configured by options.
 func NewEvictionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedEvictionInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedEvictionInformerWithOptions constructs a new typed informer for Eviction with the given options.
+// NewTypedEvictionInformerWithOptions is NewEvictionInformerWithOptions with a typed result.
 func NewTypedEvictionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EvictionIndexInformer {
 	c := client.LifecycleV1alpha1().Evictions(namespace)
 	gvr := lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictions")

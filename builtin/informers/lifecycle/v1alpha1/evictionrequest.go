@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// EvictionRequestInformer provides access to a shared informer and lister for EvictionRequests.
+// EvictionRequestInformer gives the shared informer of EvictionRequests and a lister reading its cache.
 type EvictionRequestInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerslifecyclev1alpha1.EvictionRequestLister
 }
 
-// TypedEvictionRequestInformer also gives the typed view of the shared informer.
+// TypedEvictionRequestInformer adds the typed view of the shared informer.
 type TypedEvictionRequestInformer interface {
 	EvictionRequestInformer
 	TypedInformer() EvictionRequestIndexInformer
@@ -58,32 +58,32 @@ type evictionRequestInformer struct {
 	namespace        string
 }
 
-// NewEvictionRequestInformer constructs a new informer for EvictionRequest. Prefer an informer factory's shared informer.
+// NewEvictionRequestInformer builds an informer of EvictionRequests of its own; a factory's shared one saves memory and connections.
 func NewEvictionRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewEvictionRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedEvictionRequestInformer constructs a new typed informer for EvictionRequest.
+// NewTypedEvictionRequestInformer is NewEvictionRequestInformer with typed indexers and result.
 func NewTypedEvictionRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EvictionRequestIndexers) EvictionRequestIndexInformer {
 	return NewTypedEvictionRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredEvictionRequestInformer constructs a new informer for EvictionRequest whose lists and watches tweakListOptions adjusts.
+// NewFilteredEvictionRequestInformer builds an informer of EvictionRequests of its own whose requests tweakListOptions adjusts.
 func NewFilteredEvictionRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewEvictionRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredEvictionRequestInformer constructs a new typed informer for EvictionRequest whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredEvictionRequestInformer is NewFilteredEvictionRequestInformer with typed indexers and result.
 func NewTypedFilteredEvictionRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers EvictionRequestIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EvictionRequestIndexInformer {
 	return NewTypedEvictionRequestInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewEvictionRequestInformerWithOptions constructs a new informer for EvictionRequest with the given options.
+// NewEvictionRequestInformerWithOptions builds an informer of EvictionRequests of its own, configured by options.
 func NewEvictionRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedEvictionRequestInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedEvictionRequestInformerWithOptions constructs a new typed informer for EvictionRequest with the given options.
+// NewTypedEvictionRequestInformerWithOptions is NewEvictionRequestInformerWithOptions with a typed result.
 func NewTypedEvictionRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EvictionRequestIndexInformer {
 	c := client.LifecycleV1alpha1().EvictionRequests(namespace)
 	gvr := lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictionrequests")

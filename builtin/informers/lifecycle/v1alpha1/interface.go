@@ -22,11 +22,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// Evictions returns a TypedEvictionInformer.
+	// Evictions returns the shared informer and lister of Evictions.
 	Evictions() TypedEvictionInformer
-	// EvictionRequests returns a TypedEvictionRequestInformer.
+	// EvictionRequests returns the shared informer and lister of EvictionRequests.
 	EvictionRequests() TypedEvictionRequestInformer
 }
 
@@ -36,17 +36,17 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// Evictions returns a TypedEvictionInformer.
+// Evictions returns the shared informer and lister of Evictions.
 func (v *version) Evictions() TypedEvictionInformer {
 	return &evictionInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// EvictionRequests returns a TypedEvictionRequestInformer.
+// EvictionRequests returns the shared informer and lister of EvictionRequests.
 func (v *version) EvictionRequests() TypedEvictionRequestInformer {
 	return &evictionRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// IPAddressInformer provides access to a shared informer and lister for IPAddresses.
+// IPAddressInformer gives the shared informer of IPAddresses and a lister reading its cache.
 type IPAddressInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersnetworkingv1.IPAddressLister
 }
 
-// TypedIPAddressInformer also gives the typed view of the shared informer.
+// TypedIPAddressInformer adds the typed view of the shared informer.
 type TypedIPAddressInformer interface {
 	IPAddressInformer
 	TypedInformer() IPAddressIndexInformer
@@ -57,32 +57,32 @@ type iPAddressInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewIPAddressInformer constructs a new informer for IPAddress. Prefer an informer factory's shared informer.
+// NewIPAddressInformer builds an informer of IPAddresses of its own; a factory's shared one saves memory and connections.
 func NewIPAddressInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewIPAddressInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedIPAddressInformer constructs a new typed informer for IPAddress.
+// NewTypedIPAddressInformer is NewIPAddressInformer with typed indexers and result.
 func NewTypedIPAddressInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers IPAddressIndexers) IPAddressIndexInformer {
 	return NewTypedIPAddressInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredIPAddressInformer constructs a new informer for IPAddress whose lists and watches tweakListOptions adjusts.
+// NewFilteredIPAddressInformer builds an informer of IPAddresses of its own whose requests tweakListOptions adjusts.
 func NewFilteredIPAddressInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewIPAddressInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredIPAddressInformer constructs a new typed informer for IPAddress whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredIPAddressInformer is NewFilteredIPAddressInformer with typed indexers and result.
 func NewTypedFilteredIPAddressInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers IPAddressIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) IPAddressIndexInformer {
 	return NewTypedIPAddressInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewIPAddressInformerWithOptions constructs a new informer for IPAddress with the given options.
+// NewIPAddressInformerWithOptions builds an informer of IPAddresses of its own, configured by options.
 func NewIPAddressInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedIPAddressInformerWithOptions(client, options)
 }
 
-// NewTypedIPAddressInformerWithOptions constructs a new typed informer for IPAddress with the given options.
+// NewTypedIPAddressInformerWithOptions is NewIPAddressInformerWithOptions with a typed result.
 func NewTypedIPAddressInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) IPAddressIndexInformer {
 	c := client.NetworkingV1().IPAddresses()
 	gvr := networkingv1.SchemeGroupVersion.WithResource("ipaddresses")

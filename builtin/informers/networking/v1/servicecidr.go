@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ServiceCIDRInformer provides access to a shared informer and lister for ServiceCIDRs.
+// ServiceCIDRInformer gives the shared informer of ServiceCIDRs and a lister reading its cache.
 type ServiceCIDRInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersnetworkingv1.ServiceCIDRLister
 }
 
-// TypedServiceCIDRInformer also gives the typed view of the shared informer.
+// TypedServiceCIDRInformer adds the typed view of the shared informer.
 type TypedServiceCIDRInformer interface {
 	ServiceCIDRInformer
 	TypedInformer() ServiceCIDRIndexInformer
@@ -57,32 +57,32 @@ type serviceCIDRInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewServiceCIDRInformer constructs a new informer for ServiceCIDR. Prefer an informer factory's shared informer.
+// NewServiceCIDRInformer builds an informer of ServiceCIDRs of its own; a factory's shared one saves memory and connections.
 func NewServiceCIDRInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewServiceCIDRInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedServiceCIDRInformer constructs a new typed informer for ServiceCIDR.
+// NewTypedServiceCIDRInformer is NewServiceCIDRInformer with typed indexers and result.
 func NewTypedServiceCIDRInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ServiceCIDRIndexers) ServiceCIDRIndexInformer {
 	return NewTypedServiceCIDRInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredServiceCIDRInformer constructs a new informer for ServiceCIDR whose lists and watches tweakListOptions adjusts.
+// NewFilteredServiceCIDRInformer builds an informer of ServiceCIDRs of its own whose requests tweakListOptions adjusts.
 func NewFilteredServiceCIDRInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewServiceCIDRInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredServiceCIDRInformer constructs a new typed informer for ServiceCIDR whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredServiceCIDRInformer is NewFilteredServiceCIDRInformer with typed indexers and result.
 func NewTypedFilteredServiceCIDRInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ServiceCIDRIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceCIDRIndexInformer {
 	return NewTypedServiceCIDRInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewServiceCIDRInformerWithOptions constructs a new informer for ServiceCIDR with the given options.
+// NewServiceCIDRInformerWithOptions builds an informer of ServiceCIDRs of its own, configured by options.
 func NewServiceCIDRInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedServiceCIDRInformerWithOptions(client, options)
 }
 
-// NewTypedServiceCIDRInformerWithOptions constructs a new typed informer for ServiceCIDR with the given options.
+// NewTypedServiceCIDRInformerWithOptions is NewServiceCIDRInformerWithOptions with a typed result.
 func NewTypedServiceCIDRInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ServiceCIDRIndexInformer {
 	c := client.NetworkingV1().ServiceCIDRs()
 	gvr := networkingv1.SchemeGroupVersion.WithResource("servicecidrs")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// IngressClassInformer provides access to a shared informer and lister for IngressClasses.
+// IngressClassInformer gives the shared informer of IngressClasses and a lister reading its cache.
 type IngressClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersnetworkingv1beta1.IngressClassLister
 }
 
-// TypedIngressClassInformer also gives the typed view of the shared informer.
+// TypedIngressClassInformer adds the typed view of the shared informer.
 type TypedIngressClassInformer interface {
 	IngressClassInformer
 	TypedInformer() IngressClassIndexInformer
@@ -57,32 +57,32 @@ type ingressClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewIngressClassInformer constructs a new informer for IngressClass. Prefer an informer factory's shared informer.
+// NewIngressClassInformer builds an informer of IngressClasses of its own; a factory's shared one saves memory and connections.
 func NewIngressClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewIngressClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedIngressClassInformer constructs a new typed informer for IngressClass.
+// NewTypedIngressClassInformer is NewIngressClassInformer with typed indexers and result.
 func NewTypedIngressClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers IngressClassIndexers) IngressClassIndexInformer {
 	return NewTypedIngressClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredIngressClassInformer constructs a new informer for IngressClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredIngressClassInformer builds an informer of IngressClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredIngressClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewIngressClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredIngressClassInformer constructs a new typed informer for IngressClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredIngressClassInformer is NewFilteredIngressClassInformer with typed indexers and result.
 func NewTypedFilteredIngressClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers IngressClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) IngressClassIndexInformer {
 	return NewTypedIngressClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewIngressClassInformerWithOptions constructs a new informer for IngressClass with the given options.
+// NewIngressClassInformerWithOptions builds an informer of IngressClasses of its own, configured by options.
 func NewIngressClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedIngressClassInformerWithOptions(client, options)
 }
 
-// NewTypedIngressClassInformerWithOptions constructs a new typed informer for IngressClass with the given options.
+// NewTypedIngressClassInformerWithOptions is NewIngressClassInformerWithOptions with a typed result.
 func NewTypedIngressClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) IngressClassIndexInformer {
 	c := client.NetworkingV1beta1().IngressClasses()
 	gvr := networkingv1beta1.SchemeGroupVersion.WithResource("ingressclasses")

@@ -22,15 +22,15 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// IPAddresses returns a TypedIPAddressInformer.
+	// IPAddresses returns the shared informer and lister of IPAddresses.
 	IPAddresses() TypedIPAddressInformer
-	// Ingresses returns a TypedIngressInformer.
+	// Ingresses returns the shared informer and lister of Ingresses.
 	Ingresses() TypedIngressInformer
-	// IngressClasses returns a TypedIngressClassInformer.
+	// IngressClasses returns the shared informer and lister of IngressClasses.
 	IngressClasses() TypedIngressClassInformer
-	// ServiceCIDRs returns a TypedServiceCIDRInformer.
+	// ServiceCIDRs returns the shared informer and lister of ServiceCIDRs.
 	ServiceCIDRs() TypedServiceCIDRInformer
 }
 
@@ -40,27 +40,27 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// IPAddresses returns a TypedIPAddressInformer.
+// IPAddresses returns the shared informer and lister of IPAddresses.
 func (v *version) IPAddresses() TypedIPAddressInformer {
 	return &iPAddressInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Ingresses returns a TypedIngressInformer.
+// Ingresses returns the shared informer and lister of Ingresses.
 func (v *version) Ingresses() TypedIngressInformer {
 	return &ingressInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// IngressClasses returns a TypedIngressClassInformer.
+// IngressClasses returns the shared informer and lister of IngressClasses.
 func (v *version) IngressClasses() TypedIngressClassInformer {
 	return &ingressClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ServiceCIDRs returns a TypedServiceCIDRInformer.
+// ServiceCIDRs returns the shared informer and lister of ServiceCIDRs.
 func (v *version) ServiceCIDRs() TypedServiceCIDRInformer {
 	return &serviceCIDRInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

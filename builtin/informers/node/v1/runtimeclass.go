@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// RuntimeClassInformer provides access to a shared informer and lister for RuntimeClasses.
+// RuntimeClassInformer gives the shared informer of RuntimeClasses and a lister reading its cache.
 type RuntimeClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersnodev1.RuntimeClassLister
 }
 
-// TypedRuntimeClassInformer also gives the typed view of the shared informer.
+// TypedRuntimeClassInformer adds the typed view of the shared informer.
 type TypedRuntimeClassInformer interface {
 	RuntimeClassInformer
 	TypedInformer() RuntimeClassIndexInformer
@@ -57,32 +57,32 @@ type runtimeClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewRuntimeClassInformer constructs a new informer for RuntimeClass. Prefer an informer factory's shared informer.
+// NewRuntimeClassInformer builds an informer of RuntimeClasses of its own; a factory's shared one saves memory and connections.
 func NewRuntimeClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewRuntimeClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedRuntimeClassInformer constructs a new typed informer for RuntimeClass.
+// NewTypedRuntimeClassInformer is NewRuntimeClassInformer with typed indexers and result.
 func NewTypedRuntimeClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers RuntimeClassIndexers) RuntimeClassIndexInformer {
 	return NewTypedRuntimeClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredRuntimeClassInformer constructs a new informer for RuntimeClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredRuntimeClassInformer builds an informer of RuntimeClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredRuntimeClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewRuntimeClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredRuntimeClassInformer constructs a new typed informer for RuntimeClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredRuntimeClassInformer is NewFilteredRuntimeClassInformer with typed indexers and result.
 func NewTypedFilteredRuntimeClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers RuntimeClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) RuntimeClassIndexInformer {
 	return NewTypedRuntimeClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewRuntimeClassInformerWithOptions constructs a new informer for RuntimeClass with the given options.
+// NewRuntimeClassInformerWithOptions builds an informer of RuntimeClasses of its own, configured by options.
 func NewRuntimeClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedRuntimeClassInformerWithOptions(client, options)
 }
 
-// NewTypedRuntimeClassInformerWithOptions constructs a new typed informer for RuntimeClass with the given options.
+// NewTypedRuntimeClassInformerWithOptions is NewRuntimeClassInformerWithOptions with a typed result.
 func NewTypedRuntimeClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) RuntimeClassIndexInformer {
 	c := client.NodeV1().RuntimeClasses()
 	gvr := nodev1.SchemeGroupVersion.WithResource("runtimeclasses")

@@ -22,9 +22,9 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// RuntimeClasses returns a TypedRuntimeClassInformer.
+	// RuntimeClasses returns the shared informer and lister of RuntimeClasses.
 	RuntimeClasses() TypedRuntimeClassInformer
 }
 
@@ -34,12 +34,12 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// RuntimeClasses returns a TypedRuntimeClassInformer.
+// RuntimeClasses returns the shared informer and lister of RuntimeClasses.
 func (v *version) RuntimeClasses() TypedRuntimeClassInformer {
 	return &runtimeClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PodDisruptionBudgetInformer provides access to a shared informer and lister for PodDisruptionBudgets.
+// PodDisruptionBudgetInformer gives the shared informer of PodDisruptionBudgets and a lister reading its cache.
 type PodDisruptionBudgetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listerspolicyv1beta1.PodDisruptionBudgetLister
 }
 
-// TypedPodDisruptionBudgetInformer also gives the typed view of the shared informer.
+// TypedPodDisruptionBudgetInformer adds the typed view of the shared informer.
 type TypedPodDisruptionBudgetInformer interface {
 	PodDisruptionBudgetInformer
 	TypedInformer() PodDisruptionBudgetIndexInformer
@@ -58,32 +58,32 @@ type podDisruptionBudgetInformer struct {
 	namespace        string
 }
 
-// NewPodDisruptionBudgetInformer constructs a new informer for PodDisruptionBudget. Prefer an informer factory's shared informer.
+// NewPodDisruptionBudgetInformer builds an informer of PodDisruptionBudgets of its own; a factory's shared one saves memory and connections.
 func NewPodDisruptionBudgetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPodDisruptionBudgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPodDisruptionBudgetInformer constructs a new typed informer for PodDisruptionBudget.
+// NewTypedPodDisruptionBudgetInformer is NewPodDisruptionBudgetInformer with typed indexers and result.
 func NewTypedPodDisruptionBudgetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodDisruptionBudgetIndexers) PodDisruptionBudgetIndexInformer {
 	return NewTypedPodDisruptionBudgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPodDisruptionBudgetInformer constructs a new informer for PodDisruptionBudget whose lists and watches tweakListOptions adjusts.
+// NewFilteredPodDisruptionBudgetInformer builds an informer of PodDisruptionBudgets of its own whose requests tweakListOptions adjusts.
 func NewFilteredPodDisruptionBudgetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPodDisruptionBudgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPodDisruptionBudgetInformer constructs a new typed informer for PodDisruptionBudget whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPodDisruptionBudgetInformer is NewFilteredPodDisruptionBudgetInformer with typed indexers and result.
 func NewTypedFilteredPodDisruptionBudgetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodDisruptionBudgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodDisruptionBudgetIndexInformer {
 	return NewTypedPodDisruptionBudgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPodDisruptionBudgetInformerWithOptions constructs a new informer for PodDisruptionBudget with the given options.
+// NewPodDisruptionBudgetInformerWithOptions builds an informer of PodDisruptionBudgets of its own, configured by options.
 func NewPodDisruptionBudgetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPodDisruptionBudgetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPodDisruptionBudgetInformerWithOptions constructs a new typed informer for PodDisruptionBudget with the given options.
+// NewTypedPodDisruptionBudgetInformerWithOptions is NewPodDisruptionBudgetInformerWithOptions with a typed result.
 func NewTypedPodDisruptionBudgetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodDisruptionBudgetIndexInformer {
 	c := client.PolicyV1beta1().PodDisruptionBudgets(namespace)
 	gvr := policyv1beta1.SchemeGroupVersion.WithResource("poddisruptionbudgets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ClusterRoleInformer provides access to a shared informer and lister for ClusterRoles.
+// ClusterRoleInformer gives the shared informer of ClusterRoles and a lister reading its cache.
 type ClusterRoleInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersrbacv1.ClusterRoleLister
 }
 
-// TypedClusterRoleInformer also gives the typed view of the shared informer.
+// TypedClusterRoleInformer adds the typed view of the shared informer.
 type TypedClusterRoleInformer interface {
 	ClusterRoleInformer
 	TypedInformer() ClusterRoleIndexInformer
@@ -57,32 +57,32 @@ type clusterRoleInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewClusterRoleInformer constructs a new informer for ClusterRole. Prefer an informer factory's shared informer.
+// NewClusterRoleInformer builds an informer of ClusterRoles of its own; a factory's shared one saves memory and connections.
 func NewClusterRoleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewClusterRoleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedClusterRoleInformer constructs a new typed informer for ClusterRole.
+// NewTypedClusterRoleInformer is NewClusterRoleInformer with typed indexers and result.
 func NewTypedClusterRoleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterRoleIndexers) ClusterRoleIndexInformer {
 	return NewTypedClusterRoleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredClusterRoleInformer constructs a new informer for ClusterRole whose lists and watches tweakListOptions adjusts.
+// NewFilteredClusterRoleInformer builds an informer of ClusterRoles of its own whose requests tweakListOptions adjusts.
 func NewFilteredClusterRoleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewClusterRoleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredClusterRoleInformer constructs a new typed informer for ClusterRole whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredClusterRoleInformer is NewFilteredClusterRoleInformer with typed indexers and result.
 func NewTypedFilteredClusterRoleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterRoleIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ClusterRoleIndexInformer {
 	return NewTypedClusterRoleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewClusterRoleInformerWithOptions constructs a new informer for ClusterRole with the given options.
+// NewClusterRoleInformerWithOptions builds an informer of ClusterRoles of its own, configured by options.
 func NewClusterRoleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedClusterRoleInformerWithOptions(client, options)
 }
 
-// NewTypedClusterRoleInformerWithOptions constructs a new typed informer for ClusterRole with the given options.
+// NewTypedClusterRoleInformerWithOptions is NewClusterRoleInformerWithOptions with a typed result.
 func NewTypedClusterRoleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterRoleIndexInformer {
 	c := client.RbacV1().ClusterRoles()
 	gvr := rbacv1.SchemeGroupVersion.WithResource("clusterroles")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// RoleInformer provides access to a shared informer and lister for Roles.
+// RoleInformer gives the shared informer of Roles and a lister reading its cache.
 type RoleInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersrbacv1.RoleLister
 }
 
-// TypedRoleInformer also gives the typed view of the shared informer.
+// TypedRoleInformer adds the typed view of the shared informer.
 type TypedRoleInformer interface {
 	RoleInformer
 	TypedInformer() RoleIndexInformer
@@ -58,32 +58,32 @@ type roleInformer struct {
 	namespace        string
 }
 
-// NewRoleInformer constructs a new informer for Role. Prefer an informer factory's shared informer.
+// NewRoleInformer builds an informer of Roles of its own; a factory's shared one saves memory and connections.
 func NewRoleInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewRoleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedRoleInformer constructs a new typed informer for Role.
+// NewTypedRoleInformer is NewRoleInformer with typed indexers and result.
 func NewTypedRoleInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers RoleIndexers) RoleIndexInformer {
 	return NewTypedRoleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredRoleInformer constructs a new informer for Role whose lists and watches tweakListOptions adjusts.
+// NewFilteredRoleInformer builds an informer of Roles of its own whose requests tweakListOptions adjusts.
 func NewFilteredRoleInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewRoleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredRoleInformer constructs a new typed informer for Role whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredRoleInformer is NewFilteredRoleInformer with typed indexers and result.
 func NewTypedFilteredRoleInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers RoleIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) RoleIndexInformer {
 	return NewTypedRoleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewRoleInformerWithOptions constructs a new informer for Role with the given options.
+// NewRoleInformerWithOptions builds an informer of Roles of its own, configured by options.
 func NewRoleInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedRoleInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedRoleInformerWithOptions constructs a new typed informer for Role with the given options.
+// NewTypedRoleInformerWithOptions is NewRoleInformerWithOptions with a typed result.
 func NewTypedRoleInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) RoleIndexInformer {
 	c := client.RbacV1().Roles(namespace)
 	gvr := rbacv1.SchemeGroupVersion.WithResource("roles")

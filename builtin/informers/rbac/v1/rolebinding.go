@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// RoleBindingInformer provides access to a shared informer and lister for RoleBindings.
+// RoleBindingInformer gives the shared informer of RoleBindings and a lister reading its cache.
 type RoleBindingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersrbacv1.RoleBindingLister
 }
 
-// TypedRoleBindingInformer also gives the typed view of the shared informer.
+// TypedRoleBindingInformer adds the typed view of the shared informer.
 type TypedRoleBindingInformer interface {
 	RoleBindingInformer
 	TypedInformer() RoleBindingIndexInformer
@@ -58,32 +58,32 @@ type roleBindingInformer struct {
 	namespace        string
 }
 
-// NewRoleBindingInformer constructs a new informer for RoleBinding. Prefer an informer factory's shared informer.
+// NewRoleBindingInformer builds an informer of RoleBindings of its own; a factory's shared one saves memory and connections.
 func NewRoleBindingInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewRoleBindingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedRoleBindingInformer constructs a new typed informer for RoleBinding.
+// NewTypedRoleBindingInformer is NewRoleBindingInformer with typed indexers and result.
 func NewTypedRoleBindingInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers RoleBindingIndexers) RoleBindingIndexInformer {
 	return NewTypedRoleBindingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredRoleBindingInformer constructs a new informer for RoleBinding whose lists and watches tweakListOptions adjusts.
+// NewFilteredRoleBindingInformer builds an informer of RoleBindings of its own whose requests tweakListOptions adjusts.
 func NewFilteredRoleBindingInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewRoleBindingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredRoleBindingInformer constructs a new typed informer for RoleBinding whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredRoleBindingInformer is NewFilteredRoleBindingInformer with typed indexers and result.
 func NewTypedFilteredRoleBindingInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers RoleBindingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) RoleBindingIndexInformer {
 	return NewTypedRoleBindingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewRoleBindingInformerWithOptions constructs a new informer for RoleBinding with the given options.
+// NewRoleBindingInformerWithOptions builds an informer of RoleBindings of its own, configured by options.
 func NewRoleBindingInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedRoleBindingInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedRoleBindingInformerWithOptions constructs a new typed informer for RoleBinding with the given options.
+// NewTypedRoleBindingInformerWithOptions is NewRoleBindingInformerWithOptions with a typed result.
 func NewTypedRoleBindingInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) RoleBindingIndexInformer {
 	c := client.RbacV1().RoleBindings(namespace)
 	gvr := rbacv1.SchemeGroupVersion.WithResource("rolebindings")

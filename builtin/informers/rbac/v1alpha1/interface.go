@@ -22,15 +22,15 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// ClusterRoles returns a TypedClusterRoleInformer.
+	// ClusterRoles returns the shared informer and lister of ClusterRoles.
 	ClusterRoles() TypedClusterRoleInformer
-	// ClusterRoleBindings returns a TypedClusterRoleBindingInformer.
+	// ClusterRoleBindings returns the shared informer and lister of ClusterRoleBindings.
 	ClusterRoleBindings() TypedClusterRoleBindingInformer
-	// Roles returns a TypedRoleInformer.
+	// Roles returns the shared informer and lister of Roles.
 	Roles() TypedRoleInformer
-	// RoleBindings returns a TypedRoleBindingInformer.
+	// RoleBindings returns the shared informer and lister of RoleBindings.
 	RoleBindings() TypedRoleBindingInformer
 }
 
@@ -40,27 +40,27 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// ClusterRoles returns a TypedClusterRoleInformer.
+// ClusterRoles returns the shared informer and lister of ClusterRoles.
 func (v *version) ClusterRoles() TypedClusterRoleInformer {
 	return &clusterRoleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ClusterRoleBindings returns a TypedClusterRoleBindingInformer.
+// ClusterRoleBindings returns the shared informer and lister of ClusterRoleBindings.
 func (v *version) ClusterRoleBindings() TypedClusterRoleBindingInformer {
 	return &clusterRoleBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Roles returns a TypedRoleInformer.
+// Roles returns the shared informer and lister of Roles.
 func (v *version) Roles() TypedRoleInformer {
 	return &roleInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// RoleBindings returns a TypedRoleBindingInformer.
+// RoleBindings returns the shared informer and lister of RoleBindings.
 func (v *version) RoleBindings() TypedRoleBindingInformer {
 	return &roleBindingInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

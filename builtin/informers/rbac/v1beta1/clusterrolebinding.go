@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ClusterRoleBindingInformer provides access to a shared informer and lister for ClusterRoleBindings.
+// ClusterRoleBindingInformer gives the shared informer of ClusterRoleBindings and a lister reading its cache.
 type ClusterRoleBindingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersrbacv1beta1.ClusterRoleBindingLister
 }
 
-// TypedClusterRoleBindingInformer also gives the typed view of the shared informer.
+// TypedClusterRoleBindingInformer adds the typed view of the shared informer.
 type TypedClusterRoleBindingInformer interface {
 	ClusterRoleBindingInformer
 	TypedInformer() ClusterRoleBindingIndexInformer
@@ -57,32 +57,32 @@ type clusterRoleBindingInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewClusterRoleBindingInformer constructs a new informer for ClusterRoleBinding. Prefer an informer factory's shared informer.
+// NewClusterRoleBindingInformer builds an informer of ClusterRoleBindings of its own; a factory's shared one saves memory and connections.
 func NewClusterRoleBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewClusterRoleBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedClusterRoleBindingInformer constructs a new typed informer for ClusterRoleBinding.
+// NewTypedClusterRoleBindingInformer is NewClusterRoleBindingInformer with typed indexers and result.
 func NewTypedClusterRoleBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterRoleBindingIndexers) ClusterRoleBindingIndexInformer {
 	return NewTypedClusterRoleBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredClusterRoleBindingInformer constructs a new informer for ClusterRoleBinding whose lists and watches tweakListOptions adjusts.
+// NewFilteredClusterRoleBindingInformer builds an informer of ClusterRoleBindings of its own whose requests tweakListOptions adjusts.
 func NewFilteredClusterRoleBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewClusterRoleBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredClusterRoleBindingInformer constructs a new typed informer for ClusterRoleBinding whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredClusterRoleBindingInformer is NewFilteredClusterRoleBindingInformer with typed indexers and result.
 func NewTypedFilteredClusterRoleBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ClusterRoleBindingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ClusterRoleBindingIndexInformer {
 	return NewTypedClusterRoleBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewClusterRoleBindingInformerWithOptions constructs a new informer for ClusterRoleBinding with the given options.
+// NewClusterRoleBindingInformerWithOptions builds an informer of ClusterRoleBindings of its own, configured by options.
 func NewClusterRoleBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedClusterRoleBindingInformerWithOptions(client, options)
 }
 
-// NewTypedClusterRoleBindingInformerWithOptions constructs a new typed informer for ClusterRoleBinding with the given options.
+// NewTypedClusterRoleBindingInformerWithOptions is NewClusterRoleBindingInformerWithOptions with a typed result.
 func NewTypedClusterRoleBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterRoleBindingIndexInformer {
 	c := client.RbacV1beta1().ClusterRoleBindings()
 	gvr := rbacv1beta1.SchemeGroupVersion.WithResource("clusterrolebindings")

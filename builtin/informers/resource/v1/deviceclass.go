@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// DeviceClassInformer provides access to a shared informer and lister for DeviceClasses.
+// DeviceClassInformer gives the shared informer of DeviceClasses and a lister reading its cache.
 type DeviceClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1.DeviceClassLister
 }
 
-// TypedDeviceClassInformer also gives the typed view of the shared informer.
+// TypedDeviceClassInformer adds the typed view of the shared informer.
 type TypedDeviceClassInformer interface {
 	DeviceClassInformer
 	TypedInformer() DeviceClassIndexInformer
@@ -57,32 +57,32 @@ type deviceClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewDeviceClassInformer constructs a new informer for DeviceClass. Prefer an informer factory's shared informer.
+// NewDeviceClassInformer builds an informer of DeviceClasses of its own; a factory's shared one saves memory and connections.
 func NewDeviceClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewDeviceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedDeviceClassInformer constructs a new typed informer for DeviceClass.
+// NewTypedDeviceClassInformer is NewDeviceClassInformer with typed indexers and result.
 func NewTypedDeviceClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers DeviceClassIndexers) DeviceClassIndexInformer {
 	return NewTypedDeviceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredDeviceClassInformer constructs a new informer for DeviceClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredDeviceClassInformer builds an informer of DeviceClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredDeviceClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewDeviceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredDeviceClassInformer constructs a new typed informer for DeviceClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredDeviceClassInformer is NewFilteredDeviceClassInformer with typed indexers and result.
 func NewTypedFilteredDeviceClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers DeviceClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DeviceClassIndexInformer {
 	return NewTypedDeviceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewDeviceClassInformerWithOptions constructs a new informer for DeviceClass with the given options.
+// NewDeviceClassInformerWithOptions builds an informer of DeviceClasses of its own, configured by options.
 func NewDeviceClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedDeviceClassInformerWithOptions(client, options)
 }
 
-// NewTypedDeviceClassInformerWithOptions constructs a new typed informer for DeviceClass with the given options.
+// NewTypedDeviceClassInformerWithOptions is NewDeviceClassInformerWithOptions with a typed result.
 func NewTypedDeviceClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) DeviceClassIndexInformer {
 	c := client.ResourceV1().DeviceClasses()
 	gvr := resourcev1.SchemeGroupVersion.WithResource("deviceclasses")

@@ -22,17 +22,17 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// DeviceClasses returns a TypedDeviceClassInformer.
+	// DeviceClasses returns the shared informer and lister of DeviceClasses.
 	DeviceClasses() TypedDeviceClassInformer
-	// DeviceTaintRules returns a TypedDeviceTaintRuleInformer.
+	// DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 	DeviceTaintRules() TypedDeviceTaintRuleInformer
-	// ResourceClaims returns a TypedResourceClaimInformer.
+	// ResourceClaims returns the shared informer and lister of ResourceClaims.
 	ResourceClaims() TypedResourceClaimInformer
-	// ResourceClaimTemplates returns a TypedResourceClaimTemplateInformer.
+	// ResourceClaimTemplates returns the shared informer and lister of ResourceClaimTemplates.
 	ResourceClaimTemplates() TypedResourceClaimTemplateInformer
-	// ResourceSlices returns a TypedResourceSliceInformer.
+	// ResourceSlices returns the shared informer and lister of ResourceSlices.
 	ResourceSlices() TypedResourceSliceInformer
 }
 
@@ -42,32 +42,32 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// DeviceClasses returns a TypedDeviceClassInformer.
+// DeviceClasses returns the shared informer and lister of DeviceClasses.
 func (v *version) DeviceClasses() TypedDeviceClassInformer {
 	return &deviceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// DeviceTaintRules returns a TypedDeviceTaintRuleInformer.
+// DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 func (v *version) DeviceTaintRules() TypedDeviceTaintRuleInformer {
 	return &deviceTaintRuleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaims returns a TypedResourceClaimInformer.
+// ResourceClaims returns the shared informer and lister of ResourceClaims.
 func (v *version) ResourceClaims() TypedResourceClaimInformer {
 	return &resourceClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaimTemplates returns a TypedResourceClaimTemplateInformer.
+// ResourceClaimTemplates returns the shared informer and lister of ResourceClaimTemplates.
 func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
 	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceSlices returns a TypedResourceSliceInformer.
+// ResourceSlices returns the shared informer and lister of ResourceSlices.
 func (v *version) ResourceSlices() TypedResourceSliceInformer {
 	return &resourceSliceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// DeviceTaintRuleInformer provides access to a shared informer and lister for DeviceTaintRules.
+// DeviceTaintRuleInformer gives the shared informer of DeviceTaintRules and a lister reading its cache.
 type DeviceTaintRuleInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1alpha3.DeviceTaintRuleLister
 }
 
-// TypedDeviceTaintRuleInformer also gives the typed view of the shared informer.
+// TypedDeviceTaintRuleInformer adds the typed view of the shared informer.
 type TypedDeviceTaintRuleInformer interface {
 	DeviceTaintRuleInformer
 	TypedInformer() DeviceTaintRuleIndexInformer
@@ -57,32 +57,32 @@ type deviceTaintRuleInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewDeviceTaintRuleInformer constructs a new informer for DeviceTaintRule. Prefer an informer factory's shared informer.
+// NewDeviceTaintRuleInformer builds an informer of DeviceTaintRules of its own; a factory's shared one saves memory and connections.
 func NewDeviceTaintRuleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewDeviceTaintRuleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedDeviceTaintRuleInformer constructs a new typed informer for DeviceTaintRule.
+// NewTypedDeviceTaintRuleInformer is NewDeviceTaintRuleInformer with typed indexers and result.
 func NewTypedDeviceTaintRuleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers DeviceTaintRuleIndexers) DeviceTaintRuleIndexInformer {
 	return NewTypedDeviceTaintRuleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredDeviceTaintRuleInformer constructs a new informer for DeviceTaintRule whose lists and watches tweakListOptions adjusts.
+// NewFilteredDeviceTaintRuleInformer builds an informer of DeviceTaintRules of its own whose requests tweakListOptions adjusts.
 func NewFilteredDeviceTaintRuleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewDeviceTaintRuleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredDeviceTaintRuleInformer constructs a new typed informer for DeviceTaintRule whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredDeviceTaintRuleInformer is NewFilteredDeviceTaintRuleInformer with typed indexers and result.
 func NewTypedFilteredDeviceTaintRuleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers DeviceTaintRuleIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DeviceTaintRuleIndexInformer {
 	return NewTypedDeviceTaintRuleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewDeviceTaintRuleInformerWithOptions constructs a new informer for DeviceTaintRule with the given options.
+// NewDeviceTaintRuleInformerWithOptions builds an informer of DeviceTaintRules of its own, configured by options.
 func NewDeviceTaintRuleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedDeviceTaintRuleInformerWithOptions(client, options)
 }
 
-// NewTypedDeviceTaintRuleInformerWithOptions constructs a new typed informer for DeviceTaintRule with the given options.
+// NewTypedDeviceTaintRuleInformerWithOptions is NewDeviceTaintRuleInformerWithOptions with a typed result.
 func NewTypedDeviceTaintRuleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) DeviceTaintRuleIndexInformer {
 	c := client.ResourceV1alpha3().DeviceTaintRules()
 	gvr := resourcev1alpha3.SchemeGroupVersion.WithResource("devicetaintrules")

@@ -22,11 +22,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// DeviceTaintRules returns a TypedDeviceTaintRuleInformer.
+	// DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 	DeviceTaintRules() TypedDeviceTaintRuleInformer
-	// ResourcePoolStatusRequests returns a TypedResourcePoolStatusRequestInformer.
+	// ResourcePoolStatusRequests returns the shared informer and lister of ResourcePoolStatusRequests.
 	ResourcePoolStatusRequests() TypedResourcePoolStatusRequestInformer
 }
 
@@ -36,17 +36,17 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// DeviceTaintRules returns a TypedDeviceTaintRuleInformer.
+// DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 func (v *version) DeviceTaintRules() TypedDeviceTaintRuleInformer {
 	return &deviceTaintRuleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourcePoolStatusRequests returns a TypedResourcePoolStatusRequestInformer.
+// ResourcePoolStatusRequests returns the shared informer and lister of ResourcePoolStatusRequests.
 func (v *version) ResourcePoolStatusRequests() TypedResourcePoolStatusRequestInformer {
 	return &resourcePoolStatusRequestInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

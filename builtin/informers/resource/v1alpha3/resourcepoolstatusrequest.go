@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ResourcePoolStatusRequestInformer provides access to a shared informer and lister for ResourcePoolStatusRequests.
+// ResourcePoolStatusRequestInformer gives the shared informer of ResourcePoolStatusRequests and a lister reading its cache.
 type ResourcePoolStatusRequestInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1alpha3.ResourcePoolStatusRequestLister
 }
 
-// TypedResourcePoolStatusRequestInformer also gives the typed view of the shared informer.
+// TypedResourcePoolStatusRequestInformer adds the typed view of the shared informer.
 type TypedResourcePoolStatusRequestInformer interface {
 	ResourcePoolStatusRequestInformer
 	TypedInformer() ResourcePoolStatusRequestIndexInformer
@@ -57,32 +57,32 @@ type resourcePoolStatusRequestInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewResourcePoolStatusRequestInformer constructs a new informer for ResourcePoolStatusRequest. Prefer an informer factory's shared informer.
+// NewResourcePoolStatusRequestInformer builds an informer of ResourcePoolStatusRequests of its own; a factory's shared one saves memory and connections.
 func NewResourcePoolStatusRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewResourcePoolStatusRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedResourcePoolStatusRequestInformer constructs a new typed informer for ResourcePoolStatusRequest.
+// NewTypedResourcePoolStatusRequestInformer is NewResourcePoolStatusRequestInformer with typed indexers and result.
 func NewTypedResourcePoolStatusRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ResourcePoolStatusRequestIndexers) ResourcePoolStatusRequestIndexInformer {
 	return NewTypedResourcePoolStatusRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredResourcePoolStatusRequestInformer constructs a new informer for ResourcePoolStatusRequest whose lists and watches tweakListOptions adjusts.
+// NewFilteredResourcePoolStatusRequestInformer builds an informer of ResourcePoolStatusRequests of its own whose requests tweakListOptions adjusts.
 func NewFilteredResourcePoolStatusRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewResourcePoolStatusRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredResourcePoolStatusRequestInformer constructs a new typed informer for ResourcePoolStatusRequest whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredResourcePoolStatusRequestInformer is NewFilteredResourcePoolStatusRequestInformer with typed indexers and result.
 func NewTypedFilteredResourcePoolStatusRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ResourcePoolStatusRequestIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourcePoolStatusRequestIndexInformer {
 	return NewTypedResourcePoolStatusRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewResourcePoolStatusRequestInformerWithOptions constructs a new informer for ResourcePoolStatusRequest with the given options.
+// NewResourcePoolStatusRequestInformerWithOptions builds an informer of ResourcePoolStatusRequests of its own, configured by options.
 func NewResourcePoolStatusRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedResourcePoolStatusRequestInformerWithOptions(client, options)
 }
 
-// NewTypedResourcePoolStatusRequestInformerWithOptions constructs a new typed informer for ResourcePoolStatusRequest with the given options.
+// NewTypedResourcePoolStatusRequestInformerWithOptions is NewResourcePoolStatusRequestInformerWithOptions with a typed result.
 func NewTypedResourcePoolStatusRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ResourcePoolStatusRequestIndexInformer {
 	c := client.ResourceV1alpha3().ResourcePoolStatusRequests()
 	gvr := resourcev1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ResourceClaimInformer provides access to a shared informer and lister for ResourceClaims.
+// ResourceClaimInformer gives the shared informer of ResourceClaims and a lister reading its cache.
 type ResourceClaimInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1beta1.ResourceClaimLister
 }
 
-// TypedResourceClaimInformer also gives the typed view of the shared informer.
+// TypedResourceClaimInformer adds the typed view of the shared informer.
 type TypedResourceClaimInformer interface {
 	ResourceClaimInformer
 	TypedInformer() ResourceClaimIndexInformer
@@ -58,32 +58,32 @@ type resourceClaimInformer struct {
 	namespace        string
 }
 
-// NewResourceClaimInformer constructs a new informer for ResourceClaim. Prefer an informer factory's shared informer.
+// NewResourceClaimInformer builds an informer of ResourceClaims of its own; a factory's shared one saves memory and connections.
 func NewResourceClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewResourceClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedResourceClaimInformer constructs a new typed informer for ResourceClaim.
+// NewTypedResourceClaimInformer is NewResourceClaimInformer with typed indexers and result.
 func NewTypedResourceClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimIndexers) ResourceClaimIndexInformer {
 	return NewTypedResourceClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredResourceClaimInformer constructs a new informer for ResourceClaim whose lists and watches tweakListOptions adjusts.
+// NewFilteredResourceClaimInformer builds an informer of ResourceClaims of its own whose requests tweakListOptions adjusts.
 func NewFilteredResourceClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewResourceClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredResourceClaimInformer constructs a new typed informer for ResourceClaim whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredResourceClaimInformer is NewFilteredResourceClaimInformer with typed indexers and result.
 func NewTypedFilteredResourceClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceClaimIndexInformer {
 	return NewTypedResourceClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewResourceClaimInformerWithOptions constructs a new informer for ResourceClaim with the given options.
+// NewResourceClaimInformerWithOptions builds an informer of ResourceClaims of its own, configured by options.
 func NewResourceClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedResourceClaimInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedResourceClaimInformerWithOptions constructs a new typed informer for ResourceClaim with the given options.
+// NewTypedResourceClaimInformerWithOptions is NewResourceClaimInformerWithOptions with a typed result.
 func NewTypedResourceClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClaimIndexInformer {
 	c := client.ResourceV1beta1().ResourceClaims(namespace)
 	gvr := resourcev1beta1.SchemeGroupVersion.WithResource("resourceclaims")

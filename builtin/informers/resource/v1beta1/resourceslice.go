@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ResourceSliceInformer provides access to a shared informer and lister for ResourceSlices.
+// ResourceSliceInformer gives the shared informer of ResourceSlices and a lister reading its cache.
 type ResourceSliceInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1beta1.ResourceSliceLister
 }
 
-// TypedResourceSliceInformer also gives the typed view of the shared informer.
+// TypedResourceSliceInformer adds the typed view of the shared informer.
 type TypedResourceSliceInformer interface {
 	ResourceSliceInformer
 	TypedInformer() ResourceSliceIndexInformer
@@ -57,32 +57,32 @@ type resourceSliceInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewResourceSliceInformer constructs a new informer for ResourceSlice. Prefer an informer factory's shared informer.
+// NewResourceSliceInformer builds an informer of ResourceSlices of its own; a factory's shared one saves memory and connections.
 func NewResourceSliceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewResourceSliceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedResourceSliceInformer constructs a new typed informer for ResourceSlice.
+// NewTypedResourceSliceInformer is NewResourceSliceInformer with typed indexers and result.
 func NewTypedResourceSliceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ResourceSliceIndexers) ResourceSliceIndexInformer {
 	return NewTypedResourceSliceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredResourceSliceInformer constructs a new informer for ResourceSlice whose lists and watches tweakListOptions adjusts.
+// NewFilteredResourceSliceInformer builds an informer of ResourceSlices of its own whose requests tweakListOptions adjusts.
 func NewFilteredResourceSliceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewResourceSliceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredResourceSliceInformer constructs a new typed informer for ResourceSlice whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredResourceSliceInformer is NewFilteredResourceSliceInformer with typed indexers and result.
 func NewTypedFilteredResourceSliceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers ResourceSliceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceSliceIndexInformer {
 	return NewTypedResourceSliceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewResourceSliceInformerWithOptions constructs a new informer for ResourceSlice with the given options.
+// NewResourceSliceInformerWithOptions builds an informer of ResourceSlices of its own, configured by options.
 func NewResourceSliceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedResourceSliceInformerWithOptions(client, options)
 }
 
-// NewTypedResourceSliceInformerWithOptions constructs a new typed informer for ResourceSlice with the given options.
+// NewTypedResourceSliceInformerWithOptions is NewResourceSliceInformerWithOptions with a typed result.
 func NewTypedResourceSliceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ResourceSliceIndexInformer {
 	c := client.ResourceV1beta1().ResourceSlices()
 	gvr := resourcev1beta1.SchemeGroupVersion.WithResource("resourceslices")

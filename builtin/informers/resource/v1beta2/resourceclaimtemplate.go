@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ResourceClaimTemplateInformer provides access to a shared informer and lister for ResourceClaimTemplates.
+// ResourceClaimTemplateInformer gives the shared informer of ResourceClaimTemplates and a lister reading its cache.
 type ResourceClaimTemplateInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersresourcev1beta2.ResourceClaimTemplateLister
 }
 
-// TypedResourceClaimTemplateInformer also gives the typed view of the shared informer.
+// TypedResourceClaimTemplateInformer adds the typed view of the shared informer.
 type TypedResourceClaimTemplateInformer interface {
 	ResourceClaimTemplateInformer
 	TypedInformer() ResourceClaimTemplateIndexInformer
@@ -58,32 +58,32 @@ type resourceClaimTemplateInformer struct {
 	namespace        string
 }
 
-// NewResourceClaimTemplateInformer constructs a new informer for ResourceClaimTemplate. Prefer an informer factory's shared informer.
+// NewResourceClaimTemplateInformer builds an informer of ResourceClaimTemplates of its own; a factory's shared one saves memory and connections.
 func NewResourceClaimTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewResourceClaimTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedResourceClaimTemplateInformer constructs a new typed informer for ResourceClaimTemplate.
+// NewTypedResourceClaimTemplateInformer is NewResourceClaimTemplateInformer with typed indexers and result.
 func NewTypedResourceClaimTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimTemplateIndexers) ResourceClaimTemplateIndexInformer {
 	return NewTypedResourceClaimTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredResourceClaimTemplateInformer constructs a new informer for ResourceClaimTemplate whose lists and watches tweakListOptions adjusts.
+// NewFilteredResourceClaimTemplateInformer builds an informer of ResourceClaimTemplates of its own whose requests tweakListOptions adjusts.
 func NewFilteredResourceClaimTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewResourceClaimTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredResourceClaimTemplateInformer constructs a new typed informer for ResourceClaimTemplate whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredResourceClaimTemplateInformer is NewFilteredResourceClaimTemplateInformer with typed indexers and result.
 func NewTypedFilteredResourceClaimTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimTemplateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceClaimTemplateIndexInformer {
 	return NewTypedResourceClaimTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewResourceClaimTemplateInformerWithOptions constructs a new informer for ResourceClaimTemplate with the given options.
+// NewResourceClaimTemplateInformerWithOptions builds an informer of ResourceClaimTemplates of its own, configured by options.
 func NewResourceClaimTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedResourceClaimTemplateInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedResourceClaimTemplateInformerWithOptions constructs a new typed informer for ResourceClaimTemplate with the given options.
+// NewTypedResourceClaimTemplateInformerWithOptions is NewResourceClaimTemplateInformerWithOptions with a typed result.
 func NewTypedResourceClaimTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClaimTemplateIndexInformer {
 	c := client.ResourceV1beta2().ResourceClaimTemplates(namespace)
 	gvr := resourcev1beta2.SchemeGroupVersion.WithResource("resourceclaimtemplates")

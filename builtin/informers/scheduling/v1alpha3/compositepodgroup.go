@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CompositePodGroupInformer provides access to a shared informer and lister for CompositePodGroups.
+// CompositePodGroupInformer gives the shared informer of CompositePodGroups and a lister reading its cache.
 type CompositePodGroupInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersschedulingv1alpha3.CompositePodGroupLister
 }
 
-// TypedCompositePodGroupInformer also gives the typed view of the shared informer.
+// TypedCompositePodGroupInformer adds the typed view of the shared informer.
 type TypedCompositePodGroupInformer interface {
 	CompositePodGroupInformer
 	TypedInformer() CompositePodGroupIndexInformer
@@ -58,32 +58,32 @@ type compositePodGroupInformer struct {
 	namespace        string
 }
 
-// NewCompositePodGroupInformer constructs a new informer for CompositePodGroup. Prefer an informer factory's shared informer.
+// NewCompositePodGroupInformer builds an informer of CompositePodGroups of its own; a factory's shared one saves memory and connections.
 func NewCompositePodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCompositePodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCompositePodGroupInformer constructs a new typed informer for CompositePodGroup.
+// NewTypedCompositePodGroupInformer is NewCompositePodGroupInformer with typed indexers and result.
 func NewTypedCompositePodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CompositePodGroupIndexers) CompositePodGroupIndexInformer {
 	return NewTypedCompositePodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCompositePodGroupInformer constructs a new informer for CompositePodGroup whose lists and watches tweakListOptions adjusts.
+// NewFilteredCompositePodGroupInformer builds an informer of CompositePodGroups of its own whose requests tweakListOptions adjusts.
 func NewFilteredCompositePodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCompositePodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCompositePodGroupInformer constructs a new typed informer for CompositePodGroup whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCompositePodGroupInformer is NewFilteredCompositePodGroupInformer with typed indexers and result.
 func NewTypedFilteredCompositePodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CompositePodGroupIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CompositePodGroupIndexInformer {
 	return NewTypedCompositePodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCompositePodGroupInformerWithOptions constructs a new informer for CompositePodGroup with the given options.
+// NewCompositePodGroupInformerWithOptions builds an informer of CompositePodGroups of its own, configured by options.
 func NewCompositePodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCompositePodGroupInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedCompositePodGroupInformerWithOptions constructs a new typed informer for CompositePodGroup with the given options.
+// NewTypedCompositePodGroupInformerWithOptions is NewCompositePodGroupInformerWithOptions with a typed result.
 func NewTypedCompositePodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CompositePodGroupIndexInformer {
 	c := client.SchedulingV1alpha3().CompositePodGroups(namespace)
 	gvr := schedulingv1alpha3.SchemeGroupVersion.WithResource("compositepodgroups")

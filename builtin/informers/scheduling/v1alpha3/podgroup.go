@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PodGroupInformer provides access to a shared informer and lister for PodGroups.
+// PodGroupInformer gives the shared informer of PodGroups and a lister reading its cache.
 type PodGroupInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersschedulingv1alpha3.PodGroupLister
 }
 
-// TypedPodGroupInformer also gives the typed view of the shared informer.
+// TypedPodGroupInformer adds the typed view of the shared informer.
 type TypedPodGroupInformer interface {
 	PodGroupInformer
 	TypedInformer() PodGroupIndexInformer
@@ -58,32 +58,32 @@ type podGroupInformer struct {
 	namespace        string
 }
 
-// NewPodGroupInformer constructs a new informer for PodGroup. Prefer an informer factory's shared informer.
+// NewPodGroupInformer builds an informer of PodGroups of its own; a factory's shared one saves memory and connections.
 func NewPodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPodGroupInformer constructs a new typed informer for PodGroup.
+// NewTypedPodGroupInformer is NewPodGroupInformer with typed indexers and result.
 func NewTypedPodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodGroupIndexers) PodGroupIndexInformer {
 	return NewTypedPodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPodGroupInformer constructs a new informer for PodGroup whose lists and watches tweakListOptions adjusts.
+// NewFilteredPodGroupInformer builds an informer of PodGroups of its own whose requests tweakListOptions adjusts.
 func NewFilteredPodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPodGroupInformer constructs a new typed informer for PodGroup whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPodGroupInformer is NewFilteredPodGroupInformer with typed indexers and result.
 func NewTypedFilteredPodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodGroupIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodGroupIndexInformer {
 	return NewTypedPodGroupInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPodGroupInformerWithOptions constructs a new informer for PodGroup with the given options.
+// NewPodGroupInformerWithOptions builds an informer of PodGroups of its own, configured by options.
 func NewPodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPodGroupInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedPodGroupInformerWithOptions constructs a new typed informer for PodGroup with the given options.
+// NewTypedPodGroupInformerWithOptions is NewPodGroupInformerWithOptions with a typed result.
 func NewTypedPodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodGroupIndexInformer {
 	c := client.SchedulingV1alpha3().PodGroups(namespace)
 	gvr := schedulingv1alpha3.SchemeGroupVersion.WithResource("podgroups")

@@ -22,13 +22,13 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// PodGroups returns a TypedPodGroupInformer.
+	// PodGroups returns the shared informer and lister of PodGroups.
 	PodGroups() TypedPodGroupInformer
-	// PriorityClasses returns a TypedPriorityClassInformer.
+	// PriorityClasses returns the shared informer and lister of PriorityClasses.
 	PriorityClasses() TypedPriorityClassInformer
-	// Workloads returns a TypedWorkloadInformer.
+	// Workloads returns the shared informer and lister of Workloads.
 	Workloads() TypedWorkloadInformer
 }
 
@@ -38,22 +38,22 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// PodGroups returns a TypedPodGroupInformer.
+// PodGroups returns the shared informer and lister of PodGroups.
 func (v *version) PodGroups() TypedPodGroupInformer {
 	return &podGroupInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// PriorityClasses returns a TypedPriorityClassInformer.
+// PriorityClasses returns the shared informer and lister of PriorityClasses.
 func (v *version) PriorityClasses() TypedPriorityClassInformer {
 	return &priorityClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Workloads returns a TypedWorkloadInformer.
+// Workloads returns the shared informer and lister of Workloads.
 func (v *version) Workloads() TypedWorkloadInformer {
 	return &workloadInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

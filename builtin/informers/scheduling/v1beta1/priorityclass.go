@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// PriorityClassInformer provides access to a shared informer and lister for PriorityClasses.
+// PriorityClassInformer gives the shared informer of PriorityClasses and a lister reading its cache.
 type PriorityClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersschedulingv1beta1.PriorityClassLister
 }
 
-// TypedPriorityClassInformer also gives the typed view of the shared informer.
+// TypedPriorityClassInformer adds the typed view of the shared informer.
 type TypedPriorityClassInformer interface {
 	PriorityClassInformer
 	TypedInformer() PriorityClassIndexInformer
@@ -57,32 +57,32 @@ type priorityClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewPriorityClassInformer constructs a new informer for PriorityClass. Prefer an informer factory's shared informer.
+// NewPriorityClassInformer builds an informer of PriorityClasses of its own; a factory's shared one saves memory and connections.
 func NewPriorityClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewPriorityClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedPriorityClassInformer constructs a new typed informer for PriorityClass.
+// NewTypedPriorityClassInformer is NewPriorityClassInformer with typed indexers and result.
 func NewTypedPriorityClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PriorityClassIndexers) PriorityClassIndexInformer {
 	return NewTypedPriorityClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredPriorityClassInformer constructs a new informer for PriorityClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredPriorityClassInformer builds an informer of PriorityClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredPriorityClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewPriorityClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredPriorityClassInformer constructs a new typed informer for PriorityClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredPriorityClassInformer is NewFilteredPriorityClassInformer with typed indexers and result.
 func NewTypedFilteredPriorityClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers PriorityClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PriorityClassIndexInformer {
 	return NewTypedPriorityClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewPriorityClassInformerWithOptions constructs a new informer for PriorityClass with the given options.
+// NewPriorityClassInformerWithOptions builds an informer of PriorityClasses of its own, configured by options.
 func NewPriorityClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedPriorityClassInformerWithOptions(client, options)
 }
 
-// NewTypedPriorityClassInformerWithOptions constructs a new typed informer for PriorityClass with the given options.
+// NewTypedPriorityClassInformerWithOptions is NewPriorityClassInformerWithOptions with a typed result.
 func NewTypedPriorityClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PriorityClassIndexInformer {
 	c := client.SchedulingV1beta1().PriorityClasses()
 	gvr := schedulingv1beta1.SchemeGroupVersion.WithResource("priorityclasses")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// WorkloadInformer provides access to a shared informer and lister for Workloads.
+// WorkloadInformer gives the shared informer of Workloads and a lister reading its cache.
 type WorkloadInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersschedulingv1beta1.WorkloadLister
 }
 
-// TypedWorkloadInformer also gives the typed view of the shared informer.
+// TypedWorkloadInformer adds the typed view of the shared informer.
 type TypedWorkloadInformer interface {
 	WorkloadInformer
 	TypedInformer() WorkloadIndexInformer
@@ -58,32 +58,32 @@ type workloadInformer struct {
 	namespace        string
 }
 
-// NewWorkloadInformer constructs a new informer for Workload. Prefer an informer factory's shared informer.
+// NewWorkloadInformer builds an informer of Workloads of its own; a factory's shared one saves memory and connections.
 func NewWorkloadInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewWorkloadInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedWorkloadInformer constructs a new typed informer for Workload.
+// NewTypedWorkloadInformer is NewWorkloadInformer with typed indexers and result.
 func NewTypedWorkloadInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers WorkloadIndexers) WorkloadIndexInformer {
 	return NewTypedWorkloadInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredWorkloadInformer constructs a new informer for Workload whose lists and watches tweakListOptions adjusts.
+// NewFilteredWorkloadInformer builds an informer of Workloads of its own whose requests tweakListOptions adjusts.
 func NewFilteredWorkloadInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewWorkloadInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredWorkloadInformer constructs a new typed informer for Workload whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredWorkloadInformer is NewFilteredWorkloadInformer with typed indexers and result.
 func NewTypedFilteredWorkloadInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers WorkloadIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WorkloadIndexInformer {
 	return NewTypedWorkloadInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewWorkloadInformerWithOptions constructs a new informer for Workload with the given options.
+// NewWorkloadInformerWithOptions builds an informer of Workloads of its own, configured by options.
 func NewWorkloadInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedWorkloadInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedWorkloadInformerWithOptions constructs a new typed informer for Workload with the given options.
+// NewTypedWorkloadInformerWithOptions is NewWorkloadInformerWithOptions with a typed result.
 func NewTypedWorkloadInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) WorkloadIndexInformer {
 	c := client.SchedulingV1beta1().Workloads(namespace)
 	gvr := schedulingv1beta1.SchemeGroupVersion.WithResource("workloads")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// StorageClassInformer provides access to a shared informer and lister for StorageClasses.
+// StorageClassInformer gives the shared informer of StorageClasses and a lister reading its cache.
 type StorageClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1.StorageClassLister
 }
 
-// TypedStorageClassInformer also gives the typed view of the shared informer.
+// TypedStorageClassInformer adds the typed view of the shared informer.
 type TypedStorageClassInformer interface {
 	StorageClassInformer
 	TypedInformer() StorageClassIndexInformer
@@ -57,32 +57,32 @@ type storageClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewStorageClassInformer constructs a new informer for StorageClass. Prefer an informer factory's shared informer.
+// NewStorageClassInformer builds an informer of StorageClasses of its own; a factory's shared one saves memory and connections.
 func NewStorageClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewStorageClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedStorageClassInformer constructs a new typed informer for StorageClass.
+// NewTypedStorageClassInformer is NewStorageClassInformer with typed indexers and result.
 func NewTypedStorageClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageClassIndexers) StorageClassIndexInformer {
 	return NewTypedStorageClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredStorageClassInformer constructs a new informer for StorageClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredStorageClassInformer builds an informer of StorageClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredStorageClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewStorageClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredStorageClassInformer constructs a new typed informer for StorageClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredStorageClassInformer is NewFilteredStorageClassInformer with typed indexers and result.
 func NewTypedFilteredStorageClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) StorageClassIndexInformer {
 	return NewTypedStorageClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewStorageClassInformerWithOptions constructs a new informer for StorageClass with the given options.
+// NewStorageClassInformerWithOptions builds an informer of StorageClasses of its own, configured by options.
 func NewStorageClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedStorageClassInformerWithOptions(client, options)
 }
 
-// NewTypedStorageClassInformerWithOptions constructs a new typed informer for StorageClass with the given options.
+// NewTypedStorageClassInformerWithOptions is NewStorageClassInformerWithOptions with a typed result.
 func NewTypedStorageClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageClassIndexInformer {
 	c := client.StorageV1().StorageClasses()
 	gvr := storagev1.SchemeGroupVersion.WithResource("storageclasses")

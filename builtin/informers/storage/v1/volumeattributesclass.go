@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// VolumeAttributesClassInformer provides access to a shared informer and lister for VolumeAttributesClasses.
+// VolumeAttributesClassInformer gives the shared informer of VolumeAttributesClasses and a lister reading its cache.
 type VolumeAttributesClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1.VolumeAttributesClassLister
 }
 
-// TypedVolumeAttributesClassInformer also gives the typed view of the shared informer.
+// TypedVolumeAttributesClassInformer adds the typed view of the shared informer.
 type TypedVolumeAttributesClassInformer interface {
 	VolumeAttributesClassInformer
 	TypedInformer() VolumeAttributesClassIndexInformer
@@ -57,32 +57,32 @@ type volumeAttributesClassInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewVolumeAttributesClassInformer constructs a new informer for VolumeAttributesClass. Prefer an informer factory's shared informer.
+// NewVolumeAttributesClassInformer builds an informer of VolumeAttributesClasses of its own; a factory's shared one saves memory and connections.
 func NewVolumeAttributesClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewVolumeAttributesClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedVolumeAttributesClassInformer constructs a new typed informer for VolumeAttributesClass.
+// NewTypedVolumeAttributesClassInformer is NewVolumeAttributesClassInformer with typed indexers and result.
 func NewTypedVolumeAttributesClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers VolumeAttributesClassIndexers) VolumeAttributesClassIndexInformer {
 	return NewTypedVolumeAttributesClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredVolumeAttributesClassInformer constructs a new informer for VolumeAttributesClass whose lists and watches tweakListOptions adjusts.
+// NewFilteredVolumeAttributesClassInformer builds an informer of VolumeAttributesClasses of its own whose requests tweakListOptions adjusts.
 func NewFilteredVolumeAttributesClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewVolumeAttributesClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredVolumeAttributesClassInformer constructs a new typed informer for VolumeAttributesClass whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredVolumeAttributesClassInformer is NewFilteredVolumeAttributesClassInformer with typed indexers and result.
 func NewTypedFilteredVolumeAttributesClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers VolumeAttributesClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) VolumeAttributesClassIndexInformer {
 	return NewTypedVolumeAttributesClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewVolumeAttributesClassInformerWithOptions constructs a new informer for VolumeAttributesClass with the given options.
+// NewVolumeAttributesClassInformerWithOptions builds an informer of VolumeAttributesClasses of its own, configured by options.
 func NewVolumeAttributesClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedVolumeAttributesClassInformerWithOptions(client, options)
 }
 
-// NewTypedVolumeAttributesClassInformerWithOptions constructs a new typed informer for VolumeAttributesClass with the given options.
+// NewTypedVolumeAttributesClassInformerWithOptions is NewVolumeAttributesClassInformerWithOptions with a typed result.
 func NewTypedVolumeAttributesClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) VolumeAttributesClassIndexInformer {
 	c := client.StorageV1().VolumeAttributesClasses()
 	gvr := storagev1.SchemeGroupVersion.WithResource("volumeattributesclasses")

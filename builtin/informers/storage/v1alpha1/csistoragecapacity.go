@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CSIStorageCapacityInformer provides access to a shared informer and lister for CSIStorageCapacities.
+// CSIStorageCapacityInformer gives the shared informer of CSIStorageCapacities and a lister reading its cache.
 type CSIStorageCapacityInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1alpha1.CSIStorageCapacityLister
 }
 
-// TypedCSIStorageCapacityInformer also gives the typed view of the shared informer.
+// TypedCSIStorageCapacityInformer adds the typed view of the shared informer.
 type TypedCSIStorageCapacityInformer interface {
 	CSIStorageCapacityInformer
 	TypedInformer() CSIStorageCapacityIndexInformer
@@ -58,32 +58,32 @@ type cSIStorageCapacityInformer struct {
 	namespace        string
 }
 
-// NewCSIStorageCapacityInformer constructs a new informer for CSIStorageCapacity. Prefer an informer factory's shared informer.
+// NewCSIStorageCapacityInformer builds an informer of CSIStorageCapacities of its own; a factory's shared one saves memory and connections.
 func NewCSIStorageCapacityInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCSIStorageCapacityInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCSIStorageCapacityInformer constructs a new typed informer for CSIStorageCapacity.
+// NewTypedCSIStorageCapacityInformer is NewCSIStorageCapacityInformer with typed indexers and result.
 func NewTypedCSIStorageCapacityInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CSIStorageCapacityIndexers) CSIStorageCapacityIndexInformer {
 	return NewTypedCSIStorageCapacityInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCSIStorageCapacityInformer constructs a new informer for CSIStorageCapacity whose lists and watches tweakListOptions adjusts.
+// NewFilteredCSIStorageCapacityInformer builds an informer of CSIStorageCapacities of its own whose requests tweakListOptions adjusts.
 func NewFilteredCSIStorageCapacityInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCSIStorageCapacityInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCSIStorageCapacityInformer constructs a new typed informer for CSIStorageCapacity whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCSIStorageCapacityInformer is NewFilteredCSIStorageCapacityInformer with typed indexers and result.
 func NewTypedFilteredCSIStorageCapacityInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers CSIStorageCapacityIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CSIStorageCapacityIndexInformer {
 	return NewTypedCSIStorageCapacityInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCSIStorageCapacityInformerWithOptions constructs a new informer for CSIStorageCapacity with the given options.
+// NewCSIStorageCapacityInformerWithOptions builds an informer of CSIStorageCapacities of its own, configured by options.
 func NewCSIStorageCapacityInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCSIStorageCapacityInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedCSIStorageCapacityInformerWithOptions constructs a new typed informer for CSIStorageCapacity with the given options.
+// NewTypedCSIStorageCapacityInformerWithOptions is NewCSIStorageCapacityInformerWithOptions with a typed result.
 func NewTypedCSIStorageCapacityInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CSIStorageCapacityIndexInformer {
 	c := client.StorageV1alpha1().CSIStorageCapacities(namespace)
 	gvr := storagev1alpha1.SchemeGroupVersion.WithResource("csistoragecapacities")

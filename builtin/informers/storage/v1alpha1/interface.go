@@ -22,13 +22,13 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// CSIStorageCapacities returns a TypedCSIStorageCapacityInformer.
+	// CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 	CSIStorageCapacities() TypedCSIStorageCapacityInformer
-	// VolumeAttachments returns a TypedVolumeAttachmentInformer.
+	// VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 	VolumeAttachments() TypedVolumeAttachmentInformer
-	// VolumeAttributesClasses returns a TypedVolumeAttributesClassInformer.
+	// VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 	VolumeAttributesClasses() TypedVolumeAttributesClassInformer
 }
 
@@ -38,22 +38,22 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// CSIStorageCapacities returns a TypedCSIStorageCapacityInformer.
+// CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 func (v *version) CSIStorageCapacities() TypedCSIStorageCapacityInformer {
 	return &cSIStorageCapacityInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// VolumeAttachments returns a TypedVolumeAttachmentInformer.
+// VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 func (v *version) VolumeAttachments() TypedVolumeAttachmentInformer {
 	return &volumeAttachmentInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// VolumeAttributesClasses returns a TypedVolumeAttributesClassInformer.
+// VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 func (v *version) VolumeAttributesClasses() TypedVolumeAttributesClassInformer {
 	return &volumeAttributesClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// VolumeAttachmentInformer provides access to a shared informer and lister for VolumeAttachments.
+// VolumeAttachmentInformer gives the shared informer of VolumeAttachments and a lister reading its cache.
 type VolumeAttachmentInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1alpha1.VolumeAttachmentLister
 }
 
-// TypedVolumeAttachmentInformer also gives the typed view of the shared informer.
+// TypedVolumeAttachmentInformer adds the typed view of the shared informer.
 type TypedVolumeAttachmentInformer interface {
 	VolumeAttachmentInformer
 	TypedInformer() VolumeAttachmentIndexInformer
@@ -57,32 +57,32 @@ type volumeAttachmentInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewVolumeAttachmentInformer constructs a new informer for VolumeAttachment. Prefer an informer factory's shared informer.
+// NewVolumeAttachmentInformer builds an informer of VolumeAttachments of its own; a factory's shared one saves memory and connections.
 func NewVolumeAttachmentInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewVolumeAttachmentInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedVolumeAttachmentInformer constructs a new typed informer for VolumeAttachment.
+// NewTypedVolumeAttachmentInformer is NewVolumeAttachmentInformer with typed indexers and result.
 func NewTypedVolumeAttachmentInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers VolumeAttachmentIndexers) VolumeAttachmentIndexInformer {
 	return NewTypedVolumeAttachmentInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredVolumeAttachmentInformer constructs a new informer for VolumeAttachment whose lists and watches tweakListOptions adjusts.
+// NewFilteredVolumeAttachmentInformer builds an informer of VolumeAttachments of its own whose requests tweakListOptions adjusts.
 func NewFilteredVolumeAttachmentInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewVolumeAttachmentInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredVolumeAttachmentInformer constructs a new typed informer for VolumeAttachment whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredVolumeAttachmentInformer is NewFilteredVolumeAttachmentInformer with typed indexers and result.
 func NewTypedFilteredVolumeAttachmentInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers VolumeAttachmentIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) VolumeAttachmentIndexInformer {
 	return NewTypedVolumeAttachmentInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewVolumeAttachmentInformerWithOptions constructs a new informer for VolumeAttachment with the given options.
+// NewVolumeAttachmentInformerWithOptions builds an informer of VolumeAttachments of its own, configured by options.
 func NewVolumeAttachmentInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedVolumeAttachmentInformerWithOptions(client, options)
 }
 
-// NewTypedVolumeAttachmentInformerWithOptions constructs a new typed informer for VolumeAttachment with the given options.
+// NewTypedVolumeAttachmentInformerWithOptions is NewVolumeAttachmentInformerWithOptions with a typed result.
 func NewTypedVolumeAttachmentInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) VolumeAttachmentIndexInformer {
 	c := client.StorageV1alpha1().VolumeAttachments()
 	gvr := storagev1alpha1.SchemeGroupVersion.WithResource("volumeattachments")

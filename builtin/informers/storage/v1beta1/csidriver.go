@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CSIDriverInformer provides access to a shared informer and lister for CSIDrivers.
+// CSIDriverInformer gives the shared informer of CSIDrivers and a lister reading its cache.
 type CSIDriverInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1beta1.CSIDriverLister
 }
 
-// TypedCSIDriverInformer also gives the typed view of the shared informer.
+// TypedCSIDriverInformer adds the typed view of the shared informer.
 type TypedCSIDriverInformer interface {
 	CSIDriverInformer
 	TypedInformer() CSIDriverIndexInformer
@@ -57,32 +57,32 @@ type cSIDriverInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewCSIDriverInformer constructs a new informer for CSIDriver. Prefer an informer factory's shared informer.
+// NewCSIDriverInformer builds an informer of CSIDrivers of its own; a factory's shared one saves memory and connections.
 func NewCSIDriverInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCSIDriverInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCSIDriverInformer constructs a new typed informer for CSIDriver.
+// NewTypedCSIDriverInformer is NewCSIDriverInformer with typed indexers and result.
 func NewTypedCSIDriverInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CSIDriverIndexers) CSIDriverIndexInformer {
 	return NewTypedCSIDriverInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCSIDriverInformer constructs a new informer for CSIDriver whose lists and watches tweakListOptions adjusts.
+// NewFilteredCSIDriverInformer builds an informer of CSIDrivers of its own whose requests tweakListOptions adjusts.
 func NewFilteredCSIDriverInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCSIDriverInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCSIDriverInformer constructs a new typed informer for CSIDriver whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCSIDriverInformer is NewFilteredCSIDriverInformer with typed indexers and result.
 func NewTypedFilteredCSIDriverInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CSIDriverIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CSIDriverIndexInformer {
 	return NewTypedCSIDriverInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCSIDriverInformerWithOptions constructs a new informer for CSIDriver with the given options.
+// NewCSIDriverInformerWithOptions builds an informer of CSIDrivers of its own, configured by options.
 func NewCSIDriverInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCSIDriverInformerWithOptions(client, options)
 }
 
-// NewTypedCSIDriverInformerWithOptions constructs a new typed informer for CSIDriver with the given options.
+// NewTypedCSIDriverInformerWithOptions is NewCSIDriverInformerWithOptions with a typed result.
 func NewTypedCSIDriverInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CSIDriverIndexInformer {
 	c := client.StorageV1beta1().CSIDrivers()
 	gvr := storagev1beta1.SchemeGroupVersion.WithResource("csidrivers")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CSINodeInformer provides access to a shared informer and lister for CSINodes.
+// CSINodeInformer gives the shared informer of CSINodes and a lister reading its cache.
 type CSINodeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragev1beta1.CSINodeLister
 }
 
-// TypedCSINodeInformer also gives the typed view of the shared informer.
+// TypedCSINodeInformer adds the typed view of the shared informer.
 type TypedCSINodeInformer interface {
 	CSINodeInformer
 	TypedInformer() CSINodeIndexInformer
@@ -57,32 +57,32 @@ type cSINodeInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewCSINodeInformer constructs a new informer for CSINode. Prefer an informer factory's shared informer.
+// NewCSINodeInformer builds an informer of CSINodes of its own; a factory's shared one saves memory and connections.
 func NewCSINodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCSINodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCSINodeInformer constructs a new typed informer for CSINode.
+// NewTypedCSINodeInformer is NewCSINodeInformer with typed indexers and result.
 func NewTypedCSINodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CSINodeIndexers) CSINodeIndexInformer {
 	return NewTypedCSINodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCSINodeInformer constructs a new informer for CSINode whose lists and watches tweakListOptions adjusts.
+// NewFilteredCSINodeInformer builds an informer of CSINodes of its own whose requests tweakListOptions adjusts.
 func NewFilteredCSINodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCSINodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCSINodeInformer constructs a new typed informer for CSINode whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCSINodeInformer is NewFilteredCSINodeInformer with typed indexers and result.
 func NewTypedFilteredCSINodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers CSINodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CSINodeIndexInformer {
 	return NewTypedCSINodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCSINodeInformerWithOptions constructs a new informer for CSINode with the given options.
+// NewCSINodeInformerWithOptions builds an informer of CSINodes of its own, configured by options.
 func NewCSINodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCSINodeInformerWithOptions(client, options)
 }
 
-// NewTypedCSINodeInformerWithOptions constructs a new typed informer for CSINode with the given options.
+// NewTypedCSINodeInformerWithOptions is NewCSINodeInformerWithOptions with a typed result.
 func NewTypedCSINodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CSINodeIndexInformer {
 	c := client.StorageV1beta1().CSINodes()
 	gvr := storagev1beta1.SchemeGroupVersion.WithResource("csinodes")

@@ -22,19 +22,19 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// CSIDrivers returns a TypedCSIDriverInformer.
+	// CSIDrivers returns the shared informer and lister of CSIDrivers.
 	CSIDrivers() TypedCSIDriverInformer
-	// CSINodes returns a TypedCSINodeInformer.
+	// CSINodes returns the shared informer and lister of CSINodes.
 	CSINodes() TypedCSINodeInformer
-	// CSIStorageCapacities returns a TypedCSIStorageCapacityInformer.
+	// CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 	CSIStorageCapacities() TypedCSIStorageCapacityInformer
-	// StorageClasses returns a TypedStorageClassInformer.
+	// StorageClasses returns the shared informer and lister of StorageClasses.
 	StorageClasses() TypedStorageClassInformer
-	// VolumeAttachments returns a TypedVolumeAttachmentInformer.
+	// VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 	VolumeAttachments() TypedVolumeAttachmentInformer
-	// VolumeAttributesClasses returns a TypedVolumeAttributesClassInformer.
+	// VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 	VolumeAttributesClasses() TypedVolumeAttributesClassInformer
 }
 
@@ -44,37 +44,37 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// CSIDrivers returns a TypedCSIDriverInformer.
+// CSIDrivers returns the shared informer and lister of CSIDrivers.
 func (v *version) CSIDrivers() TypedCSIDriverInformer {
 	return &cSIDriverInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// CSINodes returns a TypedCSINodeInformer.
+// CSINodes returns the shared informer and lister of CSINodes.
 func (v *version) CSINodes() TypedCSINodeInformer {
 	return &cSINodeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// CSIStorageCapacities returns a TypedCSIStorageCapacityInformer.
+// CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 func (v *version) CSIStorageCapacities() TypedCSIStorageCapacityInformer {
 	return &cSIStorageCapacityInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// StorageClasses returns a TypedStorageClassInformer.
+// StorageClasses returns the shared informer and lister of StorageClasses.
 func (v *version) StorageClasses() TypedStorageClassInformer {
 	return &storageClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// VolumeAttachments returns a TypedVolumeAttachmentInformer.
+// VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 func (v *version) VolumeAttachments() TypedVolumeAttachmentInformer {
 	return &volumeAttachmentInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// VolumeAttributesClasses returns a TypedVolumeAttributesClassInformer.
+// VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 func (v *version) VolumeAttributesClasses() TypedVolumeAttributesClassInformer {
 	return &volumeAttributesClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

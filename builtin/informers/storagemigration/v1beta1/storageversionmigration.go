@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// StorageVersionMigrationInformer provides access to a shared informer and lister for StorageVersionMigrations.
+// StorageVersionMigrationInformer gives the shared informer of StorageVersionMigrations and a lister reading its cache.
 type StorageVersionMigrationInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstoragemigrationv1beta1.StorageVersionMigrationLister
 }
 
-// TypedStorageVersionMigrationInformer also gives the typed view of the shared informer.
+// TypedStorageVersionMigrationInformer adds the typed view of the shared informer.
 type TypedStorageVersionMigrationInformer interface {
 	StorageVersionMigrationInformer
 	TypedInformer() StorageVersionMigrationIndexInformer
@@ -57,32 +57,32 @@ type storageVersionMigrationInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewStorageVersionMigrationInformer constructs a new informer for StorageVersionMigration. Prefer an informer factory's shared informer.
+// NewStorageVersionMigrationInformer builds an informer of StorageVersionMigrations of its own; a factory's shared one saves memory and connections.
 func NewStorageVersionMigrationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewStorageVersionMigrationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedStorageVersionMigrationInformer constructs a new typed informer for StorageVersionMigration.
+// NewTypedStorageVersionMigrationInformer is NewStorageVersionMigrationInformer with typed indexers and result.
 func NewTypedStorageVersionMigrationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageVersionMigrationIndexers) StorageVersionMigrationIndexInformer {
 	return NewTypedStorageVersionMigrationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredStorageVersionMigrationInformer constructs a new informer for StorageVersionMigration whose lists and watches tweakListOptions adjusts.
+// NewFilteredStorageVersionMigrationInformer builds an informer of StorageVersionMigrations of its own whose requests tweakListOptions adjusts.
 func NewFilteredStorageVersionMigrationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewStorageVersionMigrationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredStorageVersionMigrationInformer constructs a new typed informer for StorageVersionMigration whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredStorageVersionMigrationInformer is NewFilteredStorageVersionMigrationInformer with typed indexers and result.
 func NewTypedFilteredStorageVersionMigrationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers StorageVersionMigrationIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) StorageVersionMigrationIndexInformer {
 	return NewTypedStorageVersionMigrationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewStorageVersionMigrationInformerWithOptions constructs a new informer for StorageVersionMigration with the given options.
+// NewStorageVersionMigrationInformerWithOptions builds an informer of StorageVersionMigrations of its own, configured by options.
 func NewStorageVersionMigrationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedStorageVersionMigrationInformerWithOptions(client, options)
 }
 
-// NewTypedStorageVersionMigrationInformerWithOptions constructs a new typed informer for StorageVersionMigration with the given options.
+// NewTypedStorageVersionMigrationInformerWithOptions is NewStorageVersionMigrationInformerWithOptions with a typed result.
 func NewTypedStorageVersionMigrationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageVersionMigrationIndexInformer {
 	c := client.StoragemigrationV1beta1().StorageVersionMigrations()
 	gvr := storagemigrationv1beta1.SchemeGroupVersion.WithResource("storageversionmigrations")

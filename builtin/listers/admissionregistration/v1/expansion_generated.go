@@ -18,20 +18,26 @@ limitations under the License.
 
 package v1
 
-// MutatingAdmissionPolicyListerExpansion allows custom methods to be added to MutatingAdmissionPolicyLister.
+// MutatingAdmissionPolicyListerExpansion is empty; to give MutatingAdmissionPolicyLister hand-written methods,
+// declare it in mutatingadmissionpolicy_expansion.go instead.
 type MutatingAdmissionPolicyListerExpansion interface{}
 
-// MutatingAdmissionPolicyBindingListerExpansion allows custom methods to be added to MutatingAdmissionPolicyBindingLister.
+// MutatingAdmissionPolicyBindingListerExpansion is empty; to give MutatingAdmissionPolicyBindingLister hand-written methods,
+// declare it in mutatingadmissionpolicybinding_expansion.go instead.
 type MutatingAdmissionPolicyBindingListerExpansion interface{}
 
-// MutatingWebhookConfigurationListerExpansion allows custom methods to be added to MutatingWebhookConfigurationLister.
+// MutatingWebhookConfigurationListerExpansion is empty; to give MutatingWebhookConfigurationLister hand-written methods,
+// declare it in mutatingwebhookconfiguration_expansion.go instead.
 type MutatingWebhookConfigurationListerExpansion interface{}
 
-// ValidatingAdmissionPolicyListerExpansion allows custom methods to be added to ValidatingAdmissionPolicyLister.
+// ValidatingAdmissionPolicyListerExpansion is empty; to give ValidatingAdmissionPolicyLister hand-written methods,
+// declare it in validatingadmissionpolicy_expansion.go instead.
 type ValidatingAdmissionPolicyListerExpansion interface{}
 
-// ValidatingAdmissionPolicyBindingListerExpansion allows custom methods to be added to ValidatingAdmissionPolicyBindingLister.
+// ValidatingAdmissionPolicyBindingListerExpansion is empty; to give ValidatingAdmissionPolicyBindingLister hand-written methods,
+// declare it in validatingadmissionpolicybinding_expansion.go instead.
 type ValidatingAdmissionPolicyBindingListerExpansion interface{}
 
-// ValidatingWebhookConfigurationListerExpansion allows custom methods to be added to ValidatingWebhookConfigurationLister.
+// ValidatingWebhookConfigurationListerExpansion is empty; to give ValidatingWebhookConfigurationLister hand-written methods,
+// declare it in validatingwebhookconfiguration_expansion.go instead.
 type ValidatingWebhookConfigurationListerExpansion interface{}

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// MutatingWebhookConfigurationLister helps list MutatingWebhookConfigurations.
-// All objects returned here must be treated as read-only.
+// MutatingWebhookConfigurationLister reads MutatingWebhookConfigurations from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type MutatingWebhookConfigurationLister interface {
-	// List lists all MutatingWebhookConfigurations in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached MutatingWebhookConfigurations that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1.MutatingWebhookConfiguration, err error)
-	// Get retrieves the MutatingWebhookConfiguration from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached MutatingWebhookConfiguration called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1.MutatingWebhookConfiguration, error)
 	MutatingWebhookConfigurationListerExpansion
 }
 
-// mutatingWebhookConfigurationLister implements the MutatingWebhookConfigurationLister interface.
+// mutatingWebhookConfigurationLister serves MutatingWebhookConfigurationLister from an indexer.
 type mutatingWebhookConfigurationLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1.MutatingWebhookConfiguration]
 }
 
-// NewMutatingWebhookConfigurationLister returns a new MutatingWebhookConfigurationLister.
+// NewMutatingWebhookConfigurationLister returns a MutatingWebhookConfigurationLister reading indexer, usually an informer's cache.
 func NewMutatingWebhookConfigurationLister(indexer cache.Indexer) MutatingWebhookConfigurationLister {
 	return &mutatingWebhookConfigurationLister{listers.New[*admissionregistrationv1.MutatingWebhookConfiguration](indexer, admissionregistrationv1.Resource("mutatingwebhookconfigurations"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ValidatingAdmissionPolicyBindingLister helps list ValidatingAdmissionPolicyBindings.
-// All objects returned here must be treated as read-only.
+// ValidatingAdmissionPolicyBindingLister reads ValidatingAdmissionPolicyBindings from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ValidatingAdmissionPolicyBindingLister interface {
-	// List lists all ValidatingAdmissionPolicyBindings in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ValidatingAdmissionPolicyBindings that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1.ValidatingAdmissionPolicyBinding, err error)
-	// Get retrieves the ValidatingAdmissionPolicyBinding from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ValidatingAdmissionPolicyBinding called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1.ValidatingAdmissionPolicyBinding, error)
 	ValidatingAdmissionPolicyBindingListerExpansion
 }
 
-// validatingAdmissionPolicyBindingLister implements the ValidatingAdmissionPolicyBindingLister interface.
+// validatingAdmissionPolicyBindingLister serves ValidatingAdmissionPolicyBindingLister from an indexer.
 type validatingAdmissionPolicyBindingLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1.ValidatingAdmissionPolicyBinding]
 }
 
-// NewValidatingAdmissionPolicyBindingLister returns a new ValidatingAdmissionPolicyBindingLister.
+// NewValidatingAdmissionPolicyBindingLister returns a ValidatingAdmissionPolicyBindingLister reading indexer, usually an informer's cache.
 func NewValidatingAdmissionPolicyBindingLister(indexer cache.Indexer) ValidatingAdmissionPolicyBindingLister {
 	return &validatingAdmissionPolicyBindingLister{listers.New[*admissionregistrationv1.ValidatingAdmissionPolicyBinding](indexer, admissionregistrationv1.Resource("validatingadmissionpolicybindings"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// MutatingAdmissionPolicyLister helps list MutatingAdmissionPolicies.
-// All objects returned here must be treated as read-only.
+// MutatingAdmissionPolicyLister reads MutatingAdmissionPolicies from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type MutatingAdmissionPolicyLister interface {
-	// List lists all MutatingAdmissionPolicies in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached MutatingAdmissionPolicies that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1beta1.MutatingAdmissionPolicy, err error)
-	// Get retrieves the MutatingAdmissionPolicy from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached MutatingAdmissionPolicy called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1beta1.MutatingAdmissionPolicy, error)
 	MutatingAdmissionPolicyListerExpansion
 }
 
-// mutatingAdmissionPolicyLister implements the MutatingAdmissionPolicyLister interface.
+// mutatingAdmissionPolicyLister serves MutatingAdmissionPolicyLister from an indexer.
 type mutatingAdmissionPolicyLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
 }
 
-// NewMutatingAdmissionPolicyLister returns a new MutatingAdmissionPolicyLister.
+// NewMutatingAdmissionPolicyLister returns a MutatingAdmissionPolicyLister reading indexer, usually an informer's cache.
 func NewMutatingAdmissionPolicyLister(indexer cache.Indexer) MutatingAdmissionPolicyLister {
 	return &mutatingAdmissionPolicyLister{listers.New[*admissionregistrationv1beta1.MutatingAdmissionPolicy](indexer, admissionregistrationv1beta1.Resource("mutatingadmissionpolicies"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// MutatingAdmissionPolicyBindingLister helps list MutatingAdmissionPolicyBindings.
-// All objects returned here must be treated as read-only.
+// MutatingAdmissionPolicyBindingLister reads MutatingAdmissionPolicyBindings from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type MutatingAdmissionPolicyBindingLister interface {
-	// List lists all MutatingAdmissionPolicyBindings in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached MutatingAdmissionPolicyBindings that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding, err error)
-	// Get retrieves the MutatingAdmissionPolicyBinding from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached MutatingAdmissionPolicyBinding called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding, error)
 	MutatingAdmissionPolicyBindingListerExpansion
 }
 
-// mutatingAdmissionPolicyBindingLister implements the MutatingAdmissionPolicyBindingLister interface.
+// mutatingAdmissionPolicyBindingLister serves MutatingAdmissionPolicyBindingLister from an indexer.
 type mutatingAdmissionPolicyBindingLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding]
 }
 
-// NewMutatingAdmissionPolicyBindingLister returns a new MutatingAdmissionPolicyBindingLister.
+// NewMutatingAdmissionPolicyBindingLister returns a MutatingAdmissionPolicyBindingLister reading indexer, usually an informer's cache.
 func NewMutatingAdmissionPolicyBindingLister(indexer cache.Indexer) MutatingAdmissionPolicyBindingLister {
 	return &mutatingAdmissionPolicyBindingLister{listers.New[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding](indexer, admissionregistrationv1beta1.Resource("mutatingadmissionpolicybindings"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ValidatingAdmissionPolicyLister helps list ValidatingAdmissionPolicies.
-// All objects returned here must be treated as read-only.
+// ValidatingAdmissionPolicyLister reads ValidatingAdmissionPolicies from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ValidatingAdmissionPolicyLister interface {
-	// List lists all ValidatingAdmissionPolicies in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ValidatingAdmissionPolicies that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1beta1.ValidatingAdmissionPolicy, err error)
-	// Get retrieves the ValidatingAdmissionPolicy from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ValidatingAdmissionPolicy called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1beta1.ValidatingAdmissionPolicy, error)
 	ValidatingAdmissionPolicyListerExpansion
 }
 
-// validatingAdmissionPolicyLister implements the ValidatingAdmissionPolicyLister interface.
+// validatingAdmissionPolicyLister serves ValidatingAdmissionPolicyLister from an indexer.
 type validatingAdmissionPolicyLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
 }
 
-// NewValidatingAdmissionPolicyLister returns a new ValidatingAdmissionPolicyLister.
+// NewValidatingAdmissionPolicyLister returns a ValidatingAdmissionPolicyLister reading indexer, usually an informer's cache.
 func NewValidatingAdmissionPolicyLister(indexer cache.Indexer) ValidatingAdmissionPolicyLister {
 	return &validatingAdmissionPolicyLister{listers.New[*admissionregistrationv1beta1.ValidatingAdmissionPolicy](indexer, admissionregistrationv1beta1.Resource("validatingadmissionpolicies"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ValidatingWebhookConfigurationLister helps list ValidatingWebhookConfigurations.
-// All objects returned here must be treated as read-only.
+// ValidatingWebhookConfigurationLister reads ValidatingWebhookConfigurations from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ValidatingWebhookConfigurationLister interface {
-	// List lists all ValidatingWebhookConfigurations in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ValidatingWebhookConfigurations that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*admissionregistrationv1beta1.ValidatingWebhookConfiguration, err error)
-	// Get retrieves the ValidatingWebhookConfiguration from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ValidatingWebhookConfiguration called name, or a NotFound error; do not modify it.
 	Get(name string) (*admissionregistrationv1beta1.ValidatingWebhookConfiguration, error)
 	ValidatingWebhookConfigurationListerExpansion
 }
 
-// validatingWebhookConfigurationLister implements the ValidatingWebhookConfigurationLister interface.
+// validatingWebhookConfigurationLister serves ValidatingWebhookConfigurationLister from an indexer.
 type validatingWebhookConfigurationLister struct {
 	listers.ResourceIndexer[*admissionregistrationv1beta1.ValidatingWebhookConfiguration]
 }
 
-// NewValidatingWebhookConfigurationLister returns a new ValidatingWebhookConfigurationLister.
+// NewValidatingWebhookConfigurationLister returns a ValidatingWebhookConfigurationLister reading indexer, usually an informer's cache.
 func NewValidatingWebhookConfigurationLister(indexer cache.Indexer) ValidatingWebhookConfigurationLister {
 	return &validatingWebhookConfigurationLister{listers.New[*admissionregistrationv1beta1.ValidatingWebhookConfiguration](indexer, admissionregistrationv1beta1.Resource("validatingwebhookconfigurations"))}
 }

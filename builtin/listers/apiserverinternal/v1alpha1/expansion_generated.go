@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1alpha1
 
-// StorageVersionListerExpansion allows custom methods to be added to StorageVersionLister.
+// StorageVersionListerExpansion is empty; to give StorageVersionLister hand-written methods,
+// declare it in storageversion_expansion.go instead.
 type StorageVersionListerExpansion interface{}

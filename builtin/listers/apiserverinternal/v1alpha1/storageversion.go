@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// StorageVersionLister helps list StorageVersions.
-// All objects returned here must be treated as read-only.
+// StorageVersionLister reads StorageVersions from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type StorageVersionLister interface {
-	// List lists all StorageVersions in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached StorageVersions that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*apiserverinternalv1alpha1.StorageVersion, err error)
-	// Get retrieves the StorageVersion from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached StorageVersion called name, or a NotFound error; do not modify it.
 	Get(name string) (*apiserverinternalv1alpha1.StorageVersion, error)
 	StorageVersionListerExpansion
 }
 
-// storageVersionLister implements the StorageVersionLister interface.
+// storageVersionLister serves StorageVersionLister from an indexer.
 type storageVersionLister struct {
 	listers.ResourceIndexer[*apiserverinternalv1alpha1.StorageVersion]
 }
 
-// NewStorageVersionLister returns a new StorageVersionLister.
+// NewStorageVersionLister returns a StorageVersionLister reading indexer, usually an informer's cache.
 func NewStorageVersionLister(indexer cache.Indexer) StorageVersionLister {
 	return &storageVersionLister{listers.New[*apiserverinternalv1alpha1.StorageVersion](indexer, apiserverinternalv1alpha1.Resource("storageversions"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ControllerRevisionLister helps list ControllerRevisions.
-// All objects returned here must be treated as read-only.
+// ControllerRevisionLister reads ControllerRevisions from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ControllerRevisionLister interface {
-	// List lists all ControllerRevisions in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ControllerRevisions that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta1.ControllerRevision, err error)
-	// ControllerRevisions returns an object that can list and get ControllerRevisions.
+	// ControllerRevisions narrows the lister to the ControllerRevisions of one namespace.
 	ControllerRevisions(namespace string) ControllerRevisionNamespaceLister
 	ControllerRevisionListerExpansion
 }
 
-// controllerRevisionLister implements the ControllerRevisionLister interface.
+// controllerRevisionLister serves ControllerRevisionLister from an indexer.
 type controllerRevisionLister struct {
 	listers.ResourceIndexer[*appsv1beta1.ControllerRevision]
 }
 
-// NewControllerRevisionLister returns a new ControllerRevisionLister.
+// NewControllerRevisionLister returns a ControllerRevisionLister reading indexer, usually an informer's cache.
 func NewControllerRevisionLister(indexer cache.Indexer) ControllerRevisionLister {
 	return &controllerRevisionLister{listers.New[*appsv1beta1.ControllerRevision](indexer, appsv1beta1.Resource("controllerrevisions"))}
 }
 
-// ControllerRevisions returns an object that can list and get ControllerRevisions.
+// ControllerRevisions narrows the lister to the ControllerRevisions of one namespace.
 func (s *controllerRevisionLister) ControllerRevisions(namespace string) ControllerRevisionNamespaceLister {
 	return controllerRevisionNamespaceLister{listers.NewNamespaced[*appsv1beta1.ControllerRevision](s.ResourceIndexer, namespace)}
 }
 
-// ControllerRevisionNamespaceLister helps list and get ControllerRevisions.
-// All objects returned here must be treated as read-only.
+// ControllerRevisionNamespaceLister reads the ControllerRevisions of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ControllerRevisionNamespaceLister interface {
-	// List lists all ControllerRevisions in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ControllerRevisions that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta1.ControllerRevision, err error)
-	// Get retrieves the ControllerRevision from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ControllerRevision called name, or a NotFound error; do not modify it.
 	Get(name string) (*appsv1beta1.ControllerRevision, error)
 	ControllerRevisionNamespaceListerExpansion
 }
 
-// controllerRevisionNamespaceLister implements the ControllerRevisionNamespaceLister interface.
+// controllerRevisionNamespaceLister serves ControllerRevisionNamespaceLister from an indexer, for one namespace.
 type controllerRevisionNamespaceLister struct {
 	listers.ResourceIndexer[*appsv1beta1.ControllerRevision]
 }

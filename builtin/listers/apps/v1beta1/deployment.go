@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// DeploymentLister helps list Deployments.
-// All objects returned here must be treated as read-only.
+// DeploymentLister reads Deployments from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type DeploymentLister interface {
-	// List lists all Deployments in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Deployments that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta1.Deployment, err error)
-	// Deployments returns an object that can list and get Deployments.
+	// Deployments narrows the lister to the Deployments of one namespace.
 	Deployments(namespace string) DeploymentNamespaceLister
 	DeploymentListerExpansion
 }
 
-// deploymentLister implements the DeploymentLister interface.
+// deploymentLister serves DeploymentLister from an indexer.
 type deploymentLister struct {
 	listers.ResourceIndexer[*appsv1beta1.Deployment]
 }
 
-// NewDeploymentLister returns a new DeploymentLister.
+// NewDeploymentLister returns a DeploymentLister reading indexer, usually an informer's cache.
 func NewDeploymentLister(indexer cache.Indexer) DeploymentLister {
 	return &deploymentLister{listers.New[*appsv1beta1.Deployment](indexer, appsv1beta1.Resource("deployments"))}
 }
 
-// Deployments returns an object that can list and get Deployments.
+// Deployments narrows the lister to the Deployments of one namespace.
 func (s *deploymentLister) Deployments(namespace string) DeploymentNamespaceLister {
 	return deploymentNamespaceLister{listers.NewNamespaced[*appsv1beta1.Deployment](s.ResourceIndexer, namespace)}
 }
 
-// DeploymentNamespaceLister helps list and get Deployments.
-// All objects returned here must be treated as read-only.
+// DeploymentNamespaceLister reads the Deployments of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type DeploymentNamespaceLister interface {
-	// List lists all Deployments in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Deployments that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta1.Deployment, err error)
-	// Get retrieves the Deployment from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Deployment called name, or a NotFound error; do not modify it.
 	Get(name string) (*appsv1beta1.Deployment, error)
 	DeploymentNamespaceListerExpansion
 }
 
-// deploymentNamespaceLister implements the DeploymentNamespaceLister interface.
+// deploymentNamespaceLister serves DeploymentNamespaceLister from an indexer, for one namespace.
 type deploymentNamespaceLister struct {
 	listers.ResourceIndexer[*appsv1beta1.Deployment]
 }

@@ -18,20 +18,26 @@ limitations under the License.
 
 package v1beta1
 
-// ControllerRevisionListerExpansion allows custom methods to be added to ControllerRevisionLister.
+// ControllerRevisionListerExpansion is empty; to give ControllerRevisionLister hand-written methods,
+// declare it in controllerrevision_expansion.go instead.
 type ControllerRevisionListerExpansion interface{}
 
-// ControllerRevisionNamespaceListerExpansion allows custom methods to be added to ControllerRevisionNamespaceLister.
+// ControllerRevisionNamespaceListerExpansion is empty; to give ControllerRevisionNamespaceLister hand-written
+// methods, declare it in controllerrevision_expansion.go instead.
 type ControllerRevisionNamespaceListerExpansion interface{}
 
-// DeploymentListerExpansion allows custom methods to be added to DeploymentLister.
+// DeploymentListerExpansion is empty; to give DeploymentLister hand-written methods,
+// declare it in deployment_expansion.go instead.
 type DeploymentListerExpansion interface{}
 
-// DeploymentNamespaceListerExpansion allows custom methods to be added to DeploymentNamespaceLister.
+// DeploymentNamespaceListerExpansion is empty; to give DeploymentNamespaceLister hand-written
+// methods, declare it in deployment_expansion.go instead.
 type DeploymentNamespaceListerExpansion interface{}
 
-// StatefulSetListerExpansion allows custom methods to be added to StatefulSetLister.
+// StatefulSetListerExpansion is empty; to give StatefulSetLister hand-written methods,
+// declare it in statefulset_expansion.go instead.
 type StatefulSetListerExpansion interface{}
 
-// StatefulSetNamespaceListerExpansion allows custom methods to be added to StatefulSetNamespaceLister.
+// StatefulSetNamespaceListerExpansion is empty; to give StatefulSetNamespaceLister hand-written
+// methods, declare it in statefulset_expansion.go instead.
 type StatefulSetNamespaceListerExpansion interface{}

@@ -18,32 +18,42 @@ limitations under the License.
 
 package v1beta2
 
-// ControllerRevisionListerExpansion allows custom methods to be added to ControllerRevisionLister.
+// ControllerRevisionListerExpansion is empty; to give ControllerRevisionLister hand-written methods,
+// declare it in controllerrevision_expansion.go instead.
 type ControllerRevisionListerExpansion interface{}
 
-// ControllerRevisionNamespaceListerExpansion allows custom methods to be added to ControllerRevisionNamespaceLister.
+// ControllerRevisionNamespaceListerExpansion is empty; to give ControllerRevisionNamespaceLister hand-written
+// methods, declare it in controllerrevision_expansion.go instead.
 type ControllerRevisionNamespaceListerExpansion interface{}
 
-// DaemonSetListerExpansion allows custom methods to be added to DaemonSetLister.
+// DaemonSetListerExpansion is empty; to give DaemonSetLister hand-written methods,
+// declare it in daemonset_expansion.go instead.
 type DaemonSetListerExpansion interface{}
 
-// DaemonSetNamespaceListerExpansion allows custom methods to be added to DaemonSetNamespaceLister.
+// DaemonSetNamespaceListerExpansion is empty; to give DaemonSetNamespaceLister hand-written
+// methods, declare it in daemonset_expansion.go instead.
 type DaemonSetNamespaceListerExpansion interface{}
 
-// DeploymentListerExpansion allows custom methods to be added to DeploymentLister.
+// DeploymentListerExpansion is empty; to give DeploymentLister hand-written methods,
+// declare it in deployment_expansion.go instead.
 type DeploymentListerExpansion interface{}
 
-// DeploymentNamespaceListerExpansion allows custom methods to be added to DeploymentNamespaceLister.
+// DeploymentNamespaceListerExpansion is empty; to give DeploymentNamespaceLister hand-written
+// methods, declare it in deployment_expansion.go instead.
 type DeploymentNamespaceListerExpansion interface{}
 
-// ReplicaSetListerExpansion allows custom methods to be added to ReplicaSetLister.
+// ReplicaSetListerExpansion is empty; to give ReplicaSetLister hand-written methods,
+// declare it in replicaset_expansion.go instead.
 type ReplicaSetListerExpansion interface{}
 
-// ReplicaSetNamespaceListerExpansion allows custom methods to be added to ReplicaSetNamespaceLister.
+// ReplicaSetNamespaceListerExpansion is empty; to give ReplicaSetNamespaceLister hand-written
+// methods, declare it in replicaset_expansion.go instead.
 type ReplicaSetNamespaceListerExpansion interface{}
 
-// StatefulSetListerExpansion allows custom methods to be added to StatefulSetLister.
+// StatefulSetListerExpansion is empty; to give StatefulSetLister hand-written methods,
+// declare it in statefulset_expansion.go instead.
 type StatefulSetListerExpansion interface{}
 
-// StatefulSetNamespaceListerExpansion allows custom methods to be added to StatefulSetNamespaceLister.
+// StatefulSetNamespaceListerExpansion is empty; to give StatefulSetNamespaceLister hand-written
+// methods, declare it in statefulset_expansion.go instead.
 type StatefulSetNamespaceListerExpansion interface{}

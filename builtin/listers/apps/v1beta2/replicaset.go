@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ReplicaSetLister helps list ReplicaSets.
-// All objects returned here must be treated as read-only.
+// ReplicaSetLister reads ReplicaSets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ReplicaSetLister interface {
-	// List lists all ReplicaSets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ReplicaSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta2.ReplicaSet, err error)
-	// ReplicaSets returns an object that can list and get ReplicaSets.
+	// ReplicaSets narrows the lister to the ReplicaSets of one namespace.
 	ReplicaSets(namespace string) ReplicaSetNamespaceLister
 	ReplicaSetListerExpansion
 }
 
-// replicaSetLister implements the ReplicaSetLister interface.
+// replicaSetLister serves ReplicaSetLister from an indexer.
 type replicaSetLister struct {
 	listers.ResourceIndexer[*appsv1beta2.ReplicaSet]
 }
 
-// NewReplicaSetLister returns a new ReplicaSetLister.
+// NewReplicaSetLister returns a ReplicaSetLister reading indexer, usually an informer's cache.
 func NewReplicaSetLister(indexer cache.Indexer) ReplicaSetLister {
 	return &replicaSetLister{listers.New[*appsv1beta2.ReplicaSet](indexer, appsv1beta2.Resource("replicasets"))}
 }
 
-// ReplicaSets returns an object that can list and get ReplicaSets.
+// ReplicaSets narrows the lister to the ReplicaSets of one namespace.
 func (s *replicaSetLister) ReplicaSets(namespace string) ReplicaSetNamespaceLister {
 	return replicaSetNamespaceLister{listers.NewNamespaced[*appsv1beta2.ReplicaSet](s.ResourceIndexer, namespace)}
 }
 
-// ReplicaSetNamespaceLister helps list and get ReplicaSets.
-// All objects returned here must be treated as read-only.
+// ReplicaSetNamespaceLister reads the ReplicaSets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ReplicaSetNamespaceLister interface {
-	// List lists all ReplicaSets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ReplicaSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta2.ReplicaSet, err error)
-	// Get retrieves the ReplicaSet from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ReplicaSet called name, or a NotFound error; do not modify it.
 	Get(name string) (*appsv1beta2.ReplicaSet, error)
 	ReplicaSetNamespaceListerExpansion
 }
 
-// replicaSetNamespaceLister implements the ReplicaSetNamespaceLister interface.
+// replicaSetNamespaceLister serves ReplicaSetNamespaceLister from an indexer, for one namespace.
 type replicaSetNamespaceLister struct {
 	listers.ResourceIndexer[*appsv1beta2.ReplicaSet]
 }

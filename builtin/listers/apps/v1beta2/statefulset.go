@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// StatefulSetLister helps list StatefulSets.
-// All objects returned here must be treated as read-only.
+// StatefulSetLister reads StatefulSets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type StatefulSetLister interface {
-	// List lists all StatefulSets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached StatefulSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta2.StatefulSet, err error)
-	// StatefulSets returns an object that can list and get StatefulSets.
+	// StatefulSets narrows the lister to the StatefulSets of one namespace.
 	StatefulSets(namespace string) StatefulSetNamespaceLister
 	StatefulSetListerExpansion
 }
 
-// statefulSetLister implements the StatefulSetLister interface.
+// statefulSetLister serves StatefulSetLister from an indexer.
 type statefulSetLister struct {
 	listers.ResourceIndexer[*appsv1beta2.StatefulSet]
 }
 
-// NewStatefulSetLister returns a new StatefulSetLister.
+// NewStatefulSetLister returns a StatefulSetLister reading indexer, usually an informer's cache.
 func NewStatefulSetLister(indexer cache.Indexer) StatefulSetLister {
 	return &statefulSetLister{listers.New[*appsv1beta2.StatefulSet](indexer, appsv1beta2.Resource("statefulsets"))}
 }
 
-// StatefulSets returns an object that can list and get StatefulSets.
+// StatefulSets narrows the lister to the StatefulSets of one namespace.
 func (s *statefulSetLister) StatefulSets(namespace string) StatefulSetNamespaceLister {
 	return statefulSetNamespaceLister{listers.NewNamespaced[*appsv1beta2.StatefulSet](s.ResourceIndexer, namespace)}
 }
 
-// StatefulSetNamespaceLister helps list and get StatefulSets.
-// All objects returned here must be treated as read-only.
+// StatefulSetNamespaceLister reads the StatefulSets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type StatefulSetNamespaceLister interface {
-	// List lists all StatefulSets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached StatefulSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*appsv1beta2.StatefulSet, err error)
-	// Get retrieves the StatefulSet from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached StatefulSet called name, or a NotFound error; do not modify it.
 	Get(name string) (*appsv1beta2.StatefulSet, error)
 	StatefulSetNamespaceListerExpansion
 }
 
-// statefulSetNamespaceLister implements the StatefulSetNamespaceLister interface.
+// statefulSetNamespaceLister serves StatefulSetNamespaceLister from an indexer, for one namespace.
 type statefulSetNamespaceLister struct {
 	listers.ResourceIndexer[*appsv1beta2.StatefulSet]
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v2
 
-// HorizontalPodAutoscalerListerExpansion allows custom methods to be added to HorizontalPodAutoscalerLister.
+// HorizontalPodAutoscalerListerExpansion is empty; to give HorizontalPodAutoscalerLister hand-written methods,
+// declare it in horizontalpodautoscaler_expansion.go instead.
 type HorizontalPodAutoscalerListerExpansion interface{}
 
-// HorizontalPodAutoscalerNamespaceListerExpansion allows custom methods to be added to HorizontalPodAutoscalerNamespaceLister.
+// HorizontalPodAutoscalerNamespaceListerExpansion is empty; to give HorizontalPodAutoscalerNamespaceLister hand-written
+// methods, declare it in horizontalpodautoscaler_expansion.go instead.
 type HorizontalPodAutoscalerNamespaceListerExpansion interface{}

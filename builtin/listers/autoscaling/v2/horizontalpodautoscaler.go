@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// HorizontalPodAutoscalerLister helps list HorizontalPodAutoscalers.
-// All objects returned here must be treated as read-only.
+// HorizontalPodAutoscalerLister reads HorizontalPodAutoscalers from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type HorizontalPodAutoscalerLister interface {
-	// List lists all HorizontalPodAutoscalers in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached HorizontalPodAutoscalers that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*autoscalingv2.HorizontalPodAutoscaler, err error)
-	// HorizontalPodAutoscalers returns an object that can list and get HorizontalPodAutoscalers.
+	// HorizontalPodAutoscalers narrows the lister to the HorizontalPodAutoscalers of one namespace.
 	HorizontalPodAutoscalers(namespace string) HorizontalPodAutoscalerNamespaceLister
 	HorizontalPodAutoscalerListerExpansion
 }
 
-// horizontalPodAutoscalerLister implements the HorizontalPodAutoscalerLister interface.
+// horizontalPodAutoscalerLister serves HorizontalPodAutoscalerLister from an indexer.
 type horizontalPodAutoscalerLister struct {
 	listers.ResourceIndexer[*autoscalingv2.HorizontalPodAutoscaler]
 }
 
-// NewHorizontalPodAutoscalerLister returns a new HorizontalPodAutoscalerLister.
+// NewHorizontalPodAutoscalerLister returns a HorizontalPodAutoscalerLister reading indexer, usually an informer's cache.
 func NewHorizontalPodAutoscalerLister(indexer cache.Indexer) HorizontalPodAutoscalerLister {
 	return &horizontalPodAutoscalerLister{listers.New[*autoscalingv2.HorizontalPodAutoscaler](indexer, autoscalingv2.Resource("horizontalpodautoscalers"))}
 }
 
-// HorizontalPodAutoscalers returns an object that can list and get HorizontalPodAutoscalers.
+// HorizontalPodAutoscalers narrows the lister to the HorizontalPodAutoscalers of one namespace.
 func (s *horizontalPodAutoscalerLister) HorizontalPodAutoscalers(namespace string) HorizontalPodAutoscalerNamespaceLister {
 	return horizontalPodAutoscalerNamespaceLister{listers.NewNamespaced[*autoscalingv2.HorizontalPodAutoscaler](s.ResourceIndexer, namespace)}
 }
 
-// HorizontalPodAutoscalerNamespaceLister helps list and get HorizontalPodAutoscalers.
-// All objects returned here must be treated as read-only.
+// HorizontalPodAutoscalerNamespaceLister reads the HorizontalPodAutoscalers of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type HorizontalPodAutoscalerNamespaceLister interface {
-	// List lists all HorizontalPodAutoscalers in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached HorizontalPodAutoscalers that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*autoscalingv2.HorizontalPodAutoscaler, err error)
-	// Get retrieves the HorizontalPodAutoscaler from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached HorizontalPodAutoscaler called name, or a NotFound error; do not modify it.
 	Get(name string) (*autoscalingv2.HorizontalPodAutoscaler, error)
 	HorizontalPodAutoscalerNamespaceListerExpansion
 }
 
-// horizontalPodAutoscalerNamespaceLister implements the HorizontalPodAutoscalerNamespaceLister interface.
+// horizontalPodAutoscalerNamespaceLister serves HorizontalPodAutoscalerNamespaceLister from an indexer, for one namespace.
 type horizontalPodAutoscalerNamespaceLister struct {
 	listers.ResourceIndexer[*autoscalingv2.HorizontalPodAutoscaler]
 }

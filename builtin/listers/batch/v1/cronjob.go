@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CronJobLister helps list CronJobs.
-// All objects returned here must be treated as read-only.
+// CronJobLister reads CronJobs from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CronJobLister interface {
-	// List lists all CronJobs in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CronJobs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*batchv1.CronJob, err error)
-	// CronJobs returns an object that can list and get CronJobs.
+	// CronJobs narrows the lister to the CronJobs of one namespace.
 	CronJobs(namespace string) CronJobNamespaceLister
 	CronJobListerExpansion
 }
 
-// cronJobLister implements the CronJobLister interface.
+// cronJobLister serves CronJobLister from an indexer.
 type cronJobLister struct {
 	listers.ResourceIndexer[*batchv1.CronJob]
 }
 
-// NewCronJobLister returns a new CronJobLister.
+// NewCronJobLister returns a CronJobLister reading indexer, usually an informer's cache.
 func NewCronJobLister(indexer cache.Indexer) CronJobLister {
 	return &cronJobLister{listers.New[*batchv1.CronJob](indexer, batchv1.Resource("cronjobs"))}
 }
 
-// CronJobs returns an object that can list and get CronJobs.
+// CronJobs narrows the lister to the CronJobs of one namespace.
 func (s *cronJobLister) CronJobs(namespace string) CronJobNamespaceLister {
 	return cronJobNamespaceLister{listers.NewNamespaced[*batchv1.CronJob](s.ResourceIndexer, namespace)}
 }
 
-// CronJobNamespaceLister helps list and get CronJobs.
-// All objects returned here must be treated as read-only.
+// CronJobNamespaceLister reads the CronJobs of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type CronJobNamespaceLister interface {
-	// List lists all CronJobs in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached CronJobs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*batchv1.CronJob, err error)
-	// Get retrieves the CronJob from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached CronJob called name, or a NotFound error; do not modify it.
 	Get(name string) (*batchv1.CronJob, error)
 	CronJobNamespaceListerExpansion
 }
 
-// cronJobNamespaceLister implements the CronJobNamespaceLister interface.
+// cronJobNamespaceLister serves CronJobNamespaceLister from an indexer, for one namespace.
 type cronJobNamespaceLister struct {
 	listers.ResourceIndexer[*batchv1.CronJob]
 }

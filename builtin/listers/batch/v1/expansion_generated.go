@@ -18,14 +18,18 @@ limitations under the License.
 
 package v1
 
-// CronJobListerExpansion allows custom methods to be added to CronJobLister.
+// CronJobListerExpansion is empty; to give CronJobLister hand-written methods,
+// declare it in cronjob_expansion.go instead.
 type CronJobListerExpansion interface{}
 
-// CronJobNamespaceListerExpansion allows custom methods to be added to CronJobNamespaceLister.
+// CronJobNamespaceListerExpansion is empty; to give CronJobNamespaceLister hand-written
+// methods, declare it in cronjob_expansion.go instead.
 type CronJobNamespaceListerExpansion interface{}
 
-// JobListerExpansion allows custom methods to be added to JobLister.
+// JobListerExpansion is empty; to give JobLister hand-written methods,
+// declare it in job_expansion.go instead.
 type JobListerExpansion interface{}
 
-// JobNamespaceListerExpansion allows custom methods to be added to JobNamespaceLister.
+// JobNamespaceListerExpansion is empty; to give JobNamespaceLister hand-written
+// methods, declare it in job_expansion.go instead.
 type JobNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// JobLister helps list Jobs.
-// All objects returned here must be treated as read-only.
+// JobLister reads Jobs from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type JobLister interface {
-	// List lists all Jobs in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Jobs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*batchv1.Job, err error)
-	// Jobs returns an object that can list and get Jobs.
+	// Jobs narrows the lister to the Jobs of one namespace.
 	Jobs(namespace string) JobNamespaceLister
 	JobListerExpansion
 }
 
-// jobLister implements the JobLister interface.
+// jobLister serves JobLister from an indexer.
 type jobLister struct {
 	listers.ResourceIndexer[*batchv1.Job]
 }
 
-// NewJobLister returns a new JobLister.
+// NewJobLister returns a JobLister reading indexer, usually an informer's cache.
 func NewJobLister(indexer cache.Indexer) JobLister {
 	return &jobLister{listers.New[*batchv1.Job](indexer, batchv1.Resource("jobs"))}
 }
 
-// Jobs returns an object that can list and get Jobs.
+// Jobs narrows the lister to the Jobs of one namespace.
 func (s *jobLister) Jobs(namespace string) JobNamespaceLister {
 	return jobNamespaceLister{listers.NewNamespaced[*batchv1.Job](s.ResourceIndexer, namespace)}
 }
 
-// JobNamespaceLister helps list and get Jobs.
-// All objects returned here must be treated as read-only.
+// JobNamespaceLister reads the Jobs of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type JobNamespaceLister interface {
-	// List lists all Jobs in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Jobs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*batchv1.Job, err error)
-	// Get retrieves the Job from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Job called name, or a NotFound error; do not modify it.
 	Get(name string) (*batchv1.Job, error)
 	JobNamespaceListerExpansion
 }
 
-// jobNamespaceLister implements the JobNamespaceLister interface.
+// jobNamespaceLister serves JobNamespaceLister from an indexer, for one namespace.
 type jobNamespaceLister struct {
 	listers.ResourceIndexer[*batchv1.Job]
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1beta1
 
-// CronJobListerExpansion allows custom methods to be added to CronJobLister.
+// CronJobListerExpansion is empty; to give CronJobLister hand-written methods,
+// declare it in cronjob_expansion.go instead.
 type CronJobListerExpansion interface{}
 
-// CronJobNamespaceListerExpansion allows custom methods to be added to CronJobNamespaceLister.
+// CronJobNamespaceListerExpansion is empty; to give CronJobNamespaceLister hand-written
+// methods, declare it in cronjob_expansion.go instead.
 type CronJobNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PodCertificateRequestLister helps list PodCertificateRequests.
-// All objects returned here must be treated as read-only.
+// PodCertificateRequestLister reads PodCertificateRequests from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PodCertificateRequestLister interface {
-	// List lists all PodCertificateRequests in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PodCertificateRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*certificatesv1.PodCertificateRequest, err error)
-	// PodCertificateRequests returns an object that can list and get PodCertificateRequests.
+	// PodCertificateRequests narrows the lister to the PodCertificateRequests of one namespace.
 	PodCertificateRequests(namespace string) PodCertificateRequestNamespaceLister
 	PodCertificateRequestListerExpansion
 }
 
-// podCertificateRequestLister implements the PodCertificateRequestLister interface.
+// podCertificateRequestLister serves PodCertificateRequestLister from an indexer.
 type podCertificateRequestLister struct {
 	listers.ResourceIndexer[*certificatesv1.PodCertificateRequest]
 }
 
-// NewPodCertificateRequestLister returns a new PodCertificateRequestLister.
+// NewPodCertificateRequestLister returns a PodCertificateRequestLister reading indexer, usually an informer's cache.
 func NewPodCertificateRequestLister(indexer cache.Indexer) PodCertificateRequestLister {
 	return &podCertificateRequestLister{listers.New[*certificatesv1.PodCertificateRequest](indexer, certificatesv1.Resource("podcertificaterequests"))}
 }
 
-// PodCertificateRequests returns an object that can list and get PodCertificateRequests.
+// PodCertificateRequests narrows the lister to the PodCertificateRequests of one namespace.
 func (s *podCertificateRequestLister) PodCertificateRequests(namespace string) PodCertificateRequestNamespaceLister {
 	return podCertificateRequestNamespaceLister{listers.NewNamespaced[*certificatesv1.PodCertificateRequest](s.ResourceIndexer, namespace)}
 }
 
-// PodCertificateRequestNamespaceLister helps list and get PodCertificateRequests.
-// All objects returned here must be treated as read-only.
+// PodCertificateRequestNamespaceLister reads the PodCertificateRequests of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PodCertificateRequestNamespaceLister interface {
-	// List lists all PodCertificateRequests in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached PodCertificateRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*certificatesv1.PodCertificateRequest, err error)
-	// Get retrieves the PodCertificateRequest from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached PodCertificateRequest called name, or a NotFound error; do not modify it.
 	Get(name string) (*certificatesv1.PodCertificateRequest, error)
 	PodCertificateRequestNamespaceListerExpansion
 }
 
-// podCertificateRequestNamespaceLister implements the PodCertificateRequestNamespaceLister interface.
+// podCertificateRequestNamespaceLister serves PodCertificateRequestNamespaceLister from an indexer, for one namespace.
 type podCertificateRequestNamespaceLister struct {
 	listers.ResourceIndexer[*certificatesv1.PodCertificateRequest]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ClusterTrustBundleLister helps list ClusterTrustBundles.
-// All objects returned here must be treated as read-only.
+// ClusterTrustBundleLister reads ClusterTrustBundles from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ClusterTrustBundleLister interface {
-	// List lists all ClusterTrustBundles in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ClusterTrustBundles that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*certificatesv1alpha1.ClusterTrustBundle, err error)
-	// Get retrieves the ClusterTrustBundle from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ClusterTrustBundle called name, or a NotFound error; do not modify it.
 	Get(name string) (*certificatesv1alpha1.ClusterTrustBundle, error)
 	ClusterTrustBundleListerExpansion
 }
 
-// clusterTrustBundleLister implements the ClusterTrustBundleLister interface.
+// clusterTrustBundleLister serves ClusterTrustBundleLister from an indexer.
 type clusterTrustBundleLister struct {
 	listers.ResourceIndexer[*certificatesv1alpha1.ClusterTrustBundle]
 }
 
-// NewClusterTrustBundleLister returns a new ClusterTrustBundleLister.
+// NewClusterTrustBundleLister returns a ClusterTrustBundleLister reading indexer, usually an informer's cache.
 func NewClusterTrustBundleLister(indexer cache.Indexer) ClusterTrustBundleLister {
 	return &clusterTrustBundleLister{listers.New[*certificatesv1alpha1.ClusterTrustBundle](indexer, certificatesv1alpha1.Resource("clustertrustbundles"))}
 }

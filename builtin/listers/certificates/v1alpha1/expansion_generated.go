@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1alpha1
 
-// ClusterTrustBundleListerExpansion allows custom methods to be added to ClusterTrustBundleLister.
+// ClusterTrustBundleListerExpansion is empty; to give ClusterTrustBundleLister hand-written methods,
+// declare it in clustertrustbundle_expansion.go instead.
 type ClusterTrustBundleListerExpansion interface{}

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CertificateSigningRequestLister helps list CertificateSigningRequests.
-// All objects returned here must be treated as read-only.
+// CertificateSigningRequestLister reads CertificateSigningRequests from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CertificateSigningRequestLister interface {
-	// List lists all CertificateSigningRequests in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CertificateSigningRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*certificatesv1beta1.CertificateSigningRequest, err error)
-	// Get retrieves the CertificateSigningRequest from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached CertificateSigningRequest called name, or a NotFound error; do not modify it.
 	Get(name string) (*certificatesv1beta1.CertificateSigningRequest, error)
 	CertificateSigningRequestListerExpansion
 }
 
-// certificateSigningRequestLister implements the CertificateSigningRequestLister interface.
+// certificateSigningRequestLister serves CertificateSigningRequestLister from an indexer.
 type certificateSigningRequestLister struct {
 	listers.ResourceIndexer[*certificatesv1beta1.CertificateSigningRequest]
 }
 
-// NewCertificateSigningRequestLister returns a new CertificateSigningRequestLister.
+// NewCertificateSigningRequestLister returns a CertificateSigningRequestLister reading indexer, usually an informer's cache.
 func NewCertificateSigningRequestLister(indexer cache.Indexer) CertificateSigningRequestLister {
 	return &certificateSigningRequestLister{listers.New[*certificatesv1beta1.CertificateSigningRequest](indexer, certificatesv1beta1.Resource("certificatesigningrequests"))}
 }

@@ -18,14 +18,18 @@ limitations under the License.
 
 package v1beta1
 
-// CertificateSigningRequestListerExpansion allows custom methods to be added to CertificateSigningRequestLister.
+// CertificateSigningRequestListerExpansion is empty; to give CertificateSigningRequestLister hand-written methods,
+// declare it in certificatesigningrequest_expansion.go instead.
 type CertificateSigningRequestListerExpansion interface{}
 
-// ClusterTrustBundleListerExpansion allows custom methods to be added to ClusterTrustBundleLister.
+// ClusterTrustBundleListerExpansion is empty; to give ClusterTrustBundleLister hand-written methods,
+// declare it in clustertrustbundle_expansion.go instead.
 type ClusterTrustBundleListerExpansion interface{}
 
-// PodCertificateRequestListerExpansion allows custom methods to be added to PodCertificateRequestLister.
+// PodCertificateRequestListerExpansion is empty; to give PodCertificateRequestLister hand-written methods,
+// declare it in podcertificaterequest_expansion.go instead.
 type PodCertificateRequestListerExpansion interface{}
 
-// PodCertificateRequestNamespaceListerExpansion allows custom methods to be added to PodCertificateRequestNamespaceLister.
+// PodCertificateRequestNamespaceListerExpansion is empty; to give PodCertificateRequestNamespaceLister hand-written
+// methods, declare it in podcertificaterequest_expansion.go instead.
 type PodCertificateRequestNamespaceListerExpansion interface{}

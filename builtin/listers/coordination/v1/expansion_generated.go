@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// LeaseListerExpansion allows custom methods to be added to LeaseLister.
+// LeaseListerExpansion is empty; to give LeaseLister hand-written methods,
+// declare it in lease_expansion.go instead.
 type LeaseListerExpansion interface{}
 
-// LeaseNamespaceListerExpansion allows custom methods to be added to LeaseNamespaceLister.
+// LeaseNamespaceListerExpansion is empty; to give LeaseNamespaceLister hand-written
+// methods, declare it in lease_expansion.go instead.
 type LeaseNamespaceListerExpansion interface{}

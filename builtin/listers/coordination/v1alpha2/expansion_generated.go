@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1alpha2
 
-// LeaseCandidateListerExpansion allows custom methods to be added to LeaseCandidateLister.
+// LeaseCandidateListerExpansion is empty; to give LeaseCandidateLister hand-written methods,
+// declare it in leasecandidate_expansion.go instead.
 type LeaseCandidateListerExpansion interface{}
 
-// LeaseCandidateNamespaceListerExpansion allows custom methods to be added to LeaseCandidateNamespaceLister.
+// LeaseCandidateNamespaceListerExpansion is empty; to give LeaseCandidateNamespaceLister hand-written
+// methods, declare it in leasecandidate_expansion.go instead.
 type LeaseCandidateNamespaceListerExpansion interface{}

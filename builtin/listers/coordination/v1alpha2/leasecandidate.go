@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// LeaseCandidateLister helps list LeaseCandidates.
-// All objects returned here must be treated as read-only.
+// LeaseCandidateLister reads LeaseCandidates from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type LeaseCandidateLister interface {
-	// List lists all LeaseCandidates in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached LeaseCandidates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*coordinationv1alpha2.LeaseCandidate, err error)
-	// LeaseCandidates returns an object that can list and get LeaseCandidates.
+	// LeaseCandidates narrows the lister to the LeaseCandidates of one namespace.
 	LeaseCandidates(namespace string) LeaseCandidateNamespaceLister
 	LeaseCandidateListerExpansion
 }
 
-// leaseCandidateLister implements the LeaseCandidateLister interface.
+// leaseCandidateLister serves LeaseCandidateLister from an indexer.
 type leaseCandidateLister struct {
 	listers.ResourceIndexer[*coordinationv1alpha2.LeaseCandidate]
 }
 
-// NewLeaseCandidateLister returns a new LeaseCandidateLister.
+// NewLeaseCandidateLister returns a LeaseCandidateLister reading indexer, usually an informer's cache.
 func NewLeaseCandidateLister(indexer cache.Indexer) LeaseCandidateLister {
 	return &leaseCandidateLister{listers.New[*coordinationv1alpha2.LeaseCandidate](indexer, coordinationv1alpha2.Resource("leasecandidates"))}
 }
 
-// LeaseCandidates returns an object that can list and get LeaseCandidates.
+// LeaseCandidates narrows the lister to the LeaseCandidates of one namespace.
 func (s *leaseCandidateLister) LeaseCandidates(namespace string) LeaseCandidateNamespaceLister {
 	return leaseCandidateNamespaceLister{listers.NewNamespaced[*coordinationv1alpha2.LeaseCandidate](s.ResourceIndexer, namespace)}
 }
 
-// LeaseCandidateNamespaceLister helps list and get LeaseCandidates.
-// All objects returned here must be treated as read-only.
+// LeaseCandidateNamespaceLister reads the LeaseCandidates of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type LeaseCandidateNamespaceLister interface {
-	// List lists all LeaseCandidates in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached LeaseCandidates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*coordinationv1alpha2.LeaseCandidate, err error)
-	// Get retrieves the LeaseCandidate from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached LeaseCandidate called name, or a NotFound error; do not modify it.
 	Get(name string) (*coordinationv1alpha2.LeaseCandidate, error)
 	LeaseCandidateNamespaceListerExpansion
 }
 
-// leaseCandidateNamespaceLister implements the LeaseCandidateNamespaceLister interface.
+// leaseCandidateNamespaceLister serves LeaseCandidateNamespaceLister from an indexer, for one namespace.
 type leaseCandidateNamespaceLister struct {
 	listers.ResourceIndexer[*coordinationv1alpha2.LeaseCandidate]
 }

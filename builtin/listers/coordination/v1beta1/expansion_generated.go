@@ -18,14 +18,18 @@ limitations under the License.
 
 package v1beta1
 
-// LeaseListerExpansion allows custom methods to be added to LeaseLister.
+// LeaseListerExpansion is empty; to give LeaseLister hand-written methods,
+// declare it in lease_expansion.go instead.
 type LeaseListerExpansion interface{}
 
-// LeaseNamespaceListerExpansion allows custom methods to be added to LeaseNamespaceLister.
+// LeaseNamespaceListerExpansion is empty; to give LeaseNamespaceLister hand-written
+// methods, declare it in lease_expansion.go instead.
 type LeaseNamespaceListerExpansion interface{}
 
-// LeaseCandidateListerExpansion allows custom methods to be added to LeaseCandidateLister.
+// LeaseCandidateListerExpansion is empty; to give LeaseCandidateLister hand-written methods,
+// declare it in leasecandidate_expansion.go instead.
 type LeaseCandidateListerExpansion interface{}
 
-// LeaseCandidateNamespaceListerExpansion allows custom methods to be added to LeaseCandidateNamespaceLister.
+// LeaseCandidateNamespaceListerExpansion is empty; to give LeaseCandidateNamespaceLister hand-written
+// methods, declare it in leasecandidate_expansion.go instead.
 type LeaseCandidateNamespaceListerExpansion interface{}

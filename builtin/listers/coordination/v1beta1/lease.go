@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// LeaseLister helps list Leases.
-// All objects returned here must be treated as read-only.
+// LeaseLister reads Leases from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type LeaseLister interface {
-	// List lists all Leases in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Leases that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*coordinationv1beta1.Lease, err error)
-	// Leases returns an object that can list and get Leases.
+	// Leases narrows the lister to the Leases of one namespace.
 	Leases(namespace string) LeaseNamespaceLister
 	LeaseListerExpansion
 }
 
-// leaseLister implements the LeaseLister interface.
+// leaseLister serves LeaseLister from an indexer.
 type leaseLister struct {
 	listers.ResourceIndexer[*coordinationv1beta1.Lease]
 }
 
-// NewLeaseLister returns a new LeaseLister.
+// NewLeaseLister returns a LeaseLister reading indexer, usually an informer's cache.
 func NewLeaseLister(indexer cache.Indexer) LeaseLister {
 	return &leaseLister{listers.New[*coordinationv1beta1.Lease](indexer, coordinationv1beta1.Resource("leases"))}
 }
 
-// Leases returns an object that can list and get Leases.
+// Leases narrows the lister to the Leases of one namespace.
 func (s *leaseLister) Leases(namespace string) LeaseNamespaceLister {
 	return leaseNamespaceLister{listers.NewNamespaced[*coordinationv1beta1.Lease](s.ResourceIndexer, namespace)}
 }
 
-// LeaseNamespaceLister helps list and get Leases.
-// All objects returned here must be treated as read-only.
+// LeaseNamespaceLister reads the Leases of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type LeaseNamespaceLister interface {
-	// List lists all Leases in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Leases that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*coordinationv1beta1.Lease, err error)
-	// Get retrieves the Lease from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Lease called name, or a NotFound error; do not modify it.
 	Get(name string) (*coordinationv1beta1.Lease, error)
 	LeaseNamespaceListerExpansion
 }
 
-// leaseNamespaceLister implements the LeaseNamespaceLister interface.
+// leaseNamespaceLister serves LeaseNamespaceLister from an indexer, for one namespace.
 type leaseNamespaceLister struct {
 	listers.ResourceIndexer[*coordinationv1beta1.Lease]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ComponentStatusLister helps list ComponentStatuses.
-// All objects returned here must be treated as read-only.
+// ComponentStatusLister reads ComponentStatuses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ComponentStatusLister interface {
-	// List lists all ComponentStatuses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ComponentStatuses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ComponentStatus, err error)
-	// Get retrieves the ComponentStatus from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ComponentStatus called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.ComponentStatus, error)
 	ComponentStatusListerExpansion
 }
 
-// componentStatusLister implements the ComponentStatusLister interface.
+// componentStatusLister serves ComponentStatusLister from an indexer.
 type componentStatusLister struct {
 	listers.ResourceIndexer[*corev1.ComponentStatus]
 }
 
-// NewComponentStatusLister returns a new ComponentStatusLister.
+// NewComponentStatusLister returns a ComponentStatusLister reading indexer, usually an informer's cache.
 func NewComponentStatusLister(indexer cache.Indexer) ComponentStatusLister {
 	return &componentStatusLister{listers.New[*corev1.ComponentStatus](indexer, corev1.Resource("componentstatuses"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ConfigMapLister helps list ConfigMaps.
-// All objects returned here must be treated as read-only.
+// ConfigMapLister reads ConfigMaps from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ConfigMapLister interface {
-	// List lists all ConfigMaps in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ConfigMaps that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ConfigMap, err error)
-	// ConfigMaps returns an object that can list and get ConfigMaps.
+	// ConfigMaps narrows the lister to the ConfigMaps of one namespace.
 	ConfigMaps(namespace string) ConfigMapNamespaceLister
 	ConfigMapListerExpansion
 }
 
-// configMapLister implements the ConfigMapLister interface.
+// configMapLister serves ConfigMapLister from an indexer.
 type configMapLister struct {
 	listers.ResourceIndexer[*corev1.ConfigMap]
 }
 
-// NewConfigMapLister returns a new ConfigMapLister.
+// NewConfigMapLister returns a ConfigMapLister reading indexer, usually an informer's cache.
 func NewConfigMapLister(indexer cache.Indexer) ConfigMapLister {
 	return &configMapLister{listers.New[*corev1.ConfigMap](indexer, corev1.Resource("configmaps"))}
 }
 
-// ConfigMaps returns an object that can list and get ConfigMaps.
+// ConfigMaps narrows the lister to the ConfigMaps of one namespace.
 func (s *configMapLister) ConfigMaps(namespace string) ConfigMapNamespaceLister {
 	return configMapNamespaceLister{listers.NewNamespaced[*corev1.ConfigMap](s.ResourceIndexer, namespace)}
 }
 
-// ConfigMapNamespaceLister helps list and get ConfigMaps.
-// All objects returned here must be treated as read-only.
+// ConfigMapNamespaceLister reads the ConfigMaps of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ConfigMapNamespaceLister interface {
-	// List lists all ConfigMaps in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ConfigMaps that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ConfigMap, err error)
-	// Get retrieves the ConfigMap from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ConfigMap called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.ConfigMap, error)
 	ConfigMapNamespaceListerExpansion
 }
 
-// configMapNamespaceLister implements the ConfigMapNamespaceLister interface.
+// configMapNamespaceLister serves ConfigMapNamespaceLister from an indexer, for one namespace.
 type configMapNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.ConfigMap]
 }

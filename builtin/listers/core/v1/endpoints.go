@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// EndpointsLister helps list Endpoints.
-// All objects returned here must be treated as read-only.
+// EndpointsLister reads Endpoints from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type EndpointsLister interface {
-	// List lists all Endpoints in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Endpoints that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Endpoints, err error)
-	// Endpoints returns an object that can list and get Endpoints.
+	// Endpoints narrows the lister to the Endpoints of one namespace.
 	Endpoints(namespace string) EndpointsNamespaceLister
 	EndpointsListerExpansion
 }
 
-// endpointsLister implements the EndpointsLister interface.
+// endpointsLister serves EndpointsLister from an indexer.
 type endpointsLister struct {
 	listers.ResourceIndexer[*corev1.Endpoints]
 }
 
-// NewEndpointsLister returns a new EndpointsLister.
+// NewEndpointsLister returns a EndpointsLister reading indexer, usually an informer's cache.
 func NewEndpointsLister(indexer cache.Indexer) EndpointsLister {
 	return &endpointsLister{listers.New[*corev1.Endpoints](indexer, corev1.Resource("endpoints"))}
 }
 
-// Endpoints returns an object that can list and get Endpoints.
+// Endpoints narrows the lister to the Endpoints of one namespace.
 func (s *endpointsLister) Endpoints(namespace string) EndpointsNamespaceLister {
 	return endpointsNamespaceLister{listers.NewNamespaced[*corev1.Endpoints](s.ResourceIndexer, namespace)}
 }
 
-// EndpointsNamespaceLister helps list and get Endpoints.
-// All objects returned here must be treated as read-only.
+// EndpointsNamespaceLister reads the Endpoints of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type EndpointsNamespaceLister interface {
-	// List lists all Endpoints in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Endpoints that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Endpoints, err error)
-	// Get retrieves the Endpoints from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Endpoints called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Endpoints, error)
 	EndpointsNamespaceListerExpansion
 }
 
-// endpointsNamespaceLister implements the EndpointsNamespaceLister interface.
+// endpointsNamespaceLister serves EndpointsNamespaceLister from an indexer, for one namespace.
 type endpointsNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.Endpoints]
 }

@@ -18,86 +18,114 @@ limitations under the License.
 
 package v1
 
-// ComponentStatusListerExpansion allows custom methods to be added to ComponentStatusLister.
+// ComponentStatusListerExpansion is empty; to give ComponentStatusLister hand-written methods,
+// declare it in componentstatus_expansion.go instead.
 type ComponentStatusListerExpansion interface{}
 
-// ConfigMapListerExpansion allows custom methods to be added to ConfigMapLister.
+// ConfigMapListerExpansion is empty; to give ConfigMapLister hand-written methods,
+// declare it in configmap_expansion.go instead.
 type ConfigMapListerExpansion interface{}
 
-// ConfigMapNamespaceListerExpansion allows custom methods to be added to ConfigMapNamespaceLister.
+// ConfigMapNamespaceListerExpansion is empty; to give ConfigMapNamespaceLister hand-written
+// methods, declare it in configmap_expansion.go instead.
 type ConfigMapNamespaceListerExpansion interface{}
 
-// EndpointsListerExpansion allows custom methods to be added to EndpointsLister.
+// EndpointsListerExpansion is empty; to give EndpointsLister hand-written methods,
+// declare it in endpoints_expansion.go instead.
 type EndpointsListerExpansion interface{}
 
-// EndpointsNamespaceListerExpansion allows custom methods to be added to EndpointsNamespaceLister.
+// EndpointsNamespaceListerExpansion is empty; to give EndpointsNamespaceLister hand-written
+// methods, declare it in endpoints_expansion.go instead.
 type EndpointsNamespaceListerExpansion interface{}
 
-// EventListerExpansion allows custom methods to be added to EventLister.
+// EventListerExpansion is empty; to give EventLister hand-written methods,
+// declare it in event_expansion.go instead.
 type EventListerExpansion interface{}
 
-// EventNamespaceListerExpansion allows custom methods to be added to EventNamespaceLister.
+// EventNamespaceListerExpansion is empty; to give EventNamespaceLister hand-written
+// methods, declare it in event_expansion.go instead.
 type EventNamespaceListerExpansion interface{}
 
-// LimitRangeListerExpansion allows custom methods to be added to LimitRangeLister.
+// LimitRangeListerExpansion is empty; to give LimitRangeLister hand-written methods,
+// declare it in limitrange_expansion.go instead.
 type LimitRangeListerExpansion interface{}
 
-// LimitRangeNamespaceListerExpansion allows custom methods to be added to LimitRangeNamespaceLister.
+// LimitRangeNamespaceListerExpansion is empty; to give LimitRangeNamespaceLister hand-written
+// methods, declare it in limitrange_expansion.go instead.
 type LimitRangeNamespaceListerExpansion interface{}
 
-// NamespaceListerExpansion allows custom methods to be added to NamespaceLister.
+// NamespaceListerExpansion is empty; to give NamespaceLister hand-written methods,
+// declare it in namespace_expansion.go instead.
 type NamespaceListerExpansion interface{}
 
-// NodeListerExpansion allows custom methods to be added to NodeLister.
+// NodeListerExpansion is empty; to give NodeLister hand-written methods,
+// declare it in node_expansion.go instead.
 type NodeListerExpansion interface{}
 
-// PersistentVolumeListerExpansion allows custom methods to be added to PersistentVolumeLister.
+// PersistentVolumeListerExpansion is empty; to give PersistentVolumeLister hand-written methods,
+// declare it in persistentvolume_expansion.go instead.
 type PersistentVolumeListerExpansion interface{}
 
-// PersistentVolumeClaimListerExpansion allows custom methods to be added to PersistentVolumeClaimLister.
+// PersistentVolumeClaimListerExpansion is empty; to give PersistentVolumeClaimLister hand-written methods,
+// declare it in persistentvolumeclaim_expansion.go instead.
 type PersistentVolumeClaimListerExpansion interface{}
 
-// PersistentVolumeClaimNamespaceListerExpansion allows custom methods to be added to PersistentVolumeClaimNamespaceLister.
+// PersistentVolumeClaimNamespaceListerExpansion is empty; to give PersistentVolumeClaimNamespaceLister hand-written
+// methods, declare it in persistentvolumeclaim_expansion.go instead.
 type PersistentVolumeClaimNamespaceListerExpansion interface{}
 
-// PodListerExpansion allows custom methods to be added to PodLister.
+// PodListerExpansion is empty; to give PodLister hand-written methods,
+// declare it in pod_expansion.go instead.
 type PodListerExpansion interface{}
 
-// PodNamespaceListerExpansion allows custom methods to be added to PodNamespaceLister.
+// PodNamespaceListerExpansion is empty; to give PodNamespaceLister hand-written
+// methods, declare it in pod_expansion.go instead.
 type PodNamespaceListerExpansion interface{}
 
-// PodTemplateListerExpansion allows custom methods to be added to PodTemplateLister.
+// PodTemplateListerExpansion is empty; to give PodTemplateLister hand-written methods,
+// declare it in podtemplate_expansion.go instead.
 type PodTemplateListerExpansion interface{}
 
-// PodTemplateNamespaceListerExpansion allows custom methods to be added to PodTemplateNamespaceLister.
+// PodTemplateNamespaceListerExpansion is empty; to give PodTemplateNamespaceLister hand-written
+// methods, declare it in podtemplate_expansion.go instead.
 type PodTemplateNamespaceListerExpansion interface{}
 
-// ReplicationControllerListerExpansion allows custom methods to be added to ReplicationControllerLister.
+// ReplicationControllerListerExpansion is empty; to give ReplicationControllerLister hand-written methods,
+// declare it in replicationcontroller_expansion.go instead.
 type ReplicationControllerListerExpansion interface{}
 
-// ReplicationControllerNamespaceListerExpansion allows custom methods to be added to ReplicationControllerNamespaceLister.
+// ReplicationControllerNamespaceListerExpansion is empty; to give ReplicationControllerNamespaceLister hand-written
+// methods, declare it in replicationcontroller_expansion.go instead.
 type ReplicationControllerNamespaceListerExpansion interface{}
 
-// ResourceQuotaListerExpansion allows custom methods to be added to ResourceQuotaLister.
+// ResourceQuotaListerExpansion is empty; to give ResourceQuotaLister hand-written methods,
+// declare it in resourcequota_expansion.go instead.
 type ResourceQuotaListerExpansion interface{}
 
-// ResourceQuotaNamespaceListerExpansion allows custom methods to be added to ResourceQuotaNamespaceLister.
+// ResourceQuotaNamespaceListerExpansion is empty; to give ResourceQuotaNamespaceLister hand-written
+// methods, declare it in resourcequota_expansion.go instead.
 type ResourceQuotaNamespaceListerExpansion interface{}
 
-// SecretListerExpansion allows custom methods to be added to SecretLister.
+// SecretListerExpansion is empty; to give SecretLister hand-written methods,
+// declare it in secret_expansion.go instead.
 type SecretListerExpansion interface{}
 
-// SecretNamespaceListerExpansion allows custom methods to be added to SecretNamespaceLister.
+// SecretNamespaceListerExpansion is empty; to give SecretNamespaceLister hand-written
+// methods, declare it in secret_expansion.go instead.
 type SecretNamespaceListerExpansion interface{}
 
-// ServiceListerExpansion allows custom methods to be added to ServiceLister.
+// ServiceListerExpansion is empty; to give ServiceLister hand-written methods,
+// declare it in service_expansion.go instead.
 type ServiceListerExpansion interface{}
 
-// ServiceNamespaceListerExpansion allows custom methods to be added to ServiceNamespaceLister.
+// ServiceNamespaceListerExpansion is empty; to give ServiceNamespaceLister hand-written
+// methods, declare it in service_expansion.go instead.
 type ServiceNamespaceListerExpansion interface{}
 
-// ServiceAccountListerExpansion allows custom methods to be added to ServiceAccountLister.
+// ServiceAccountListerExpansion is empty; to give ServiceAccountLister hand-written methods,
+// declare it in serviceaccount_expansion.go instead.
 type ServiceAccountListerExpansion interface{}
 
-// ServiceAccountNamespaceListerExpansion allows custom methods to be added to ServiceAccountNamespaceLister.
+// ServiceAccountNamespaceListerExpansion is empty; to give ServiceAccountNamespaceLister hand-written
+// methods, declare it in serviceaccount_expansion.go instead.
 type ServiceAccountNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// LimitRangeLister helps list LimitRanges.
-// All objects returned here must be treated as read-only.
+// LimitRangeLister reads LimitRanges from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type LimitRangeLister interface {
-	// List lists all LimitRanges in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached LimitRanges that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.LimitRange, err error)
-	// LimitRanges returns an object that can list and get LimitRanges.
+	// LimitRanges narrows the lister to the LimitRanges of one namespace.
 	LimitRanges(namespace string) LimitRangeNamespaceLister
 	LimitRangeListerExpansion
 }
 
-// limitRangeLister implements the LimitRangeLister interface.
+// limitRangeLister serves LimitRangeLister from an indexer.
 type limitRangeLister struct {
 	listers.ResourceIndexer[*corev1.LimitRange]
 }
 
-// NewLimitRangeLister returns a new LimitRangeLister.
+// NewLimitRangeLister returns a LimitRangeLister reading indexer, usually an informer's cache.
 func NewLimitRangeLister(indexer cache.Indexer) LimitRangeLister {
 	return &limitRangeLister{listers.New[*corev1.LimitRange](indexer, corev1.Resource("limitranges"))}
 }
 
-// LimitRanges returns an object that can list and get LimitRanges.
+// LimitRanges narrows the lister to the LimitRanges of one namespace.
 func (s *limitRangeLister) LimitRanges(namespace string) LimitRangeNamespaceLister {
 	return limitRangeNamespaceLister{listers.NewNamespaced[*corev1.LimitRange](s.ResourceIndexer, namespace)}
 }
 
-// LimitRangeNamespaceLister helps list and get LimitRanges.
-// All objects returned here must be treated as read-only.
+// LimitRangeNamespaceLister reads the LimitRanges of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type LimitRangeNamespaceLister interface {
-	// List lists all LimitRanges in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached LimitRanges that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.LimitRange, err error)
-	// Get retrieves the LimitRange from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached LimitRange called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.LimitRange, error)
 	LimitRangeNamespaceListerExpansion
 }
 
-// limitRangeNamespaceLister implements the LimitRangeNamespaceLister interface.
+// limitRangeNamespaceLister serves LimitRangeNamespaceLister from an indexer, for one namespace.
 type limitRangeNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.LimitRange]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// NamespaceLister helps list Namespaces.
-// All objects returned here must be treated as read-only.
+// NamespaceLister reads Namespaces from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type NamespaceLister interface {
-	// List lists all Namespaces in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Namespaces that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Namespace, err error)
-	// Get retrieves the Namespace from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached Namespace called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Namespace, error)
 	NamespaceListerExpansion
 }
 
-// namespaceLister implements the NamespaceLister interface.
+// namespaceLister serves NamespaceLister from an indexer.
 type namespaceLister struct {
 	listers.ResourceIndexer[*corev1.Namespace]
 }
 
-// NewNamespaceLister returns a new NamespaceLister.
+// NewNamespaceLister returns a NamespaceLister reading indexer, usually an informer's cache.
 func NewNamespaceLister(indexer cache.Indexer) NamespaceLister {
 	return &namespaceLister{listers.New[*corev1.Namespace](indexer, corev1.Resource("namespaces"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// NodeLister helps list Nodes.
-// All objects returned here must be treated as read-only.
+// NodeLister reads Nodes from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type NodeLister interface {
-	// List lists all Nodes in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Nodes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Node, err error)
-	// Get retrieves the Node from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached Node called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Node, error)
 	NodeListerExpansion
 }
 
-// nodeLister implements the NodeLister interface.
+// nodeLister serves NodeLister from an indexer.
 type nodeLister struct {
 	listers.ResourceIndexer[*corev1.Node]
 }
 
-// NewNodeLister returns a new NodeLister.
+// NewNodeLister returns a NodeLister reading indexer, usually an informer's cache.
 func NewNodeLister(indexer cache.Indexer) NodeLister {
 	return &nodeLister{listers.New[*corev1.Node](indexer, corev1.Resource("nodes"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PersistentVolumeLister helps list PersistentVolumes.
-// All objects returned here must be treated as read-only.
+// PersistentVolumeLister reads PersistentVolumes from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PersistentVolumeLister interface {
-	// List lists all PersistentVolumes in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PersistentVolumes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.PersistentVolume, err error)
-	// Get retrieves the PersistentVolume from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached PersistentVolume called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.PersistentVolume, error)
 	PersistentVolumeListerExpansion
 }
 
-// persistentVolumeLister implements the PersistentVolumeLister interface.
+// persistentVolumeLister serves PersistentVolumeLister from an indexer.
 type persistentVolumeLister struct {
 	listers.ResourceIndexer[*corev1.PersistentVolume]
 }
 
-// NewPersistentVolumeLister returns a new PersistentVolumeLister.
+// NewPersistentVolumeLister returns a PersistentVolumeLister reading indexer, usually an informer's cache.
 func NewPersistentVolumeLister(indexer cache.Indexer) PersistentVolumeLister {
 	return &persistentVolumeLister{listers.New[*corev1.PersistentVolume](indexer, corev1.Resource("persistentvolumes"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PersistentVolumeClaimLister helps list PersistentVolumeClaims.
-// All objects returned here must be treated as read-only.
+// PersistentVolumeClaimLister reads PersistentVolumeClaims from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PersistentVolumeClaimLister interface {
-	// List lists all PersistentVolumeClaims in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PersistentVolumeClaims that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.PersistentVolumeClaim, err error)
-	// PersistentVolumeClaims returns an object that can list and get PersistentVolumeClaims.
+	// PersistentVolumeClaims narrows the lister to the PersistentVolumeClaims of one namespace.
 	PersistentVolumeClaims(namespace string) PersistentVolumeClaimNamespaceLister
 	PersistentVolumeClaimListerExpansion
 }
 
-// persistentVolumeClaimLister implements the PersistentVolumeClaimLister interface.
+// persistentVolumeClaimLister serves PersistentVolumeClaimLister from an indexer.
 type persistentVolumeClaimLister struct {
 	listers.ResourceIndexer[*corev1.PersistentVolumeClaim]
 }
 
-// NewPersistentVolumeClaimLister returns a new PersistentVolumeClaimLister.
+// NewPersistentVolumeClaimLister returns a PersistentVolumeClaimLister reading indexer, usually an informer's cache.
 func NewPersistentVolumeClaimLister(indexer cache.Indexer) PersistentVolumeClaimLister {
 	return &persistentVolumeClaimLister{listers.New[*corev1.PersistentVolumeClaim](indexer, corev1.Resource("persistentvolumeclaims"))}
 }
 
-// PersistentVolumeClaims returns an object that can list and get PersistentVolumeClaims.
+// PersistentVolumeClaims narrows the lister to the PersistentVolumeClaims of one namespace.
 func (s *persistentVolumeClaimLister) PersistentVolumeClaims(namespace string) PersistentVolumeClaimNamespaceLister {
 	return persistentVolumeClaimNamespaceLister{listers.NewNamespaced[*corev1.PersistentVolumeClaim](s.ResourceIndexer, namespace)}
 }
 
-// PersistentVolumeClaimNamespaceLister helps list and get PersistentVolumeClaims.
-// All objects returned here must be treated as read-only.
+// PersistentVolumeClaimNamespaceLister reads the PersistentVolumeClaims of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PersistentVolumeClaimNamespaceLister interface {
-	// List lists all PersistentVolumeClaims in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached PersistentVolumeClaims that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.PersistentVolumeClaim, err error)
-	// Get retrieves the PersistentVolumeClaim from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached PersistentVolumeClaim called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.PersistentVolumeClaim, error)
 	PersistentVolumeClaimNamespaceListerExpansion
 }
 
-// persistentVolumeClaimNamespaceLister implements the PersistentVolumeClaimNamespaceLister interface.
+// persistentVolumeClaimNamespaceLister serves PersistentVolumeClaimNamespaceLister from an indexer, for one namespace.
 type persistentVolumeClaimNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.PersistentVolumeClaim]
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PodLister helps list Pods.
-// All objects returned here must be treated as read-only.
+// PodLister reads Pods from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PodLister interface {
-	// List lists all Pods in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Pods that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Pod, err error)
-	// Pods returns an object that can list and get Pods.
+	// Pods narrows the lister to the Pods of one namespace.
 	Pods(namespace string) PodNamespaceLister
 	PodListerExpansion
 }
 
-// podLister implements the PodLister interface.
+// podLister serves PodLister from an indexer.
 type podLister struct {
 	listers.ResourceIndexer[*corev1.Pod]
 }
 
-// NewPodLister returns a new PodLister.
+// NewPodLister returns a PodLister reading indexer, usually an informer's cache.
 func NewPodLister(indexer cache.Indexer) PodLister {
 	return &podLister{listers.New[*corev1.Pod](indexer, corev1.Resource("pods"))}
 }
 
-// Pods returns an object that can list and get Pods.
+// Pods narrows the lister to the Pods of one namespace.
 func (s *podLister) Pods(namespace string) PodNamespaceLister {
 	return podNamespaceLister{listers.NewNamespaced[*corev1.Pod](s.ResourceIndexer, namespace)}
 }
 
-// PodNamespaceLister helps list and get Pods.
-// All objects returned here must be treated as read-only.
+// PodNamespaceLister reads the Pods of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PodNamespaceLister interface {
-	// List lists all Pods in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Pods that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Pod, err error)
-	// Get retrieves the Pod from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Pod called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Pod, error)
 	PodNamespaceListerExpansion
 }
 
-// podNamespaceLister implements the PodNamespaceLister interface.
+// podNamespaceLister serves PodNamespaceLister from an indexer, for one namespace.
 type podNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.Pod]
 }

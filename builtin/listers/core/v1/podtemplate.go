@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PodTemplateLister helps list PodTemplates.
-// All objects returned here must be treated as read-only.
+// PodTemplateLister reads PodTemplates from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PodTemplateLister interface {
-	// List lists all PodTemplates in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PodTemplates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.PodTemplate, err error)
-	// PodTemplates returns an object that can list and get PodTemplates.
+	// PodTemplates narrows the lister to the PodTemplates of one namespace.
 	PodTemplates(namespace string) PodTemplateNamespaceLister
 	PodTemplateListerExpansion
 }
 
-// podTemplateLister implements the PodTemplateLister interface.
+// podTemplateLister serves PodTemplateLister from an indexer.
 type podTemplateLister struct {
 	listers.ResourceIndexer[*corev1.PodTemplate]
 }
 
-// NewPodTemplateLister returns a new PodTemplateLister.
+// NewPodTemplateLister returns a PodTemplateLister reading indexer, usually an informer's cache.
 func NewPodTemplateLister(indexer cache.Indexer) PodTemplateLister {
 	return &podTemplateLister{listers.New[*corev1.PodTemplate](indexer, corev1.Resource("podtemplates"))}
 }
 
-// PodTemplates returns an object that can list and get PodTemplates.
+// PodTemplates narrows the lister to the PodTemplates of one namespace.
 func (s *podTemplateLister) PodTemplates(namespace string) PodTemplateNamespaceLister {
 	return podTemplateNamespaceLister{listers.NewNamespaced[*corev1.PodTemplate](s.ResourceIndexer, namespace)}
 }
 
-// PodTemplateNamespaceLister helps list and get PodTemplates.
-// All objects returned here must be treated as read-only.
+// PodTemplateNamespaceLister reads the PodTemplates of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PodTemplateNamespaceLister interface {
-	// List lists all PodTemplates in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached PodTemplates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.PodTemplate, err error)
-	// Get retrieves the PodTemplate from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached PodTemplate called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.PodTemplate, error)
 	PodTemplateNamespaceListerExpansion
 }
 
-// podTemplateNamespaceLister implements the PodTemplateNamespaceLister interface.
+// podTemplateNamespaceLister serves PodTemplateNamespaceLister from an indexer, for one namespace.
 type podTemplateNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.PodTemplate]
 }

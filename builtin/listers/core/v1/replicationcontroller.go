@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ReplicationControllerLister helps list ReplicationControllers.
-// All objects returned here must be treated as read-only.
+// ReplicationControllerLister reads ReplicationControllers from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ReplicationControllerLister interface {
-	// List lists all ReplicationControllers in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ReplicationControllers that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ReplicationController, err error)
-	// ReplicationControllers returns an object that can list and get ReplicationControllers.
+	// ReplicationControllers narrows the lister to the ReplicationControllers of one namespace.
 	ReplicationControllers(namespace string) ReplicationControllerNamespaceLister
 	ReplicationControllerListerExpansion
 }
 
-// replicationControllerLister implements the ReplicationControllerLister interface.
+// replicationControllerLister serves ReplicationControllerLister from an indexer.
 type replicationControllerLister struct {
 	listers.ResourceIndexer[*corev1.ReplicationController]
 }
 
-// NewReplicationControllerLister returns a new ReplicationControllerLister.
+// NewReplicationControllerLister returns a ReplicationControllerLister reading indexer, usually an informer's cache.
 func NewReplicationControllerLister(indexer cache.Indexer) ReplicationControllerLister {
 	return &replicationControllerLister{listers.New[*corev1.ReplicationController](indexer, corev1.Resource("replicationcontrollers"))}
 }
 
-// ReplicationControllers returns an object that can list and get ReplicationControllers.
+// ReplicationControllers narrows the lister to the ReplicationControllers of one namespace.
 func (s *replicationControllerLister) ReplicationControllers(namespace string) ReplicationControllerNamespaceLister {
 	return replicationControllerNamespaceLister{listers.NewNamespaced[*corev1.ReplicationController](s.ResourceIndexer, namespace)}
 }
 
-// ReplicationControllerNamespaceLister helps list and get ReplicationControllers.
-// All objects returned here must be treated as read-only.
+// ReplicationControllerNamespaceLister reads the ReplicationControllers of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ReplicationControllerNamespaceLister interface {
-	// List lists all ReplicationControllers in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ReplicationControllers that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ReplicationController, err error)
-	// Get retrieves the ReplicationController from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ReplicationController called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.ReplicationController, error)
 	ReplicationControllerNamespaceListerExpansion
 }
 
-// replicationControllerNamespaceLister implements the ReplicationControllerNamespaceLister interface.
+// replicationControllerNamespaceLister serves ReplicationControllerNamespaceLister from an indexer, for one namespace.
 type replicationControllerNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.ReplicationController]
 }

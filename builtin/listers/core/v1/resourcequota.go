@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ResourceQuotaLister helps list ResourceQuotas.
-// All objects returned here must be treated as read-only.
+// ResourceQuotaLister reads ResourceQuotas from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ResourceQuotaLister interface {
-	// List lists all ResourceQuotas in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ResourceQuotas that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ResourceQuota, err error)
-	// ResourceQuotas returns an object that can list and get ResourceQuotas.
+	// ResourceQuotas narrows the lister to the ResourceQuotas of one namespace.
 	ResourceQuotas(namespace string) ResourceQuotaNamespaceLister
 	ResourceQuotaListerExpansion
 }
 
-// resourceQuotaLister implements the ResourceQuotaLister interface.
+// resourceQuotaLister serves ResourceQuotaLister from an indexer.
 type resourceQuotaLister struct {
 	listers.ResourceIndexer[*corev1.ResourceQuota]
 }
 
-// NewResourceQuotaLister returns a new ResourceQuotaLister.
+// NewResourceQuotaLister returns a ResourceQuotaLister reading indexer, usually an informer's cache.
 func NewResourceQuotaLister(indexer cache.Indexer) ResourceQuotaLister {
 	return &resourceQuotaLister{listers.New[*corev1.ResourceQuota](indexer, corev1.Resource("resourcequotas"))}
 }
 
-// ResourceQuotas returns an object that can list and get ResourceQuotas.
+// ResourceQuotas narrows the lister to the ResourceQuotas of one namespace.
 func (s *resourceQuotaLister) ResourceQuotas(namespace string) ResourceQuotaNamespaceLister {
 	return resourceQuotaNamespaceLister{listers.NewNamespaced[*corev1.ResourceQuota](s.ResourceIndexer, namespace)}
 }
 
-// ResourceQuotaNamespaceLister helps list and get ResourceQuotas.
-// All objects returned here must be treated as read-only.
+// ResourceQuotaNamespaceLister reads the ResourceQuotas of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ResourceQuotaNamespaceLister interface {
-	// List lists all ResourceQuotas in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ResourceQuotas that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ResourceQuota, err error)
-	// Get retrieves the ResourceQuota from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ResourceQuota called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.ResourceQuota, error)
 	ResourceQuotaNamespaceListerExpansion
 }
 
-// resourceQuotaNamespaceLister implements the ResourceQuotaNamespaceLister interface.
+// resourceQuotaNamespaceLister serves ResourceQuotaNamespaceLister from an indexer, for one namespace.
 type resourceQuotaNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.ResourceQuota]
 }

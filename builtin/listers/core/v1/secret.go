@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// SecretLister helps list Secrets.
-// All objects returned here must be treated as read-only.
+// SecretLister reads Secrets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type SecretLister interface {
-	// List lists all Secrets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Secrets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Secret, err error)
-	// Secrets returns an object that can list and get Secrets.
+	// Secrets narrows the lister to the Secrets of one namespace.
 	Secrets(namespace string) SecretNamespaceLister
 	SecretListerExpansion
 }
 
-// secretLister implements the SecretLister interface.
+// secretLister serves SecretLister from an indexer.
 type secretLister struct {
 	listers.ResourceIndexer[*corev1.Secret]
 }
 
-// NewSecretLister returns a new SecretLister.
+// NewSecretLister returns a SecretLister reading indexer, usually an informer's cache.
 func NewSecretLister(indexer cache.Indexer) SecretLister {
 	return &secretLister{listers.New[*corev1.Secret](indexer, corev1.Resource("secrets"))}
 }
 
-// Secrets returns an object that can list and get Secrets.
+// Secrets narrows the lister to the Secrets of one namespace.
 func (s *secretLister) Secrets(namespace string) SecretNamespaceLister {
 	return secretNamespaceLister{listers.NewNamespaced[*corev1.Secret](s.ResourceIndexer, namespace)}
 }
 
-// SecretNamespaceLister helps list and get Secrets.
-// All objects returned here must be treated as read-only.
+// SecretNamespaceLister reads the Secrets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type SecretNamespaceLister interface {
-	// List lists all Secrets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Secrets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Secret, err error)
-	// Get retrieves the Secret from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Secret called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Secret, error)
 	SecretNamespaceListerExpansion
 }
 
-// secretNamespaceLister implements the SecretNamespaceLister interface.
+// secretNamespaceLister serves SecretNamespaceLister from an indexer, for one namespace.
 type secretNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.Secret]
 }

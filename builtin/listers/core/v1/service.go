@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ServiceLister helps list Services.
-// All objects returned here must be treated as read-only.
+// ServiceLister reads Services from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ServiceLister interface {
-	// List lists all Services in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Services that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Service, err error)
-	// Services returns an object that can list and get Services.
+	// Services narrows the lister to the Services of one namespace.
 	Services(namespace string) ServiceNamespaceLister
 	ServiceListerExpansion
 }
 
-// serviceLister implements the ServiceLister interface.
+// serviceLister serves ServiceLister from an indexer.
 type serviceLister struct {
 	listers.ResourceIndexer[*corev1.Service]
 }
 
-// NewServiceLister returns a new ServiceLister.
+// NewServiceLister returns a ServiceLister reading indexer, usually an informer's cache.
 func NewServiceLister(indexer cache.Indexer) ServiceLister {
 	return &serviceLister{listers.New[*corev1.Service](indexer, corev1.Resource("services"))}
 }
 
-// Services returns an object that can list and get Services.
+// Services narrows the lister to the Services of one namespace.
 func (s *serviceLister) Services(namespace string) ServiceNamespaceLister {
 	return serviceNamespaceLister{listers.NewNamespaced[*corev1.Service](s.ResourceIndexer, namespace)}
 }
 
-// ServiceNamespaceLister helps list and get Services.
-// All objects returned here must be treated as read-only.
+// ServiceNamespaceLister reads the Services of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ServiceNamespaceLister interface {
-	// List lists all Services in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Services that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.Service, err error)
-	// Get retrieves the Service from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Service called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.Service, error)
 	ServiceNamespaceListerExpansion
 }
 
-// serviceNamespaceLister implements the ServiceNamespaceLister interface.
+// serviceNamespaceLister serves ServiceNamespaceLister from an indexer, for one namespace.
 type serviceNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.Service]
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ServiceAccountLister helps list ServiceAccounts.
-// All objects returned here must be treated as read-only.
+// ServiceAccountLister reads ServiceAccounts from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ServiceAccountLister interface {
-	// List lists all ServiceAccounts in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ServiceAccounts that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ServiceAccount, err error)
-	// ServiceAccounts returns an object that can list and get ServiceAccounts.
+	// ServiceAccounts narrows the lister to the ServiceAccounts of one namespace.
 	ServiceAccounts(namespace string) ServiceAccountNamespaceLister
 	ServiceAccountListerExpansion
 }
 
-// serviceAccountLister implements the ServiceAccountLister interface.
+// serviceAccountLister serves ServiceAccountLister from an indexer.
 type serviceAccountLister struct {
 	listers.ResourceIndexer[*corev1.ServiceAccount]
 }
 
-// NewServiceAccountLister returns a new ServiceAccountLister.
+// NewServiceAccountLister returns a ServiceAccountLister reading indexer, usually an informer's cache.
 func NewServiceAccountLister(indexer cache.Indexer) ServiceAccountLister {
 	return &serviceAccountLister{listers.New[*corev1.ServiceAccount](indexer, corev1.Resource("serviceaccounts"))}
 }
 
-// ServiceAccounts returns an object that can list and get ServiceAccounts.
+// ServiceAccounts narrows the lister to the ServiceAccounts of one namespace.
 func (s *serviceAccountLister) ServiceAccounts(namespace string) ServiceAccountNamespaceLister {
 	return serviceAccountNamespaceLister{listers.NewNamespaced[*corev1.ServiceAccount](s.ResourceIndexer, namespace)}
 }
 
-// ServiceAccountNamespaceLister helps list and get ServiceAccounts.
-// All objects returned here must be treated as read-only.
+// ServiceAccountNamespaceLister reads the ServiceAccounts of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ServiceAccountNamespaceLister interface {
-	// List lists all ServiceAccounts in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ServiceAccounts that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*corev1.ServiceAccount, err error)
-	// Get retrieves the ServiceAccount from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ServiceAccount called name, or a NotFound error; do not modify it.
 	Get(name string) (*corev1.ServiceAccount, error)
 	ServiceAccountNamespaceListerExpansion
 }
 
-// serviceAccountNamespaceLister implements the ServiceAccountNamespaceLister interface.
+// serviceAccountNamespaceLister serves ServiceAccountNamespaceLister from an indexer, for one namespace.
 type serviceAccountNamespaceLister struct {
 	listers.ResourceIndexer[*corev1.ServiceAccount]
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// EndpointSliceListerExpansion allows custom methods to be added to EndpointSliceLister.
+// EndpointSliceListerExpansion is empty; to give EndpointSliceLister hand-written methods,
+// declare it in endpointslice_expansion.go instead.
 type EndpointSliceListerExpansion interface{}
 
-// EndpointSliceNamespaceListerExpansion allows custom methods to be added to EndpointSliceNamespaceLister.
+// EndpointSliceNamespaceListerExpansion is empty; to give EndpointSliceNamespaceLister hand-written
+// methods, declare it in endpointslice_expansion.go instead.
 type EndpointSliceNamespaceListerExpansion interface{}

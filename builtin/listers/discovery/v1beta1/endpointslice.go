@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// EndpointSliceLister helps list EndpointSlices.
-// All objects returned here must be treated as read-only.
+// EndpointSliceLister reads EndpointSlices from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type EndpointSliceLister interface {
-	// List lists all EndpointSlices in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached EndpointSlices that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*discoveryv1beta1.EndpointSlice, err error)
-	// EndpointSlices returns an object that can list and get EndpointSlices.
+	// EndpointSlices narrows the lister to the EndpointSlices of one namespace.
 	EndpointSlices(namespace string) EndpointSliceNamespaceLister
 	EndpointSliceListerExpansion
 }
 
-// endpointSliceLister implements the EndpointSliceLister interface.
+// endpointSliceLister serves EndpointSliceLister from an indexer.
 type endpointSliceLister struct {
 	listers.ResourceIndexer[*discoveryv1beta1.EndpointSlice]
 }
 
-// NewEndpointSliceLister returns a new EndpointSliceLister.
+// NewEndpointSliceLister returns a EndpointSliceLister reading indexer, usually an informer's cache.
 func NewEndpointSliceLister(indexer cache.Indexer) EndpointSliceLister {
 	return &endpointSliceLister{listers.New[*discoveryv1beta1.EndpointSlice](indexer, discoveryv1beta1.Resource("endpointslices"))}
 }
 
-// EndpointSlices returns an object that can list and get EndpointSlices.
+// EndpointSlices narrows the lister to the EndpointSlices of one namespace.
 func (s *endpointSliceLister) EndpointSlices(namespace string) EndpointSliceNamespaceLister {
 	return endpointSliceNamespaceLister{listers.NewNamespaced[*discoveryv1beta1.EndpointSlice](s.ResourceIndexer, namespace)}
 }
 
-// EndpointSliceNamespaceLister helps list and get EndpointSlices.
-// All objects returned here must be treated as read-only.
+// EndpointSliceNamespaceLister reads the EndpointSlices of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type EndpointSliceNamespaceLister interface {
-	// List lists all EndpointSlices in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached EndpointSlices that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*discoveryv1beta1.EndpointSlice, err error)
-	// Get retrieves the EndpointSlice from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached EndpointSlice called name, or a NotFound error; do not modify it.
 	Get(name string) (*discoveryv1beta1.EndpointSlice, error)
 	EndpointSliceNamespaceListerExpansion
 }
 
-// endpointSliceNamespaceLister implements the EndpointSliceNamespaceLister interface.
+// endpointSliceNamespaceLister serves EndpointSliceNamespaceLister from an indexer, for one namespace.
 type endpointSliceNamespaceLister struct {
 	listers.ResourceIndexer[*discoveryv1beta1.EndpointSlice]
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// EventLister helps list Events.
-// All objects returned here must be treated as read-only.
+// EventLister reads Events from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type EventLister interface {
-	// List lists all Events in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Events that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*eventsv1beta1.Event, err error)
-	// Events returns an object that can list and get Events.
+	// Events narrows the lister to the Events of one namespace.
 	Events(namespace string) EventNamespaceLister
 	EventListerExpansion
 }
 
-// eventLister implements the EventLister interface.
+// eventLister serves EventLister from an indexer.
 type eventLister struct {
 	listers.ResourceIndexer[*eventsv1beta1.Event]
 }
 
-// NewEventLister returns a new EventLister.
+// NewEventLister returns a EventLister reading indexer, usually an informer's cache.
 func NewEventLister(indexer cache.Indexer) EventLister {
 	return &eventLister{listers.New[*eventsv1beta1.Event](indexer, eventsv1beta1.Resource("events"))}
 }
 
-// Events returns an object that can list and get Events.
+// Events narrows the lister to the Events of one namespace.
 func (s *eventLister) Events(namespace string) EventNamespaceLister {
 	return eventNamespaceLister{listers.NewNamespaced[*eventsv1beta1.Event](s.ResourceIndexer, namespace)}
 }
 
-// EventNamespaceLister helps list and get Events.
-// All objects returned here must be treated as read-only.
+// EventNamespaceLister reads the Events of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type EventNamespaceLister interface {
-	// List lists all Events in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Events that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*eventsv1beta1.Event, err error)
-	// Get retrieves the Event from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Event called name, or a NotFound error; do not modify it.
 	Get(name string) (*eventsv1beta1.Event, error)
 	EventNamespaceListerExpansion
 }
 
-// eventNamespaceLister implements the EventNamespaceLister interface.
+// eventNamespaceLister serves EventNamespaceLister from an indexer, for one namespace.
 type eventNamespaceLister struct {
 	listers.ResourceIndexer[*eventsv1beta1.Event]
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1beta1
 
-// EventListerExpansion allows custom methods to be added to EventLister.
+// EventListerExpansion is empty; to give EventLister hand-written methods,
+// declare it in event_expansion.go instead.
 type EventListerExpansion interface{}
 
-// EventNamespaceListerExpansion allows custom methods to be added to EventNamespaceLister.
+// EventNamespaceListerExpansion is empty; to give EventNamespaceLister hand-written
+// methods, declare it in event_expansion.go instead.
 type EventNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// DaemonSetLister helps list DaemonSets.
-// All objects returned here must be treated as read-only.
+// DaemonSetLister reads DaemonSets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type DaemonSetLister interface {
-	// List lists all DaemonSets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached DaemonSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*extensionsv1beta1.DaemonSet, err error)
-	// DaemonSets returns an object that can list and get DaemonSets.
+	// DaemonSets narrows the lister to the DaemonSets of one namespace.
 	DaemonSets(namespace string) DaemonSetNamespaceLister
 	DaemonSetListerExpansion
 }
 
-// daemonSetLister implements the DaemonSetLister interface.
+// daemonSetLister serves DaemonSetLister from an indexer.
 type daemonSetLister struct {
 	listers.ResourceIndexer[*extensionsv1beta1.DaemonSet]
 }
 
-// NewDaemonSetLister returns a new DaemonSetLister.
+// NewDaemonSetLister returns a DaemonSetLister reading indexer, usually an informer's cache.
 func NewDaemonSetLister(indexer cache.Indexer) DaemonSetLister {
 	return &daemonSetLister{listers.New[*extensionsv1beta1.DaemonSet](indexer, extensionsv1beta1.Resource("daemonsets"))}
 }
 
-// DaemonSets returns an object that can list and get DaemonSets.
+// DaemonSets narrows the lister to the DaemonSets of one namespace.
 func (s *daemonSetLister) DaemonSets(namespace string) DaemonSetNamespaceLister {
 	return daemonSetNamespaceLister{listers.NewNamespaced[*extensionsv1beta1.DaemonSet](s.ResourceIndexer, namespace)}
 }
 
-// DaemonSetNamespaceLister helps list and get DaemonSets.
-// All objects returned here must be treated as read-only.
+// DaemonSetNamespaceLister reads the DaemonSets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type DaemonSetNamespaceLister interface {
-	// List lists all DaemonSets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached DaemonSets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*extensionsv1beta1.DaemonSet, err error)
-	// Get retrieves the DaemonSet from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached DaemonSet called name, or a NotFound error; do not modify it.
 	Get(name string) (*extensionsv1beta1.DaemonSet, error)
 	DaemonSetNamespaceListerExpansion
 }
 
-// daemonSetNamespaceLister implements the DaemonSetNamespaceLister interface.
+// daemonSetNamespaceLister serves DaemonSetNamespaceLister from an indexer, for one namespace.
 type daemonSetNamespaceLister struct {
 	listers.ResourceIndexer[*extensionsv1beta1.DaemonSet]
 }

@@ -18,32 +18,42 @@ limitations under the License.
 
 package v1beta1
 
-// DaemonSetListerExpansion allows custom methods to be added to DaemonSetLister.
+// DaemonSetListerExpansion is empty; to give DaemonSetLister hand-written methods,
+// declare it in daemonset_expansion.go instead.
 type DaemonSetListerExpansion interface{}
 
-// DaemonSetNamespaceListerExpansion allows custom methods to be added to DaemonSetNamespaceLister.
+// DaemonSetNamespaceListerExpansion is empty; to give DaemonSetNamespaceLister hand-written
+// methods, declare it in daemonset_expansion.go instead.
 type DaemonSetNamespaceListerExpansion interface{}
 
-// DeploymentListerExpansion allows custom methods to be added to DeploymentLister.
+// DeploymentListerExpansion is empty; to give DeploymentLister hand-written methods,
+// declare it in deployment_expansion.go instead.
 type DeploymentListerExpansion interface{}
 
-// DeploymentNamespaceListerExpansion allows custom methods to be added to DeploymentNamespaceLister.
+// DeploymentNamespaceListerExpansion is empty; to give DeploymentNamespaceLister hand-written
+// methods, declare it in deployment_expansion.go instead.
 type DeploymentNamespaceListerExpansion interface{}
 
-// IngressListerExpansion allows custom methods to be added to IngressLister.
+// IngressListerExpansion is empty; to give IngressLister hand-written methods,
+// declare it in ingress_expansion.go instead.
 type IngressListerExpansion interface{}
 
-// IngressNamespaceListerExpansion allows custom methods to be added to IngressNamespaceLister.
+// IngressNamespaceListerExpansion is empty; to give IngressNamespaceLister hand-written
+// methods, declare it in ingress_expansion.go instead.
 type IngressNamespaceListerExpansion interface{}
 
-// NetworkPolicyListerExpansion allows custom methods to be added to NetworkPolicyLister.
+// NetworkPolicyListerExpansion is empty; to give NetworkPolicyLister hand-written methods,
+// declare it in networkpolicy_expansion.go instead.
 type NetworkPolicyListerExpansion interface{}
 
-// NetworkPolicyNamespaceListerExpansion allows custom methods to be added to NetworkPolicyNamespaceLister.
+// NetworkPolicyNamespaceListerExpansion is empty; to give NetworkPolicyNamespaceLister hand-written
+// methods, declare it in networkpolicy_expansion.go instead.
 type NetworkPolicyNamespaceListerExpansion interface{}
 
-// ReplicaSetListerExpansion allows custom methods to be added to ReplicaSetLister.
+// ReplicaSetListerExpansion is empty; to give ReplicaSetLister hand-written methods,
+// declare it in replicaset_expansion.go instead.
 type ReplicaSetListerExpansion interface{}
 
-// ReplicaSetNamespaceListerExpansion allows custom methods to be added to ReplicaSetNamespaceLister.
+// ReplicaSetNamespaceListerExpansion is empty; to give ReplicaSetNamespaceLister hand-written
+// methods, declare it in replicaset_expansion.go instead.
 type ReplicaSetNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// NetworkPolicyLister helps list NetworkPolicies.
-// All objects returned here must be treated as read-only.
+// NetworkPolicyLister reads NetworkPolicies from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type NetworkPolicyLister interface {
-	// List lists all NetworkPolicies in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached NetworkPolicies that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*extensionsv1beta1.NetworkPolicy, err error)
-	// NetworkPolicies returns an object that can list and get NetworkPolicies.
+	// NetworkPolicies narrows the lister to the NetworkPolicies of one namespace.
 	NetworkPolicies(namespace string) NetworkPolicyNamespaceLister
 	NetworkPolicyListerExpansion
 }
 
-// networkPolicyLister implements the NetworkPolicyLister interface.
+// networkPolicyLister serves NetworkPolicyLister from an indexer.
 type networkPolicyLister struct {
 	listers.ResourceIndexer[*extensionsv1beta1.NetworkPolicy]
 }
 
-// NewNetworkPolicyLister returns a new NetworkPolicyLister.
+// NewNetworkPolicyLister returns a NetworkPolicyLister reading indexer, usually an informer's cache.
 func NewNetworkPolicyLister(indexer cache.Indexer) NetworkPolicyLister {
 	return &networkPolicyLister{listers.New[*extensionsv1beta1.NetworkPolicy](indexer, extensionsv1beta1.Resource("networkpolicies"))}
 }
 
-// NetworkPolicies returns an object that can list and get NetworkPolicies.
+// NetworkPolicies narrows the lister to the NetworkPolicies of one namespace.
 func (s *networkPolicyLister) NetworkPolicies(namespace string) NetworkPolicyNamespaceLister {
 	return networkPolicyNamespaceLister{listers.NewNamespaced[*extensionsv1beta1.NetworkPolicy](s.ResourceIndexer, namespace)}
 }
 
-// NetworkPolicyNamespaceLister helps list and get NetworkPolicies.
-// All objects returned here must be treated as read-only.
+// NetworkPolicyNamespaceLister reads the NetworkPolicies of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type NetworkPolicyNamespaceLister interface {
-	// List lists all NetworkPolicies in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached NetworkPolicies that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*extensionsv1beta1.NetworkPolicy, err error)
-	// Get retrieves the NetworkPolicy from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached NetworkPolicy called name, or a NotFound error; do not modify it.
 	Get(name string) (*extensionsv1beta1.NetworkPolicy, error)
 	NetworkPolicyNamespaceListerExpansion
 }
 
-// networkPolicyNamespaceLister implements the NetworkPolicyNamespaceLister interface.
+// networkPolicyNamespaceLister serves NetworkPolicyNamespaceLister from an indexer, for one namespace.
 type networkPolicyNamespaceLister struct {
 	listers.ResourceIndexer[*extensionsv1beta1.NetworkPolicy]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// FlowSchemaLister helps list FlowSchemas.
-// All objects returned here must be treated as read-only.
+// FlowSchemaLister reads FlowSchemas from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type FlowSchemaLister interface {
-	// List lists all FlowSchemas in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached FlowSchemas that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*flowcontrolv1beta1.FlowSchema, err error)
-	// Get retrieves the FlowSchema from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached FlowSchema called name, or a NotFound error; do not modify it.
 	Get(name string) (*flowcontrolv1beta1.FlowSchema, error)
 	FlowSchemaListerExpansion
 }
 
-// flowSchemaLister implements the FlowSchemaLister interface.
+// flowSchemaLister serves FlowSchemaLister from an indexer.
 type flowSchemaLister struct {
 	listers.ResourceIndexer[*flowcontrolv1beta1.FlowSchema]
 }
 
-// NewFlowSchemaLister returns a new FlowSchemaLister.
+// NewFlowSchemaLister returns a FlowSchemaLister reading indexer, usually an informer's cache.
 func NewFlowSchemaLister(indexer cache.Indexer) FlowSchemaLister {
 	return &flowSchemaLister{listers.New[*flowcontrolv1beta1.FlowSchema](indexer, flowcontrolv1beta1.Resource("flowschemas"))}
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1beta2
 
-// FlowSchemaListerExpansion allows custom methods to be added to FlowSchemaLister.
+// FlowSchemaListerExpansion is empty; to give FlowSchemaLister hand-written methods,
+// declare it in flowschema_expansion.go instead.
 type FlowSchemaListerExpansion interface{}
 
-// PriorityLevelConfigurationListerExpansion allows custom methods to be added to PriorityLevelConfigurationLister.
+// PriorityLevelConfigurationListerExpansion is empty; to give PriorityLevelConfigurationLister hand-written methods,
+// declare it in prioritylevelconfiguration_expansion.go instead.
 type PriorityLevelConfigurationListerExpansion interface{}

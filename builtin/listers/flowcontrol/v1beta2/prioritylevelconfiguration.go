@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PriorityLevelConfigurationLister helps list PriorityLevelConfigurations.
-// All objects returned here must be treated as read-only.
+// PriorityLevelConfigurationLister reads PriorityLevelConfigurations from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PriorityLevelConfigurationLister interface {
-	// List lists all PriorityLevelConfigurations in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PriorityLevelConfigurations that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*flowcontrolv1beta2.PriorityLevelConfiguration, err error)
-	// Get retrieves the PriorityLevelConfiguration from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached PriorityLevelConfiguration called name, or a NotFound error; do not modify it.
 	Get(name string) (*flowcontrolv1beta2.PriorityLevelConfiguration, error)
 	PriorityLevelConfigurationListerExpansion
 }
 
-// priorityLevelConfigurationLister implements the PriorityLevelConfigurationLister interface.
+// priorityLevelConfigurationLister serves PriorityLevelConfigurationLister from an indexer.
 type priorityLevelConfigurationLister struct {
 	listers.ResourceIndexer[*flowcontrolv1beta2.PriorityLevelConfiguration]
 }
 
-// NewPriorityLevelConfigurationLister returns a new PriorityLevelConfigurationLister.
+// NewPriorityLevelConfigurationLister returns a PriorityLevelConfigurationLister reading indexer, usually an informer's cache.
 func NewPriorityLevelConfigurationLister(indexer cache.Indexer) PriorityLevelConfigurationLister {
 	return &priorityLevelConfigurationLister{listers.New[*flowcontrolv1beta2.PriorityLevelConfiguration](indexer, flowcontrolv1beta2.Resource("prioritylevelconfigurations"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// EvictionLister helps list Evictions.
-// All objects returned here must be treated as read-only.
+// EvictionLister reads Evictions from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type EvictionLister interface {
-	// List lists all Evictions in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Evictions that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*lifecyclev1alpha1.Eviction, err error)
-	// Evictions returns an object that can list and get Evictions.
+	// Evictions narrows the lister to the Evictions of one namespace.
 	Evictions(namespace string) EvictionNamespaceLister
 	EvictionListerExpansion
 }
 
-// evictionLister implements the EvictionLister interface.
+// evictionLister serves EvictionLister from an indexer.
 type evictionLister struct {
 	listers.ResourceIndexer[*lifecyclev1alpha1.Eviction]
 }
 
-// NewEvictionLister returns a new EvictionLister.
+// NewEvictionLister returns a EvictionLister reading indexer, usually an informer's cache.
 func NewEvictionLister(indexer cache.Indexer) EvictionLister {
 	return &evictionLister{listers.New[*lifecyclev1alpha1.Eviction](indexer, lifecyclev1alpha1.Resource("evictions"))}
 }
 
-// Evictions returns an object that can list and get Evictions.
+// Evictions narrows the lister to the Evictions of one namespace.
 func (s *evictionLister) Evictions(namespace string) EvictionNamespaceLister {
 	return evictionNamespaceLister{listers.NewNamespaced[*lifecyclev1alpha1.Eviction](s.ResourceIndexer, namespace)}
 }
 
-// EvictionNamespaceLister helps list and get Evictions.
-// All objects returned here must be treated as read-only.
+// EvictionNamespaceLister reads the Evictions of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type EvictionNamespaceLister interface {
-	// List lists all Evictions in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Evictions that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*lifecyclev1alpha1.Eviction, err error)
-	// Get retrieves the Eviction from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Eviction called name, or a NotFound error; do not modify it.
 	Get(name string) (*lifecyclev1alpha1.Eviction, error)
 	EvictionNamespaceListerExpansion
 }
 
-// evictionNamespaceLister implements the EvictionNamespaceLister interface.
+// evictionNamespaceLister serves EvictionNamespaceLister from an indexer, for one namespace.
 type evictionNamespaceLister struct {
 	listers.ResourceIndexer[*lifecyclev1alpha1.Eviction]
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// EvictionRequestLister helps list EvictionRequests.
-// All objects returned here must be treated as read-only.
+// EvictionRequestLister reads EvictionRequests from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type EvictionRequestLister interface {
-	// List lists all EvictionRequests in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached EvictionRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*lifecyclev1alpha1.EvictionRequest, err error)
-	// EvictionRequests returns an object that can list and get EvictionRequests.
+	// EvictionRequests narrows the lister to the EvictionRequests of one namespace.
 	EvictionRequests(namespace string) EvictionRequestNamespaceLister
 	EvictionRequestListerExpansion
 }
 
-// evictionRequestLister implements the EvictionRequestLister interface.
+// evictionRequestLister serves EvictionRequestLister from an indexer.
 type evictionRequestLister struct {
 	listers.ResourceIndexer[*lifecyclev1alpha1.EvictionRequest]
 }
 
-// NewEvictionRequestLister returns a new EvictionRequestLister.
+// NewEvictionRequestLister returns a EvictionRequestLister reading indexer, usually an informer's cache.
 func NewEvictionRequestLister(indexer cache.Indexer) EvictionRequestLister {
 	return &evictionRequestLister{listers.New[*lifecyclev1alpha1.EvictionRequest](indexer, lifecyclev1alpha1.Resource("evictionrequests"))}
 }
 
-// EvictionRequests returns an object that can list and get EvictionRequests.
+// EvictionRequests narrows the lister to the EvictionRequests of one namespace.
 func (s *evictionRequestLister) EvictionRequests(namespace string) EvictionRequestNamespaceLister {
 	return evictionRequestNamespaceLister{listers.NewNamespaced[*lifecyclev1alpha1.EvictionRequest](s.ResourceIndexer, namespace)}
 }
 
-// EvictionRequestNamespaceLister helps list and get EvictionRequests.
-// All objects returned here must be treated as read-only.
+// EvictionRequestNamespaceLister reads the EvictionRequests of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type EvictionRequestNamespaceLister interface {
-	// List lists all EvictionRequests in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached EvictionRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*lifecyclev1alpha1.EvictionRequest, err error)
-	// Get retrieves the EvictionRequest from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached EvictionRequest called name, or a NotFound error; do not modify it.
 	Get(name string) (*lifecyclev1alpha1.EvictionRequest, error)
 	EvictionRequestNamespaceListerExpansion
 }
 
-// evictionRequestNamespaceLister implements the EvictionRequestNamespaceLister interface.
+// evictionRequestNamespaceLister serves EvictionRequestNamespaceLister from an indexer, for one namespace.
 type evictionRequestNamespaceLister struct {
 	listers.ResourceIndexer[*lifecyclev1alpha1.EvictionRequest]
 }

@@ -18,14 +18,18 @@ limitations under the License.
 
 package v1alpha1
 
-// EvictionListerExpansion allows custom methods to be added to EvictionLister.
+// EvictionListerExpansion is empty; to give EvictionLister hand-written methods,
+// declare it in eviction_expansion.go instead.
 type EvictionListerExpansion interface{}
 
-// EvictionNamespaceListerExpansion allows custom methods to be added to EvictionNamespaceLister.
+// EvictionNamespaceListerExpansion is empty; to give EvictionNamespaceLister hand-written
+// methods, declare it in eviction_expansion.go instead.
 type EvictionNamespaceListerExpansion interface{}
 
-// EvictionRequestListerExpansion allows custom methods to be added to EvictionRequestLister.
+// EvictionRequestListerExpansion is empty; to give EvictionRequestLister hand-written methods,
+// declare it in evictionrequest_expansion.go instead.
 type EvictionRequestListerExpansion interface{}
 
-// EvictionRequestNamespaceListerExpansion allows custom methods to be added to EvictionRequestNamespaceLister.
+// EvictionRequestNamespaceListerExpansion is empty; to give EvictionRequestNamespaceLister hand-written
+// methods, declare it in evictionrequest_expansion.go instead.
 type EvictionRequestNamespaceListerExpansion interface{}

@@ -18,23 +18,30 @@ limitations under the License.
 
 package v1
 
-// IPAddressListerExpansion allows custom methods to be added to IPAddressLister.
+// IPAddressListerExpansion is empty; to give IPAddressLister hand-written methods,
+// declare it in ipaddress_expansion.go instead.
 type IPAddressListerExpansion interface{}
 
-// IngressListerExpansion allows custom methods to be added to IngressLister.
+// IngressListerExpansion is empty; to give IngressLister hand-written methods,
+// declare it in ingress_expansion.go instead.
 type IngressListerExpansion interface{}
 
-// IngressNamespaceListerExpansion allows custom methods to be added to IngressNamespaceLister.
+// IngressNamespaceListerExpansion is empty; to give IngressNamespaceLister hand-written
+// methods, declare it in ingress_expansion.go instead.
 type IngressNamespaceListerExpansion interface{}
 
-// IngressClassListerExpansion allows custom methods to be added to IngressClassLister.
+// IngressClassListerExpansion is empty; to give IngressClassLister hand-written methods,
+// declare it in ingressclass_expansion.go instead.
 type IngressClassListerExpansion interface{}
 
-// NetworkPolicyListerExpansion allows custom methods to be added to NetworkPolicyLister.
+// NetworkPolicyListerExpansion is empty; to give NetworkPolicyLister hand-written methods,
+// declare it in networkpolicy_expansion.go instead.
 type NetworkPolicyListerExpansion interface{}
 
-// NetworkPolicyNamespaceListerExpansion allows custom methods to be added to NetworkPolicyNamespaceLister.
+// NetworkPolicyNamespaceListerExpansion is empty; to give NetworkPolicyNamespaceLister hand-written
+// methods, declare it in networkpolicy_expansion.go instead.
 type NetworkPolicyNamespaceListerExpansion interface{}
 
-// ServiceCIDRListerExpansion allows custom methods to be added to ServiceCIDRLister.
+// ServiceCIDRListerExpansion is empty; to give ServiceCIDRLister hand-written methods,
+// declare it in servicecidr_expansion.go instead.
 type ServiceCIDRListerExpansion interface{}

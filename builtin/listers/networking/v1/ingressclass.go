@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// IngressClassLister helps list IngressClasses.
-// All objects returned here must be treated as read-only.
+// IngressClassLister reads IngressClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type IngressClassLister interface {
-	// List lists all IngressClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached IngressClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*networkingv1.IngressClass, err error)
-	// Get retrieves the IngressClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached IngressClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*networkingv1.IngressClass, error)
 	IngressClassListerExpansion
 }
 
-// ingressClassLister implements the IngressClassLister interface.
+// ingressClassLister serves IngressClassLister from an indexer.
 type ingressClassLister struct {
 	listers.ResourceIndexer[*networkingv1.IngressClass]
 }
 
-// NewIngressClassLister returns a new IngressClassLister.
+// NewIngressClassLister returns a IngressClassLister reading indexer, usually an informer's cache.
 func NewIngressClassLister(indexer cache.Indexer) IngressClassLister {
 	return &ingressClassLister{listers.New[*networkingv1.IngressClass](indexer, networkingv1.Resource("ingressclasses"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// IPAddressLister helps list IPAddresses.
-// All objects returned here must be treated as read-only.
+// IPAddressLister reads IPAddresses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type IPAddressLister interface {
-	// List lists all IPAddresses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached IPAddresses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*networkingv1.IPAddress, err error)
-	// Get retrieves the IPAddress from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached IPAddress called name, or a NotFound error; do not modify it.
 	Get(name string) (*networkingv1.IPAddress, error)
 	IPAddressListerExpansion
 }
 
-// iPAddressLister implements the IPAddressLister interface.
+// iPAddressLister serves IPAddressLister from an indexer.
 type iPAddressLister struct {
 	listers.ResourceIndexer[*networkingv1.IPAddress]
 }
 
-// NewIPAddressLister returns a new IPAddressLister.
+// NewIPAddressLister returns a IPAddressLister reading indexer, usually an informer's cache.
 func NewIPAddressLister(indexer cache.Indexer) IPAddressLister {
 	return &iPAddressLister{listers.New[*networkingv1.IPAddress](indexer, networkingv1.Resource("ipaddresses"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ServiceCIDRLister helps list ServiceCIDRs.
-// All objects returned here must be treated as read-only.
+// ServiceCIDRLister reads ServiceCIDRs from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ServiceCIDRLister interface {
-	// List lists all ServiceCIDRs in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ServiceCIDRs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*networkingv1.ServiceCIDR, err error)
-	// Get retrieves the ServiceCIDR from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ServiceCIDR called name, or a NotFound error; do not modify it.
 	Get(name string) (*networkingv1.ServiceCIDR, error)
 	ServiceCIDRListerExpansion
 }
 
-// serviceCIDRLister implements the ServiceCIDRLister interface.
+// serviceCIDRLister serves ServiceCIDRLister from an indexer.
 type serviceCIDRLister struct {
 	listers.ResourceIndexer[*networkingv1.ServiceCIDR]
 }
 
-// NewServiceCIDRLister returns a new ServiceCIDRLister.
+// NewServiceCIDRLister returns a ServiceCIDRLister reading indexer, usually an informer's cache.
 func NewServiceCIDRLister(indexer cache.Indexer) ServiceCIDRLister {
 	return &serviceCIDRLister{listers.New[*networkingv1.ServiceCIDR](indexer, networkingv1.Resource("servicecidrs"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// IngressLister helps list Ingresses.
-// All objects returned here must be treated as read-only.
+// IngressLister reads Ingresses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type IngressLister interface {
-	// List lists all Ingresses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Ingresses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*networkingv1beta1.Ingress, err error)
-	// Ingresses returns an object that can list and get Ingresses.
+	// Ingresses narrows the lister to the Ingresses of one namespace.
 	Ingresses(namespace string) IngressNamespaceLister
 	IngressListerExpansion
 }
 
-// ingressLister implements the IngressLister interface.
+// ingressLister serves IngressLister from an indexer.
 type ingressLister struct {
 	listers.ResourceIndexer[*networkingv1beta1.Ingress]
 }
 
-// NewIngressLister returns a new IngressLister.
+// NewIngressLister returns a IngressLister reading indexer, usually an informer's cache.
 func NewIngressLister(indexer cache.Indexer) IngressLister {
 	return &ingressLister{listers.New[*networkingv1beta1.Ingress](indexer, networkingv1beta1.Resource("ingresses"))}
 }
 
-// Ingresses returns an object that can list and get Ingresses.
+// Ingresses narrows the lister to the Ingresses of one namespace.
 func (s *ingressLister) Ingresses(namespace string) IngressNamespaceLister {
 	return ingressNamespaceLister{listers.NewNamespaced[*networkingv1beta1.Ingress](s.ResourceIndexer, namespace)}
 }
 
-// IngressNamespaceLister helps list and get Ingresses.
-// All objects returned here must be treated as read-only.
+// IngressNamespaceLister reads the Ingresses of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type IngressNamespaceLister interface {
-	// List lists all Ingresses in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Ingresses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*networkingv1beta1.Ingress, err error)
-	// Get retrieves the Ingress from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Ingress called name, or a NotFound error; do not modify it.
 	Get(name string) (*networkingv1beta1.Ingress, error)
 	IngressNamespaceListerExpansion
 }
 
-// ingressNamespaceLister implements the IngressNamespaceLister interface.
+// ingressNamespaceLister serves IngressNamespaceLister from an indexer, for one namespace.
 type ingressNamespaceLister struct {
 	listers.ResourceIndexer[*networkingv1beta1.Ingress]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// RuntimeClassLister helps list RuntimeClasses.
-// All objects returned here must be treated as read-only.
+// RuntimeClassLister reads RuntimeClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type RuntimeClassLister interface {
-	// List lists all RuntimeClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached RuntimeClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*nodev1.RuntimeClass, err error)
-	// Get retrieves the RuntimeClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached RuntimeClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*nodev1.RuntimeClass, error)
 	RuntimeClassListerExpansion
 }
 
-// runtimeClassLister implements the RuntimeClassLister interface.
+// runtimeClassLister serves RuntimeClassLister from an indexer.
 type runtimeClassLister struct {
 	listers.ResourceIndexer[*nodev1.RuntimeClass]
 }
 
-// NewRuntimeClassLister returns a new RuntimeClassLister.
+// NewRuntimeClassLister returns a RuntimeClassLister reading indexer, usually an informer's cache.
 func NewRuntimeClassLister(indexer cache.Indexer) RuntimeClassLister {
 	return &runtimeClassLister{listers.New[*nodev1.RuntimeClass](indexer, nodev1.Resource("runtimeclasses"))}
 }

@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1beta1
 
-// RuntimeClassListerExpansion allows custom methods to be added to RuntimeClassLister.
+// RuntimeClassListerExpansion is empty; to give RuntimeClassLister hand-written methods,
+// declare it in runtimeclass_expansion.go instead.
 type RuntimeClassListerExpansion interface{}

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// PodDisruptionBudgetListerExpansion allows custom methods to be added to PodDisruptionBudgetLister.
+// PodDisruptionBudgetListerExpansion is empty; to give PodDisruptionBudgetLister hand-written methods,
+// declare it in poddisruptionbudget_expansion.go instead.
 type PodDisruptionBudgetListerExpansion interface{}
 
-// PodDisruptionBudgetNamespaceListerExpansion allows custom methods to be added to PodDisruptionBudgetNamespaceLister.
+// PodDisruptionBudgetNamespaceListerExpansion is empty; to give PodDisruptionBudgetNamespaceLister hand-written
+// methods, declare it in poddisruptionbudget_expansion.go instead.
 type PodDisruptionBudgetNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PodDisruptionBudgetLister helps list PodDisruptionBudgets.
-// All objects returned here must be treated as read-only.
+// PodDisruptionBudgetLister reads PodDisruptionBudgets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PodDisruptionBudgetLister interface {
-	// List lists all PodDisruptionBudgets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PodDisruptionBudgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*policyv1beta1.PodDisruptionBudget, err error)
-	// PodDisruptionBudgets returns an object that can list and get PodDisruptionBudgets.
+	// PodDisruptionBudgets narrows the lister to the PodDisruptionBudgets of one namespace.
 	PodDisruptionBudgets(namespace string) PodDisruptionBudgetNamespaceLister
 	PodDisruptionBudgetListerExpansion
 }
 
-// podDisruptionBudgetLister implements the PodDisruptionBudgetLister interface.
+// podDisruptionBudgetLister serves PodDisruptionBudgetLister from an indexer.
 type podDisruptionBudgetLister struct {
 	listers.ResourceIndexer[*policyv1beta1.PodDisruptionBudget]
 }
 
-// NewPodDisruptionBudgetLister returns a new PodDisruptionBudgetLister.
+// NewPodDisruptionBudgetLister returns a PodDisruptionBudgetLister reading indexer, usually an informer's cache.
 func NewPodDisruptionBudgetLister(indexer cache.Indexer) PodDisruptionBudgetLister {
 	return &podDisruptionBudgetLister{listers.New[*policyv1beta1.PodDisruptionBudget](indexer, policyv1beta1.Resource("poddisruptionbudgets"))}
 }
 
-// PodDisruptionBudgets returns an object that can list and get PodDisruptionBudgets.
+// PodDisruptionBudgets narrows the lister to the PodDisruptionBudgets of one namespace.
 func (s *podDisruptionBudgetLister) PodDisruptionBudgets(namespace string) PodDisruptionBudgetNamespaceLister {
 	return podDisruptionBudgetNamespaceLister{listers.NewNamespaced[*policyv1beta1.PodDisruptionBudget](s.ResourceIndexer, namespace)}
 }
 
-// PodDisruptionBudgetNamespaceLister helps list and get PodDisruptionBudgets.
-// All objects returned here must be treated as read-only.
+// PodDisruptionBudgetNamespaceLister reads the PodDisruptionBudgets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PodDisruptionBudgetNamespaceLister interface {
-	// List lists all PodDisruptionBudgets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached PodDisruptionBudgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*policyv1beta1.PodDisruptionBudget, err error)
-	// Get retrieves the PodDisruptionBudget from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached PodDisruptionBudget called name, or a NotFound error; do not modify it.
 	Get(name string) (*policyv1beta1.PodDisruptionBudget, error)
 	PodDisruptionBudgetNamespaceListerExpansion
 }
 
-// podDisruptionBudgetNamespaceLister implements the PodDisruptionBudgetNamespaceLister interface.
+// podDisruptionBudgetNamespaceLister serves PodDisruptionBudgetNamespaceLister from an indexer, for one namespace.
 type podDisruptionBudgetNamespaceLister struct {
 	listers.ResourceIndexer[*policyv1beta1.PodDisruptionBudget]
 }

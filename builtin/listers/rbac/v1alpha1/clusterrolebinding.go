@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ClusterRoleBindingLister helps list ClusterRoleBindings.
-// All objects returned here must be treated as read-only.
+// ClusterRoleBindingLister reads ClusterRoleBindings from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ClusterRoleBindingLister interface {
-	// List lists all ClusterRoleBindings in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ClusterRoleBindings that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1alpha1.ClusterRoleBinding, err error)
-	// Get retrieves the ClusterRoleBinding from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ClusterRoleBinding called name, or a NotFound error; do not modify it.
 	Get(name string) (*rbacv1alpha1.ClusterRoleBinding, error)
 	ClusterRoleBindingListerExpansion
 }
 
-// clusterRoleBindingLister implements the ClusterRoleBindingLister interface.
+// clusterRoleBindingLister serves ClusterRoleBindingLister from an indexer.
 type clusterRoleBindingLister struct {
 	listers.ResourceIndexer[*rbacv1alpha1.ClusterRoleBinding]
 }
 
-// NewClusterRoleBindingLister returns a new ClusterRoleBindingLister.
+// NewClusterRoleBindingLister returns a ClusterRoleBindingLister reading indexer, usually an informer's cache.
 func NewClusterRoleBindingLister(indexer cache.Indexer) ClusterRoleBindingLister {
 	return &clusterRoleBindingLister{listers.New[*rbacv1alpha1.ClusterRoleBinding](indexer, rbacv1alpha1.Resource("clusterrolebindings"))}
 }

@@ -18,20 +18,26 @@ limitations under the License.
 
 package v1alpha1
 
-// ClusterRoleListerExpansion allows custom methods to be added to ClusterRoleLister.
+// ClusterRoleListerExpansion is empty; to give ClusterRoleLister hand-written methods,
+// declare it in clusterrole_expansion.go instead.
 type ClusterRoleListerExpansion interface{}
 
-// ClusterRoleBindingListerExpansion allows custom methods to be added to ClusterRoleBindingLister.
+// ClusterRoleBindingListerExpansion is empty; to give ClusterRoleBindingLister hand-written methods,
+// declare it in clusterrolebinding_expansion.go instead.
 type ClusterRoleBindingListerExpansion interface{}
 
-// RoleListerExpansion allows custom methods to be added to RoleLister.
+// RoleListerExpansion is empty; to give RoleLister hand-written methods,
+// declare it in role_expansion.go instead.
 type RoleListerExpansion interface{}
 
-// RoleNamespaceListerExpansion allows custom methods to be added to RoleNamespaceLister.
+// RoleNamespaceListerExpansion is empty; to give RoleNamespaceLister hand-written
+// methods, declare it in role_expansion.go instead.
 type RoleNamespaceListerExpansion interface{}
 
-// RoleBindingListerExpansion allows custom methods to be added to RoleBindingLister.
+// RoleBindingListerExpansion is empty; to give RoleBindingLister hand-written methods,
+// declare it in rolebinding_expansion.go instead.
 type RoleBindingListerExpansion interface{}
 
-// RoleBindingNamespaceListerExpansion allows custom methods to be added to RoleBindingNamespaceLister.
+// RoleBindingNamespaceListerExpansion is empty; to give RoleBindingNamespaceLister hand-written
+// methods, declare it in rolebinding_expansion.go instead.
 type RoleBindingNamespaceListerExpansion interface{}

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ClusterRoleLister helps list ClusterRoles.
-// All objects returned here must be treated as read-only.
+// ClusterRoleLister reads ClusterRoles from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ClusterRoleLister interface {
-	// List lists all ClusterRoles in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ClusterRoles that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1beta1.ClusterRole, err error)
-	// Get retrieves the ClusterRole from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ClusterRole called name, or a NotFound error; do not modify it.
 	Get(name string) (*rbacv1beta1.ClusterRole, error)
 	ClusterRoleListerExpansion
 }
 
-// clusterRoleLister implements the ClusterRoleLister interface.
+// clusterRoleLister serves ClusterRoleLister from an indexer.
 type clusterRoleLister struct {
 	listers.ResourceIndexer[*rbacv1beta1.ClusterRole]
 }
 
-// NewClusterRoleLister returns a new ClusterRoleLister.
+// NewClusterRoleLister returns a ClusterRoleLister reading indexer, usually an informer's cache.
 func NewClusterRoleLister(indexer cache.Indexer) ClusterRoleLister {
 	return &clusterRoleLister{listers.New[*rbacv1beta1.ClusterRole](indexer, rbacv1beta1.Resource("clusterroles"))}
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// RoleLister helps list Roles.
-// All objects returned here must be treated as read-only.
+// RoleLister reads Roles from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type RoleLister interface {
-	// List lists all Roles in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Roles that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1beta1.Role, err error)
-	// Roles returns an object that can list and get Roles.
+	// Roles narrows the lister to the Roles of one namespace.
 	Roles(namespace string) RoleNamespaceLister
 	RoleListerExpansion
 }
 
-// roleLister implements the RoleLister interface.
+// roleLister serves RoleLister from an indexer.
 type roleLister struct {
 	listers.ResourceIndexer[*rbacv1beta1.Role]
 }
 
-// NewRoleLister returns a new RoleLister.
+// NewRoleLister returns a RoleLister reading indexer, usually an informer's cache.
 func NewRoleLister(indexer cache.Indexer) RoleLister {
 	return &roleLister{listers.New[*rbacv1beta1.Role](indexer, rbacv1beta1.Resource("roles"))}
 }
 
-// Roles returns an object that can list and get Roles.
+// Roles narrows the lister to the Roles of one namespace.
 func (s *roleLister) Roles(namespace string) RoleNamespaceLister {
 	return roleNamespaceLister{listers.NewNamespaced[*rbacv1beta1.Role](s.ResourceIndexer, namespace)}
 }
 
-// RoleNamespaceLister helps list and get Roles.
-// All objects returned here must be treated as read-only.
+// RoleNamespaceLister reads the Roles of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type RoleNamespaceLister interface {
-	// List lists all Roles in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Roles that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1beta1.Role, err error)
-	// Get retrieves the Role from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Role called name, or a NotFound error; do not modify it.
 	Get(name string) (*rbacv1beta1.Role, error)
 	RoleNamespaceListerExpansion
 }
 
-// roleNamespaceLister implements the RoleNamespaceLister interface.
+// roleNamespaceLister serves RoleNamespaceLister from an indexer, for one namespace.
 type roleNamespaceLister struct {
 	listers.ResourceIndexer[*rbacv1beta1.Role]
 }

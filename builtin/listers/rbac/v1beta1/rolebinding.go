@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// RoleBindingLister helps list RoleBindings.
-// All objects returned here must be treated as read-only.
+// RoleBindingLister reads RoleBindings from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type RoleBindingLister interface {
-	// List lists all RoleBindings in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached RoleBindings that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1beta1.RoleBinding, err error)
-	// RoleBindings returns an object that can list and get RoleBindings.
+	// RoleBindings narrows the lister to the RoleBindings of one namespace.
 	RoleBindings(namespace string) RoleBindingNamespaceLister
 	RoleBindingListerExpansion
 }
 
-// roleBindingLister implements the RoleBindingLister interface.
+// roleBindingLister serves RoleBindingLister from an indexer.
 type roleBindingLister struct {
 	listers.ResourceIndexer[*rbacv1beta1.RoleBinding]
 }
 
-// NewRoleBindingLister returns a new RoleBindingLister.
+// NewRoleBindingLister returns a RoleBindingLister reading indexer, usually an informer's cache.
 func NewRoleBindingLister(indexer cache.Indexer) RoleBindingLister {
 	return &roleBindingLister{listers.New[*rbacv1beta1.RoleBinding](indexer, rbacv1beta1.Resource("rolebindings"))}
 }
 
-// RoleBindings returns an object that can list and get RoleBindings.
+// RoleBindings narrows the lister to the RoleBindings of one namespace.
 func (s *roleBindingLister) RoleBindings(namespace string) RoleBindingNamespaceLister {
 	return roleBindingNamespaceLister{listers.NewNamespaced[*rbacv1beta1.RoleBinding](s.ResourceIndexer, namespace)}
 }
 
-// RoleBindingNamespaceLister helps list and get RoleBindings.
-// All objects returned here must be treated as read-only.
+// RoleBindingNamespaceLister reads the RoleBindings of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type RoleBindingNamespaceLister interface {
-	// List lists all RoleBindings in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached RoleBindings that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*rbacv1beta1.RoleBinding, err error)
-	// Get retrieves the RoleBinding from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached RoleBinding called name, or a NotFound error; do not modify it.
 	Get(name string) (*rbacv1beta1.RoleBinding, error)
 	RoleBindingNamespaceListerExpansion
 }
 
-// roleBindingNamespaceLister implements the RoleBindingNamespaceLister interface.
+// roleBindingNamespaceLister serves RoleBindingNamespaceLister from an indexer, for one namespace.
 type roleBindingNamespaceLister struct {
 	listers.ResourceIndexer[*rbacv1beta1.RoleBinding]
 }

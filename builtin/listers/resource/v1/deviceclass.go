@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// DeviceClassLister helps list DeviceClasses.
-// All objects returned here must be treated as read-only.
+// DeviceClassLister reads DeviceClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type DeviceClassLister interface {
-	// List lists all DeviceClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached DeviceClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1.DeviceClass, err error)
-	// Get retrieves the DeviceClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached DeviceClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1.DeviceClass, error)
 	DeviceClassListerExpansion
 }
 
-// deviceClassLister implements the DeviceClassLister interface.
+// deviceClassLister serves DeviceClassLister from an indexer.
 type deviceClassLister struct {
 	listers.ResourceIndexer[*resourcev1.DeviceClass]
 }
 
-// NewDeviceClassLister returns a new DeviceClassLister.
+// NewDeviceClassLister returns a DeviceClassLister reading indexer, usually an informer's cache.
 func NewDeviceClassLister(indexer cache.Indexer) DeviceClassLister {
 	return &deviceClassLister{listers.New[*resourcev1.DeviceClass](indexer, resourcev1.Resource("deviceclasses"))}
 }

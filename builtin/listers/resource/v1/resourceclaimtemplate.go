@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ResourceClaimTemplateLister helps list ResourceClaimTemplates.
-// All objects returned here must be treated as read-only.
+// ResourceClaimTemplateLister reads ResourceClaimTemplates from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ResourceClaimTemplateLister interface {
-	// List lists all ResourceClaimTemplates in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ResourceClaimTemplates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1.ResourceClaimTemplate, err error)
-	// ResourceClaimTemplates returns an object that can list and get ResourceClaimTemplates.
+	// ResourceClaimTemplates narrows the lister to the ResourceClaimTemplates of one namespace.
 	ResourceClaimTemplates(namespace string) ResourceClaimTemplateNamespaceLister
 	ResourceClaimTemplateListerExpansion
 }
 
-// resourceClaimTemplateLister implements the ResourceClaimTemplateLister interface.
+// resourceClaimTemplateLister serves ResourceClaimTemplateLister from an indexer.
 type resourceClaimTemplateLister struct {
 	listers.ResourceIndexer[*resourcev1.ResourceClaimTemplate]
 }
 
-// NewResourceClaimTemplateLister returns a new ResourceClaimTemplateLister.
+// NewResourceClaimTemplateLister returns a ResourceClaimTemplateLister reading indexer, usually an informer's cache.
 func NewResourceClaimTemplateLister(indexer cache.Indexer) ResourceClaimTemplateLister {
 	return &resourceClaimTemplateLister{listers.New[*resourcev1.ResourceClaimTemplate](indexer, resourcev1.Resource("resourceclaimtemplates"))}
 }
 
-// ResourceClaimTemplates returns an object that can list and get ResourceClaimTemplates.
+// ResourceClaimTemplates narrows the lister to the ResourceClaimTemplates of one namespace.
 func (s *resourceClaimTemplateLister) ResourceClaimTemplates(namespace string) ResourceClaimTemplateNamespaceLister {
 	return resourceClaimTemplateNamespaceLister{listers.NewNamespaced[*resourcev1.ResourceClaimTemplate](s.ResourceIndexer, namespace)}
 }
 
-// ResourceClaimTemplateNamespaceLister helps list and get ResourceClaimTemplates.
-// All objects returned here must be treated as read-only.
+// ResourceClaimTemplateNamespaceLister reads the ResourceClaimTemplates of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ResourceClaimTemplateNamespaceLister interface {
-	// List lists all ResourceClaimTemplates in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ResourceClaimTemplates that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1.ResourceClaimTemplate, err error)
-	// Get retrieves the ResourceClaimTemplate from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ResourceClaimTemplate called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1.ResourceClaimTemplate, error)
 	ResourceClaimTemplateNamespaceListerExpansion
 }
 
-// resourceClaimTemplateNamespaceLister implements the ResourceClaimTemplateNamespaceLister interface.
+// resourceClaimTemplateNamespaceLister serves ResourceClaimTemplateNamespaceLister from an indexer, for one namespace.
 type resourceClaimTemplateNamespaceLister struct {
 	listers.ResourceIndexer[*resourcev1.ResourceClaimTemplate]
 }

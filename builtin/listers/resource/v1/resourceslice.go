@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ResourceSliceLister helps list ResourceSlices.
-// All objects returned here must be treated as read-only.
+// ResourceSliceLister reads ResourceSlices from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ResourceSliceLister interface {
-	// List lists all ResourceSlices in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ResourceSlices that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1.ResourceSlice, err error)
-	// Get retrieves the ResourceSlice from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ResourceSlice called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1.ResourceSlice, error)
 	ResourceSliceListerExpansion
 }
 
-// resourceSliceLister implements the ResourceSliceLister interface.
+// resourceSliceLister serves ResourceSliceLister from an indexer.
 type resourceSliceLister struct {
 	listers.ResourceIndexer[*resourcev1.ResourceSlice]
 }
 
-// NewResourceSliceLister returns a new ResourceSliceLister.
+// NewResourceSliceLister returns a ResourceSliceLister reading indexer, usually an informer's cache.
 func NewResourceSliceLister(indexer cache.Indexer) ResourceSliceLister {
 	return &resourceSliceLister{listers.New[*resourcev1.ResourceSlice](indexer, resourcev1.Resource("resourceslices"))}
 }

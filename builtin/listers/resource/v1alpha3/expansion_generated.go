@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1alpha3
 
-// DeviceTaintRuleListerExpansion allows custom methods to be added to DeviceTaintRuleLister.
+// DeviceTaintRuleListerExpansion is empty; to give DeviceTaintRuleLister hand-written methods,
+// declare it in devicetaintrule_expansion.go instead.
 type DeviceTaintRuleListerExpansion interface{}
 
-// ResourcePoolStatusRequestListerExpansion allows custom methods to be added to ResourcePoolStatusRequestLister.
+// ResourcePoolStatusRequestListerExpansion is empty; to give ResourcePoolStatusRequestLister hand-written methods,
+// declare it in resourcepoolstatusrequest_expansion.go instead.
 type ResourcePoolStatusRequestListerExpansion interface{}

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ResourcePoolStatusRequestLister helps list ResourcePoolStatusRequests.
-// All objects returned here must be treated as read-only.
+// ResourcePoolStatusRequestLister reads ResourcePoolStatusRequests from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ResourcePoolStatusRequestLister interface {
-	// List lists all ResourcePoolStatusRequests in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ResourcePoolStatusRequests that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1alpha3.ResourcePoolStatusRequest, err error)
-	// Get retrieves the ResourcePoolStatusRequest from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ResourcePoolStatusRequest called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1alpha3.ResourcePoolStatusRequest, error)
 	ResourcePoolStatusRequestListerExpansion
 }
 
-// resourcePoolStatusRequestLister implements the ResourcePoolStatusRequestLister interface.
+// resourcePoolStatusRequestLister serves ResourcePoolStatusRequestLister from an indexer.
 type resourcePoolStatusRequestLister struct {
 	listers.ResourceIndexer[*resourcev1alpha3.ResourcePoolStatusRequest]
 }
 
-// NewResourcePoolStatusRequestLister returns a new ResourcePoolStatusRequestLister.
+// NewResourcePoolStatusRequestLister returns a ResourcePoolStatusRequestLister reading indexer, usually an informer's cache.
 func NewResourcePoolStatusRequestLister(indexer cache.Indexer) ResourcePoolStatusRequestLister {
 	return &resourcePoolStatusRequestLister{listers.New[*resourcev1alpha3.ResourcePoolStatusRequest](indexer, resourcev1alpha3.Resource("resourcepoolstatusrequests"))}
 }

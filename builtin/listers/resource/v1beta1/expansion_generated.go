@@ -18,20 +18,26 @@ limitations under the License.
 
 package v1beta1
 
-// DeviceClassListerExpansion allows custom methods to be added to DeviceClassLister.
+// DeviceClassListerExpansion is empty; to give DeviceClassLister hand-written methods,
+// declare it in deviceclass_expansion.go instead.
 type DeviceClassListerExpansion interface{}
 
-// ResourceClaimListerExpansion allows custom methods to be added to ResourceClaimLister.
+// ResourceClaimListerExpansion is empty; to give ResourceClaimLister hand-written methods,
+// declare it in resourceclaim_expansion.go instead.
 type ResourceClaimListerExpansion interface{}
 
-// ResourceClaimNamespaceListerExpansion allows custom methods to be added to ResourceClaimNamespaceLister.
+// ResourceClaimNamespaceListerExpansion is empty; to give ResourceClaimNamespaceLister hand-written
+// methods, declare it in resourceclaim_expansion.go instead.
 type ResourceClaimNamespaceListerExpansion interface{}
 
-// ResourceClaimTemplateListerExpansion allows custom methods to be added to ResourceClaimTemplateLister.
+// ResourceClaimTemplateListerExpansion is empty; to give ResourceClaimTemplateLister hand-written methods,
+// declare it in resourceclaimtemplate_expansion.go instead.
 type ResourceClaimTemplateListerExpansion interface{}
 
-// ResourceClaimTemplateNamespaceListerExpansion allows custom methods to be added to ResourceClaimTemplateNamespaceLister.
+// ResourceClaimTemplateNamespaceListerExpansion is empty; to give ResourceClaimTemplateNamespaceLister hand-written
+// methods, declare it in resourceclaimtemplate_expansion.go instead.
 type ResourceClaimTemplateNamespaceListerExpansion interface{}
 
-// ResourceSliceListerExpansion allows custom methods to be added to ResourceSliceLister.
+// ResourceSliceListerExpansion is empty; to give ResourceSliceLister hand-written methods,
+// declare it in resourceslice_expansion.go instead.
 type ResourceSliceListerExpansion interface{}

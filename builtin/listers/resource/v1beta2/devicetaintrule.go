@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// DeviceTaintRuleLister helps list DeviceTaintRules.
-// All objects returned here must be treated as read-only.
+// DeviceTaintRuleLister reads DeviceTaintRules from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type DeviceTaintRuleLister interface {
-	// List lists all DeviceTaintRules in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached DeviceTaintRules that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1beta2.DeviceTaintRule, err error)
-	// Get retrieves the DeviceTaintRule from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached DeviceTaintRule called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1beta2.DeviceTaintRule, error)
 	DeviceTaintRuleListerExpansion
 }
 
-// deviceTaintRuleLister implements the DeviceTaintRuleLister interface.
+// deviceTaintRuleLister serves DeviceTaintRuleLister from an indexer.
 type deviceTaintRuleLister struct {
 	listers.ResourceIndexer[*resourcev1beta2.DeviceTaintRule]
 }
 
-// NewDeviceTaintRuleLister returns a new DeviceTaintRuleLister.
+// NewDeviceTaintRuleLister returns a DeviceTaintRuleLister reading indexer, usually an informer's cache.
 func NewDeviceTaintRuleLister(indexer cache.Indexer) DeviceTaintRuleLister {
 	return &deviceTaintRuleLister{listers.New[*resourcev1beta2.DeviceTaintRule](indexer, resourcev1beta2.Resource("devicetaintrules"))}
 }

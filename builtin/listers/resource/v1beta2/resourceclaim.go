@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ResourceClaimLister helps list ResourceClaims.
-// All objects returned here must be treated as read-only.
+// ResourceClaimLister reads ResourceClaims from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ResourceClaimLister interface {
-	// List lists all ResourceClaims in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ResourceClaims that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1beta2.ResourceClaim, err error)
-	// ResourceClaims returns an object that can list and get ResourceClaims.
+	// ResourceClaims narrows the lister to the ResourceClaims of one namespace.
 	ResourceClaims(namespace string) ResourceClaimNamespaceLister
 	ResourceClaimListerExpansion
 }
 
-// resourceClaimLister implements the ResourceClaimLister interface.
+// resourceClaimLister serves ResourceClaimLister from an indexer.
 type resourceClaimLister struct {
 	listers.ResourceIndexer[*resourcev1beta2.ResourceClaim]
 }
 
-// NewResourceClaimLister returns a new ResourceClaimLister.
+// NewResourceClaimLister returns a ResourceClaimLister reading indexer, usually an informer's cache.
 func NewResourceClaimLister(indexer cache.Indexer) ResourceClaimLister {
 	return &resourceClaimLister{listers.New[*resourcev1beta2.ResourceClaim](indexer, resourcev1beta2.Resource("resourceclaims"))}
 }
 
-// ResourceClaims returns an object that can list and get ResourceClaims.
+// ResourceClaims narrows the lister to the ResourceClaims of one namespace.
 func (s *resourceClaimLister) ResourceClaims(namespace string) ResourceClaimNamespaceLister {
 	return resourceClaimNamespaceLister{listers.NewNamespaced[*resourcev1beta2.ResourceClaim](s.ResourceIndexer, namespace)}
 }
 
-// ResourceClaimNamespaceLister helps list and get ResourceClaims.
-// All objects returned here must be treated as read-only.
+// ResourceClaimNamespaceLister reads the ResourceClaims of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ResourceClaimNamespaceLister interface {
-	// List lists all ResourceClaims in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached ResourceClaims that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*resourcev1beta2.ResourceClaim, err error)
-	// Get retrieves the ResourceClaim from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached ResourceClaim called name, or a NotFound error; do not modify it.
 	Get(name string) (*resourcev1beta2.ResourceClaim, error)
 	ResourceClaimNamespaceListerExpansion
 }
 
-// resourceClaimNamespaceLister implements the ResourceClaimNamespaceLister interface.
+// resourceClaimNamespaceLister serves ResourceClaimNamespaceLister from an indexer, for one namespace.
 type resourceClaimNamespaceLister struct {
 	listers.ResourceIndexer[*resourcev1beta2.ResourceClaim]
 }

@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1
 
-// PriorityClassListerExpansion allows custom methods to be added to PriorityClassLister.
+// PriorityClassListerExpansion is empty; to give PriorityClassLister hand-written methods,
+// declare it in priorityclass_expansion.go instead.
 type PriorityClassListerExpansion interface{}

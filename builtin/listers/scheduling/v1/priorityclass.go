@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PriorityClassLister helps list PriorityClasses.
-// All objects returned here must be treated as read-only.
+// PriorityClassLister reads PriorityClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PriorityClassLister interface {
-	// List lists all PriorityClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PriorityClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1.PriorityClass, err error)
-	// Get retrieves the PriorityClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached PriorityClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*schedulingv1.PriorityClass, error)
 	PriorityClassListerExpansion
 }
 
-// priorityClassLister implements the PriorityClassLister interface.
+// priorityClassLister serves PriorityClassLister from an indexer.
 type priorityClassLister struct {
 	listers.ResourceIndexer[*schedulingv1.PriorityClass]
 }
 
-// NewPriorityClassLister returns a new PriorityClassLister.
+// NewPriorityClassLister returns a PriorityClassLister reading indexer, usually an informer's cache.
 func NewPriorityClassLister(indexer cache.Indexer) PriorityClassLister {
 	return &priorityClassLister{listers.New[*schedulingv1.PriorityClass](indexer, schedulingv1.Resource("priorityclasses"))}
 }

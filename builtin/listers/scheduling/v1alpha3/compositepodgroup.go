@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CompositePodGroupLister helps list CompositePodGroups.
-// All objects returned here must be treated as read-only.
+// CompositePodGroupLister reads CompositePodGroups from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CompositePodGroupLister interface {
-	// List lists all CompositePodGroups in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CompositePodGroups that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1alpha3.CompositePodGroup, err error)
-	// CompositePodGroups returns an object that can list and get CompositePodGroups.
+	// CompositePodGroups narrows the lister to the CompositePodGroups of one namespace.
 	CompositePodGroups(namespace string) CompositePodGroupNamespaceLister
 	CompositePodGroupListerExpansion
 }
 
-// compositePodGroupLister implements the CompositePodGroupLister interface.
+// compositePodGroupLister serves CompositePodGroupLister from an indexer.
 type compositePodGroupLister struct {
 	listers.ResourceIndexer[*schedulingv1alpha3.CompositePodGroup]
 }
 
-// NewCompositePodGroupLister returns a new CompositePodGroupLister.
+// NewCompositePodGroupLister returns a CompositePodGroupLister reading indexer, usually an informer's cache.
 func NewCompositePodGroupLister(indexer cache.Indexer) CompositePodGroupLister {
 	return &compositePodGroupLister{listers.New[*schedulingv1alpha3.CompositePodGroup](indexer, schedulingv1alpha3.Resource("compositepodgroups"))}
 }
 
-// CompositePodGroups returns an object that can list and get CompositePodGroups.
+// CompositePodGroups narrows the lister to the CompositePodGroups of one namespace.
 func (s *compositePodGroupLister) CompositePodGroups(namespace string) CompositePodGroupNamespaceLister {
 	return compositePodGroupNamespaceLister{listers.NewNamespaced[*schedulingv1alpha3.CompositePodGroup](s.ResourceIndexer, namespace)}
 }
 
-// CompositePodGroupNamespaceLister helps list and get CompositePodGroups.
-// All objects returned here must be treated as read-only.
+// CompositePodGroupNamespaceLister reads the CompositePodGroups of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type CompositePodGroupNamespaceLister interface {
-	// List lists all CompositePodGroups in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached CompositePodGroups that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1alpha3.CompositePodGroup, err error)
-	// Get retrieves the CompositePodGroup from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached CompositePodGroup called name, or a NotFound error; do not modify it.
 	Get(name string) (*schedulingv1alpha3.CompositePodGroup, error)
 	CompositePodGroupNamespaceListerExpansion
 }
 
-// compositePodGroupNamespaceLister implements the CompositePodGroupNamespaceLister interface.
+// compositePodGroupNamespaceLister serves CompositePodGroupNamespaceLister from an indexer, for one namespace.
 type compositePodGroupNamespaceLister struct {
 	listers.ResourceIndexer[*schedulingv1alpha3.CompositePodGroup]
 }

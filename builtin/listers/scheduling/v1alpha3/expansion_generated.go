@@ -18,20 +18,26 @@ limitations under the License.
 
 package v1alpha3
 
-// CompositePodGroupListerExpansion allows custom methods to be added to CompositePodGroupLister.
+// CompositePodGroupListerExpansion is empty; to give CompositePodGroupLister hand-written methods,
+// declare it in compositepodgroup_expansion.go instead.
 type CompositePodGroupListerExpansion interface{}
 
-// CompositePodGroupNamespaceListerExpansion allows custom methods to be added to CompositePodGroupNamespaceLister.
+// CompositePodGroupNamespaceListerExpansion is empty; to give CompositePodGroupNamespaceLister hand-written
+// methods, declare it in compositepodgroup_expansion.go instead.
 type CompositePodGroupNamespaceListerExpansion interface{}
 
-// PodGroupListerExpansion allows custom methods to be added to PodGroupLister.
+// PodGroupListerExpansion is empty; to give PodGroupLister hand-written methods,
+// declare it in podgroup_expansion.go instead.
 type PodGroupListerExpansion interface{}
 
-// PodGroupNamespaceListerExpansion allows custom methods to be added to PodGroupNamespaceLister.
+// PodGroupNamespaceListerExpansion is empty; to give PodGroupNamespaceLister hand-written
+// methods, declare it in podgroup_expansion.go instead.
 type PodGroupNamespaceListerExpansion interface{}
 
-// WorkloadListerExpansion allows custom methods to be added to WorkloadLister.
+// WorkloadListerExpansion is empty; to give WorkloadLister hand-written methods,
+// declare it in workload_expansion.go instead.
 type WorkloadListerExpansion interface{}
 
-// WorkloadNamespaceListerExpansion allows custom methods to be added to WorkloadNamespaceLister.
+// WorkloadNamespaceListerExpansion is empty; to give WorkloadNamespaceLister hand-written
+// methods, declare it in workload_expansion.go instead.
 type WorkloadNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// WorkloadLister helps list Workloads.
-// All objects returned here must be treated as read-only.
+// WorkloadLister reads Workloads from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type WorkloadLister interface {
-	// List lists all Workloads in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Workloads that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1alpha3.Workload, err error)
-	// Workloads returns an object that can list and get Workloads.
+	// Workloads narrows the lister to the Workloads of one namespace.
 	Workloads(namespace string) WorkloadNamespaceLister
 	WorkloadListerExpansion
 }
 
-// workloadLister implements the WorkloadLister interface.
+// workloadLister serves WorkloadLister from an indexer.
 type workloadLister struct {
 	listers.ResourceIndexer[*schedulingv1alpha3.Workload]
 }
 
-// NewWorkloadLister returns a new WorkloadLister.
+// NewWorkloadLister returns a WorkloadLister reading indexer, usually an informer's cache.
 func NewWorkloadLister(indexer cache.Indexer) WorkloadLister {
 	return &workloadLister{listers.New[*schedulingv1alpha3.Workload](indexer, schedulingv1alpha3.Resource("workloads"))}
 }
 
-// Workloads returns an object that can list and get Workloads.
+// Workloads narrows the lister to the Workloads of one namespace.
 func (s *workloadLister) Workloads(namespace string) WorkloadNamespaceLister {
 	return workloadNamespaceLister{listers.NewNamespaced[*schedulingv1alpha3.Workload](s.ResourceIndexer, namespace)}
 }
 
-// WorkloadNamespaceLister helps list and get Workloads.
-// All objects returned here must be treated as read-only.
+// WorkloadNamespaceLister reads the Workloads of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type WorkloadNamespaceLister interface {
-	// List lists all Workloads in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Workloads that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1alpha3.Workload, err error)
-	// Get retrieves the Workload from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Workload called name, or a NotFound error; do not modify it.
 	Get(name string) (*schedulingv1alpha3.Workload, error)
 	WorkloadNamespaceListerExpansion
 }
 
-// workloadNamespaceLister implements the WorkloadNamespaceLister interface.
+// workloadNamespaceLister serves WorkloadNamespaceLister from an indexer, for one namespace.
 type workloadNamespaceLister struct {
 	listers.ResourceIndexer[*schedulingv1alpha3.Workload]
 }

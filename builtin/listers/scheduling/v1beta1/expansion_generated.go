@@ -18,17 +18,22 @@ limitations under the License.
 
 package v1beta1
 
-// PodGroupListerExpansion allows custom methods to be added to PodGroupLister.
+// PodGroupListerExpansion is empty; to give PodGroupLister hand-written methods,
+// declare it in podgroup_expansion.go instead.
 type PodGroupListerExpansion interface{}
 
-// PodGroupNamespaceListerExpansion allows custom methods to be added to PodGroupNamespaceLister.
+// PodGroupNamespaceListerExpansion is empty; to give PodGroupNamespaceLister hand-written
+// methods, declare it in podgroup_expansion.go instead.
 type PodGroupNamespaceListerExpansion interface{}
 
-// PriorityClassListerExpansion allows custom methods to be added to PriorityClassLister.
+// PriorityClassListerExpansion is empty; to give PriorityClassLister hand-written methods,
+// declare it in priorityclass_expansion.go instead.
 type PriorityClassListerExpansion interface{}
 
-// WorkloadListerExpansion allows custom methods to be added to WorkloadLister.
+// WorkloadListerExpansion is empty; to give WorkloadLister hand-written methods,
+// declare it in workload_expansion.go instead.
 type WorkloadListerExpansion interface{}
 
-// WorkloadNamespaceListerExpansion allows custom methods to be added to WorkloadNamespaceLister.
+// WorkloadNamespaceListerExpansion is empty; to give WorkloadNamespaceLister hand-written
+// methods, declare it in workload_expansion.go instead.
 type WorkloadNamespaceListerExpansion interface{}

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// PodGroupLister helps list PodGroups.
-// All objects returned here must be treated as read-only.
+// PodGroupLister reads PodGroups from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type PodGroupLister interface {
-	// List lists all PodGroups in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached PodGroups that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1beta1.PodGroup, err error)
-	// PodGroups returns an object that can list and get PodGroups.
+	// PodGroups narrows the lister to the PodGroups of one namespace.
 	PodGroups(namespace string) PodGroupNamespaceLister
 	PodGroupListerExpansion
 }
 
-// podGroupLister implements the PodGroupLister interface.
+// podGroupLister serves PodGroupLister from an indexer.
 type podGroupLister struct {
 	listers.ResourceIndexer[*schedulingv1beta1.PodGroup]
 }
 
-// NewPodGroupLister returns a new PodGroupLister.
+// NewPodGroupLister returns a PodGroupLister reading indexer, usually an informer's cache.
 func NewPodGroupLister(indexer cache.Indexer) PodGroupLister {
 	return &podGroupLister{listers.New[*schedulingv1beta1.PodGroup](indexer, schedulingv1beta1.Resource("podgroups"))}
 }
 
-// PodGroups returns an object that can list and get PodGroups.
+// PodGroups narrows the lister to the PodGroups of one namespace.
 func (s *podGroupLister) PodGroups(namespace string) PodGroupNamespaceLister {
 	return podGroupNamespaceLister{listers.NewNamespaced[*schedulingv1beta1.PodGroup](s.ResourceIndexer, namespace)}
 }
 
-// PodGroupNamespaceLister helps list and get PodGroups.
-// All objects returned here must be treated as read-only.
+// PodGroupNamespaceLister reads the PodGroups of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type PodGroupNamespaceLister interface {
-	// List lists all PodGroups in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached PodGroups that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*schedulingv1beta1.PodGroup, err error)
-	// Get retrieves the PodGroup from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached PodGroup called name, or a NotFound error; do not modify it.
 	Get(name string) (*schedulingv1beta1.PodGroup, error)
 	PodGroupNamespaceListerExpansion
 }
 
-// podGroupNamespaceLister implements the PodGroupNamespaceLister interface.
+// podGroupNamespaceLister serves PodGroupNamespaceLister from an indexer, for one namespace.
 type podGroupNamespaceLister struct {
 	listers.ResourceIndexer[*schedulingv1beta1.PodGroup]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CSINodeLister helps list CSINodes.
-// All objects returned here must be treated as read-only.
+// CSINodeLister reads CSINodes from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CSINodeLister interface {
-	// List lists all CSINodes in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CSINodes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1.CSINode, err error)
-	// Get retrieves the CSINode from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached CSINode called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1.CSINode, error)
 	CSINodeListerExpansion
 }
 
-// cSINodeLister implements the CSINodeLister interface.
+// cSINodeLister serves CSINodeLister from an indexer.
 type cSINodeLister struct {
 	listers.ResourceIndexer[*storagev1.CSINode]
 }
 
-// NewCSINodeLister returns a new CSINodeLister.
+// NewCSINodeLister returns a CSINodeLister reading indexer, usually an informer's cache.
 func NewCSINodeLister(indexer cache.Indexer) CSINodeLister {
 	return &cSINodeLister{listers.New[*storagev1.CSINode](indexer, storagev1.Resource("csinodes"))}
 }

@@ -18,23 +18,30 @@ limitations under the License.
 
 package v1
 
-// CSIDriverListerExpansion allows custom methods to be added to CSIDriverLister.
+// CSIDriverListerExpansion is empty; to give CSIDriverLister hand-written methods,
+// declare it in csidriver_expansion.go instead.
 type CSIDriverListerExpansion interface{}
 
-// CSINodeListerExpansion allows custom methods to be added to CSINodeLister.
+// CSINodeListerExpansion is empty; to give CSINodeLister hand-written methods,
+// declare it in csinode_expansion.go instead.
 type CSINodeListerExpansion interface{}
 
-// CSIStorageCapacityListerExpansion allows custom methods to be added to CSIStorageCapacityLister.
+// CSIStorageCapacityListerExpansion is empty; to give CSIStorageCapacityLister hand-written methods,
+// declare it in csistoragecapacity_expansion.go instead.
 type CSIStorageCapacityListerExpansion interface{}
 
-// CSIStorageCapacityNamespaceListerExpansion allows custom methods to be added to CSIStorageCapacityNamespaceLister.
+// CSIStorageCapacityNamespaceListerExpansion is empty; to give CSIStorageCapacityNamespaceLister hand-written
+// methods, declare it in csistoragecapacity_expansion.go instead.
 type CSIStorageCapacityNamespaceListerExpansion interface{}
 
-// StorageClassListerExpansion allows custom methods to be added to StorageClassLister.
+// StorageClassListerExpansion is empty; to give StorageClassLister hand-written methods,
+// declare it in storageclass_expansion.go instead.
 type StorageClassListerExpansion interface{}
 
-// VolumeAttachmentListerExpansion allows custom methods to be added to VolumeAttachmentLister.
+// VolumeAttachmentListerExpansion is empty; to give VolumeAttachmentLister hand-written methods,
+// declare it in volumeattachment_expansion.go instead.
 type VolumeAttachmentListerExpansion interface{}
 
-// VolumeAttributesClassListerExpansion allows custom methods to be added to VolumeAttributesClassLister.
+// VolumeAttributesClassListerExpansion is empty; to give VolumeAttributesClassLister hand-written methods,
+// declare it in volumeattributesclass_expansion.go instead.
 type VolumeAttributesClassListerExpansion interface{}

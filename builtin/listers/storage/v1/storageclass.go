@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// StorageClassLister helps list StorageClasses.
-// All objects returned here must be treated as read-only.
+// StorageClassLister reads StorageClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type StorageClassLister interface {
-	// List lists all StorageClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached StorageClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1.StorageClass, err error)
-	// Get retrieves the StorageClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached StorageClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1.StorageClass, error)
 	StorageClassListerExpansion
 }
 
-// storageClassLister implements the StorageClassLister interface.
+// storageClassLister serves StorageClassLister from an indexer.
 type storageClassLister struct {
 	listers.ResourceIndexer[*storagev1.StorageClass]
 }
 
-// NewStorageClassLister returns a new StorageClassLister.
+// NewStorageClassLister returns a StorageClassLister reading indexer, usually an informer's cache.
 func NewStorageClassLister(indexer cache.Indexer) StorageClassLister {
 	return &storageClassLister{listers.New[*storagev1.StorageClass](indexer, storagev1.Resource("storageclasses"))}
 }

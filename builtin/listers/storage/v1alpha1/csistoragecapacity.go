@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CSIStorageCapacityLister helps list CSIStorageCapacities.
-// All objects returned here must be treated as read-only.
+// CSIStorageCapacityLister reads CSIStorageCapacities from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CSIStorageCapacityLister interface {
-	// List lists all CSIStorageCapacities in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CSIStorageCapacities that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1alpha1.CSIStorageCapacity, err error)
-	// CSIStorageCapacities returns an object that can list and get CSIStorageCapacities.
+	// CSIStorageCapacities narrows the lister to the CSIStorageCapacities of one namespace.
 	CSIStorageCapacities(namespace string) CSIStorageCapacityNamespaceLister
 	CSIStorageCapacityListerExpansion
 }
 
-// cSIStorageCapacityLister implements the CSIStorageCapacityLister interface.
+// cSIStorageCapacityLister serves CSIStorageCapacityLister from an indexer.
 type cSIStorageCapacityLister struct {
 	listers.ResourceIndexer[*storagev1alpha1.CSIStorageCapacity]
 }
 
-// NewCSIStorageCapacityLister returns a new CSIStorageCapacityLister.
+// NewCSIStorageCapacityLister returns a CSIStorageCapacityLister reading indexer, usually an informer's cache.
 func NewCSIStorageCapacityLister(indexer cache.Indexer) CSIStorageCapacityLister {
 	return &cSIStorageCapacityLister{listers.New[*storagev1alpha1.CSIStorageCapacity](indexer, storagev1alpha1.Resource("csistoragecapacities"))}
 }
 
-// CSIStorageCapacities returns an object that can list and get CSIStorageCapacities.
+// CSIStorageCapacities narrows the lister to the CSIStorageCapacities of one namespace.
 func (s *cSIStorageCapacityLister) CSIStorageCapacities(namespace string) CSIStorageCapacityNamespaceLister {
 	return cSIStorageCapacityNamespaceLister{listers.NewNamespaced[*storagev1alpha1.CSIStorageCapacity](s.ResourceIndexer, namespace)}
 }
 
-// CSIStorageCapacityNamespaceLister helps list and get CSIStorageCapacities.
-// All objects returned here must be treated as read-only.
+// CSIStorageCapacityNamespaceLister reads the CSIStorageCapacities of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type CSIStorageCapacityNamespaceLister interface {
-	// List lists all CSIStorageCapacities in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached CSIStorageCapacities that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1alpha1.CSIStorageCapacity, err error)
-	// Get retrieves the CSIStorageCapacity from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached CSIStorageCapacity called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1alpha1.CSIStorageCapacity, error)
 	CSIStorageCapacityNamespaceListerExpansion
 }
 
-// cSIStorageCapacityNamespaceLister implements the CSIStorageCapacityNamespaceLister interface.
+// cSIStorageCapacityNamespaceLister serves CSIStorageCapacityNamespaceLister from an indexer, for one namespace.
 type cSIStorageCapacityNamespaceLister struct {
 	listers.ResourceIndexer[*storagev1alpha1.CSIStorageCapacity]
 }

@@ -18,14 +18,18 @@ limitations under the License.
 
 package v1alpha1
 
-// CSIStorageCapacityListerExpansion allows custom methods to be added to CSIStorageCapacityLister.
+// CSIStorageCapacityListerExpansion is empty; to give CSIStorageCapacityLister hand-written methods,
+// declare it in csistoragecapacity_expansion.go instead.
 type CSIStorageCapacityListerExpansion interface{}
 
-// CSIStorageCapacityNamespaceListerExpansion allows custom methods to be added to CSIStorageCapacityNamespaceLister.
+// CSIStorageCapacityNamespaceListerExpansion is empty; to give CSIStorageCapacityNamespaceLister hand-written
+// methods, declare it in csistoragecapacity_expansion.go instead.
 type CSIStorageCapacityNamespaceListerExpansion interface{}
 
-// VolumeAttachmentListerExpansion allows custom methods to be added to VolumeAttachmentLister.
+// VolumeAttachmentListerExpansion is empty; to give VolumeAttachmentLister hand-written methods,
+// declare it in volumeattachment_expansion.go instead.
 type VolumeAttachmentListerExpansion interface{}
 
-// VolumeAttributesClassListerExpansion allows custom methods to be added to VolumeAttributesClassLister.
+// VolumeAttributesClassListerExpansion is empty; to give VolumeAttributesClassLister hand-written methods,
+// declare it in volumeattributesclass_expansion.go instead.
 type VolumeAttributesClassListerExpansion interface{}

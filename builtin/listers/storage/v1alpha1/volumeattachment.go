@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// VolumeAttachmentLister helps list VolumeAttachments.
-// All objects returned here must be treated as read-only.
+// VolumeAttachmentLister reads VolumeAttachments from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type VolumeAttachmentLister interface {
-	// List lists all VolumeAttachments in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached VolumeAttachments that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1alpha1.VolumeAttachment, err error)
-	// Get retrieves the VolumeAttachment from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached VolumeAttachment called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1alpha1.VolumeAttachment, error)
 	VolumeAttachmentListerExpansion
 }
 
-// volumeAttachmentLister implements the VolumeAttachmentLister interface.
+// volumeAttachmentLister serves VolumeAttachmentLister from an indexer.
 type volumeAttachmentLister struct {
 	listers.ResourceIndexer[*storagev1alpha1.VolumeAttachment]
 }
 
-// NewVolumeAttachmentLister returns a new VolumeAttachmentLister.
+// NewVolumeAttachmentLister returns a VolumeAttachmentLister reading indexer, usually an informer's cache.
 func NewVolumeAttachmentLister(indexer cache.Indexer) VolumeAttachmentLister {
 	return &volumeAttachmentLister{listers.New[*storagev1alpha1.VolumeAttachment](indexer, storagev1alpha1.Resource("volumeattachments"))}
 }

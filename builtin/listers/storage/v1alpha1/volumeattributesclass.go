@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// VolumeAttributesClassLister helps list VolumeAttributesClasses.
-// All objects returned here must be treated as read-only.
+// VolumeAttributesClassLister reads VolumeAttributesClasses from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type VolumeAttributesClassLister interface {
-	// List lists all VolumeAttributesClasses in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached VolumeAttributesClasses that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1alpha1.VolumeAttributesClass, err error)
-	// Get retrieves the VolumeAttributesClass from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached VolumeAttributesClass called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1alpha1.VolumeAttributesClass, error)
 	VolumeAttributesClassListerExpansion
 }
 
-// volumeAttributesClassLister implements the VolumeAttributesClassLister interface.
+// volumeAttributesClassLister serves VolumeAttributesClassLister from an indexer.
 type volumeAttributesClassLister struct {
 	listers.ResourceIndexer[*storagev1alpha1.VolumeAttributesClass]
 }
 
-// NewVolumeAttributesClassLister returns a new VolumeAttributesClassLister.
+// NewVolumeAttributesClassLister returns a VolumeAttributesClassLister reading indexer, usually an informer's cache.
 func NewVolumeAttributesClassLister(indexer cache.Indexer) VolumeAttributesClassLister {
 	return &volumeAttributesClassLister{listers.New[*storagev1alpha1.VolumeAttributesClass](indexer, storagev1alpha1.Resource("volumeattributesclasses"))}
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CSIDriverLister helps list CSIDrivers.
-// All objects returned here must be treated as read-only.
+// CSIDriverLister reads CSIDrivers from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CSIDriverLister interface {
-	// List lists all CSIDrivers in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CSIDrivers that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagev1beta1.CSIDriver, err error)
-	// Get retrieves the CSIDriver from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached CSIDriver called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagev1beta1.CSIDriver, error)
 	CSIDriverListerExpansion
 }
 
-// cSIDriverLister implements the CSIDriverLister interface.
+// cSIDriverLister serves CSIDriverLister from an indexer.
 type cSIDriverLister struct {
 	listers.ResourceIndexer[*storagev1beta1.CSIDriver]
 }
 
-// NewCSIDriverLister returns a new CSIDriverLister.
+// NewCSIDriverLister returns a CSIDriverLister reading indexer, usually an informer's cache.
 func NewCSIDriverLister(indexer cache.Indexer) CSIDriverLister {
 	return &cSIDriverLister{listers.New[*storagev1beta1.CSIDriver](indexer, storagev1beta1.Resource("csidrivers"))}
 }

@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1
 
-// StorageVersionMigrationListerExpansion allows custom methods to be added to StorageVersionMigrationLister.
+// StorageVersionMigrationListerExpansion is empty; to give StorageVersionMigrationLister hand-written methods,
+// declare it in storageversionmigration_expansion.go instead.
 type StorageVersionMigrationListerExpansion interface{}

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// StorageVersionMigrationLister helps list StorageVersionMigrations.
-// All objects returned here must be treated as read-only.
+// StorageVersionMigrationLister reads StorageVersionMigrations from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type StorageVersionMigrationLister interface {
-	// List lists all StorageVersionMigrations in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached StorageVersionMigrations that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*storagemigrationv1beta1.StorageVersionMigration, err error)
-	// Get retrieves the StorageVersionMigration from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached StorageVersionMigration called name, or a NotFound error; do not modify it.
 	Get(name string) (*storagemigrationv1beta1.StorageVersionMigration, error)
 	StorageVersionMigrationListerExpansion
 }
 
-// storageVersionMigrationLister implements the StorageVersionMigrationLister interface.
+// storageVersionMigrationLister serves StorageVersionMigrationLister from an indexer.
 type storageVersionMigrationLister struct {
 	listers.ResourceIndexer[*storagemigrationv1beta1.StorageVersionMigration]
 }
 
-// NewStorageVersionMigrationLister returns a new StorageVersionMigrationLister.
+// NewStorageVersionMigrationLister returns a StorageVersionMigrationLister reading indexer, usually an informer's cache.
 func NewStorageVersionMigrationLister(indexer cache.Indexer) StorageVersionMigrationLister {
 	return &storageVersionMigrationLister{listers.New[*storagemigrationv1beta1.StorageVersionMigration](indexer, storagemigrationv1beta1.Resource("storageversionmigrations"))}
 }

@@ -42,7 +42,7 @@ type Interface interface {
 	MixedcaseV1() mixedcasev1.MixedcaseV1Interface
 }
 
-// Clientset contains the clients for groups.
+// Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
 	*discovery.DiscoveryClient
 	examplev1       *v1.ExampleV1Client
@@ -53,37 +53,37 @@ type Clientset struct {
 	mixedcasev1     *mixedcasev1.MixedcaseV1Client
 }
 
-// ExampleV1 retrieves the ExampleV1Client.
+// ExampleV1 returns the typed client of version v1 of the example.kgen.dev group.
 func (c *Clientset) ExampleV1() v1.ExampleV1Interface {
 	return c.examplev1
 }
 
-// ExampleV1beta1 retrieves the ExampleV1beta1Client.
+// ExampleV1beta1 returns the typed client of version v1beta1 of the example.kgen.dev group.
 func (c *Clientset) ExampleV1beta1() v1beta1.ExampleV1beta1Interface {
 	return c.examplev1beta1
 }
 
-// SecondExampleV1 retrieves the SecondExampleV1Client.
+// SecondExampleV1 returns the typed client of version v1 of the example2.kgen.dev group.
 func (c *Clientset) SecondExampleV1() example2v1.SecondExampleV1Interface {
 	return c.secondexamplev1
 }
 
-// Example3V1 retrieves the Example3V1Client.
+// Example3V1 returns the typed client of version v1 of the example3.io group.
 func (c *Clientset) Example3V1() example3iov1.Example3V1Interface {
 	return c.example3v1
 }
 
-// HyphenGroupV1 retrieves the HyphenGroupV1Client.
+// HyphenGroupV1 returns the typed client of version v1 of the hyphen-group.kgen.dev group.
 func (c *Clientset) HyphenGroupV1() hyphengroupv1.HyphenGroupV1Interface {
 	return c.hyphengroupv1
 }
 
-// MixedcaseV1 retrieves the MixedcaseV1Client.
+// MixedcaseV1 returns the typed client of version v1 of the mixedcase.kgen.dev group.
 func (c *Clientset) MixedcaseV1() mixedcasev1.MixedcaseV1Interface {
 	return c.mixedcasev1
 }
 
-// Discovery retrieves the DiscoveryClient.
+// Discovery returns the client of the server's API discovery endpoints.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	if c == nil {
 		return nil
@@ -91,7 +91,7 @@ func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.DiscoveryClient
 }
 
-// NewForConfig creates a new Clientset for the given config, with an HTTP client built from it.
+// NewForConfig returns a Clientset for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.UserAgent == "" {
@@ -104,8 +104,8 @@ func NewForConfig(c *rest.Config) (*Clientset, error) {
 	return NewForConfigAndClient(&configShallowCopy, httpClient)
 }
 
-// NewForConfigAndClient creates a new Clientset for the given config and HTTP client; a rate limiter is
-// built from QPS and Burst unless the config already carries one.
+// NewForConfigAndClient returns a Clientset for the server c describes that sends its requests through
+// httpClient, throttled by c's rate limiter or else by one made from c's QPS and Burst.
 func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.RateLimiter == nil && configShallowCopy.QPS > 0 {
@@ -140,7 +140,7 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	return &cs, nil
 }
 
-// NewForConfigOrDie creates a new Clientset for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without a clientset: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *Clientset {
 	cs, err := NewForConfig(c)
 	if err != nil {
@@ -149,7 +149,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 	return cs
 }
 
-// New creates a new Clientset for the given RESTClient.
+// New returns a Clientset all of whose clients send their requests through c.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.examplev1 = v1.New(c)

@@ -30,8 +30,8 @@ import (
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GenericInformer is type of SharedIndexInformer which will locate and delegate to other
-// sharedInformers based on type
+// GenericInformer is a resource's shared informer and lister seen through runtime.Object, for code
+// that works with resources of any type.
 type GenericInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() cache.GenericLister
@@ -42,30 +42,30 @@ type genericInformer struct {
 	resource schema.GroupResource
 }
 
-// Informer returns the SharedIndexInformer.
+// Informer returns the resource's shared informer.
 func (f *genericInformer) Informer() cache.SharedIndexInformer {
 	return f.informer
 }
 
-// Lister returns the GenericLister.
+// Lister returns an untyped lister reading the informer's cache.
 func (f *genericInformer) Lister() cache.GenericLister {
 	return cache.NewGenericLister(f.Informer().GetIndexer(), f.resource)
 }
 
-// ForResource gives generic access to a shared informer of the matching type.
+// ForResource finds the informer of resource among the factory's group versions; other resources are an error.
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=example.kgen.dev, Version=v1
+	// informers of ExampleV1
 	case v1.SchemeGroupVersion.WithResource("clustertesttypes"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Example().V1().ClusterTestTypes().Informer()}, nil
 	case v1.SchemeGroupVersion.WithResource("testtypes"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Example().V1().TestTypes().Informer()}, nil
 
-	// Group=example.kgen.dev, Version=v1beta1
+	// informers of ExampleV1beta1
 	case v1beta1.SchemeGroupVersion.WithResource("testtypes"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Example().V1beta1().TestTypes().Informer()}, nil
 
-	// Group=example2.kgen.dev, Version=v1
+	// informers of SecondExampleV1
 	case example2v1.SchemeGroupVersion.WithResource("fish"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.SecondExample().V1().Fish().Informer()}, nil
 	case example2v1.SchemeGroupVersion.WithResource("gizmos"):
@@ -73,15 +73,15 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case example2v1.SchemeGroupVersion.WithResource("widgets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.SecondExample().V1().Widgets().Informer()}, nil
 
-	// Group=example3.io, Version=v1
+	// informers of Example3V1
 	case example3iov1.SchemeGroupVersion.WithResource("dotteds"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Example3().V1().Dotteds().Informer()}, nil
 
-	// Group=hyphen-group.kgen.dev, Version=v1
+	// informers of HyphenGroupV1
 	case hyphengroupv1.SchemeGroupVersion.WithResource("things"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.HyphenGroup().V1().Things().Informer()}, nil
 
-	// Group=mixedcase.kgen.dev, Version=v1
+	// informers of MixedcaseV1
 	case mixedcasev1.SchemeGroupVersion.WithResource("camels"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Mixedcase().V1().Camels().Informer()}, nil
 

@@ -36,7 +36,7 @@ type AdmissionregistrationV1Interface interface {
 	ValidatingWebhookConfigurationsGetter
 }
 
-// AdmissionregistrationV1Client is used to interact with features provided by the admissionregistration.k8s.io group.
+// AdmissionregistrationV1Client is the group version's client; its typed clients share its REST client.
 type AdmissionregistrationV1Client struct {
 	restClient rest.Interface
 }
@@ -71,7 +71,7 @@ func (c *AdmissionregistrationV1Client) ValidatingWebhookConfigurations() Valida
 	return newValidatingWebhookConfigurations(c)
 }
 
-// NewForConfig creates a new AdmissionregistrationV1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a AdmissionregistrationV1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*AdmissionregistrationV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -82,7 +82,7 @@ func NewForConfig(c *rest.Config) (*AdmissionregistrationV1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new AdmissionregistrationV1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a AdmissionregistrationV1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AdmissionregistrationV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -93,7 +93,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*Admissionregistrati
 	return &AdmissionregistrationV1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new AdmissionregistrationV1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *AdmissionregistrationV1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -102,7 +102,7 @@ func NewForConfigOrDie(c *rest.Config) *AdmissionregistrationV1Client {
 	return client
 }
 
-// New creates a new AdmissionregistrationV1Client for the given RESTClient.
+// New returns a AdmissionregistrationV1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *AdmissionregistrationV1Client {
 	return &AdmissionregistrationV1Client{c}
 }
@@ -117,7 +117,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *AdmissionregistrationV1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

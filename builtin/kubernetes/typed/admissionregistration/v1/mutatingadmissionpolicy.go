@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// MutatingAdmissionPoliciesGetter has a method to return a MutatingAdmissionPolicyInterface.
-// A group's client should implement this interface.
+// MutatingAdmissionPoliciesGetter is implemented by the group version's client, which hands out the client of MutatingAdmissionPolicies.
 type MutatingAdmissionPoliciesGetter interface {
 	MutatingAdmissionPolicies() MutatingAdmissionPolicyInterface
 }
 
-// MutatingAdmissionPolicyInterface has methods to work with MutatingAdmissionPolicy resources.
+// MutatingAdmissionPolicyInterface is the typed client of MutatingAdmissionPolicies: a method per generated verb, plus MutatingAdmissionPolicyExpansion's.
 type MutatingAdmissionPolicyInterface interface {
 	Create(ctx context.Context, mutatingAdmissionPolicy *admissionregistrationv1.MutatingAdmissionPolicy, opts metav1.CreateOptions) (*admissionregistrationv1.MutatingAdmissionPolicy, error)
 	Update(ctx context.Context, mutatingAdmissionPolicy *admissionregistrationv1.MutatingAdmissionPolicy, opts metav1.UpdateOptions) (*admissionregistrationv1.MutatingAdmissionPolicy, error)
@@ -47,12 +46,12 @@ type MutatingAdmissionPolicyInterface interface {
 	MutatingAdmissionPolicyExpansion
 }
 
-// mutatingAdmissionPolicies implements MutatingAdmissionPolicyInterface.
+// mutatingAdmissionPolicies is MutatingAdmissionPolicyInterface over REST.
 type mutatingAdmissionPolicies struct {
 	*gentype.ClientWithList[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList]
 }
 
-// newMutatingAdmissionPolicies returns a mutatingAdmissionPolicies.
+// newMutatingAdmissionPolicies returns the client of MutatingAdmissionPolicies that sends its requests through c.
 func newMutatingAdmissionPolicies(c *AdmissionregistrationV1Client) *mutatingAdmissionPolicies {
 	return &mutatingAdmissionPolicies{
 		gentype.NewClientWithList[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList](

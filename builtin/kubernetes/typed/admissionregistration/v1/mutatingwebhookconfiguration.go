@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// MutatingWebhookConfigurationsGetter has a method to return a MutatingWebhookConfigurationInterface.
-// A group's client should implement this interface.
+// MutatingWebhookConfigurationsGetter is implemented by the group version's client, which hands out the client of MutatingWebhookConfigurations.
 type MutatingWebhookConfigurationsGetter interface {
 	MutatingWebhookConfigurations() MutatingWebhookConfigurationInterface
 }
 
-// MutatingWebhookConfigurationInterface has methods to work with MutatingWebhookConfiguration resources.
+// MutatingWebhookConfigurationInterface is the typed client of MutatingWebhookConfigurations: a method per generated verb, plus MutatingWebhookConfigurationExpansion's.
 type MutatingWebhookConfigurationInterface interface {
 	Create(ctx context.Context, mutatingWebhookConfiguration *admissionregistrationv1.MutatingWebhookConfiguration, opts metav1.CreateOptions) (*admissionregistrationv1.MutatingWebhookConfiguration, error)
 	Update(ctx context.Context, mutatingWebhookConfiguration *admissionregistrationv1.MutatingWebhookConfiguration, opts metav1.UpdateOptions) (*admissionregistrationv1.MutatingWebhookConfiguration, error)
@@ -47,12 +46,12 @@ type MutatingWebhookConfigurationInterface interface {
 	MutatingWebhookConfigurationExpansion
 }
 
-// mutatingWebhookConfigurations implements MutatingWebhookConfigurationInterface.
+// mutatingWebhookConfigurations is MutatingWebhookConfigurationInterface over REST.
 type mutatingWebhookConfigurations struct {
 	*gentype.ClientWithList[*admissionregistrationv1.MutatingWebhookConfiguration, *admissionregistrationv1.MutatingWebhookConfigurationList]
 }
 
-// newMutatingWebhookConfigurations returns a mutatingWebhookConfigurations.
+// newMutatingWebhookConfigurations returns the client of MutatingWebhookConfigurations that sends its requests through c.
 func newMutatingWebhookConfigurations(c *AdmissionregistrationV1Client) *mutatingWebhookConfigurations {
 	return &mutatingWebhookConfigurations{
 		gentype.NewClientWithList[*admissionregistrationv1.MutatingWebhookConfiguration, *admissionregistrationv1.MutatingWebhookConfigurationList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ValidatingWebhookConfigurationsGetter has a method to return a ValidatingWebhookConfigurationInterface.
-// A group's client should implement this interface.
+// ValidatingWebhookConfigurationsGetter is implemented by the group version's client, which hands out the client of ValidatingWebhookConfigurations.
 type ValidatingWebhookConfigurationsGetter interface {
 	ValidatingWebhookConfigurations() ValidatingWebhookConfigurationInterface
 }
 
-// ValidatingWebhookConfigurationInterface has methods to work with ValidatingWebhookConfiguration resources.
+// ValidatingWebhookConfigurationInterface is the typed client of ValidatingWebhookConfigurations: a method per generated verb, plus ValidatingWebhookConfigurationExpansion's.
 type ValidatingWebhookConfigurationInterface interface {
 	Create(ctx context.Context, validatingWebhookConfiguration *admissionregistrationv1.ValidatingWebhookConfiguration, opts metav1.CreateOptions) (*admissionregistrationv1.ValidatingWebhookConfiguration, error)
 	Update(ctx context.Context, validatingWebhookConfiguration *admissionregistrationv1.ValidatingWebhookConfiguration, opts metav1.UpdateOptions) (*admissionregistrationv1.ValidatingWebhookConfiguration, error)
@@ -47,12 +46,12 @@ type ValidatingWebhookConfigurationInterface interface {
 	ValidatingWebhookConfigurationExpansion
 }
 
-// validatingWebhookConfigurations implements ValidatingWebhookConfigurationInterface.
+// validatingWebhookConfigurations is ValidatingWebhookConfigurationInterface over REST.
 type validatingWebhookConfigurations struct {
 	*gentype.ClientWithList[*admissionregistrationv1.ValidatingWebhookConfiguration, *admissionregistrationv1.ValidatingWebhookConfigurationList]
 }
 
-// newValidatingWebhookConfigurations returns a validatingWebhookConfigurations.
+// newValidatingWebhookConfigurations returns the client of ValidatingWebhookConfigurations that sends its requests through c.
 func newValidatingWebhookConfigurations(c *AdmissionregistrationV1Client) *validatingWebhookConfigurations {
 	return &validatingWebhookConfigurations{
 		gentype.NewClientWithList[*admissionregistrationv1.ValidatingWebhookConfiguration, *admissionregistrationv1.ValidatingWebhookConfigurationList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// MutatingAdmissionPolicyBindingsGetter has a method to return a MutatingAdmissionPolicyBindingInterface.
-// A group's client should implement this interface.
+// MutatingAdmissionPolicyBindingsGetter is implemented by the group version's client, which hands out the client of MutatingAdmissionPolicyBindings.
 type MutatingAdmissionPolicyBindingsGetter interface {
 	MutatingAdmissionPolicyBindings() MutatingAdmissionPolicyBindingInterface
 }
 
-// MutatingAdmissionPolicyBindingInterface has methods to work with MutatingAdmissionPolicyBinding resources.
+// MutatingAdmissionPolicyBindingInterface is the typed client of MutatingAdmissionPolicyBindings: a method per generated verb, plus MutatingAdmissionPolicyBindingExpansion's.
 type MutatingAdmissionPolicyBindingInterface interface {
 	Create(ctx context.Context, mutatingAdmissionPolicyBinding *admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, opts v1.CreateOptions) (*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, error)
 	Update(ctx context.Context, mutatingAdmissionPolicyBinding *admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, opts v1.UpdateOptions) (*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, error)
@@ -47,12 +46,12 @@ type MutatingAdmissionPolicyBindingInterface interface {
 	MutatingAdmissionPolicyBindingExpansion
 }
 
-// mutatingAdmissionPolicyBindings implements MutatingAdmissionPolicyBindingInterface.
+// mutatingAdmissionPolicyBindings is MutatingAdmissionPolicyBindingInterface over REST.
 type mutatingAdmissionPolicyBindings struct {
 	*gentype.ClientWithList[*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, *admissionregistrationv1alpha1.MutatingAdmissionPolicyBindingList]
 }
 
-// newMutatingAdmissionPolicyBindings returns a mutatingAdmissionPolicyBindings.
+// newMutatingAdmissionPolicyBindings returns the client of MutatingAdmissionPolicyBindings that sends its requests through c.
 func newMutatingAdmissionPolicyBindings(c *AdmissionregistrationV1alpha1Client) *mutatingAdmissionPolicyBindings {
 	return &mutatingAdmissionPolicyBindings{
 		gentype.NewClientWithList[*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding, *admissionregistrationv1alpha1.MutatingAdmissionPolicyBindingList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ValidatingAdmissionPoliciesGetter has a method to return a ValidatingAdmissionPolicyInterface.
-// A group's client should implement this interface.
+// ValidatingAdmissionPoliciesGetter is implemented by the group version's client, which hands out the client of ValidatingAdmissionPolicies.
 type ValidatingAdmissionPoliciesGetter interface {
 	ValidatingAdmissionPolicies() ValidatingAdmissionPolicyInterface
 }
 
-// ValidatingAdmissionPolicyInterface has methods to work with ValidatingAdmissionPolicy resources.
+// ValidatingAdmissionPolicyInterface is the typed client of ValidatingAdmissionPolicies: a method per generated verb, plus ValidatingAdmissionPolicyExpansion's.
 type ValidatingAdmissionPolicyInterface interface {
 	Create(ctx context.Context, validatingAdmissionPolicy *admissionregistrationv1alpha1.ValidatingAdmissionPolicy, opts v1.CreateOptions) (*admissionregistrationv1alpha1.ValidatingAdmissionPolicy, error)
 	Update(ctx context.Context, validatingAdmissionPolicy *admissionregistrationv1alpha1.ValidatingAdmissionPolicy, opts v1.UpdateOptions) (*admissionregistrationv1alpha1.ValidatingAdmissionPolicy, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, validatingAdmissionPolicy *admissionregistrationv1alpha1.ValidatingAdmissionPolicy, opts v1.UpdateOptions) (*admissionregistrationv1alpha1.ValidatingAdmissionPolicy, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type ValidatingAdmissionPolicyInterface interface {
 	ValidatingAdmissionPolicyExpansion
 }
 
-// validatingAdmissionPolicies implements ValidatingAdmissionPolicyInterface.
+// validatingAdmissionPolicies is ValidatingAdmissionPolicyInterface over REST.
 type validatingAdmissionPolicies struct {
 	*gentype.ClientWithList[*admissionregistrationv1alpha1.ValidatingAdmissionPolicy, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyList]
 }
 
-// newValidatingAdmissionPolicies returns a validatingAdmissionPolicies.
+// newValidatingAdmissionPolicies returns the client of ValidatingAdmissionPolicies that sends its requests through c.
 func newValidatingAdmissionPolicies(c *AdmissionregistrationV1alpha1Client) *validatingAdmissionPolicies {
 	return &validatingAdmissionPolicies{
 		gentype.NewClientWithList[*admissionregistrationv1alpha1.ValidatingAdmissionPolicy, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ValidatingAdmissionPolicyBindingsGetter has a method to return a ValidatingAdmissionPolicyBindingInterface.
-// A group's client should implement this interface.
+// ValidatingAdmissionPolicyBindingsGetter is implemented by the group version's client, which hands out the client of ValidatingAdmissionPolicyBindings.
 type ValidatingAdmissionPolicyBindingsGetter interface {
 	ValidatingAdmissionPolicyBindings() ValidatingAdmissionPolicyBindingInterface
 }
 
-// ValidatingAdmissionPolicyBindingInterface has methods to work with ValidatingAdmissionPolicyBinding resources.
+// ValidatingAdmissionPolicyBindingInterface is the typed client of ValidatingAdmissionPolicyBindings: a method per generated verb, plus ValidatingAdmissionPolicyBindingExpansion's.
 type ValidatingAdmissionPolicyBindingInterface interface {
 	Create(ctx context.Context, validatingAdmissionPolicyBinding *admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, opts v1.CreateOptions) (*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, error)
 	Update(ctx context.Context, validatingAdmissionPolicyBinding *admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, opts v1.UpdateOptions) (*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, error)
@@ -47,12 +46,12 @@ type ValidatingAdmissionPolicyBindingInterface interface {
 	ValidatingAdmissionPolicyBindingExpansion
 }
 
-// validatingAdmissionPolicyBindings implements ValidatingAdmissionPolicyBindingInterface.
+// validatingAdmissionPolicyBindings is ValidatingAdmissionPolicyBindingInterface over REST.
 type validatingAdmissionPolicyBindings struct {
 	*gentype.ClientWithList[*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, *admissionregistrationv1beta1.ValidatingAdmissionPolicyBindingList]
 }
 
-// newValidatingAdmissionPolicyBindings returns a validatingAdmissionPolicyBindings.
+// newValidatingAdmissionPolicyBindings returns the client of ValidatingAdmissionPolicyBindings that sends its requests through c.
 func newValidatingAdmissionPolicyBindings(c *AdmissionregistrationV1beta1Client) *validatingAdmissionPolicyBindings {
 	return &validatingAdmissionPolicyBindings{
 		gentype.NewClientWithList[*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding, *admissionregistrationv1beta1.ValidatingAdmissionPolicyBindingList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// StorageVersionsGetter has a method to return a StorageVersionInterface.
-// A group's client should implement this interface.
+// StorageVersionsGetter is implemented by the group version's client, which hands out the client of StorageVersions.
 type StorageVersionsGetter interface {
 	StorageVersions() StorageVersionInterface
 }
 
-// StorageVersionInterface has methods to work with StorageVersion resources.
+// StorageVersionInterface is the typed client of StorageVersions: a method per generated verb, plus StorageVersionExpansion's.
 type StorageVersionInterface interface {
 	Create(ctx context.Context, storageVersion *apiserverinternalv1alpha1.StorageVersion, opts v1.CreateOptions) (*apiserverinternalv1alpha1.StorageVersion, error)
 	Update(ctx context.Context, storageVersion *apiserverinternalv1alpha1.StorageVersion, opts v1.UpdateOptions) (*apiserverinternalv1alpha1.StorageVersion, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, storageVersion *apiserverinternalv1alpha1.StorageVersion, opts v1.UpdateOptions) (*apiserverinternalv1alpha1.StorageVersion, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type StorageVersionInterface interface {
 	StorageVersionExpansion
 }
 
-// storageVersions implements StorageVersionInterface.
+// storageVersions is StorageVersionInterface over REST.
 type storageVersions struct {
 	*gentype.ClientWithList[*apiserverinternalv1alpha1.StorageVersion, *apiserverinternalv1alpha1.StorageVersionList]
 }
 
-// newStorageVersions returns a storageVersions.
+// newStorageVersions returns the client of StorageVersions that sends its requests through c.
 func newStorageVersions(c *InternalV1alpha1Client) *storageVersions {
 	return &storageVersions{
 		gentype.NewClientWithList[*apiserverinternalv1alpha1.StorageVersion, *apiserverinternalv1alpha1.StorageVersionList](

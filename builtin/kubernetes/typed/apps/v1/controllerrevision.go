@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ControllerRevisionsGetter has a method to return a ControllerRevisionInterface.
-// A group's client should implement this interface.
+// ControllerRevisionsGetter is implemented by the group version's client, which hands out the client of ControllerRevisions.
 type ControllerRevisionsGetter interface {
 	ControllerRevisions(namespace string) ControllerRevisionInterface
 }
 
-// ControllerRevisionInterface has methods to work with ControllerRevision resources.
+// ControllerRevisionInterface is the typed client of ControllerRevisions: a method per generated verb, plus ControllerRevisionExpansion's.
 type ControllerRevisionInterface interface {
 	Create(ctx context.Context, controllerRevision *appsv1.ControllerRevision, opts metav1.CreateOptions) (*appsv1.ControllerRevision, error)
 	Update(ctx context.Context, controllerRevision *appsv1.ControllerRevision, opts metav1.UpdateOptions) (*appsv1.ControllerRevision, error)
@@ -47,12 +46,12 @@ type ControllerRevisionInterface interface {
 	ControllerRevisionExpansion
 }
 
-// controllerRevisions implements ControllerRevisionInterface.
+// controllerRevisions is ControllerRevisionInterface over REST.
 type controllerRevisions struct {
 	*gentype.ClientWithList[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList]
 }
 
-// newControllerRevisions returns a controllerRevisions.
+// newControllerRevisions returns the client of ControllerRevisions in namespace that sends its requests through c.
 func newControllerRevisions(c *AppsV1Client, namespace string) *controllerRevisions {
 	return &controllerRevisions{
 		gentype.NewClientWithList[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList](

@@ -29,17 +29,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ReplicaSetsGetter has a method to return a ReplicaSetInterface.
-// A group's client should implement this interface.
+// ReplicaSetsGetter is implemented by the group version's client, which hands out the client of ReplicaSets.
 type ReplicaSetsGetter interface {
 	ReplicaSets(namespace string) ReplicaSetInterface
 }
 
-// ReplicaSetInterface has methods to work with ReplicaSet resources.
+// ReplicaSetInterface is the typed client of ReplicaSets: a method per generated verb, plus ReplicaSetExpansion's.
 type ReplicaSetInterface interface {
 	Create(ctx context.Context, replicaSet *appsv1.ReplicaSet, opts metav1.CreateOptions) (*appsv1.ReplicaSet, error)
 	Update(ctx context.Context, replicaSet *appsv1.ReplicaSet, opts metav1.UpdateOptions) (*appsv1.ReplicaSet, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, replicaSet *appsv1.ReplicaSet, opts metav1.UpdateOptions) (*appsv1.ReplicaSet, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -52,12 +51,12 @@ type ReplicaSetInterface interface {
 	ReplicaSetExpansion
 }
 
-// replicaSets implements ReplicaSetInterface.
+// replicaSets is ReplicaSetInterface over REST.
 type replicaSets struct {
 	*gentype.ClientWithList[*appsv1.ReplicaSet, *appsv1.ReplicaSetList]
 }
 
-// newReplicaSets returns a replicaSets.
+// newReplicaSets returns the client of ReplicaSets in namespace that sends its requests through c.
 func newReplicaSets(c *AppsV1Client, namespace string) *replicaSets {
 	return &replicaSets{
 		gentype.NewClientWithList[*appsv1.ReplicaSet, *appsv1.ReplicaSetList](

@@ -33,7 +33,7 @@ type AppsV1beta1Interface interface {
 	StatefulSetsGetter
 }
 
-// AppsV1beta1Client is used to interact with features provided by the apps group.
+// AppsV1beta1Client is the group version's client; its typed clients share its REST client.
 type AppsV1beta1Client struct {
 	restClient rest.Interface
 }
@@ -53,7 +53,7 @@ func (c *AppsV1beta1Client) StatefulSets(namespace string) StatefulSetInterface 
 	return newStatefulSets(c, namespace)
 }
 
-// NewForConfig creates a new AppsV1beta1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a AppsV1beta1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*AppsV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -64,7 +64,7 @@ func NewForConfig(c *rest.Config) (*AppsV1beta1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new AppsV1beta1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a AppsV1beta1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AppsV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -75,7 +75,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AppsV1beta1Client, 
 	return &AppsV1beta1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new AppsV1beta1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *AppsV1beta1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -84,7 +84,7 @@ func NewForConfigOrDie(c *rest.Config) *AppsV1beta1Client {
 	return client
 }
 
-// New creates a new AppsV1beta1Client for the given RESTClient.
+// New returns a AppsV1beta1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *AppsV1beta1Client {
 	return &AppsV1beta1Client{c}
 }
@@ -99,7 +99,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *AppsV1beta1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// DaemonSetsGetter has a method to return a DaemonSetInterface.
-// A group's client should implement this interface.
+// DaemonSetsGetter is implemented by the group version's client, which hands out the client of DaemonSets.
 type DaemonSetsGetter interface {
 	DaemonSets(namespace string) DaemonSetInterface
 }
 
-// DaemonSetInterface has methods to work with DaemonSet resources.
+// DaemonSetInterface is the typed client of DaemonSets: a method per generated verb, plus DaemonSetExpansion's.
 type DaemonSetInterface interface {
 	Create(ctx context.Context, daemonSet *appsv1beta2.DaemonSet, opts v1.CreateOptions) (*appsv1beta2.DaemonSet, error)
 	Update(ctx context.Context, daemonSet *appsv1beta2.DaemonSet, opts v1.UpdateOptions) (*appsv1beta2.DaemonSet, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, daemonSet *appsv1beta2.DaemonSet, opts v1.UpdateOptions) (*appsv1beta2.DaemonSet, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type DaemonSetInterface interface {
 	DaemonSetExpansion
 }
 
-// daemonSets implements DaemonSetInterface.
+// daemonSets is DaemonSetInterface over REST.
 type daemonSets struct {
 	*gentype.ClientWithList[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList]
 }
 
-// newDaemonSets returns a daemonSets.
+// newDaemonSets returns the client of DaemonSets in namespace that sends its requests through c.
 func newDaemonSets(c *AppsV1beta2Client, namespace string) *daemonSets {
 	return &daemonSets{
 		gentype.NewClientWithList[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList](

@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1beta2
 
-// Package v1beta2 has the automatically generated typed clients.
+// Package v1beta2 provides the typed clients of version v1beta2 of the apps group.

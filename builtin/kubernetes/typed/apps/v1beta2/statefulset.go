@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// StatefulSetsGetter has a method to return a StatefulSetInterface.
-// A group's client should implement this interface.
+// StatefulSetsGetter is implemented by the group version's client, which hands out the client of StatefulSets.
 type StatefulSetsGetter interface {
 	StatefulSets(namespace string) StatefulSetInterface
 }
 
-// StatefulSetInterface has methods to work with StatefulSet resources.
+// StatefulSetInterface is the typed client of StatefulSets: a method per generated verb, plus StatefulSetExpansion's.
 type StatefulSetInterface interface {
 	Create(ctx context.Context, statefulSet *appsv1beta2.StatefulSet, opts v1.CreateOptions) (*appsv1beta2.StatefulSet, error)
 	Update(ctx context.Context, statefulSet *appsv1beta2.StatefulSet, opts v1.UpdateOptions) (*appsv1beta2.StatefulSet, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, statefulSet *appsv1beta2.StatefulSet, opts v1.UpdateOptions) (*appsv1beta2.StatefulSet, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -51,12 +50,12 @@ type StatefulSetInterface interface {
 	StatefulSetExpansion
 }
 
-// statefulSets implements StatefulSetInterface.
+// statefulSets is StatefulSetInterface over REST.
 type statefulSets struct {
 	*gentype.ClientWithList[*appsv1beta2.StatefulSet, *appsv1beta2.StatefulSetList]
 }
 
-// newStatefulSets returns a statefulSets.
+// newStatefulSets returns the client of StatefulSets in namespace that sends its requests through c.
 func newStatefulSets(c *AppsV1beta2Client, namespace string) *statefulSets {
 	return &statefulSets{
 		gentype.NewClientWithList[*appsv1beta2.StatefulSet, *appsv1beta2.StatefulSetList](

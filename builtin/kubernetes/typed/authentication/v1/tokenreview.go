@@ -26,24 +26,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// TokenReviewsGetter has a method to return a TokenReviewInterface.
-// A group's client should implement this interface.
+// TokenReviewsGetter is implemented by the group version's client, which hands out the client of TokenReviews.
 type TokenReviewsGetter interface {
 	TokenReviews() TokenReviewInterface
 }
 
-// TokenReviewInterface has methods to work with TokenReview resources.
+// TokenReviewInterface is the typed client of TokenReviews: a method per generated verb, plus TokenReviewExpansion's.
 type TokenReviewInterface interface {
 	Create(ctx context.Context, tokenReview *authenticationv1.TokenReview, opts metav1.CreateOptions) (*authenticationv1.TokenReview, error)
 	TokenReviewExpansion
 }
 
-// tokenReviews implements TokenReviewInterface.
+// tokenReviews is TokenReviewInterface over REST.
 type tokenReviews struct {
 	*gentype.Client[*authenticationv1.TokenReview]
 }
 
-// newTokenReviews returns a tokenReviews.
+// newTokenReviews returns the client of TokenReviews that sends its requests through c.
 func newTokenReviews(c *AuthenticationV1Client) *tokenReviews {
 	return &tokenReviews{
 		gentype.NewClient[*authenticationv1.TokenReview](

@@ -31,7 +31,7 @@ type AuthenticationV1alpha1Interface interface {
 	SelfSubjectReviewsGetter
 }
 
-// AuthenticationV1alpha1Client is used to interact with features provided by the authentication.k8s.io group.
+// AuthenticationV1alpha1Client is the group version's client; its typed clients share its REST client.
 type AuthenticationV1alpha1Client struct {
 	restClient rest.Interface
 }
@@ -41,7 +41,7 @@ func (c *AuthenticationV1alpha1Client) SelfSubjectReviews() SelfSubjectReviewInt
 	return newSelfSubjectReviews(c)
 }
 
-// NewForConfig creates a new AuthenticationV1alpha1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a AuthenticationV1alpha1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*AuthenticationV1alpha1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -52,7 +52,7 @@ func NewForConfig(c *rest.Config) (*AuthenticationV1alpha1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new AuthenticationV1alpha1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a AuthenticationV1alpha1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AuthenticationV1alpha1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -63,7 +63,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AuthenticationV1alp
 	return &AuthenticationV1alpha1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new AuthenticationV1alpha1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *AuthenticationV1alpha1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -72,7 +72,7 @@ func NewForConfigOrDie(c *rest.Config) *AuthenticationV1alpha1Client {
 	return client
 }
 
-// New creates a new AuthenticationV1alpha1Client for the given RESTClient.
+// New returns a AuthenticationV1alpha1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *AuthenticationV1alpha1Client {
 	return &AuthenticationV1alpha1Client{c}
 }
@@ -87,7 +87,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *AuthenticationV1alpha1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

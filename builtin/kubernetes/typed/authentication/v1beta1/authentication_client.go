@@ -32,7 +32,7 @@ type AuthenticationV1beta1Interface interface {
 	TokenReviewsGetter
 }
 
-// AuthenticationV1beta1Client is used to interact with features provided by the authentication.k8s.io group.
+// AuthenticationV1beta1Client is the group version's client; its typed clients share its REST client.
 type AuthenticationV1beta1Client struct {
 	restClient rest.Interface
 }
@@ -47,7 +47,7 @@ func (c *AuthenticationV1beta1Client) TokenReviews() TokenReviewInterface {
 	return newTokenReviews(c)
 }
 
-// NewForConfig creates a new AuthenticationV1beta1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a AuthenticationV1beta1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*AuthenticationV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -58,7 +58,7 @@ func NewForConfig(c *rest.Config) (*AuthenticationV1beta1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new AuthenticationV1beta1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a AuthenticationV1beta1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AuthenticationV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -69,7 +69,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*AuthenticationV1bet
 	return &AuthenticationV1beta1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new AuthenticationV1beta1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *AuthenticationV1beta1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -78,7 +78,7 @@ func NewForConfigOrDie(c *rest.Config) *AuthenticationV1beta1Client {
 	return client
 }
 
-// New creates a new AuthenticationV1beta1Client for the given RESTClient.
+// New returns a AuthenticationV1beta1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *AuthenticationV1beta1Client {
 	return &AuthenticationV1beta1Client{c}
 }
@@ -93,7 +93,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *AuthenticationV1beta1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

@@ -26,24 +26,23 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// SelfSubjectReviewsGetter has a method to return a SelfSubjectReviewInterface.
-// A group's client should implement this interface.
+// SelfSubjectReviewsGetter is implemented by the group version's client, which hands out the client of SelfSubjectReviews.
 type SelfSubjectReviewsGetter interface {
 	SelfSubjectReviews() SelfSubjectReviewInterface
 }
 
-// SelfSubjectReviewInterface has methods to work with SelfSubjectReview resources.
+// SelfSubjectReviewInterface is the typed client of SelfSubjectReviews: a method per generated verb, plus SelfSubjectReviewExpansion's.
 type SelfSubjectReviewInterface interface {
 	Create(ctx context.Context, selfSubjectReview *authenticationv1beta1.SelfSubjectReview, opts v1.CreateOptions) (*authenticationv1beta1.SelfSubjectReview, error)
 	SelfSubjectReviewExpansion
 }
 
-// selfSubjectReviews implements SelfSubjectReviewInterface.
+// selfSubjectReviews is SelfSubjectReviewInterface over REST.
 type selfSubjectReviews struct {
 	*gentype.Client[*authenticationv1beta1.SelfSubjectReview]
 }
 
-// newSelfSubjectReviews returns a selfSubjectReviews.
+// newSelfSubjectReviews returns the client of SelfSubjectReviews that sends its requests through c.
 func newSelfSubjectReviews(c *AuthenticationV1beta1Client) *selfSubjectReviews {
 	return &selfSubjectReviews{
 		gentype.NewClient[*authenticationv1beta1.SelfSubjectReview](

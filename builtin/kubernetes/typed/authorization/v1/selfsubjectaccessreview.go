@@ -26,24 +26,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// SelfSubjectAccessReviewsGetter has a method to return a SelfSubjectAccessReviewInterface.
-// A group's client should implement this interface.
+// SelfSubjectAccessReviewsGetter is implemented by the group version's client, which hands out the client of SelfSubjectAccessReviews.
 type SelfSubjectAccessReviewsGetter interface {
 	SelfSubjectAccessReviews() SelfSubjectAccessReviewInterface
 }
 
-// SelfSubjectAccessReviewInterface has methods to work with SelfSubjectAccessReview resources.
+// SelfSubjectAccessReviewInterface is the typed client of SelfSubjectAccessReviews: a method per generated verb, plus SelfSubjectAccessReviewExpansion's.
 type SelfSubjectAccessReviewInterface interface {
 	Create(ctx context.Context, selfSubjectAccessReview *authorizationv1.SelfSubjectAccessReview, opts metav1.CreateOptions) (*authorizationv1.SelfSubjectAccessReview, error)
 	SelfSubjectAccessReviewExpansion
 }
 
-// selfSubjectAccessReviews implements SelfSubjectAccessReviewInterface.
+// selfSubjectAccessReviews is SelfSubjectAccessReviewInterface over REST.
 type selfSubjectAccessReviews struct {
 	*gentype.Client[*authorizationv1.SelfSubjectAccessReview]
 }
 
-// newSelfSubjectAccessReviews returns a selfSubjectAccessReviews.
+// newSelfSubjectAccessReviews returns the client of SelfSubjectAccessReviews that sends its requests through c.
 func newSelfSubjectAccessReviews(c *AuthorizationV1Client) *selfSubjectAccessReviews {
 	return &selfSubjectAccessReviews{
 		gentype.NewClient[*authorizationv1.SelfSubjectAccessReview](

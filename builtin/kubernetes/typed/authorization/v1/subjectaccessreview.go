@@ -26,24 +26,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// SubjectAccessReviewsGetter has a method to return a SubjectAccessReviewInterface.
-// A group's client should implement this interface.
+// SubjectAccessReviewsGetter is implemented by the group version's client, which hands out the client of SubjectAccessReviews.
 type SubjectAccessReviewsGetter interface {
 	SubjectAccessReviews() SubjectAccessReviewInterface
 }
 
-// SubjectAccessReviewInterface has methods to work with SubjectAccessReview resources.
+// SubjectAccessReviewInterface is the typed client of SubjectAccessReviews: a method per generated verb, plus SubjectAccessReviewExpansion's.
 type SubjectAccessReviewInterface interface {
 	Create(ctx context.Context, subjectAccessReview *authorizationv1.SubjectAccessReview, opts metav1.CreateOptions) (*authorizationv1.SubjectAccessReview, error)
 	SubjectAccessReviewExpansion
 }
 
-// subjectAccessReviews implements SubjectAccessReviewInterface.
+// subjectAccessReviews is SubjectAccessReviewInterface over REST.
 type subjectAccessReviews struct {
 	*gentype.Client[*authorizationv1.SubjectAccessReview]
 }
 
-// newSubjectAccessReviews returns a subjectAccessReviews.
+// newSubjectAccessReviews returns the client of SubjectAccessReviews that sends its requests through c.
 func newSubjectAccessReviews(c *AuthorizationV1Client) *subjectAccessReviews {
 	return &subjectAccessReviews{
 		gentype.NewClient[*authorizationv1.SubjectAccessReview](

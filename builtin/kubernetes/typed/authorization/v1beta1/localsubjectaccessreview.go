@@ -26,24 +26,23 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// LocalSubjectAccessReviewsGetter has a method to return a LocalSubjectAccessReviewInterface.
-// A group's client should implement this interface.
+// LocalSubjectAccessReviewsGetter is implemented by the group version's client, which hands out the client of LocalSubjectAccessReviews.
 type LocalSubjectAccessReviewsGetter interface {
 	LocalSubjectAccessReviews(namespace string) LocalSubjectAccessReviewInterface
 }
 
-// LocalSubjectAccessReviewInterface has methods to work with LocalSubjectAccessReview resources.
+// LocalSubjectAccessReviewInterface is the typed client of LocalSubjectAccessReviews: a method per generated verb, plus LocalSubjectAccessReviewExpansion's.
 type LocalSubjectAccessReviewInterface interface {
 	Create(ctx context.Context, localSubjectAccessReview *authorizationv1beta1.LocalSubjectAccessReview, opts v1.CreateOptions) (*authorizationv1beta1.LocalSubjectAccessReview, error)
 	LocalSubjectAccessReviewExpansion
 }
 
-// localSubjectAccessReviews implements LocalSubjectAccessReviewInterface.
+// localSubjectAccessReviews is LocalSubjectAccessReviewInterface over REST.
 type localSubjectAccessReviews struct {
 	*gentype.Client[*authorizationv1beta1.LocalSubjectAccessReview]
 }
 
-// newLocalSubjectAccessReviews returns a localSubjectAccessReviews.
+// newLocalSubjectAccessReviews returns the client of LocalSubjectAccessReviews in namespace that sends its requests through c.
 func newLocalSubjectAccessReviews(c *AuthorizationV1beta1Client, namespace string) *localSubjectAccessReviews {
 	return &localSubjectAccessReviews{
 		gentype.NewClient[*authorizationv1beta1.LocalSubjectAccessReview](

@@ -26,24 +26,23 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// SelfSubjectRulesReviewsGetter has a method to return a SelfSubjectRulesReviewInterface.
-// A group's client should implement this interface.
+// SelfSubjectRulesReviewsGetter is implemented by the group version's client, which hands out the client of SelfSubjectRulesReviews.
 type SelfSubjectRulesReviewsGetter interface {
 	SelfSubjectRulesReviews() SelfSubjectRulesReviewInterface
 }
 
-// SelfSubjectRulesReviewInterface has methods to work with SelfSubjectRulesReview resources.
+// SelfSubjectRulesReviewInterface is the typed client of SelfSubjectRulesReviews: a method per generated verb, plus SelfSubjectRulesReviewExpansion's.
 type SelfSubjectRulesReviewInterface interface {
 	Create(ctx context.Context, selfSubjectRulesReview *authorizationv1beta1.SelfSubjectRulesReview, opts v1.CreateOptions) (*authorizationv1beta1.SelfSubjectRulesReview, error)
 	SelfSubjectRulesReviewExpansion
 }
 
-// selfSubjectRulesReviews implements SelfSubjectRulesReviewInterface.
+// selfSubjectRulesReviews is SelfSubjectRulesReviewInterface over REST.
 type selfSubjectRulesReviews struct {
 	*gentype.Client[*authorizationv1beta1.SelfSubjectRulesReview]
 }
 
-// newSelfSubjectRulesReviews returns a selfSubjectRulesReviews.
+// newSelfSubjectRulesReviews returns the client of SelfSubjectRulesReviews that sends its requests through c.
 func newSelfSubjectRulesReviews(c *AuthorizationV1beta1Client) *selfSubjectRulesReviews {
 	return &selfSubjectRulesReviews{
 		gentype.NewClient[*authorizationv1beta1.SelfSubjectRulesReview](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// HorizontalPodAutoscalersGetter has a method to return a HorizontalPodAutoscalerInterface.
-// A group's client should implement this interface.
+// HorizontalPodAutoscalersGetter is implemented by the group version's client, which hands out the client of HorizontalPodAutoscalers.
 type HorizontalPodAutoscalersGetter interface {
 	HorizontalPodAutoscalers(namespace string) HorizontalPodAutoscalerInterface
 }
 
-// HorizontalPodAutoscalerInterface has methods to work with HorizontalPodAutoscaler resources.
+// HorizontalPodAutoscalerInterface is the typed client of HorizontalPodAutoscalers: a method per generated verb, plus HorizontalPodAutoscalerExpansion's.
 type HorizontalPodAutoscalerInterface interface {
 	Create(ctx context.Context, horizontalPodAutoscaler *autoscalingv1.HorizontalPodAutoscaler, opts metav1.CreateOptions) (*autoscalingv1.HorizontalPodAutoscaler, error)
 	Update(ctx context.Context, horizontalPodAutoscaler *autoscalingv1.HorizontalPodAutoscaler, opts metav1.UpdateOptions) (*autoscalingv1.HorizontalPodAutoscaler, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, horizontalPodAutoscaler *autoscalingv1.HorizontalPodAutoscaler, opts metav1.UpdateOptions) (*autoscalingv1.HorizontalPodAutoscaler, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type HorizontalPodAutoscalerInterface interface {
 	HorizontalPodAutoscalerExpansion
 }
 
-// horizontalPodAutoscalers implements HorizontalPodAutoscalerInterface.
+// horizontalPodAutoscalers is HorizontalPodAutoscalerInterface over REST.
 type horizontalPodAutoscalers struct {
 	*gentype.ClientWithList[*autoscalingv1.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscalerList]
 }
 
-// newHorizontalPodAutoscalers returns a horizontalPodAutoscalers.
+// newHorizontalPodAutoscalers returns the client of HorizontalPodAutoscalers in namespace that sends its requests through c.
 func newHorizontalPodAutoscalers(c *AutoscalingV1Client, namespace string) *horizontalPodAutoscalers {
 	return &horizontalPodAutoscalers{
 		gentype.NewClientWithList[*autoscalingv1.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscalerList](

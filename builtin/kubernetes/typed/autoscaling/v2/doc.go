@@ -18,4 +18,4 @@ limitations under the License.
 
 package v2
 
-// Package v2 has the automatically generated typed clients.
+// Package v2 provides the typed clients of version v2 of the autoscaling group.

@@ -32,7 +32,7 @@ type BatchV1Interface interface {
 	JobsGetter
 }
 
-// BatchV1Client is used to interact with features provided by the batch group.
+// BatchV1Client is the group version's client; its typed clients share its REST client.
 type BatchV1Client struct {
 	restClient rest.Interface
 }
@@ -47,7 +47,7 @@ func (c *BatchV1Client) Jobs(namespace string) JobInterface {
 	return newJobs(c, namespace)
 }
 
-// NewForConfig creates a new BatchV1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a BatchV1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*BatchV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -58,7 +58,7 @@ func NewForConfig(c *rest.Config) (*BatchV1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new BatchV1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a BatchV1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*BatchV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -69,7 +69,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*BatchV1Client, erro
 	return &BatchV1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new BatchV1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *BatchV1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -78,7 +78,7 @@ func NewForConfigOrDie(c *rest.Config) *BatchV1Client {
 	return client
 }
 
-// New creates a new BatchV1Client for the given RESTClient.
+// New returns a BatchV1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *BatchV1Client {
 	return &BatchV1Client{c}
 }
@@ -93,7 +93,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *BatchV1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CronJobsGetter has a method to return a CronJobInterface.
-// A group's client should implement this interface.
+// CronJobsGetter is implemented by the group version's client, which hands out the client of CronJobs.
 type CronJobsGetter interface {
 	CronJobs(namespace string) CronJobInterface
 }
 
-// CronJobInterface has methods to work with CronJob resources.
+// CronJobInterface is the typed client of CronJobs: a method per generated verb, plus CronJobExpansion's.
 type CronJobInterface interface {
 	Create(ctx context.Context, cronJob *batchv1.CronJob, opts metav1.CreateOptions) (*batchv1.CronJob, error)
 	Update(ctx context.Context, cronJob *batchv1.CronJob, opts metav1.UpdateOptions) (*batchv1.CronJob, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, cronJob *batchv1.CronJob, opts metav1.UpdateOptions) (*batchv1.CronJob, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type CronJobInterface interface {
 	CronJobExpansion
 }
 
-// cronJobs implements CronJobInterface.
+// cronJobs is CronJobInterface over REST.
 type cronJobs struct {
 	*gentype.ClientWithList[*batchv1.CronJob, *batchv1.CronJobList]
 }
 
-// newCronJobs returns a cronJobs.
+// newCronJobs returns the client of CronJobs in namespace that sends its requests through c.
 func newCronJobs(c *BatchV1Client, namespace string) *cronJobs {
 	return &cronJobs{
 		gentype.NewClientWithList[*batchv1.CronJob, *batchv1.CronJobList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// JobsGetter has a method to return a JobInterface.
-// A group's client should implement this interface.
+// JobsGetter is implemented by the group version's client, which hands out the client of Jobs.
 type JobsGetter interface {
 	Jobs(namespace string) JobInterface
 }
 
-// JobInterface has methods to work with Job resources.
+// JobInterface is the typed client of Jobs: a method per generated verb, plus JobExpansion's.
 type JobInterface interface {
 	Create(ctx context.Context, job *batchv1.Job, opts metav1.CreateOptions) (*batchv1.Job, error)
 	Update(ctx context.Context, job *batchv1.Job, opts metav1.UpdateOptions) (*batchv1.Job, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, job *batchv1.Job, opts metav1.UpdateOptions) (*batchv1.Job, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type JobInterface interface {
 	JobExpansion
 }
 
-// jobs implements JobInterface.
+// jobs is JobInterface over REST.
 type jobs struct {
 	*gentype.ClientWithList[*batchv1.Job, *batchv1.JobList]
 }
 
-// newJobs returns a jobs.
+// newJobs returns the client of Jobs in namespace that sends its requests through c.
 func newJobs(c *BatchV1Client, namespace string) *jobs {
 	return &jobs{
 		gentype.NewClientWithList[*batchv1.Job, *batchv1.JobList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CertificateSigningRequestsGetter has a method to return a CertificateSigningRequestInterface.
-// A group's client should implement this interface.
+// CertificateSigningRequestsGetter is implemented by the group version's client, which hands out the client of CertificateSigningRequests.
 type CertificateSigningRequestsGetter interface {
 	CertificateSigningRequests() CertificateSigningRequestInterface
 }
 
-// CertificateSigningRequestInterface has methods to work with CertificateSigningRequest resources.
+// CertificateSigningRequestInterface is the typed client of CertificateSigningRequests: a method per generated verb, plus CertificateSigningRequestExpansion's.
 type CertificateSigningRequestInterface interface {
 	Create(ctx context.Context, certificateSigningRequest *certificatesv1.CertificateSigningRequest, opts metav1.CreateOptions) (*certificatesv1.CertificateSigningRequest, error)
 	Update(ctx context.Context, certificateSigningRequest *certificatesv1.CertificateSigningRequest, opts metav1.UpdateOptions) (*certificatesv1.CertificateSigningRequest, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, certificateSigningRequest *certificatesv1.CertificateSigningRequest, opts metav1.UpdateOptions) (*certificatesv1.CertificateSigningRequest, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -50,12 +49,12 @@ type CertificateSigningRequestInterface interface {
 	CertificateSigningRequestExpansion
 }
 
-// certificateSigningRequests implements CertificateSigningRequestInterface.
+// certificateSigningRequests is CertificateSigningRequestInterface over REST.
 type certificateSigningRequests struct {
 	*gentype.ClientWithList[*certificatesv1.CertificateSigningRequest, *certificatesv1.CertificateSigningRequestList]
 }
 
-// newCertificateSigningRequests returns a certificateSigningRequests.
+// newCertificateSigningRequests returns the client of CertificateSigningRequests that sends its requests through c.
 func newCertificateSigningRequests(c *CertificatesV1Client) *certificateSigningRequests {
 	return &certificateSigningRequests{
 		gentype.NewClientWithList[*certificatesv1.CertificateSigningRequest, *certificatesv1.CertificateSigningRequestList](

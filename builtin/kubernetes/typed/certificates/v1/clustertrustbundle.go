@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ClusterTrustBundlesGetter has a method to return a ClusterTrustBundleInterface.
-// A group's client should implement this interface.
+// ClusterTrustBundlesGetter is implemented by the group version's client, which hands out the client of ClusterTrustBundles.
 type ClusterTrustBundlesGetter interface {
 	ClusterTrustBundles() ClusterTrustBundleInterface
 }
 
-// ClusterTrustBundleInterface has methods to work with ClusterTrustBundle resources.
+// ClusterTrustBundleInterface is the typed client of ClusterTrustBundles: a method per generated verb, plus ClusterTrustBundleExpansion's.
 type ClusterTrustBundleInterface interface {
 	Create(ctx context.Context, clusterTrustBundle *certificatesv1.ClusterTrustBundle, opts metav1.CreateOptions) (*certificatesv1.ClusterTrustBundle, error)
 	Update(ctx context.Context, clusterTrustBundle *certificatesv1.ClusterTrustBundle, opts metav1.UpdateOptions) (*certificatesv1.ClusterTrustBundle, error)
@@ -47,12 +46,12 @@ type ClusterTrustBundleInterface interface {
 	ClusterTrustBundleExpansion
 }
 
-// clusterTrustBundles implements ClusterTrustBundleInterface.
+// clusterTrustBundles is ClusterTrustBundleInterface over REST.
 type clusterTrustBundles struct {
 	*gentype.ClientWithList[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList]
 }
 
-// newClusterTrustBundles returns a clusterTrustBundles.
+// newClusterTrustBundles returns the client of ClusterTrustBundles that sends its requests through c.
 func newClusterTrustBundles(c *CertificatesV1Client) *clusterTrustBundles {
 	return &clusterTrustBundles{
 		gentype.NewClientWithList[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList](

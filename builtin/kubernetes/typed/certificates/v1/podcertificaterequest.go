@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PodCertificateRequestsGetter has a method to return a PodCertificateRequestInterface.
-// A group's client should implement this interface.
+// PodCertificateRequestsGetter is implemented by the group version's client, which hands out the client of PodCertificateRequests.
 type PodCertificateRequestsGetter interface {
 	PodCertificateRequests(namespace string) PodCertificateRequestInterface
 }
 
-// PodCertificateRequestInterface has methods to work with PodCertificateRequest resources.
+// PodCertificateRequestInterface is the typed client of PodCertificateRequests: a method per generated verb, plus PodCertificateRequestExpansion's.
 type PodCertificateRequestInterface interface {
 	Create(ctx context.Context, podCertificateRequest *certificatesv1.PodCertificateRequest, opts metav1.CreateOptions) (*certificatesv1.PodCertificateRequest, error)
 	Update(ctx context.Context, podCertificateRequest *certificatesv1.PodCertificateRequest, opts metav1.UpdateOptions) (*certificatesv1.PodCertificateRequest, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, podCertificateRequest *certificatesv1.PodCertificateRequest, opts metav1.UpdateOptions) (*certificatesv1.PodCertificateRequest, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type PodCertificateRequestInterface interface {
 	PodCertificateRequestExpansion
 }
 
-// podCertificateRequests implements PodCertificateRequestInterface.
+// podCertificateRequests is PodCertificateRequestInterface over REST.
 type podCertificateRequests struct {
 	*gentype.ClientWithList[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList]
 }
 
-// newPodCertificateRequests returns a podCertificateRequests.
+// newPodCertificateRequests returns the client of PodCertificateRequests in namespace that sends its requests through c.
 func newPodCertificateRequests(c *CertificatesV1Client, namespace string) *podCertificateRequests {
 	return &podCertificateRequests{
 		gentype.NewClientWithList[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList](

@@ -31,7 +31,7 @@ type CoordinationV1alpha2Interface interface {
 	LeaseCandidatesGetter
 }
 
-// CoordinationV1alpha2Client is used to interact with features provided by the coordination.k8s.io group.
+// CoordinationV1alpha2Client is the group version's client; its typed clients share its REST client.
 type CoordinationV1alpha2Client struct {
 	restClient rest.Interface
 }
@@ -41,7 +41,7 @@ func (c *CoordinationV1alpha2Client) LeaseCandidates(namespace string) LeaseCand
 	return newLeaseCandidates(c, namespace)
 }
 
-// NewForConfig creates a new CoordinationV1alpha2Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a CoordinationV1alpha2Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*CoordinationV1alpha2Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -52,7 +52,7 @@ func NewForConfig(c *rest.Config) (*CoordinationV1alpha2Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new CoordinationV1alpha2Client for the given config and HTTP client.
+// NewForConfigAndClient returns a CoordinationV1alpha2Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*CoordinationV1alpha2Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -63,7 +63,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*CoordinationV1alpha
 	return &CoordinationV1alpha2Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new CoordinationV1alpha2Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *CoordinationV1alpha2Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -72,7 +72,7 @@ func NewForConfigOrDie(c *rest.Config) *CoordinationV1alpha2Client {
 	return client
 }
 
-// New creates a new CoordinationV1alpha2Client for the given RESTClient.
+// New returns a CoordinationV1alpha2Client whose typed clients send their requests through c.
 func New(c rest.Interface) *CoordinationV1alpha2Client {
 	return &CoordinationV1alpha2Client{c}
 }
@@ -87,7 +87,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *CoordinationV1alpha2Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

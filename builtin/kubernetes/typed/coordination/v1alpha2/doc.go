@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1alpha2
 
-// Package v1alpha2 has the automatically generated typed clients.
+// Package v1alpha2 provides the typed clients of version v1alpha2 of the coordination.k8s.io group.

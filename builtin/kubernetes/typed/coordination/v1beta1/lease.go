@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// LeasesGetter has a method to return a LeaseInterface.
-// A group's client should implement this interface.
+// LeasesGetter is implemented by the group version's client, which hands out the client of Leases.
 type LeasesGetter interface {
 	Leases(namespace string) LeaseInterface
 }
 
-// LeaseInterface has methods to work with Lease resources.
+// LeaseInterface is the typed client of Leases: a method per generated verb, plus LeaseExpansion's.
 type LeaseInterface interface {
 	Create(ctx context.Context, lease *coordinationv1beta1.Lease, opts v1.CreateOptions) (*coordinationv1beta1.Lease, error)
 	Update(ctx context.Context, lease *coordinationv1beta1.Lease, opts v1.UpdateOptions) (*coordinationv1beta1.Lease, error)
@@ -47,12 +46,12 @@ type LeaseInterface interface {
 	LeaseExpansion
 }
 
-// leases implements LeaseInterface.
+// leases is LeaseInterface over REST.
 type leases struct {
 	*gentype.ClientWithList[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList]
 }
 
-// newLeases returns a leases.
+// newLeases returns the client of Leases in namespace that sends its requests through c.
 func newLeases(c *CoordinationV1beta1Client, namespace string) *leases {
 	return &leases{
 		gentype.NewClientWithList[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList](

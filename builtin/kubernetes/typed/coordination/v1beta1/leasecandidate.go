@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// LeaseCandidatesGetter has a method to return a LeaseCandidateInterface.
-// A group's client should implement this interface.
+// LeaseCandidatesGetter is implemented by the group version's client, which hands out the client of LeaseCandidates.
 type LeaseCandidatesGetter interface {
 	LeaseCandidates(namespace string) LeaseCandidateInterface
 }
 
-// LeaseCandidateInterface has methods to work with LeaseCandidate resources.
+// LeaseCandidateInterface is the typed client of LeaseCandidates: a method per generated verb, plus LeaseCandidateExpansion's.
 type LeaseCandidateInterface interface {
 	Create(ctx context.Context, leaseCandidate *coordinationv1beta1.LeaseCandidate, opts v1.CreateOptions) (*coordinationv1beta1.LeaseCandidate, error)
 	Update(ctx context.Context, leaseCandidate *coordinationv1beta1.LeaseCandidate, opts v1.UpdateOptions) (*coordinationv1beta1.LeaseCandidate, error)
@@ -47,12 +46,12 @@ type LeaseCandidateInterface interface {
 	LeaseCandidateExpansion
 }
 
-// leaseCandidates implements LeaseCandidateInterface.
+// leaseCandidates is LeaseCandidateInterface over REST.
 type leaseCandidates struct {
 	*gentype.ClientWithList[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList]
 }
 
-// newLeaseCandidates returns a leaseCandidates.
+// newLeaseCandidates returns the client of LeaseCandidates in namespace that sends its requests through c.
 func newLeaseCandidates(c *CoordinationV1beta1Client, namespace string) *leaseCandidates {
 	return &leaseCandidates{
 		gentype.NewClientWithList[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ComponentStatusesGetter has a method to return a ComponentStatusInterface.
-// A group's client should implement this interface.
+// ComponentStatusesGetter is implemented by the group version's client, which hands out the client of ComponentStatuses.
 type ComponentStatusesGetter interface {
 	ComponentStatuses() ComponentStatusInterface
 }
 
-// ComponentStatusInterface has methods to work with ComponentStatus resources.
+// ComponentStatusInterface is the typed client of ComponentStatuses: a method per generated verb, plus ComponentStatusExpansion's.
 type ComponentStatusInterface interface {
 	Create(ctx context.Context, componentStatus *corev1.ComponentStatus, opts metav1.CreateOptions) (*corev1.ComponentStatus, error)
 	Update(ctx context.Context, componentStatus *corev1.ComponentStatus, opts metav1.UpdateOptions) (*corev1.ComponentStatus, error)
@@ -47,12 +46,12 @@ type ComponentStatusInterface interface {
 	ComponentStatusExpansion
 }
 
-// componentStatuses implements ComponentStatusInterface.
+// componentStatuses is ComponentStatusInterface over REST.
 type componentStatuses struct {
 	*gentype.ClientWithList[*corev1.ComponentStatus, *corev1.ComponentStatusList]
 }
 
-// newComponentStatuses returns a componentStatuses.
+// newComponentStatuses returns the client of ComponentStatuses that sends its requests through c.
 func newComponentStatuses(c *CoreV1Client) *componentStatuses {
 	return &componentStatuses{
 		gentype.NewClientWithList[*corev1.ComponentStatus, *corev1.ComponentStatusList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ConfigMapsGetter has a method to return a ConfigMapInterface.
-// A group's client should implement this interface.
+// ConfigMapsGetter is implemented by the group version's client, which hands out the client of ConfigMaps.
 type ConfigMapsGetter interface {
 	ConfigMaps(namespace string) ConfigMapInterface
 }
 
-// ConfigMapInterface has methods to work with ConfigMap resources.
+// ConfigMapInterface is the typed client of ConfigMaps: a method per generated verb, plus ConfigMapExpansion's.
 type ConfigMapInterface interface {
 	Create(ctx context.Context, configMap *corev1.ConfigMap, opts metav1.CreateOptions) (*corev1.ConfigMap, error)
 	Update(ctx context.Context, configMap *corev1.ConfigMap, opts metav1.UpdateOptions) (*corev1.ConfigMap, error)
@@ -47,12 +46,12 @@ type ConfigMapInterface interface {
 	ConfigMapExpansion
 }
 
-// configMaps implements ConfigMapInterface.
+// configMaps is ConfigMapInterface over REST.
 type configMaps struct {
 	*gentype.ClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList]
 }
 
-// newConfigMaps returns a configMaps.
+// newConfigMaps returns the client of ConfigMaps in namespace that sends its requests through c.
 func newConfigMaps(c *CoreV1Client, namespace string) *configMaps {
 	return &configMaps{
 		gentype.NewClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList](

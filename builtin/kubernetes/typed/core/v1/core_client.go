@@ -46,7 +46,7 @@ type CoreV1Interface interface {
 	ServiceAccountsGetter
 }
 
-// CoreV1Client is used to interact with features provided by the  group.
+// CoreV1Client is the group version's client; its typed clients share its REST client.
 type CoreV1Client struct {
 	restClient rest.Interface
 }
@@ -131,7 +131,7 @@ func (c *CoreV1Client) ServiceAccounts(namespace string) ServiceAccountInterface
 	return newServiceAccounts(c, namespace)
 }
 
-// NewForConfig creates a new CoreV1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a CoreV1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*CoreV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -142,7 +142,7 @@ func NewForConfig(c *rest.Config) (*CoreV1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new CoreV1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a CoreV1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*CoreV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -153,7 +153,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*CoreV1Client, error
 	return &CoreV1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new CoreV1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *CoreV1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -162,7 +162,7 @@ func NewForConfigOrDie(c *rest.Config) *CoreV1Client {
 	return client
 }
 
-// New creates a new CoreV1Client for the given RESTClient.
+// New returns a CoreV1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *CoreV1Client {
 	return &CoreV1Client{c}
 }
@@ -177,7 +177,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *CoreV1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// EndpointsGetter has a method to return a EndpointsInterface.
-// A group's client should implement this interface.
+// EndpointsGetter is implemented by the group version's client, which hands out the client of Endpoints.
 type EndpointsGetter interface {
 	Endpoints(namespace string) EndpointsInterface
 }
 
-// EndpointsInterface has methods to work with Endpoints resources.
+// EndpointsInterface is the typed client of Endpoints: a method per generated verb, plus EndpointsExpansion's.
 type EndpointsInterface interface {
 	Create(ctx context.Context, endpoints *corev1.Endpoints, opts metav1.CreateOptions) (*corev1.Endpoints, error)
 	Update(ctx context.Context, endpoints *corev1.Endpoints, opts metav1.UpdateOptions) (*corev1.Endpoints, error)
@@ -47,12 +46,12 @@ type EndpointsInterface interface {
 	EndpointsExpansion
 }
 
-// endpoints implements EndpointsInterface.
+// endpoints is EndpointsInterface over REST.
 type endpoints struct {
 	*gentype.ClientWithList[*corev1.Endpoints, *corev1.EndpointsList]
 }
 
-// newEndpoints returns a endpoints.
+// newEndpoints returns the client of Endpoints in namespace that sends its requests through c.
 func newEndpoints(c *CoreV1Client, namespace string) *endpoints {
 	return &endpoints{
 		gentype.NewClientWithList[*corev1.Endpoints, *corev1.EndpointsList](

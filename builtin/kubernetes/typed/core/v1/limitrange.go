@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// LimitRangesGetter has a method to return a LimitRangeInterface.
-// A group's client should implement this interface.
+// LimitRangesGetter is implemented by the group version's client, which hands out the client of LimitRanges.
 type LimitRangesGetter interface {
 	LimitRanges(namespace string) LimitRangeInterface
 }
 
-// LimitRangeInterface has methods to work with LimitRange resources.
+// LimitRangeInterface is the typed client of LimitRanges: a method per generated verb, plus LimitRangeExpansion's.
 type LimitRangeInterface interface {
 	Create(ctx context.Context, limitRange *corev1.LimitRange, opts metav1.CreateOptions) (*corev1.LimitRange, error)
 	Update(ctx context.Context, limitRange *corev1.LimitRange, opts metav1.UpdateOptions) (*corev1.LimitRange, error)
@@ -47,12 +46,12 @@ type LimitRangeInterface interface {
 	LimitRangeExpansion
 }
 
-// limitRanges implements LimitRangeInterface.
+// limitRanges is LimitRangeInterface over REST.
 type limitRanges struct {
 	*gentype.ClientWithList[*corev1.LimitRange, *corev1.LimitRangeList]
 }
 
-// newLimitRanges returns a limitRanges.
+// newLimitRanges returns the client of LimitRanges in namespace that sends its requests through c.
 func newLimitRanges(c *CoreV1Client, namespace string) *limitRanges {
 	return &limitRanges{
 		gentype.NewClientWithList[*corev1.LimitRange, *corev1.LimitRangeList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NamespacesGetter has a method to return a NamespaceInterface.
-// A group's client should implement this interface.
+// NamespacesGetter is implemented by the group version's client, which hands out the client of Namespaces.
 type NamespacesGetter interface {
 	Namespaces() NamespaceInterface
 }
 
-// NamespaceInterface has methods to work with Namespace resources.
+// NamespaceInterface is the typed client of Namespaces: a method per generated verb, plus NamespaceExpansion's.
 type NamespaceInterface interface {
 	Create(ctx context.Context, namespace *corev1.Namespace, opts metav1.CreateOptions) (*corev1.Namespace, error)
 	Update(ctx context.Context, namespace *corev1.Namespace, opts metav1.UpdateOptions) (*corev1.Namespace, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, namespace *corev1.Namespace, opts metav1.UpdateOptions) (*corev1.Namespace, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.Namespace, error)
@@ -48,12 +47,12 @@ type NamespaceInterface interface {
 	NamespaceExpansion
 }
 
-// namespaces implements NamespaceInterface.
+// namespaces is NamespaceInterface over REST.
 type namespaces struct {
 	*gentype.ClientWithList[*corev1.Namespace, *corev1.NamespaceList]
 }
 
-// newNamespaces returns a namespaces.
+// newNamespaces returns the client of Namespaces that sends its requests through c.
 func newNamespaces(c *CoreV1Client) *namespaces {
 	return &namespaces{
 		gentype.NewClientWithList[*corev1.Namespace, *corev1.NamespaceList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NodesGetter has a method to return a NodeInterface.
-// A group's client should implement this interface.
+// NodesGetter is implemented by the group version's client, which hands out the client of Nodes.
 type NodesGetter interface {
 	Nodes() NodeInterface
 }
 
-// NodeInterface has methods to work with Node resources.
+// NodeInterface is the typed client of Nodes: a method per generated verb, plus NodeExpansion's.
 type NodeInterface interface {
 	Create(ctx context.Context, node *corev1.Node, opts metav1.CreateOptions) (*corev1.Node, error)
 	Update(ctx context.Context, node *corev1.Node, opts metav1.UpdateOptions) (*corev1.Node, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, node *corev1.Node, opts metav1.UpdateOptions) (*corev1.Node, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type NodeInterface interface {
 	NodeExpansion
 }
 
-// nodes implements NodeInterface.
+// nodes is NodeInterface over REST.
 type nodes struct {
 	*gentype.ClientWithList[*corev1.Node, *corev1.NodeList]
 }
 
-// newNodes returns a nodes.
+// newNodes returns the client of Nodes that sends its requests through c.
 func newNodes(c *CoreV1Client) *nodes {
 	return &nodes{
 		gentype.NewClientWithList[*corev1.Node, *corev1.NodeList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PersistentVolumesGetter has a method to return a PersistentVolumeInterface.
-// A group's client should implement this interface.
+// PersistentVolumesGetter is implemented by the group version's client, which hands out the client of PersistentVolumes.
 type PersistentVolumesGetter interface {
 	PersistentVolumes() PersistentVolumeInterface
 }
 
-// PersistentVolumeInterface has methods to work with PersistentVolume resources.
+// PersistentVolumeInterface is the typed client of PersistentVolumes: a method per generated verb, plus PersistentVolumeExpansion's.
 type PersistentVolumeInterface interface {
 	Create(ctx context.Context, persistentVolume *corev1.PersistentVolume, opts metav1.CreateOptions) (*corev1.PersistentVolume, error)
 	Update(ctx context.Context, persistentVolume *corev1.PersistentVolume, opts metav1.UpdateOptions) (*corev1.PersistentVolume, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, persistentVolume *corev1.PersistentVolume, opts metav1.UpdateOptions) (*corev1.PersistentVolume, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type PersistentVolumeInterface interface {
 	PersistentVolumeExpansion
 }
 
-// persistentVolumes implements PersistentVolumeInterface.
+// persistentVolumes is PersistentVolumeInterface over REST.
 type persistentVolumes struct {
 	*gentype.ClientWithList[*corev1.PersistentVolume, *corev1.PersistentVolumeList]
 }
 
-// newPersistentVolumes returns a persistentVolumes.
+// newPersistentVolumes returns the client of PersistentVolumes that sends its requests through c.
 func newPersistentVolumes(c *CoreV1Client) *persistentVolumes {
 	return &persistentVolumes{
 		gentype.NewClientWithList[*corev1.PersistentVolume, *corev1.PersistentVolumeList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PersistentVolumeClaimsGetter has a method to return a PersistentVolumeClaimInterface.
-// A group's client should implement this interface.
+// PersistentVolumeClaimsGetter is implemented by the group version's client, which hands out the client of PersistentVolumeClaims.
 type PersistentVolumeClaimsGetter interface {
 	PersistentVolumeClaims(namespace string) PersistentVolumeClaimInterface
 }
 
-// PersistentVolumeClaimInterface has methods to work with PersistentVolumeClaim resources.
+// PersistentVolumeClaimInterface is the typed client of PersistentVolumeClaims: a method per generated verb, plus PersistentVolumeClaimExpansion's.
 type PersistentVolumeClaimInterface interface {
 	Create(ctx context.Context, persistentVolumeClaim *corev1.PersistentVolumeClaim, opts metav1.CreateOptions) (*corev1.PersistentVolumeClaim, error)
 	Update(ctx context.Context, persistentVolumeClaim *corev1.PersistentVolumeClaim, opts metav1.UpdateOptions) (*corev1.PersistentVolumeClaim, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, persistentVolumeClaim *corev1.PersistentVolumeClaim, opts metav1.UpdateOptions) (*corev1.PersistentVolumeClaim, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type PersistentVolumeClaimInterface interface {
 	PersistentVolumeClaimExpansion
 }
 
-// persistentVolumeClaims implements PersistentVolumeClaimInterface.
+// persistentVolumeClaims is PersistentVolumeClaimInterface over REST.
 type persistentVolumeClaims struct {
 	*gentype.ClientWithList[*corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaimList]
 }
 
-// newPersistentVolumeClaims returns a persistentVolumeClaims.
+// newPersistentVolumeClaims returns the client of PersistentVolumeClaims in namespace that sends its requests through c.
 func newPersistentVolumeClaims(c *CoreV1Client, namespace string) *persistentVolumeClaims {
 	return &persistentVolumeClaims{
 		gentype.NewClientWithList[*corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaimList](

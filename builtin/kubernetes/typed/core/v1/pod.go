@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PodsGetter has a method to return a PodInterface.
-// A group's client should implement this interface.
+// PodsGetter is implemented by the group version's client, which hands out the client of Pods.
 type PodsGetter interface {
 	Pods(namespace string) PodInterface
 }
 
-// PodInterface has methods to work with Pod resources.
+// PodInterface is the typed client of Pods: a method per generated verb, plus PodExpansion's.
 type PodInterface interface {
 	Create(ctx context.Context, pod *corev1.Pod, opts metav1.CreateOptions) (*corev1.Pod, error)
 	Update(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) (*corev1.Pod, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) (*corev1.Pod, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -51,12 +50,12 @@ type PodInterface interface {
 	PodExpansion
 }
 
-// pods implements PodInterface.
+// pods is PodInterface over REST.
 type pods struct {
 	*gentype.ClientWithList[*corev1.Pod, *corev1.PodList]
 }
 
-// newPods returns a pods.
+// newPods returns the client of Pods in namespace that sends its requests through c.
 func newPods(c *CoreV1Client, namespace string) *pods {
 	return &pods{
 		gentype.NewClientWithList[*corev1.Pod, *corev1.PodList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PodTemplatesGetter has a method to return a PodTemplateInterface.
-// A group's client should implement this interface.
+// PodTemplatesGetter is implemented by the group version's client, which hands out the client of PodTemplates.
 type PodTemplatesGetter interface {
 	PodTemplates(namespace string) PodTemplateInterface
 }
 
-// PodTemplateInterface has methods to work with PodTemplate resources.
+// PodTemplateInterface is the typed client of PodTemplates: a method per generated verb, plus PodTemplateExpansion's.
 type PodTemplateInterface interface {
 	Create(ctx context.Context, podTemplate *corev1.PodTemplate, opts metav1.CreateOptions) (*corev1.PodTemplate, error)
 	Update(ctx context.Context, podTemplate *corev1.PodTemplate, opts metav1.UpdateOptions) (*corev1.PodTemplate, error)
@@ -47,12 +46,12 @@ type PodTemplateInterface interface {
 	PodTemplateExpansion
 }
 
-// podTemplates implements PodTemplateInterface.
+// podTemplates is PodTemplateInterface over REST.
 type podTemplates struct {
 	*gentype.ClientWithList[*corev1.PodTemplate, *corev1.PodTemplateList]
 }
 
-// newPodTemplates returns a podTemplates.
+// newPodTemplates returns the client of PodTemplates in namespace that sends its requests through c.
 func newPodTemplates(c *CoreV1Client, namespace string) *podTemplates {
 	return &podTemplates{
 		gentype.NewClientWithList[*corev1.PodTemplate, *corev1.PodTemplateList](

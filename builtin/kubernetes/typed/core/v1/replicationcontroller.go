@@ -29,17 +29,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ReplicationControllersGetter has a method to return a ReplicationControllerInterface.
-// A group's client should implement this interface.
+// ReplicationControllersGetter is implemented by the group version's client, which hands out the client of ReplicationControllers.
 type ReplicationControllersGetter interface {
 	ReplicationControllers(namespace string) ReplicationControllerInterface
 }
 
-// ReplicationControllerInterface has methods to work with ReplicationController resources.
+// ReplicationControllerInterface is the typed client of ReplicationControllers: a method per generated verb, plus ReplicationControllerExpansion's.
 type ReplicationControllerInterface interface {
 	Create(ctx context.Context, replicationController *corev1.ReplicationController, opts metav1.CreateOptions) (*corev1.ReplicationController, error)
 	Update(ctx context.Context, replicationController *corev1.ReplicationController, opts metav1.UpdateOptions) (*corev1.ReplicationController, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, replicationController *corev1.ReplicationController, opts metav1.UpdateOptions) (*corev1.ReplicationController, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -52,12 +51,12 @@ type ReplicationControllerInterface interface {
 	ReplicationControllerExpansion
 }
 
-// replicationControllers implements ReplicationControllerInterface.
+// replicationControllers is ReplicationControllerInterface over REST.
 type replicationControllers struct {
 	*gentype.ClientWithList[*corev1.ReplicationController, *corev1.ReplicationControllerList]
 }
 
-// newReplicationControllers returns a replicationControllers.
+// newReplicationControllers returns the client of ReplicationControllers in namespace that sends its requests through c.
 func newReplicationControllers(c *CoreV1Client, namespace string) *replicationControllers {
 	return &replicationControllers{
 		gentype.NewClientWithList[*corev1.ReplicationController, *corev1.ReplicationControllerList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ResourceQuotasGetter has a method to return a ResourceQuotaInterface.
-// A group's client should implement this interface.
+// ResourceQuotasGetter is implemented by the group version's client, which hands out the client of ResourceQuotas.
 type ResourceQuotasGetter interface {
 	ResourceQuotas(namespace string) ResourceQuotaInterface
 }
 
-// ResourceQuotaInterface has methods to work with ResourceQuota resources.
+// ResourceQuotaInterface is the typed client of ResourceQuotas: a method per generated verb, plus ResourceQuotaExpansion's.
 type ResourceQuotaInterface interface {
 	Create(ctx context.Context, resourceQuota *corev1.ResourceQuota, opts metav1.CreateOptions) (*corev1.ResourceQuota, error)
 	Update(ctx context.Context, resourceQuota *corev1.ResourceQuota, opts metav1.UpdateOptions) (*corev1.ResourceQuota, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, resourceQuota *corev1.ResourceQuota, opts metav1.UpdateOptions) (*corev1.ResourceQuota, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type ResourceQuotaInterface interface {
 	ResourceQuotaExpansion
 }
 
-// resourceQuotas implements ResourceQuotaInterface.
+// resourceQuotas is ResourceQuotaInterface over REST.
 type resourceQuotas struct {
 	*gentype.ClientWithList[*corev1.ResourceQuota, *corev1.ResourceQuotaList]
 }
 
-// newResourceQuotas returns a resourceQuotas.
+// newResourceQuotas returns the client of ResourceQuotas in namespace that sends its requests through c.
 func newResourceQuotas(c *CoreV1Client, namespace string) *resourceQuotas {
 	return &resourceQuotas{
 		gentype.NewClientWithList[*corev1.ResourceQuota, *corev1.ResourceQuotaList](

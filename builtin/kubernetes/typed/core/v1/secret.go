@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// SecretsGetter has a method to return a SecretInterface.
-// A group's client should implement this interface.
+// SecretsGetter is implemented by the group version's client, which hands out the client of Secrets.
 type SecretsGetter interface {
 	Secrets(namespace string) SecretInterface
 }
 
-// SecretInterface has methods to work with Secret resources.
+// SecretInterface is the typed client of Secrets: a method per generated verb, plus SecretExpansion's.
 type SecretInterface interface {
 	Create(ctx context.Context, secret *corev1.Secret, opts metav1.CreateOptions) (*corev1.Secret, error)
 	Update(ctx context.Context, secret *corev1.Secret, opts metav1.UpdateOptions) (*corev1.Secret, error)
@@ -47,12 +46,12 @@ type SecretInterface interface {
 	SecretExpansion
 }
 
-// secrets implements SecretInterface.
+// secrets is SecretInterface over REST.
 type secrets struct {
 	*gentype.ClientWithList[*corev1.Secret, *corev1.SecretList]
 }
 
-// newSecrets returns a secrets.
+// newSecrets returns the client of Secrets in namespace that sends its requests through c.
 func newSecrets(c *CoreV1Client, namespace string) *secrets {
 	return &secrets{
 		gentype.NewClientWithList[*corev1.Secret, *corev1.SecretList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ServicesGetter has a method to return a ServiceInterface.
-// A group's client should implement this interface.
+// ServicesGetter is implemented by the group version's client, which hands out the client of Services.
 type ServicesGetter interface {
 	Services(namespace string) ServiceInterface
 }
 
-// ServiceInterface has methods to work with Service resources.
+// ServiceInterface is the typed client of Services: a method per generated verb, plus ServiceExpansion's.
 type ServiceInterface interface {
 	Create(ctx context.Context, service *corev1.Service, opts metav1.CreateOptions) (*corev1.Service, error)
 	Update(ctx context.Context, service *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, service *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.Service, error)
@@ -48,12 +47,12 @@ type ServiceInterface interface {
 	ServiceExpansion
 }
 
-// services implements ServiceInterface.
+// services is ServiceInterface over REST.
 type services struct {
 	*gentype.ClientWithList[*corev1.Service, *corev1.ServiceList]
 }
 
-// newServices returns a services.
+// newServices returns the client of Services in namespace that sends its requests through c.
 func newServices(c *CoreV1Client, namespace string) *services {
 	return &services{
 		gentype.NewClientWithList[*corev1.Service, *corev1.ServiceList](

@@ -29,13 +29,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ServiceAccountsGetter has a method to return a ServiceAccountInterface.
-// A group's client should implement this interface.
+// ServiceAccountsGetter is implemented by the group version's client, which hands out the client of ServiceAccounts.
 type ServiceAccountsGetter interface {
 	ServiceAccounts(namespace string) ServiceAccountInterface
 }
 
-// ServiceAccountInterface has methods to work with ServiceAccount resources.
+// ServiceAccountInterface is the typed client of ServiceAccounts: a method per generated verb, plus ServiceAccountExpansion's.
 type ServiceAccountInterface interface {
 	Create(ctx context.Context, serviceAccount *corev1.ServiceAccount, opts metav1.CreateOptions) (*corev1.ServiceAccount, error)
 	Update(ctx context.Context, serviceAccount *corev1.ServiceAccount, opts metav1.UpdateOptions) (*corev1.ServiceAccount, error)
@@ -49,12 +48,12 @@ type ServiceAccountInterface interface {
 	ServiceAccountExpansion
 }
 
-// serviceAccounts implements ServiceAccountInterface.
+// serviceAccounts is ServiceAccountInterface over REST.
 type serviceAccounts struct {
 	*gentype.ClientWithList[*corev1.ServiceAccount, *corev1.ServiceAccountList]
 }
 
-// newServiceAccounts returns a serviceAccounts.
+// newServiceAccounts returns the client of ServiceAccounts in namespace that sends its requests through c.
 func newServiceAccounts(c *CoreV1Client, namespace string) *serviceAccounts {
 	return &serviceAccounts{
 		gentype.NewClientWithList[*corev1.ServiceAccount, *corev1.ServiceAccountList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// EndpointSlicesGetter has a method to return a EndpointSliceInterface.
-// A group's client should implement this interface.
+// EndpointSlicesGetter is implemented by the group version's client, which hands out the client of EndpointSlices.
 type EndpointSlicesGetter interface {
 	EndpointSlices(namespace string) EndpointSliceInterface
 }
 
-// EndpointSliceInterface has methods to work with EndpointSlice resources.
+// EndpointSliceInterface is the typed client of EndpointSlices: a method per generated verb, plus EndpointSliceExpansion's.
 type EndpointSliceInterface interface {
 	Create(ctx context.Context, endpointSlice *discoveryv1.EndpointSlice, opts metav1.CreateOptions) (*discoveryv1.EndpointSlice, error)
 	Update(ctx context.Context, endpointSlice *discoveryv1.EndpointSlice, opts metav1.UpdateOptions) (*discoveryv1.EndpointSlice, error)
@@ -47,12 +46,12 @@ type EndpointSliceInterface interface {
 	EndpointSliceExpansion
 }
 
-// endpointSlices implements EndpointSliceInterface.
+// endpointSlices is EndpointSliceInterface over REST.
 type endpointSlices struct {
 	*gentype.ClientWithList[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList]
 }
 
-// newEndpointSlices returns a endpointSlices.
+// newEndpointSlices returns the client of EndpointSlices in namespace that sends its requests through c.
 func newEndpointSlices(c *DiscoveryV1Client, namespace string) *endpointSlices {
 	return &endpointSlices{
 		gentype.NewClientWithList[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// EventsGetter has a method to return a EventInterface.
-// A group's client should implement this interface.
+// EventsGetter is implemented by the group version's client, which hands out the client of Events.
 type EventsGetter interface {
 	Events(namespace string) EventInterface
 }
 
-// EventInterface has methods to work with Event resources.
+// EventInterface is the typed client of Events: a method per generated verb, plus EventExpansion's.
 type EventInterface interface {
 	Create(ctx context.Context, event *eventsv1.Event, opts metav1.CreateOptions) (*eventsv1.Event, error)
 	Update(ctx context.Context, event *eventsv1.Event, opts metav1.UpdateOptions) (*eventsv1.Event, error)
@@ -47,12 +46,12 @@ type EventInterface interface {
 	EventExpansion
 }
 
-// events implements EventInterface.
+// events is EventInterface over REST.
 type events struct {
 	*gentype.ClientWithList[*eventsv1.Event, *eventsv1.EventList]
 }
 
-// newEvents returns a events.
+// newEvents returns the client of Events in namespace that sends its requests through c.
 func newEvents(c *EventsV1Client, namespace string) *events {
 	return &events{
 		gentype.NewClientWithList[*eventsv1.Event, *eventsv1.EventList](

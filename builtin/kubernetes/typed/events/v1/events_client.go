@@ -31,7 +31,7 @@ type EventsV1Interface interface {
 	EventsGetter
 }
 
-// EventsV1Client is used to interact with features provided by the events.k8s.io group.
+// EventsV1Client is the group version's client; its typed clients share its REST client.
 type EventsV1Client struct {
 	restClient rest.Interface
 }
@@ -41,7 +41,7 @@ func (c *EventsV1Client) Events(namespace string) EventInterface {
 	return newEvents(c, namespace)
 }
 
-// NewForConfig creates a new EventsV1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a EventsV1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*EventsV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -52,7 +52,7 @@ func NewForConfig(c *rest.Config) (*EventsV1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new EventsV1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a EventsV1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*EventsV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -63,7 +63,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*EventsV1Client, err
 	return &EventsV1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new EventsV1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *EventsV1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -72,7 +72,7 @@ func NewForConfigOrDie(c *rest.Config) *EventsV1Client {
 	return client
 }
 
-// New creates a new EventsV1Client for the given RESTClient.
+// New returns a EventsV1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *EventsV1Client {
 	return &EventsV1Client{c}
 }
@@ -87,7 +87,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *EventsV1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

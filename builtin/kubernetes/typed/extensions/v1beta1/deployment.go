@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// DeploymentsGetter has a method to return a DeploymentInterface.
-// A group's client should implement this interface.
+// DeploymentsGetter is implemented by the group version's client, which hands out the client of Deployments.
 type DeploymentsGetter interface {
 	Deployments(namespace string) DeploymentInterface
 }
 
-// DeploymentInterface has methods to work with Deployment resources.
+// DeploymentInterface is the typed client of Deployments: a method per generated verb, plus DeploymentExpansion's.
 type DeploymentInterface interface {
 	Create(ctx context.Context, deployment *extensionsv1beta1.Deployment, opts v1.CreateOptions) (*extensionsv1beta1.Deployment, error)
 	Update(ctx context.Context, deployment *extensionsv1beta1.Deployment, opts v1.UpdateOptions) (*extensionsv1beta1.Deployment, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, deployment *extensionsv1beta1.Deployment, opts v1.UpdateOptions) (*extensionsv1beta1.Deployment, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -51,12 +50,12 @@ type DeploymentInterface interface {
 	DeploymentExpansion
 }
 
-// deployments implements DeploymentInterface.
+// deployments is DeploymentInterface over REST.
 type deployments struct {
 	*gentype.ClientWithList[*extensionsv1beta1.Deployment, *extensionsv1beta1.DeploymentList]
 }
 
-// newDeployments returns a deployments.
+// newDeployments returns the client of Deployments in namespace that sends its requests through c.
 func newDeployments(c *ExtensionsV1beta1Client, namespace string) *deployments {
 	return &deployments{
 		gentype.NewClientWithList[*extensionsv1beta1.Deployment, *extensionsv1beta1.DeploymentList](

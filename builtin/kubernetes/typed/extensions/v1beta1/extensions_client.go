@@ -35,7 +35,7 @@ type ExtensionsV1beta1Interface interface {
 	ReplicaSetsGetter
 }
 
-// ExtensionsV1beta1Client is used to interact with features provided by the extensions group.
+// ExtensionsV1beta1Client is the group version's client; its typed clients share its REST client.
 type ExtensionsV1beta1Client struct {
 	restClient rest.Interface
 }
@@ -65,7 +65,7 @@ func (c *ExtensionsV1beta1Client) ReplicaSets(namespace string) ReplicaSetInterf
 	return newReplicaSets(c, namespace)
 }
 
-// NewForConfig creates a new ExtensionsV1beta1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a ExtensionsV1beta1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*ExtensionsV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -76,7 +76,7 @@ func NewForConfig(c *rest.Config) (*ExtensionsV1beta1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new ExtensionsV1beta1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a ExtensionsV1beta1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*ExtensionsV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -87,7 +87,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*ExtensionsV1beta1Cl
 	return &ExtensionsV1beta1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new ExtensionsV1beta1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *ExtensionsV1beta1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -96,7 +96,7 @@ func NewForConfigOrDie(c *rest.Config) *ExtensionsV1beta1Client {
 	return client
 }
 
-// New creates a new ExtensionsV1beta1Client for the given RESTClient.
+// New returns a ExtensionsV1beta1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *ExtensionsV1beta1Client {
 	return &ExtensionsV1beta1Client{c}
 }
@@ -111,7 +111,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *ExtensionsV1beta1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

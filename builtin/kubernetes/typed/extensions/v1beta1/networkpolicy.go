@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NetworkPoliciesGetter has a method to return a NetworkPolicyInterface.
-// A group's client should implement this interface.
+// NetworkPoliciesGetter is implemented by the group version's client, which hands out the client of NetworkPolicies.
 type NetworkPoliciesGetter interface {
 	NetworkPolicies(namespace string) NetworkPolicyInterface
 }
 
-// NetworkPolicyInterface has methods to work with NetworkPolicy resources.
+// NetworkPolicyInterface is the typed client of NetworkPolicies: a method per generated verb, plus NetworkPolicyExpansion's.
 type NetworkPolicyInterface interface {
 	Create(ctx context.Context, networkPolicy *extensionsv1beta1.NetworkPolicy, opts v1.CreateOptions) (*extensionsv1beta1.NetworkPolicy, error)
 	Update(ctx context.Context, networkPolicy *extensionsv1beta1.NetworkPolicy, opts v1.UpdateOptions) (*extensionsv1beta1.NetworkPolicy, error)
@@ -47,12 +46,12 @@ type NetworkPolicyInterface interface {
 	NetworkPolicyExpansion
 }
 
-// networkPolicies implements NetworkPolicyInterface.
+// networkPolicies is NetworkPolicyInterface over REST.
 type networkPolicies struct {
 	*gentype.ClientWithList[*extensionsv1beta1.NetworkPolicy, *extensionsv1beta1.NetworkPolicyList]
 }
 
-// newNetworkPolicies returns a networkPolicies.
+// newNetworkPolicies returns the client of NetworkPolicies in namespace that sends its requests through c.
 func newNetworkPolicies(c *ExtensionsV1beta1Client, namespace string) *networkPolicies {
 	return &networkPolicies{
 		gentype.NewClientWithList[*extensionsv1beta1.NetworkPolicy, *extensionsv1beta1.NetworkPolicyList](

@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1
 
-// Package v1 has the automatically generated typed clients.
+// Package v1 provides the typed clients of version v1 of the flowcontrol.apiserver.k8s.io group.

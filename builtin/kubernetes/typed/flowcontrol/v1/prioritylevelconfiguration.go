@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PriorityLevelConfigurationsGetter has a method to return a PriorityLevelConfigurationInterface.
-// A group's client should implement this interface.
+// PriorityLevelConfigurationsGetter is implemented by the group version's client, which hands out the client of PriorityLevelConfigurations.
 type PriorityLevelConfigurationsGetter interface {
 	PriorityLevelConfigurations() PriorityLevelConfigurationInterface
 }
 
-// PriorityLevelConfigurationInterface has methods to work with PriorityLevelConfiguration resources.
+// PriorityLevelConfigurationInterface is the typed client of PriorityLevelConfigurations: a method per generated verb, plus PriorityLevelConfigurationExpansion's.
 type PriorityLevelConfigurationInterface interface {
 	Create(ctx context.Context, priorityLevelConfiguration *flowcontrolv1.PriorityLevelConfiguration, opts metav1.CreateOptions) (*flowcontrolv1.PriorityLevelConfiguration, error)
 	Update(ctx context.Context, priorityLevelConfiguration *flowcontrolv1.PriorityLevelConfiguration, opts metav1.UpdateOptions) (*flowcontrolv1.PriorityLevelConfiguration, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, priorityLevelConfiguration *flowcontrolv1.PriorityLevelConfiguration, opts metav1.UpdateOptions) (*flowcontrolv1.PriorityLevelConfiguration, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type PriorityLevelConfigurationInterface interface {
 	PriorityLevelConfigurationExpansion
 }
 
-// priorityLevelConfigurations implements PriorityLevelConfigurationInterface.
+// priorityLevelConfigurations is PriorityLevelConfigurationInterface over REST.
 type priorityLevelConfigurations struct {
 	*gentype.ClientWithList[*flowcontrolv1.PriorityLevelConfiguration, *flowcontrolv1.PriorityLevelConfigurationList]
 }
 
-// newPriorityLevelConfigurations returns a priorityLevelConfigurations.
+// newPriorityLevelConfigurations returns the client of PriorityLevelConfigurations that sends its requests through c.
 func newPriorityLevelConfigurations(c *FlowcontrolV1Client) *priorityLevelConfigurations {
 	return &priorityLevelConfigurations{
 		gentype.NewClientWithList[*flowcontrolv1.PriorityLevelConfiguration, *flowcontrolv1.PriorityLevelConfigurationList](

@@ -32,7 +32,7 @@ type FlowcontrolV1beta2Interface interface {
 	PriorityLevelConfigurationsGetter
 }
 
-// FlowcontrolV1beta2Client is used to interact with features provided by the flowcontrol.apiserver.k8s.io group.
+// FlowcontrolV1beta2Client is the group version's client; its typed clients share its REST client.
 type FlowcontrolV1beta2Client struct {
 	restClient rest.Interface
 }
@@ -47,7 +47,7 @@ func (c *FlowcontrolV1beta2Client) PriorityLevelConfigurations() PriorityLevelCo
 	return newPriorityLevelConfigurations(c)
 }
 
-// NewForConfig creates a new FlowcontrolV1beta2Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a FlowcontrolV1beta2Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*FlowcontrolV1beta2Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -58,7 +58,7 @@ func NewForConfig(c *rest.Config) (*FlowcontrolV1beta2Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new FlowcontrolV1beta2Client for the given config and HTTP client.
+// NewForConfigAndClient returns a FlowcontrolV1beta2Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*FlowcontrolV1beta2Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -69,7 +69,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*FlowcontrolV1beta2C
 	return &FlowcontrolV1beta2Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new FlowcontrolV1beta2Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *FlowcontrolV1beta2Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -78,7 +78,7 @@ func NewForConfigOrDie(c *rest.Config) *FlowcontrolV1beta2Client {
 	return client
 }
 
-// New creates a new FlowcontrolV1beta2Client for the given RESTClient.
+// New returns a FlowcontrolV1beta2Client whose typed clients send their requests through c.
 func New(c rest.Interface) *FlowcontrolV1beta2Client {
 	return &FlowcontrolV1beta2Client{c}
 }
@@ -93,7 +93,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *FlowcontrolV1beta2Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1beta3
 
-// Package v1beta3 has the automatically generated typed clients.
+// Package v1beta3 provides the typed clients of version v1beta3 of the flowcontrol.apiserver.k8s.io group.

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// FlowSchemasGetter has a method to return a FlowSchemaInterface.
-// A group's client should implement this interface.
+// FlowSchemasGetter is implemented by the group version's client, which hands out the client of FlowSchemas.
 type FlowSchemasGetter interface {
 	FlowSchemas() FlowSchemaInterface
 }
 
-// FlowSchemaInterface has methods to work with FlowSchema resources.
+// FlowSchemaInterface is the typed client of FlowSchemas: a method per generated verb, plus FlowSchemaExpansion's.
 type FlowSchemaInterface interface {
 	Create(ctx context.Context, flowSchema *flowcontrolv1beta3.FlowSchema, opts v1.CreateOptions) (*flowcontrolv1beta3.FlowSchema, error)
 	Update(ctx context.Context, flowSchema *flowcontrolv1beta3.FlowSchema, opts v1.UpdateOptions) (*flowcontrolv1beta3.FlowSchema, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, flowSchema *flowcontrolv1beta3.FlowSchema, opts v1.UpdateOptions) (*flowcontrolv1beta3.FlowSchema, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type FlowSchemaInterface interface {
 	FlowSchemaExpansion
 }
 
-// flowSchemas implements FlowSchemaInterface.
+// flowSchemas is FlowSchemaInterface over REST.
 type flowSchemas struct {
 	*gentype.ClientWithList[*flowcontrolv1beta3.FlowSchema, *flowcontrolv1beta3.FlowSchemaList]
 }
 
-// newFlowSchemas returns a flowSchemas.
+// newFlowSchemas returns the client of FlowSchemas that sends its requests through c.
 func newFlowSchemas(c *FlowcontrolV1beta3Client) *flowSchemas {
 	return &flowSchemas{
 		gentype.NewClientWithList[*flowcontrolv1beta3.FlowSchema, *flowcontrolv1beta3.FlowSchemaList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// EvictionsGetter has a method to return a EvictionInterface.
-// A group's client should implement this interface.
+// EvictionsGetter is implemented by the group version's client, which hands out the client of Evictions.
 type EvictionsGetter interface {
 	Evictions(namespace string) EvictionInterface
 }
 
-// EvictionInterface has methods to work with Eviction resources.
+// EvictionInterface is the typed client of Evictions: a method per generated verb, plus EvictionExpansion's.
 type EvictionInterface interface {
 	Create(ctx context.Context, eviction *lifecyclev1alpha1.Eviction, opts v1.CreateOptions) (*lifecyclev1alpha1.Eviction, error)
 	Update(ctx context.Context, eviction *lifecyclev1alpha1.Eviction, opts v1.UpdateOptions) (*lifecyclev1alpha1.Eviction, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, eviction *lifecyclev1alpha1.Eviction, opts v1.UpdateOptions) (*lifecyclev1alpha1.Eviction, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type EvictionInterface interface {
 	EvictionExpansion
 }
 
-// evictions implements EvictionInterface.
+// evictions is EvictionInterface over REST.
 type evictions struct {
 	*gentype.ClientWithList[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList]
 }
 
-// newEvictions returns a evictions.
+// newEvictions returns the client of Evictions in namespace that sends its requests through c.
 func newEvictions(c *LifecycleV1alpha1Client, namespace string) *evictions {
 	return &evictions{
 		gentype.NewClientWithList[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList](

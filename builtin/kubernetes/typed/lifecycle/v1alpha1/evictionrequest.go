@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// EvictionRequestsGetter has a method to return a EvictionRequestInterface.
-// A group's client should implement this interface.
+// EvictionRequestsGetter is implemented by the group version's client, which hands out the client of EvictionRequests.
 type EvictionRequestsGetter interface {
 	EvictionRequests(namespace string) EvictionRequestInterface
 }
 
-// EvictionRequestInterface has methods to work with EvictionRequest resources.
+// EvictionRequestInterface is the typed client of EvictionRequests: a method per generated verb, plus EvictionRequestExpansion's.
 type EvictionRequestInterface interface {
 	Create(ctx context.Context, evictionRequest *lifecyclev1alpha1.EvictionRequest, opts v1.CreateOptions) (*lifecyclev1alpha1.EvictionRequest, error)
 	Update(ctx context.Context, evictionRequest *lifecyclev1alpha1.EvictionRequest, opts v1.UpdateOptions) (*lifecyclev1alpha1.EvictionRequest, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, evictionRequest *lifecyclev1alpha1.EvictionRequest, opts v1.UpdateOptions) (*lifecyclev1alpha1.EvictionRequest, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type EvictionRequestInterface interface {
 	EvictionRequestExpansion
 }
 
-// evictionRequests implements EvictionRequestInterface.
+// evictionRequests is EvictionRequestInterface over REST.
 type evictionRequests struct {
 	*gentype.ClientWithList[*lifecyclev1alpha1.EvictionRequest, *lifecyclev1alpha1.EvictionRequestList]
 }
 
-// newEvictionRequests returns a evictionRequests.
+// newEvictionRequests returns the client of EvictionRequests in namespace that sends its requests through c.
 func newEvictionRequests(c *LifecycleV1alpha1Client, namespace string) *evictionRequests {
 	return &evictionRequests{
 		gentype.NewClientWithList[*lifecyclev1alpha1.EvictionRequest, *lifecyclev1alpha1.EvictionRequestList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ServiceCIDRsGetter has a method to return a ServiceCIDRInterface.
-// A group's client should implement this interface.
+// ServiceCIDRsGetter is implemented by the group version's client, which hands out the client of ServiceCIDRs.
 type ServiceCIDRsGetter interface {
 	ServiceCIDRs() ServiceCIDRInterface
 }
 
-// ServiceCIDRInterface has methods to work with ServiceCIDR resources.
+// ServiceCIDRInterface is the typed client of ServiceCIDRs: a method per generated verb, plus ServiceCIDRExpansion's.
 type ServiceCIDRInterface interface {
 	Create(ctx context.Context, serviceCIDR *networkingv1.ServiceCIDR, opts metav1.CreateOptions) (*networkingv1.ServiceCIDR, error)
 	Update(ctx context.Context, serviceCIDR *networkingv1.ServiceCIDR, opts metav1.UpdateOptions) (*networkingv1.ServiceCIDR, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, serviceCIDR *networkingv1.ServiceCIDR, opts metav1.UpdateOptions) (*networkingv1.ServiceCIDR, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type ServiceCIDRInterface interface {
 	ServiceCIDRExpansion
 }
 
-// serviceCIDRs implements ServiceCIDRInterface.
+// serviceCIDRs is ServiceCIDRInterface over REST.
 type serviceCIDRs struct {
 	*gentype.ClientWithList[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList]
 }
 
-// newServiceCIDRs returns a serviceCIDRs.
+// newServiceCIDRs returns the client of ServiceCIDRs that sends its requests through c.
 func newServiceCIDRs(c *NetworkingV1Client) *serviceCIDRs {
 	return &serviceCIDRs{
 		gentype.NewClientWithList[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// IngressesGetter has a method to return a IngressInterface.
-// A group's client should implement this interface.
+// IngressesGetter is implemented by the group version's client, which hands out the client of Ingresses.
 type IngressesGetter interface {
 	Ingresses(namespace string) IngressInterface
 }
 
-// IngressInterface has methods to work with Ingress resources.
+// IngressInterface is the typed client of Ingresses: a method per generated verb, plus IngressExpansion's.
 type IngressInterface interface {
 	Create(ctx context.Context, ingress *networkingv1beta1.Ingress, opts v1.CreateOptions) (*networkingv1beta1.Ingress, error)
 	Update(ctx context.Context, ingress *networkingv1beta1.Ingress, opts v1.UpdateOptions) (*networkingv1beta1.Ingress, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, ingress *networkingv1beta1.Ingress, opts v1.UpdateOptions) (*networkingv1beta1.Ingress, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type IngressInterface interface {
 	IngressExpansion
 }
 
-// ingresses implements IngressInterface.
+// ingresses is IngressInterface over REST.
 type ingresses struct {
 	*gentype.ClientWithList[*networkingv1beta1.Ingress, *networkingv1beta1.IngressList]
 }
 
-// newIngresses returns a ingresses.
+// newIngresses returns the client of Ingresses in namespace that sends its requests through c.
 func newIngresses(c *NetworkingV1beta1Client, namespace string) *ingresses {
 	return &ingresses{
 		gentype.NewClientWithList[*networkingv1beta1.Ingress, *networkingv1beta1.IngressList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// IngressClassesGetter has a method to return a IngressClassInterface.
-// A group's client should implement this interface.
+// IngressClassesGetter is implemented by the group version's client, which hands out the client of IngressClasses.
 type IngressClassesGetter interface {
 	IngressClasses() IngressClassInterface
 }
 
-// IngressClassInterface has methods to work with IngressClass resources.
+// IngressClassInterface is the typed client of IngressClasses: a method per generated verb, plus IngressClassExpansion's.
 type IngressClassInterface interface {
 	Create(ctx context.Context, ingressClass *networkingv1beta1.IngressClass, opts v1.CreateOptions) (*networkingv1beta1.IngressClass, error)
 	Update(ctx context.Context, ingressClass *networkingv1beta1.IngressClass, opts v1.UpdateOptions) (*networkingv1beta1.IngressClass, error)
@@ -47,12 +46,12 @@ type IngressClassInterface interface {
 	IngressClassExpansion
 }
 
-// ingressClasses implements IngressClassInterface.
+// ingressClasses is IngressClassInterface over REST.
 type ingressClasses struct {
 	*gentype.ClientWithList[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList]
 }
 
-// newIngressClasses returns a ingressClasses.
+// newIngressClasses returns the client of IngressClasses that sends its requests through c.
 func newIngressClasses(c *NetworkingV1beta1Client) *ingressClasses {
 	return &ingressClasses{
 		gentype.NewClientWithList[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// IPAddressesGetter has a method to return a IPAddressInterface.
-// A group's client should implement this interface.
+// IPAddressesGetter is implemented by the group version's client, which hands out the client of IPAddresses.
 type IPAddressesGetter interface {
 	IPAddresses() IPAddressInterface
 }
 
-// IPAddressInterface has methods to work with IPAddress resources.
+// IPAddressInterface is the typed client of IPAddresses: a method per generated verb, plus IPAddressExpansion's.
 type IPAddressInterface interface {
 	Create(ctx context.Context, iPAddress *networkingv1beta1.IPAddress, opts v1.CreateOptions) (*networkingv1beta1.IPAddress, error)
 	Update(ctx context.Context, iPAddress *networkingv1beta1.IPAddress, opts v1.UpdateOptions) (*networkingv1beta1.IPAddress, error)
@@ -47,12 +46,12 @@ type IPAddressInterface interface {
 	IPAddressExpansion
 }
 
-// iPAddresses implements IPAddressInterface.
+// iPAddresses is IPAddressInterface over REST.
 type iPAddresses struct {
 	*gentype.ClientWithList[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList]
 }
 
-// newIPAddresses returns a iPAddresses.
+// newIPAddresses returns the client of IPAddresses that sends its requests through c.
 func newIPAddresses(c *NetworkingV1beta1Client) *iPAddresses {
 	return &iPAddresses{
 		gentype.NewClientWithList[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList](

@@ -34,7 +34,7 @@ type NetworkingV1beta1Interface interface {
 	ServiceCIDRsGetter
 }
 
-// NetworkingV1beta1Client is used to interact with features provided by the networking.k8s.io group.
+// NetworkingV1beta1Client is the group version's client; its typed clients share its REST client.
 type NetworkingV1beta1Client struct {
 	restClient rest.Interface
 }
@@ -59,7 +59,7 @@ func (c *NetworkingV1beta1Client) ServiceCIDRs() ServiceCIDRInterface {
 	return newServiceCIDRs(c)
 }
 
-// NewForConfig creates a new NetworkingV1beta1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a NetworkingV1beta1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*NetworkingV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -70,7 +70,7 @@ func NewForConfig(c *rest.Config) (*NetworkingV1beta1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new NetworkingV1beta1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a NetworkingV1beta1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*NetworkingV1beta1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -81,7 +81,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*NetworkingV1beta1Cl
 	return &NetworkingV1beta1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new NetworkingV1beta1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *NetworkingV1beta1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -90,7 +90,7 @@ func NewForConfigOrDie(c *rest.Config) *NetworkingV1beta1Client {
 	return client
 }
 
-// New creates a new NetworkingV1beta1Client for the given RESTClient.
+// New returns a NetworkingV1beta1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *NetworkingV1beta1Client {
 	return &NetworkingV1beta1Client{c}
 }
@@ -105,7 +105,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *NetworkingV1beta1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

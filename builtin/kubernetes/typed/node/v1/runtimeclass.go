@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// RuntimeClassesGetter has a method to return a RuntimeClassInterface.
-// A group's client should implement this interface.
+// RuntimeClassesGetter is implemented by the group version's client, which hands out the client of RuntimeClasses.
 type RuntimeClassesGetter interface {
 	RuntimeClasses() RuntimeClassInterface
 }
 
-// RuntimeClassInterface has methods to work with RuntimeClass resources.
+// RuntimeClassInterface is the typed client of RuntimeClasses: a method per generated verb, plus RuntimeClassExpansion's.
 type RuntimeClassInterface interface {
 	Create(ctx context.Context, runtimeClass *nodev1.RuntimeClass, opts metav1.CreateOptions) (*nodev1.RuntimeClass, error)
 	Update(ctx context.Context, runtimeClass *nodev1.RuntimeClass, opts metav1.UpdateOptions) (*nodev1.RuntimeClass, error)
@@ -47,12 +46,12 @@ type RuntimeClassInterface interface {
 	RuntimeClassExpansion
 }
 
-// runtimeClasses implements RuntimeClassInterface.
+// runtimeClasses is RuntimeClassInterface over REST.
 type runtimeClasses struct {
 	*gentype.ClientWithList[*nodev1.RuntimeClass, *nodev1.RuntimeClassList]
 }
 
-// newRuntimeClasses returns a runtimeClasses.
+// newRuntimeClasses returns the client of RuntimeClasses that sends its requests through c.
 func newRuntimeClasses(c *NodeV1Client) *runtimeClasses {
 	return &runtimeClasses{
 		gentype.NewClientWithList[*nodev1.RuntimeClass, *nodev1.RuntimeClassList](

@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1beta1
 
-// Package v1beta1 has the automatically generated typed clients.
+// Package v1beta1 provides the typed clients of version v1beta1 of the node.k8s.io group.

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PodDisruptionBudgetsGetter has a method to return a PodDisruptionBudgetInterface.
-// A group's client should implement this interface.
+// PodDisruptionBudgetsGetter is implemented by the group version's client, which hands out the client of PodDisruptionBudgets.
 type PodDisruptionBudgetsGetter interface {
 	PodDisruptionBudgets(namespace string) PodDisruptionBudgetInterface
 }
 
-// PodDisruptionBudgetInterface has methods to work with PodDisruptionBudget resources.
+// PodDisruptionBudgetInterface is the typed client of PodDisruptionBudgets: a method per generated verb, plus PodDisruptionBudgetExpansion's.
 type PodDisruptionBudgetInterface interface {
 	Create(ctx context.Context, podDisruptionBudget *policyv1.PodDisruptionBudget, opts metav1.CreateOptions) (*policyv1.PodDisruptionBudget, error)
 	Update(ctx context.Context, podDisruptionBudget *policyv1.PodDisruptionBudget, opts metav1.UpdateOptions) (*policyv1.PodDisruptionBudget, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, podDisruptionBudget *policyv1.PodDisruptionBudget, opts metav1.UpdateOptions) (*policyv1.PodDisruptionBudget, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type PodDisruptionBudgetInterface interface {
 	PodDisruptionBudgetExpansion
 }
 
-// podDisruptionBudgets implements PodDisruptionBudgetInterface.
+// podDisruptionBudgets is PodDisruptionBudgetInterface over REST.
 type podDisruptionBudgets struct {
 	*gentype.ClientWithList[*policyv1.PodDisruptionBudget, *policyv1.PodDisruptionBudgetList]
 }
 
-// newPodDisruptionBudgets returns a podDisruptionBudgets.
+// newPodDisruptionBudgets returns the client of PodDisruptionBudgets in namespace that sends its requests through c.
 func newPodDisruptionBudgets(c *PolicyV1Client, namespace string) *podDisruptionBudgets {
 	return &podDisruptionBudgets{
 		gentype.NewClientWithList[*policyv1.PodDisruptionBudget, *policyv1.PodDisruptionBudgetList](

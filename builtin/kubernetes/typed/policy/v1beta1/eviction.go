@@ -24,23 +24,22 @@ import (
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
 )
 
-// EvictionsGetter has a method to return a EvictionInterface.
-// A group's client should implement this interface.
+// EvictionsGetter is implemented by the group version's client, which hands out the client of Evictions.
 type EvictionsGetter interface {
 	Evictions(namespace string) EvictionInterface
 }
 
-// EvictionInterface has methods to work with Eviction resources.
+// EvictionInterface is the typed client of Evictions: a method per generated verb, plus EvictionExpansion's.
 type EvictionInterface interface {
 	EvictionExpansion
 }
 
-// evictions implements EvictionInterface.
+// evictions is EvictionInterface over REST.
 type evictions struct {
 	*gentype.Client[*policyv1beta1.Eviction]
 }
 
-// newEvictions returns a evictions.
+// newEvictions returns the client of Evictions in namespace that sends its requests through c.
 func newEvictions(c *PolicyV1beta1Client, namespace string) *evictions {
 	return &evictions{
 		gentype.NewClient[*policyv1beta1.Eviction](

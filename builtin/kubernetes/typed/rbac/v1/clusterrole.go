@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ClusterRolesGetter has a method to return a ClusterRoleInterface.
-// A group's client should implement this interface.
+// ClusterRolesGetter is implemented by the group version's client, which hands out the client of ClusterRoles.
 type ClusterRolesGetter interface {
 	ClusterRoles() ClusterRoleInterface
 }
 
-// ClusterRoleInterface has methods to work with ClusterRole resources.
+// ClusterRoleInterface is the typed client of ClusterRoles: a method per generated verb, plus ClusterRoleExpansion's.
 type ClusterRoleInterface interface {
 	Create(ctx context.Context, clusterRole *rbacv1.ClusterRole, opts metav1.CreateOptions) (*rbacv1.ClusterRole, error)
 	Update(ctx context.Context, clusterRole *rbacv1.ClusterRole, opts metav1.UpdateOptions) (*rbacv1.ClusterRole, error)
@@ -47,12 +46,12 @@ type ClusterRoleInterface interface {
 	ClusterRoleExpansion
 }
 
-// clusterRoles implements ClusterRoleInterface.
+// clusterRoles is ClusterRoleInterface over REST.
 type clusterRoles struct {
 	*gentype.ClientWithList[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList]
 }
 
-// newClusterRoles returns a clusterRoles.
+// newClusterRoles returns the client of ClusterRoles that sends its requests through c.
 func newClusterRoles(c *RbacV1Client) *clusterRoles {
 	return &clusterRoles{
 		gentype.NewClientWithList[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList](

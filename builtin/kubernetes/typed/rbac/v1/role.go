@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// RolesGetter has a method to return a RoleInterface.
-// A group's client should implement this interface.
+// RolesGetter is implemented by the group version's client, which hands out the client of Roles.
 type RolesGetter interface {
 	Roles(namespace string) RoleInterface
 }
 
-// RoleInterface has methods to work with Role resources.
+// RoleInterface is the typed client of Roles: a method per generated verb, plus RoleExpansion's.
 type RoleInterface interface {
 	Create(ctx context.Context, role *rbacv1.Role, opts metav1.CreateOptions) (*rbacv1.Role, error)
 	Update(ctx context.Context, role *rbacv1.Role, opts metav1.UpdateOptions) (*rbacv1.Role, error)
@@ -47,12 +46,12 @@ type RoleInterface interface {
 	RoleExpansion
 }
 
-// roles implements RoleInterface.
+// roles is RoleInterface over REST.
 type roles struct {
 	*gentype.ClientWithList[*rbacv1.Role, *rbacv1.RoleList]
 }
 
-// newRoles returns a roles.
+// newRoles returns the client of Roles in namespace that sends its requests through c.
 func newRoles(c *RbacV1Client, namespace string) *roles {
 	return &roles{
 		gentype.NewClientWithList[*rbacv1.Role, *rbacv1.RoleList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ClusterRoleBindingsGetter has a method to return a ClusterRoleBindingInterface.
-// A group's client should implement this interface.
+// ClusterRoleBindingsGetter is implemented by the group version's client, which hands out the client of ClusterRoleBindings.
 type ClusterRoleBindingsGetter interface {
 	ClusterRoleBindings() ClusterRoleBindingInterface
 }
 
-// ClusterRoleBindingInterface has methods to work with ClusterRoleBinding resources.
+// ClusterRoleBindingInterface is the typed client of ClusterRoleBindings: a method per generated verb, plus ClusterRoleBindingExpansion's.
 type ClusterRoleBindingInterface interface {
 	Create(ctx context.Context, clusterRoleBinding *rbacv1alpha1.ClusterRoleBinding, opts v1.CreateOptions) (*rbacv1alpha1.ClusterRoleBinding, error)
 	Update(ctx context.Context, clusterRoleBinding *rbacv1alpha1.ClusterRoleBinding, opts v1.UpdateOptions) (*rbacv1alpha1.ClusterRoleBinding, error)
@@ -47,12 +46,12 @@ type ClusterRoleBindingInterface interface {
 	ClusterRoleBindingExpansion
 }
 
-// clusterRoleBindings implements ClusterRoleBindingInterface.
+// clusterRoleBindings is ClusterRoleBindingInterface over REST.
 type clusterRoleBindings struct {
 	*gentype.ClientWithList[*rbacv1alpha1.ClusterRoleBinding, *rbacv1alpha1.ClusterRoleBindingList]
 }
 
-// newClusterRoleBindings returns a clusterRoleBindings.
+// newClusterRoleBindings returns the client of ClusterRoleBindings that sends its requests through c.
 func newClusterRoleBindings(c *RbacV1alpha1Client) *clusterRoleBindings {
 	return &clusterRoleBindings{
 		gentype.NewClientWithList[*rbacv1alpha1.ClusterRoleBinding, *rbacv1alpha1.ClusterRoleBindingList](

@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1alpha1
 
-// Package v1alpha1 has the automatically generated typed clients.
+// Package v1alpha1 provides the typed clients of version v1alpha1 of the rbac.authorization.k8s.io group.

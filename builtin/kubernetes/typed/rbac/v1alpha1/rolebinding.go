@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// RoleBindingsGetter has a method to return a RoleBindingInterface.
-// A group's client should implement this interface.
+// RoleBindingsGetter is implemented by the group version's client, which hands out the client of RoleBindings.
 type RoleBindingsGetter interface {
 	RoleBindings(namespace string) RoleBindingInterface
 }
 
-// RoleBindingInterface has methods to work with RoleBinding resources.
+// RoleBindingInterface is the typed client of RoleBindings: a method per generated verb, plus RoleBindingExpansion's.
 type RoleBindingInterface interface {
 	Create(ctx context.Context, roleBinding *rbacv1alpha1.RoleBinding, opts v1.CreateOptions) (*rbacv1alpha1.RoleBinding, error)
 	Update(ctx context.Context, roleBinding *rbacv1alpha1.RoleBinding, opts v1.UpdateOptions) (*rbacv1alpha1.RoleBinding, error)
@@ -47,12 +46,12 @@ type RoleBindingInterface interface {
 	RoleBindingExpansion
 }
 
-// roleBindings implements RoleBindingInterface.
+// roleBindings is RoleBindingInterface over REST.
 type roleBindings struct {
 	*gentype.ClientWithList[*rbacv1alpha1.RoleBinding, *rbacv1alpha1.RoleBindingList]
 }
 
-// newRoleBindings returns a roleBindings.
+// newRoleBindings returns the client of RoleBindings in namespace that sends its requests through c.
 func newRoleBindings(c *RbacV1alpha1Client, namespace string) *roleBindings {
 	return &roleBindings{
 		gentype.NewClientWithList[*rbacv1alpha1.RoleBinding, *rbacv1alpha1.RoleBindingList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// DeviceClassesGetter has a method to return a DeviceClassInterface.
-// A group's client should implement this interface.
+// DeviceClassesGetter is implemented by the group version's client, which hands out the client of DeviceClasses.
 type DeviceClassesGetter interface {
 	DeviceClasses() DeviceClassInterface
 }
 
-// DeviceClassInterface has methods to work with DeviceClass resources.
+// DeviceClassInterface is the typed client of DeviceClasses: a method per generated verb, plus DeviceClassExpansion's.
 type DeviceClassInterface interface {
 	Create(ctx context.Context, deviceClass *resourcev1.DeviceClass, opts metav1.CreateOptions) (*resourcev1.DeviceClass, error)
 	Update(ctx context.Context, deviceClass *resourcev1.DeviceClass, opts metav1.UpdateOptions) (*resourcev1.DeviceClass, error)
@@ -47,12 +46,12 @@ type DeviceClassInterface interface {
 	DeviceClassExpansion
 }
 
-// deviceClasses implements DeviceClassInterface.
+// deviceClasses is DeviceClassInterface over REST.
 type deviceClasses struct {
 	*gentype.ClientWithList[*resourcev1.DeviceClass, *resourcev1.DeviceClassList]
 }
 
-// newDeviceClasses returns a deviceClasses.
+// newDeviceClasses returns the client of DeviceClasses that sends its requests through c.
 func newDeviceClasses(c *ResourceV1Client) *deviceClasses {
 	return &deviceClasses{
 		gentype.NewClientWithList[*resourcev1.DeviceClass, *resourcev1.DeviceClassList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// DeviceTaintRulesGetter has a method to return a DeviceTaintRuleInterface.
-// A group's client should implement this interface.
+// DeviceTaintRulesGetter is implemented by the group version's client, which hands out the client of DeviceTaintRules.
 type DeviceTaintRulesGetter interface {
 	DeviceTaintRules() DeviceTaintRuleInterface
 }
 
-// DeviceTaintRuleInterface has methods to work with DeviceTaintRule resources.
+// DeviceTaintRuleInterface is the typed client of DeviceTaintRules: a method per generated verb, plus DeviceTaintRuleExpansion's.
 type DeviceTaintRuleInterface interface {
 	Create(ctx context.Context, deviceTaintRule *resourcev1.DeviceTaintRule, opts metav1.CreateOptions) (*resourcev1.DeviceTaintRule, error)
 	Update(ctx context.Context, deviceTaintRule *resourcev1.DeviceTaintRule, opts metav1.UpdateOptions) (*resourcev1.DeviceTaintRule, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, deviceTaintRule *resourcev1.DeviceTaintRule, opts metav1.UpdateOptions) (*resourcev1.DeviceTaintRule, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type DeviceTaintRuleInterface interface {
 	DeviceTaintRuleExpansion
 }
 
-// deviceTaintRules implements DeviceTaintRuleInterface.
+// deviceTaintRules is DeviceTaintRuleInterface over REST.
 type deviceTaintRules struct {
 	*gentype.ClientWithList[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList]
 }
 
-// newDeviceTaintRules returns a deviceTaintRules.
+// newDeviceTaintRules returns the client of DeviceTaintRules that sends its requests through c.
 func newDeviceTaintRules(c *ResourceV1Client) *deviceTaintRules {
 	return &deviceTaintRules{
 		gentype.NewClientWithList[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList](

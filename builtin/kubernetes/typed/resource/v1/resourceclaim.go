@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ResourceClaimsGetter has a method to return a ResourceClaimInterface.
-// A group's client should implement this interface.
+// ResourceClaimsGetter is implemented by the group version's client, which hands out the client of ResourceClaims.
 type ResourceClaimsGetter interface {
 	ResourceClaims(namespace string) ResourceClaimInterface
 }
 
-// ResourceClaimInterface has methods to work with ResourceClaim resources.
+// ResourceClaimInterface is the typed client of ResourceClaims: a method per generated verb, plus ResourceClaimExpansion's.
 type ResourceClaimInterface interface {
 	Create(ctx context.Context, resourceClaim *resourcev1.ResourceClaim, opts metav1.CreateOptions) (*resourcev1.ResourceClaim, error)
 	Update(ctx context.Context, resourceClaim *resourcev1.ResourceClaim, opts metav1.UpdateOptions) (*resourcev1.ResourceClaim, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, resourceClaim *resourcev1.ResourceClaim, opts metav1.UpdateOptions) (*resourcev1.ResourceClaim, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type ResourceClaimInterface interface {
 	ResourceClaimExpansion
 }
 
-// resourceClaims implements ResourceClaimInterface.
+// resourceClaims is ResourceClaimInterface over REST.
 type resourceClaims struct {
 	*gentype.ClientWithList[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList]
 }
 
-// newResourceClaims returns a resourceClaims.
+// newResourceClaims returns the client of ResourceClaims in namespace that sends its requests through c.
 func newResourceClaims(c *ResourceV1Client, namespace string) *resourceClaims {
 	return &resourceClaims{
 		gentype.NewClientWithList[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList](

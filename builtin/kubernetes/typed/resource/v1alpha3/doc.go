@@ -18,4 +18,4 @@ limitations under the License.
 
 package v1alpha3
 
-// Package v1alpha3 has the automatically generated typed clients.
+// Package v1alpha3 provides the typed clients of version v1alpha3 of the resource.k8s.io group.

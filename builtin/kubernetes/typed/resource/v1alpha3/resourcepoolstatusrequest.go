@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ResourcePoolStatusRequestsGetter has a method to return a ResourcePoolStatusRequestInterface.
-// A group's client should implement this interface.
+// ResourcePoolStatusRequestsGetter is implemented by the group version's client, which hands out the client of ResourcePoolStatusRequests.
 type ResourcePoolStatusRequestsGetter interface {
 	ResourcePoolStatusRequests() ResourcePoolStatusRequestInterface
 }
 
-// ResourcePoolStatusRequestInterface has methods to work with ResourcePoolStatusRequest resources.
+// ResourcePoolStatusRequestInterface is the typed client of ResourcePoolStatusRequests: a method per generated verb, plus ResourcePoolStatusRequestExpansion's.
 type ResourcePoolStatusRequestInterface interface {
 	Create(ctx context.Context, resourcePoolStatusRequest *resourcev1alpha3.ResourcePoolStatusRequest, opts v1.CreateOptions) (*resourcev1alpha3.ResourcePoolStatusRequest, error)
 	Update(ctx context.Context, resourcePoolStatusRequest *resourcev1alpha3.ResourcePoolStatusRequest, opts v1.UpdateOptions) (*resourcev1alpha3.ResourcePoolStatusRequest, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, resourcePoolStatusRequest *resourcev1alpha3.ResourcePoolStatusRequest, opts v1.UpdateOptions) (*resourcev1alpha3.ResourcePoolStatusRequest, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type ResourcePoolStatusRequestInterface interface {
 	ResourcePoolStatusRequestExpansion
 }
 
-// resourcePoolStatusRequests implements ResourcePoolStatusRequestInterface.
+// resourcePoolStatusRequests is ResourcePoolStatusRequestInterface over REST.
 type resourcePoolStatusRequests struct {
 	*gentype.ClientWithList[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList]
 }
 
-// newResourcePoolStatusRequests returns a resourcePoolStatusRequests.
+// newResourcePoolStatusRequests returns the client of ResourcePoolStatusRequests that sends its requests through c.
 func newResourcePoolStatusRequests(c *ResourceV1alpha3Client) *resourcePoolStatusRequests {
 	return &resourcePoolStatusRequests{
 		gentype.NewClientWithList[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ResourceSlicesGetter has a method to return a ResourceSliceInterface.
-// A group's client should implement this interface.
+// ResourceSlicesGetter is implemented by the group version's client, which hands out the client of ResourceSlices.
 type ResourceSlicesGetter interface {
 	ResourceSlices() ResourceSliceInterface
 }
 
-// ResourceSliceInterface has methods to work with ResourceSlice resources.
+// ResourceSliceInterface is the typed client of ResourceSlices: a method per generated verb, plus ResourceSliceExpansion's.
 type ResourceSliceInterface interface {
 	Create(ctx context.Context, resourceSlice *resourcev1beta1.ResourceSlice, opts v1.CreateOptions) (*resourcev1beta1.ResourceSlice, error)
 	Update(ctx context.Context, resourceSlice *resourcev1beta1.ResourceSlice, opts v1.UpdateOptions) (*resourcev1beta1.ResourceSlice, error)
@@ -47,12 +46,12 @@ type ResourceSliceInterface interface {
 	ResourceSliceExpansion
 }
 
-// resourceSlices implements ResourceSliceInterface.
+// resourceSlices is ResourceSliceInterface over REST.
 type resourceSlices struct {
 	*gentype.ClientWithList[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList]
 }
 
-// newResourceSlices returns a resourceSlices.
+// newResourceSlices returns the client of ResourceSlices that sends its requests through c.
 func newResourceSlices(c *ResourceV1beta1Client) *resourceSlices {
 	return &resourceSlices{
 		gentype.NewClientWithList[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ResourceClaimTemplatesGetter has a method to return a ResourceClaimTemplateInterface.
-// A group's client should implement this interface.
+// ResourceClaimTemplatesGetter is implemented by the group version's client, which hands out the client of ResourceClaimTemplates.
 type ResourceClaimTemplatesGetter interface {
 	ResourceClaimTemplates(namespace string) ResourceClaimTemplateInterface
 }
 
-// ResourceClaimTemplateInterface has methods to work with ResourceClaimTemplate resources.
+// ResourceClaimTemplateInterface is the typed client of ResourceClaimTemplates: a method per generated verb, plus ResourceClaimTemplateExpansion's.
 type ResourceClaimTemplateInterface interface {
 	Create(ctx context.Context, resourceClaimTemplate *resourcev1beta2.ResourceClaimTemplate, opts v1.CreateOptions) (*resourcev1beta2.ResourceClaimTemplate, error)
 	Update(ctx context.Context, resourceClaimTemplate *resourcev1beta2.ResourceClaimTemplate, opts v1.UpdateOptions) (*resourcev1beta2.ResourceClaimTemplate, error)
@@ -47,12 +46,12 @@ type ResourceClaimTemplateInterface interface {
 	ResourceClaimTemplateExpansion
 }
 
-// resourceClaimTemplates implements ResourceClaimTemplateInterface.
+// resourceClaimTemplates is ResourceClaimTemplateInterface over REST.
 type resourceClaimTemplates struct {
 	*gentype.ClientWithList[*resourcev1beta2.ResourceClaimTemplate, *resourcev1beta2.ResourceClaimTemplateList]
 }
 
-// newResourceClaimTemplates returns a resourceClaimTemplates.
+// newResourceClaimTemplates returns the client of ResourceClaimTemplates in namespace that sends its requests through c.
 func newResourceClaimTemplates(c *ResourceV1beta2Client, namespace string) *resourceClaimTemplates {
 	return &resourceClaimTemplates{
 		gentype.NewClientWithList[*resourcev1beta2.ResourceClaimTemplate, *resourcev1beta2.ResourceClaimTemplateList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CompositePodGroupsGetter has a method to return a CompositePodGroupInterface.
-// A group's client should implement this interface.
+// CompositePodGroupsGetter is implemented by the group version's client, which hands out the client of CompositePodGroups.
 type CompositePodGroupsGetter interface {
 	CompositePodGroups(namespace string) CompositePodGroupInterface
 }
 
-// CompositePodGroupInterface has methods to work with CompositePodGroup resources.
+// CompositePodGroupInterface is the typed client of CompositePodGroups: a method per generated verb, plus CompositePodGroupExpansion's.
 type CompositePodGroupInterface interface {
 	Create(ctx context.Context, compositePodGroup *schedulingv1alpha3.CompositePodGroup, opts v1.CreateOptions) (*schedulingv1alpha3.CompositePodGroup, error)
 	Update(ctx context.Context, compositePodGroup *schedulingv1alpha3.CompositePodGroup, opts v1.UpdateOptions) (*schedulingv1alpha3.CompositePodGroup, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, compositePodGroup *schedulingv1alpha3.CompositePodGroup, opts v1.UpdateOptions) (*schedulingv1alpha3.CompositePodGroup, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type CompositePodGroupInterface interface {
 	CompositePodGroupExpansion
 }
 
-// compositePodGroups implements CompositePodGroupInterface.
+// compositePodGroups is CompositePodGroupInterface over REST.
 type compositePodGroups struct {
 	*gentype.ClientWithList[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList]
 }
 
-// newCompositePodGroups returns a compositePodGroups.
+// newCompositePodGroups returns the client of CompositePodGroups in namespace that sends its requests through c.
 func newCompositePodGroups(c *SchedulingV1alpha3Client, namespace string) *compositePodGroups {
 	return &compositePodGroups{
 		gentype.NewClientWithList[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList](

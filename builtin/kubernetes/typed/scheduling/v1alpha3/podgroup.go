@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PodGroupsGetter has a method to return a PodGroupInterface.
-// A group's client should implement this interface.
+// PodGroupsGetter is implemented by the group version's client, which hands out the client of PodGroups.
 type PodGroupsGetter interface {
 	PodGroups(namespace string) PodGroupInterface
 }
 
-// PodGroupInterface has methods to work with PodGroup resources.
+// PodGroupInterface is the typed client of PodGroups: a method per generated verb, plus PodGroupExpansion's.
 type PodGroupInterface interface {
 	Create(ctx context.Context, podGroup *schedulingv1alpha3.PodGroup, opts v1.CreateOptions) (*schedulingv1alpha3.PodGroup, error)
 	Update(ctx context.Context, podGroup *schedulingv1alpha3.PodGroup, opts v1.UpdateOptions) (*schedulingv1alpha3.PodGroup, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, podGroup *schedulingv1alpha3.PodGroup, opts v1.UpdateOptions) (*schedulingv1alpha3.PodGroup, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type PodGroupInterface interface {
 	PodGroupExpansion
 }
 
-// podGroups implements PodGroupInterface.
+// podGroups is PodGroupInterface over REST.
 type podGroups struct {
 	*gentype.ClientWithList[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList]
 }
 
-// newPodGroups returns a podGroups.
+// newPodGroups returns the client of PodGroups in namespace that sends its requests through c.
 func newPodGroups(c *SchedulingV1alpha3Client, namespace string) *podGroups {
 	return &podGroups{
 		gentype.NewClientWithList[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// PriorityClassesGetter has a method to return a PriorityClassInterface.
-// A group's client should implement this interface.
+// PriorityClassesGetter is implemented by the group version's client, which hands out the client of PriorityClasses.
 type PriorityClassesGetter interface {
 	PriorityClasses() PriorityClassInterface
 }
 
-// PriorityClassInterface has methods to work with PriorityClass resources.
+// PriorityClassInterface is the typed client of PriorityClasses: a method per generated verb, plus PriorityClassExpansion's.
 type PriorityClassInterface interface {
 	Create(ctx context.Context, priorityClass *schedulingv1beta1.PriorityClass, opts v1.CreateOptions) (*schedulingv1beta1.PriorityClass, error)
 	Update(ctx context.Context, priorityClass *schedulingv1beta1.PriorityClass, opts v1.UpdateOptions) (*schedulingv1beta1.PriorityClass, error)
@@ -47,12 +46,12 @@ type PriorityClassInterface interface {
 	PriorityClassExpansion
 }
 
-// priorityClasses implements PriorityClassInterface.
+// priorityClasses is PriorityClassInterface over REST.
 type priorityClasses struct {
 	*gentype.ClientWithList[*schedulingv1beta1.PriorityClass, *schedulingv1beta1.PriorityClassList]
 }
 
-// newPriorityClasses returns a priorityClasses.
+// newPriorityClasses returns the client of PriorityClasses that sends its requests through c.
 func newPriorityClasses(c *SchedulingV1beta1Client) *priorityClasses {
 	return &priorityClasses{
 		gentype.NewClientWithList[*schedulingv1beta1.PriorityClass, *schedulingv1beta1.PriorityClassList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// WorkloadsGetter has a method to return a WorkloadInterface.
-// A group's client should implement this interface.
+// WorkloadsGetter is implemented by the group version's client, which hands out the client of Workloads.
 type WorkloadsGetter interface {
 	Workloads(namespace string) WorkloadInterface
 }
 
-// WorkloadInterface has methods to work with Workload resources.
+// WorkloadInterface is the typed client of Workloads: a method per generated verb, plus WorkloadExpansion's.
 type WorkloadInterface interface {
 	Create(ctx context.Context, workload *schedulingv1beta1.Workload, opts v1.CreateOptions) (*schedulingv1beta1.Workload, error)
 	Update(ctx context.Context, workload *schedulingv1beta1.Workload, opts v1.UpdateOptions) (*schedulingv1beta1.Workload, error)
@@ -47,12 +46,12 @@ type WorkloadInterface interface {
 	WorkloadExpansion
 }
 
-// workloads implements WorkloadInterface.
+// workloads is WorkloadInterface over REST.
 type workloads struct {
 	*gentype.ClientWithList[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList]
 }
 
-// newWorkloads returns a workloads.
+// newWorkloads returns the client of Workloads in namespace that sends its requests through c.
 func newWorkloads(c *SchedulingV1beta1Client, namespace string) *workloads {
 	return &workloads{
 		gentype.NewClientWithList[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList](

@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CSIDriversGetter has a method to return a CSIDriverInterface.
-// A group's client should implement this interface.
+// CSIDriversGetter is implemented by the group version's client, which hands out the client of CSIDrivers.
 type CSIDriversGetter interface {
 	CSIDrivers() CSIDriverInterface
 }
 
-// CSIDriverInterface has methods to work with CSIDriver resources.
+// CSIDriverInterface is the typed client of CSIDrivers: a method per generated verb, plus CSIDriverExpansion's.
 type CSIDriverInterface interface {
 	Create(ctx context.Context, cSIDriver *storagev1.CSIDriver, opts metav1.CreateOptions) (*storagev1.CSIDriver, error)
 	Update(ctx context.Context, cSIDriver *storagev1.CSIDriver, opts metav1.UpdateOptions) (*storagev1.CSIDriver, error)
@@ -47,12 +46,12 @@ type CSIDriverInterface interface {
 	CSIDriverExpansion
 }
 
-// cSIDrivers implements CSIDriverInterface.
+// cSIDrivers is CSIDriverInterface over REST.
 type cSIDrivers struct {
 	*gentype.ClientWithList[*storagev1.CSIDriver, *storagev1.CSIDriverList]
 }
 
-// newCSIDrivers returns a cSIDrivers.
+// newCSIDrivers returns the client of CSIDrivers that sends its requests through c.
 func newCSIDrivers(c *StorageV1Client) *cSIDrivers {
 	return &cSIDrivers{
 		gentype.NewClientWithList[*storagev1.CSIDriver, *storagev1.CSIDriverList](

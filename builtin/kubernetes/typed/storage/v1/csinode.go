@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CSINodesGetter has a method to return a CSINodeInterface.
-// A group's client should implement this interface.
+// CSINodesGetter is implemented by the group version's client, which hands out the client of CSINodes.
 type CSINodesGetter interface {
 	CSINodes() CSINodeInterface
 }
 
-// CSINodeInterface has methods to work with CSINode resources.
+// CSINodeInterface is the typed client of CSINodes: a method per generated verb, plus CSINodeExpansion's.
 type CSINodeInterface interface {
 	Create(ctx context.Context, cSINode *storagev1.CSINode, opts metav1.CreateOptions) (*storagev1.CSINode, error)
 	Update(ctx context.Context, cSINode *storagev1.CSINode, opts metav1.UpdateOptions) (*storagev1.CSINode, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, cSINode *storagev1.CSINode, opts metav1.UpdateOptions) (*storagev1.CSINode, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type CSINodeInterface interface {
 	CSINodeExpansion
 }
 
-// cSINodes implements CSINodeInterface.
+// cSINodes is CSINodeInterface over REST.
 type cSINodes struct {
 	*gentype.ClientWithList[*storagev1.CSINode, *storagev1.CSINodeList]
 }
 
-// newCSINodes returns a cSINodes.
+// newCSINodes returns the client of CSINodes that sends its requests through c.
 func newCSINodes(c *StorageV1Client) *cSINodes {
 	return &cSINodes{
 		gentype.NewClientWithList[*storagev1.CSINode, *storagev1.CSINodeList](

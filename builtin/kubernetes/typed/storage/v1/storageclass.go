@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// StorageClassesGetter has a method to return a StorageClassInterface.
-// A group's client should implement this interface.
+// StorageClassesGetter is implemented by the group version's client, which hands out the client of StorageClasses.
 type StorageClassesGetter interface {
 	StorageClasses() StorageClassInterface
 }
 
-// StorageClassInterface has methods to work with StorageClass resources.
+// StorageClassInterface is the typed client of StorageClasses: a method per generated verb, plus StorageClassExpansion's.
 type StorageClassInterface interface {
 	Create(ctx context.Context, storageClass *storagev1.StorageClass, opts metav1.CreateOptions) (*storagev1.StorageClass, error)
 	Update(ctx context.Context, storageClass *storagev1.StorageClass, opts metav1.UpdateOptions) (*storagev1.StorageClass, error)
@@ -47,12 +46,12 @@ type StorageClassInterface interface {
 	StorageClassExpansion
 }
 
-// storageClasses implements StorageClassInterface.
+// storageClasses is StorageClassInterface over REST.
 type storageClasses struct {
 	*gentype.ClientWithList[*storagev1.StorageClass, *storagev1.StorageClassList]
 }
 
-// newStorageClasses returns a storageClasses.
+// newStorageClasses returns the client of StorageClasses that sends its requests through c.
 func newStorageClasses(c *StorageV1Client) *storageClasses {
 	return &storageClasses{
 		gentype.NewClientWithList[*storagev1.StorageClass, *storagev1.StorageClassList](

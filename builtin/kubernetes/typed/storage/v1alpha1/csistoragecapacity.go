@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CSIStorageCapacitiesGetter has a method to return a CSIStorageCapacityInterface.
-// A group's client should implement this interface.
+// CSIStorageCapacitiesGetter is implemented by the group version's client, which hands out the client of CSIStorageCapacities.
 type CSIStorageCapacitiesGetter interface {
 	CSIStorageCapacities(namespace string) CSIStorageCapacityInterface
 }
 
-// CSIStorageCapacityInterface has methods to work with CSIStorageCapacity resources.
+// CSIStorageCapacityInterface is the typed client of CSIStorageCapacities: a method per generated verb, plus CSIStorageCapacityExpansion's.
 type CSIStorageCapacityInterface interface {
 	Create(ctx context.Context, cSIStorageCapacity *storagev1alpha1.CSIStorageCapacity, opts v1.CreateOptions) (*storagev1alpha1.CSIStorageCapacity, error)
 	Update(ctx context.Context, cSIStorageCapacity *storagev1alpha1.CSIStorageCapacity, opts v1.UpdateOptions) (*storagev1alpha1.CSIStorageCapacity, error)
@@ -47,12 +46,12 @@ type CSIStorageCapacityInterface interface {
 	CSIStorageCapacityExpansion
 }
 
-// cSIStorageCapacities implements CSIStorageCapacityInterface.
+// cSIStorageCapacities is CSIStorageCapacityInterface over REST.
 type cSIStorageCapacities struct {
 	*gentype.ClientWithList[*storagev1alpha1.CSIStorageCapacity, *storagev1alpha1.CSIStorageCapacityList]
 }
 
-// newCSIStorageCapacities returns a cSIStorageCapacities.
+// newCSIStorageCapacities returns the client of CSIStorageCapacities in namespace that sends its requests through c.
 func newCSIStorageCapacities(c *StorageV1alpha1Client, namespace string) *cSIStorageCapacities {
 	return &cSIStorageCapacities{
 		gentype.NewClientWithList[*storagev1alpha1.CSIStorageCapacity, *storagev1alpha1.CSIStorageCapacityList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// VolumeAttachmentsGetter has a method to return a VolumeAttachmentInterface.
-// A group's client should implement this interface.
+// VolumeAttachmentsGetter is implemented by the group version's client, which hands out the client of VolumeAttachments.
 type VolumeAttachmentsGetter interface {
 	VolumeAttachments() VolumeAttachmentInterface
 }
 
-// VolumeAttachmentInterface has methods to work with VolumeAttachment resources.
+// VolumeAttachmentInterface is the typed client of VolumeAttachments: a method per generated verb, plus VolumeAttachmentExpansion's.
 type VolumeAttachmentInterface interface {
 	Create(ctx context.Context, volumeAttachment *storagev1alpha1.VolumeAttachment, opts v1.CreateOptions) (*storagev1alpha1.VolumeAttachment, error)
 	Update(ctx context.Context, volumeAttachment *storagev1alpha1.VolumeAttachment, opts v1.UpdateOptions) (*storagev1alpha1.VolumeAttachment, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, volumeAttachment *storagev1alpha1.VolumeAttachment, opts v1.UpdateOptions) (*storagev1alpha1.VolumeAttachment, error)
 	Delete(ctx context.Context, name string, opts v1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts v1.DeleteOptions, listOpts v1.ListOptions) error
@@ -49,12 +48,12 @@ type VolumeAttachmentInterface interface {
 	VolumeAttachmentExpansion
 }
 
-// volumeAttachments implements VolumeAttachmentInterface.
+// volumeAttachments is VolumeAttachmentInterface over REST.
 type volumeAttachments struct {
 	*gentype.ClientWithList[*storagev1alpha1.VolumeAttachment, *storagev1alpha1.VolumeAttachmentList]
 }
 
-// newVolumeAttachments returns a volumeAttachments.
+// newVolumeAttachments returns the client of VolumeAttachments that sends its requests through c.
 func newVolumeAttachments(c *StorageV1alpha1Client) *volumeAttachments {
 	return &volumeAttachments{
 		gentype.NewClientWithList[*storagev1alpha1.VolumeAttachment, *storagev1alpha1.VolumeAttachmentList](

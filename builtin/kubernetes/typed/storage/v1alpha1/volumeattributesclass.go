@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// VolumeAttributesClassesGetter has a method to return a VolumeAttributesClassInterface.
-// A group's client should implement this interface.
+// VolumeAttributesClassesGetter is implemented by the group version's client, which hands out the client of VolumeAttributesClasses.
 type VolumeAttributesClassesGetter interface {
 	VolumeAttributesClasses() VolumeAttributesClassInterface
 }
 
-// VolumeAttributesClassInterface has methods to work with VolumeAttributesClass resources.
+// VolumeAttributesClassInterface is the typed client of VolumeAttributesClasses: a method per generated verb, plus VolumeAttributesClassExpansion's.
 type VolumeAttributesClassInterface interface {
 	Create(ctx context.Context, volumeAttributesClass *storagev1alpha1.VolumeAttributesClass, opts v1.CreateOptions) (*storagev1alpha1.VolumeAttributesClass, error)
 	Update(ctx context.Context, volumeAttributesClass *storagev1alpha1.VolumeAttributesClass, opts v1.UpdateOptions) (*storagev1alpha1.VolumeAttributesClass, error)
@@ -47,12 +46,12 @@ type VolumeAttributesClassInterface interface {
 	VolumeAttributesClassExpansion
 }
 
-// volumeAttributesClasses implements VolumeAttributesClassInterface.
+// volumeAttributesClasses is VolumeAttributesClassInterface over REST.
 type volumeAttributesClasses struct {
 	*gentype.ClientWithList[*storagev1alpha1.VolumeAttributesClass, *storagev1alpha1.VolumeAttributesClassList]
 }
 
-// newVolumeAttributesClasses returns a volumeAttributesClasses.
+// newVolumeAttributesClasses returns the client of VolumeAttributesClasses that sends its requests through c.
 func newVolumeAttributesClasses(c *StorageV1alpha1Client) *volumeAttributesClasses {
 	return &volumeAttributesClasses{
 		gentype.NewClientWithList[*storagev1alpha1.VolumeAttributesClass, *storagev1alpha1.VolumeAttributesClassList](

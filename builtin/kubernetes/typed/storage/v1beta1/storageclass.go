@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// StorageClassesGetter has a method to return a StorageClassInterface.
-// A group's client should implement this interface.
+// StorageClassesGetter is implemented by the group version's client, which hands out the client of StorageClasses.
 type StorageClassesGetter interface {
 	StorageClasses() StorageClassInterface
 }
 
-// StorageClassInterface has methods to work with StorageClass resources.
+// StorageClassInterface is the typed client of StorageClasses: a method per generated verb, plus StorageClassExpansion's.
 type StorageClassInterface interface {
 	Create(ctx context.Context, storageClass *storagev1beta1.StorageClass, opts v1.CreateOptions) (*storagev1beta1.StorageClass, error)
 	Update(ctx context.Context, storageClass *storagev1beta1.StorageClass, opts v1.UpdateOptions) (*storagev1beta1.StorageClass, error)
@@ -47,12 +46,12 @@ type StorageClassInterface interface {
 	StorageClassExpansion
 }
 
-// storageClasses implements StorageClassInterface.
+// storageClasses is StorageClassInterface over REST.
 type storageClasses struct {
 	*gentype.ClientWithList[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList]
 }
 
-// newStorageClasses returns a storageClasses.
+// newStorageClasses returns the client of StorageClasses that sends its requests through c.
 func newStorageClasses(c *StorageV1beta1Client) *storageClasses {
 	return &storageClasses{
 		gentype.NewClientWithList[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// StorageVersionMigrationsGetter has a method to return a StorageVersionMigrationInterface.
-// A group's client should implement this interface.
+// StorageVersionMigrationsGetter is implemented by the group version's client, which hands out the client of StorageVersionMigrations.
 type StorageVersionMigrationsGetter interface {
 	StorageVersionMigrations() StorageVersionMigrationInterface
 }
 
-// StorageVersionMigrationInterface has methods to work with StorageVersionMigration resources.
+// StorageVersionMigrationInterface is the typed client of StorageVersionMigrations: a method per generated verb, plus StorageVersionMigrationExpansion's.
 type StorageVersionMigrationInterface interface {
 	Create(ctx context.Context, storageVersionMigration *storagemigrationv1.StorageVersionMigration, opts metav1.CreateOptions) (*storagemigrationv1.StorageVersionMigration, error)
 	Update(ctx context.Context, storageVersionMigration *storagemigrationv1.StorageVersionMigration, opts metav1.UpdateOptions) (*storagemigrationv1.StorageVersionMigration, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, storageVersionMigration *storagemigrationv1.StorageVersionMigration, opts metav1.UpdateOptions) (*storagemigrationv1.StorageVersionMigration, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type StorageVersionMigrationInterface interface {
 	StorageVersionMigrationExpansion
 }
 
-// storageVersionMigrations implements StorageVersionMigrationInterface.
+// storageVersionMigrations is StorageVersionMigrationInterface over REST.
 type storageVersionMigrations struct {
 	*gentype.ClientWithList[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList]
 }
 
-// newStorageVersionMigrations returns a storageVersionMigrations.
+// newStorageVersionMigrations returns the client of StorageVersionMigrations that sends its requests through c.
 func newStorageVersionMigrations(c *StoragemigrationV1Client) *storageVersionMigrations {
 	return &storageVersionMigrations{
 		gentype.NewClientWithList[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList](

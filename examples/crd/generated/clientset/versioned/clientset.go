@@ -32,18 +32,18 @@ type Interface interface {
 	StableV1() v1.StableV1Interface
 }
 
-// Clientset contains the clients for groups.
+// Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
 	*discovery.DiscoveryClient
 	stablev1 *v1.StableV1Client
 }
 
-// StableV1 retrieves the StableV1Client.
+// StableV1 returns the typed client of version v1 of the stable.example.com group.
 func (c *Clientset) StableV1() v1.StableV1Interface {
 	return c.stablev1
 }
 
-// Discovery retrieves the DiscoveryClient.
+// Discovery returns the client of the server's API discovery endpoints.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	if c == nil {
 		return nil
@@ -51,7 +51,7 @@ func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.DiscoveryClient
 }
 
-// NewForConfig creates a new Clientset for the given config, with an HTTP client built from it.
+// NewForConfig returns a Clientset for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.UserAgent == "" {
@@ -64,8 +64,8 @@ func NewForConfig(c *rest.Config) (*Clientset, error) {
 	return NewForConfigAndClient(&configShallowCopy, httpClient)
 }
 
-// NewForConfigAndClient creates a new Clientset for the given config and HTTP client; a rate limiter is
-// built from QPS and Burst unless the config already carries one.
+// NewForConfigAndClient returns a Clientset for the server c describes that sends its requests through
+// httpClient, throttled by c's rate limiter or else by one made from c's QPS and Burst.
 func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.RateLimiter == nil && configShallowCopy.QPS > 0 {
@@ -85,7 +85,7 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	return &cs, nil
 }
 
-// NewForConfigOrDie creates a new Clientset for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without a clientset: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *Clientset {
 	cs, err := NewForConfig(c)
 	if err != nil {
@@ -94,7 +94,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 	return cs
 }
 
-// New creates a new Clientset for the given RESTClient.
+// New returns a Clientset all of whose clients send their requests through c.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.stablev1 = v1.New(c)

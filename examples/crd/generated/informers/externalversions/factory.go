@@ -35,22 +35,22 @@ import (
 // SharedInformerOption configures a SharedInformerFactory.
 type SharedInformerOption = informers.FactoryOption
 
-// WithCustomResyncConfig sets a custom resync period for the specified informer types.
+// WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
 func WithCustomResyncConfig(resyncConfig map[v1.Object]time.Duration) SharedInformerOption {
 	return informers.WithCustomResyncConfig(resyncConfig)
 }
 
-// WithTweakListOptions sets a custom filter on all listers of the configured SharedInformerFactory.
+// WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerOption {
 	return informers.WithTweakListOptions(tweakListOptions)
 }
 
-// WithNamespace limits the SharedInformerFactory to the specified namespace.
+// WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
 	return informers.WithNamespace(namespace)
 }
 
-// WithTransform sets a transform on all informers.
+// WithTransform makes every informer of the factory pass objects through transform before caching them.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return informers.WithTransform(transform)
 }
@@ -65,73 +65,61 @@ type sharedInformerFactory struct {
 	client versioned.Interface
 }
 
-// NewSharedInformerFactory constructs a new instance of sharedInformerFactory for all namespaces.
+// NewSharedInformerFactory returns a factory over all namespaces whose informers resync every defaultResync.
 func NewSharedInformerFactory(client versioned.Interface, defaultResync time.Duration) SharedInformerFactory {
 	return NewSharedInformerFactoryWithOptions(client, defaultResync)
 }
 
-// NewFilteredSharedInformerFactory constructs a new instance of sharedInformerFactory.
-// Listers obtained via this SharedInformerFactory will be subject to the same filters
-// as specified here.
+// NewFilteredSharedInformerFactory returns a factory limited to namespace whose requests tweakListOptions adjusts.
 //
-// Deprecated: Please use NewSharedInformerFactoryWithOptions instead
+// Deprecated: use NewSharedInformerFactoryWithOptions with WithNamespace and WithTweakListOptions.
 func NewFilteredSharedInformerFactory(client versioned.Interface, defaultResync time.Duration, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerFactory {
 	return NewSharedInformerFactoryWithOptions(client, defaultResync, WithNamespace(namespace), WithTweakListOptions(tweakListOptions))
 }
 
-// NewSharedInformerFactoryWithOptions constructs a new instance of a SharedInformerFactory with additional options.
+// NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client versioned.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
 	return &sharedInformerFactory{Factory: informers.NewFactory(defaultResync, options...), client: client}
 }
 
-// InformerFor returns the SharedIndexInformer for obj using an internal client.
+// InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
 	return f.Factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer { return newFunc(f.client, resync) })
 }
 
-// SharedInformerFactory provides shared informers for resources in all known
-// API group versions.
+// SharedInformerFactory shares one informer per resource type of the clientset's group versions among
+// all its users, so that each type is listed and watched once, and runs those informers together:
 //
-// It is typically used like this:
-//
-//	ctx, cancel := context.WithCancel(context.Background())
-//	defer cancel()
-//	factory := NewSharedInformerFactory(client, resyncPeriod)
-//	defer factory.Shutdown()    // Returns immediately if nothing was started.
-//	genericInformer := factory.ForResource(resource)
-//	typedInformer := factory.SomeAPIGroup().V1().SomeType()
-//	factory.Start(ctx.Done())          // Start processing these informers.
-//	synced := factory.WaitForCacheSync(ctx.Done())
-//	for v, ok := range synced {
-//	    if !ok {
-//	        fmt.Fprintf(os.Stderr, "caches failed to sync: %v", v)
-//	        return
-//	    }
+//	factory := NewSharedInformerFactory(client, 10*time.Minute)
+//	defer factory.Shutdown() // stops the started informers and waits for them
+//	lister := factory.SomeGroup().V1().SomeTypes().Lister()
+//	factory.Start(ctx.Done())
+//	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+//		if !ok {
+//			return fmt.Errorf("%v did not sync", typ)
+//		}
 //	}
 //
-//	// Creating informers can also be created after Start, but then
-//	// Start must be called again:
-//	anotherGenericInformer := factory.ForResource(resource)
-//	factory.Start(ctx.Done())
+// Informers requested after Start run once Start is called again.
 type SharedInformerFactory interface {
 	internalinterfaces.SharedInformerFactory
 
-	// StartWithContext initializes all requested informers. They are handled in goroutines
-	// which run until the context gets canceled.
+	// StartWithContext runs the requested informers that are not running yet, without blocking, until
+	// ctx ends or Shutdown is called.
 	StartWithContext(ctx context.Context)
 
-	// Shutdown marks a factory as shutting down and waits for all started informers to return.
+	// Shutdown stops the started informers, makes later Start calls do nothing and waits for every informer to return.
 	Shutdown()
 
-	// WaitForCacheSync blocks until all started informers' caches were synced
-	// or the stop channel gets closed.
+	// WaitForCacheSync waits until the started informers have filled their caches, or stopCh closes,
+	// and tells for each type whether it got there.
 	WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool
 
-	// WaitForCacheSyncWithContext blocks until all started informers' caches were synced
-	// or the context gets canceled.
+	// WaitForCacheSyncWithContext is WaitForCacheSync bounded by ctx rather than a stop channel.
 	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
 
-	// ForResource gives generic access to a shared informer of the matching type.
+	// ForResource returns the informer of a resource named by group, version and resource, for code
+	// that does not know the resource's Go type.
 	ForResource(resource schema.GroupVersionResource) (GenericInformer, error)
 
 	Stable() stable.Interface

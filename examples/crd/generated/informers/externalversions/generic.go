@@ -25,8 +25,8 @@ import (
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GenericInformer is type of SharedIndexInformer which will locate and delegate to other
-// sharedInformers based on type
+// GenericInformer is a resource's shared informer and lister seen through runtime.Object, for code
+// that works with resources of any type.
 type GenericInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() cache.GenericLister
@@ -37,20 +37,20 @@ type genericInformer struct {
 	resource schema.GroupResource
 }
 
-// Informer returns the SharedIndexInformer.
+// Informer returns the resource's shared informer.
 func (f *genericInformer) Informer() cache.SharedIndexInformer {
 	return f.informer
 }
 
-// Lister returns the GenericLister.
+// Lister returns an untyped lister reading the informer's cache.
 func (f *genericInformer) Lister() cache.GenericLister {
 	return cache.NewGenericLister(f.Informer().GetIndexer(), f.resource)
 }
 
-// ForResource gives generic access to a shared informer of the matching type.
+// ForResource finds the informer of resource among the factory's group versions; other resources are an error.
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=stable.example.com, Version=v1
+	// informers of StableV1
 	case v1.SchemeGroupVersion.WithResource("crontabs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Stable().V1().CronTabs().Informer()}, nil
 

@@ -31,20 +31,17 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
-// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
-// it is meant for unit tests.
+// NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
+// the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
+// no field management, admission or defaulting.
 //
-// Deprecated: NewClientset replaces this with support for field management, which significantly improves
-// server side apply testing. NewClientset is only available when apply configurations are generated.
+// Deprecated: use NewClientset, whose field management lets tests rely on server-side apply.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
 
-// NewClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker with field management, which makes it suitable for
-// server side apply tests.
+// NewClientset returns a fake clientset whose store starts out holding objects and manages fields, so
+// that server-side apply behaves in tests as it does on a server.
 func NewClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfiguration.NewTypeConverter(scheme)), objects)
 }
@@ -83,7 +80,7 @@ type Clientset struct {
 	tracker   testing.ObjectTracker
 }
 
-// Discovery returns the fake discovery client.
+// Discovery returns a fake discovery client listing the resources this clientset serves.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.discovery
 }
@@ -122,7 +119,7 @@ var (
 	_ testing.FakeClient  = &Clientset{}
 )
 
-// ExampleV1 retrieves the ExampleV1Client.
+// ExampleV1 returns the fake typed client of version v1 of the example.kgen.dev group.
 func (c *Clientset) ExampleV1() examplev1.ExampleV1Interface {
 	return &v1fake.FakeExampleV1{Fake: &c.Fake}
 }

@@ -18,4 +18,4 @@ limitations under the License.
 
 package fake
 
-// Package fake has the automatically generated clients.
+// Package fake provides an in-memory clientset for unit tests.

@@ -40,10 +40,9 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
-// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
-// it is meant for unit tests.
+// NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
+// the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
+// no field management, admission or defaulting.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
@@ -82,7 +81,7 @@ type Clientset struct {
 	tracker   testing.ObjectTracker
 }
 
-// Discovery returns the fake discovery client.
+// Discovery returns a fake discovery client listing the resources this clientset serves.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.discovery
 }
@@ -142,32 +141,32 @@ var (
 	_ testing.FakeClient  = &Clientset{}
 )
 
-// ExampleV1 retrieves the ExampleV1Client.
+// ExampleV1 returns the fake typed client of version v1 of the example.kgen.dev group.
 func (c *Clientset) ExampleV1() examplev1.ExampleV1Interface {
 	return &v1fake.FakeExampleV1{Fake: &c.Fake}
 }
 
-// ExampleV1beta1 retrieves the ExampleV1beta1Client.
+// ExampleV1beta1 returns the fake typed client of version v1beta1 of the example.kgen.dev group.
 func (c *Clientset) ExampleV1beta1() v1beta1.ExampleV1beta1Interface {
 	return &v1beta1fake.FakeExampleV1beta1{Fake: &c.Fake}
 }
 
-// SecondExampleV1 retrieves the SecondExampleV1Client.
+// SecondExampleV1 returns the fake typed client of version v1 of the example2.kgen.dev group.
 func (c *Clientset) SecondExampleV1() example2v1.SecondExampleV1Interface {
 	return &example2v1fake.FakeSecondExampleV1{Fake: &c.Fake}
 }
 
-// Example3V1 retrieves the Example3V1Client.
+// Example3V1 returns the fake typed client of version v1 of the example3.io group.
 func (c *Clientset) Example3V1() example3iov1.Example3V1Interface {
 	return &example3iov1fake.FakeExample3V1{Fake: &c.Fake}
 }
 
-// HyphenGroupV1 retrieves the HyphenGroupV1Client.
+// HyphenGroupV1 returns the fake typed client of version v1 of the hyphen-group.kgen.dev group.
 func (c *Clientset) HyphenGroupV1() hyphengroupv1.HyphenGroupV1Interface {
 	return &hyphengroupv1fake.FakeHyphenGroupV1{Fake: &c.Fake}
 }
 
-// MixedcaseV1 retrieves the MixedcaseV1Client.
+// MixedcaseV1 returns the fake typed client of version v1 of the mixedcase.kgen.dev group.
 func (c *Clientset) MixedcaseV1() mixedcasev1.MixedcaseV1Interface {
 	return &mixedcasev1fake.FakeMixedcaseV1{Fake: &c.Fake}
 }

@@ -44,7 +44,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	mixedcasev1.AddToScheme,
 }
 
-// AddToScheme adds all types of this clientset into the given scheme.
+// AddToScheme registers the clientset's types with a scheme.
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {

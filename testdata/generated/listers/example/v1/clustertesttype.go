@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ClusterTestTypeLister helps list ClusterTestTypes.
-// All objects returned here must be treated as read-only.
+// ClusterTestTypeLister reads ClusterTestTypes from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ClusterTestTypeLister interface {
-	// List lists all ClusterTestTypes in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached ClusterTestTypes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*examplev1.ClusterTestType, err error)
-	// Get retrieves the ClusterTestType from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached ClusterTestType called name, or a NotFound error; do not modify it.
 	Get(name string) (*examplev1.ClusterTestType, error)
 	ClusterTestTypeListerExpansion
 }
 
-// clusterTestTypeLister implements the ClusterTestTypeLister interface.
+// clusterTestTypeLister serves ClusterTestTypeLister from an indexer.
 type clusterTestTypeLister struct {
 	listers.ResourceIndexer[*examplev1.ClusterTestType]
 }
 
-// NewClusterTestTypeLister returns a new ClusterTestTypeLister.
+// NewClusterTestTypeLister returns a ClusterTestTypeLister reading indexer, usually an informer's cache.
 func NewClusterTestTypeLister(indexer cache.Indexer) ClusterTestTypeLister {
 	return &clusterTestTypeLister{listers.New[*examplev1.ClusterTestType](indexer, examplev1.Resource("clustertesttypes"))}
 }

@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1
 
-// ClusterTestTypeListerExpansion allows custom methods to be added to ClusterTestTypeLister.
+// ClusterTestTypeListerExpansion is empty; to give ClusterTestTypeLister hand-written methods,
+// declare it in clustertesttype_expansion.go instead.
 type ClusterTestTypeListerExpansion interface{}

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1beta1
 
-// TestTypeListerExpansion allows custom methods to be added to TestTypeLister.
+// TestTypeListerExpansion is empty; to give TestTypeLister hand-written methods,
+// declare it in testtype_expansion.go instead.
 type TestTypeListerExpansion interface{}
 
-// TestTypeNamespaceListerExpansion allows custom methods to be added to TestTypeNamespaceLister.
+// TestTypeNamespaceListerExpansion is empty; to give TestTypeNamespaceLister hand-written
+// methods, declare it in testtype_expansion.go instead.
 type TestTypeNamespaceListerExpansion interface{}

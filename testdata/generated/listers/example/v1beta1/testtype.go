@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// TestTypeLister helps list TestTypes.
-// All objects returned here must be treated as read-only.
+// TestTypeLister reads TestTypes from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type TestTypeLister interface {
-	// List lists all TestTypes in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached TestTypes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*examplev1beta1.TestType, err error)
-	// TestTypes returns an object that can list and get TestTypes.
+	// TestTypes narrows the lister to the TestTypes of one namespace.
 	TestTypes(namespace string) TestTypeNamespaceLister
 	TestTypeListerExpansion
 }
 
-// testTypeLister implements the TestTypeLister interface.
+// testTypeLister serves TestTypeLister from an indexer.
 type testTypeLister struct {
 	listers.ResourceIndexer[*examplev1beta1.TestType]
 }
 
-// NewTestTypeLister returns a new TestTypeLister.
+// NewTestTypeLister returns a TestTypeLister reading indexer, usually an informer's cache.
 func NewTestTypeLister(indexer cache.Indexer) TestTypeLister {
 	return &testTypeLister{listers.New[*examplev1beta1.TestType](indexer, examplev1beta1.Resource("testtypes"))}
 }
 
-// TestTypes returns an object that can list and get TestTypes.
+// TestTypes narrows the lister to the TestTypes of one namespace.
 func (s *testTypeLister) TestTypes(namespace string) TestTypeNamespaceLister {
 	return testTypeNamespaceLister{listers.NewNamespaced[*examplev1beta1.TestType](s.ResourceIndexer, namespace)}
 }
 
-// TestTypeNamespaceLister helps list and get TestTypes.
-// All objects returned here must be treated as read-only.
+// TestTypeNamespaceLister reads the TestTypes of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type TestTypeNamespaceLister interface {
-	// List lists all TestTypes in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached TestTypes that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*examplev1beta1.TestType, err error)
-	// Get retrieves the TestType from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached TestType called name, or a NotFound error; do not modify it.
 	Get(name string) (*examplev1beta1.TestType, error)
 	TestTypeNamespaceListerExpansion
 }
 
-// testTypeNamespaceLister implements the TestTypeNamespaceLister interface.
+// testTypeNamespaceLister serves TestTypeNamespaceLister from an indexer, for one namespace.
 type testTypeNamespaceLister struct {
 	listers.ResourceIndexer[*examplev1beta1.TestType]
 }

@@ -18,17 +18,22 @@ limitations under the License.
 
 package v1
 
-// FishListerExpansion allows custom methods to be added to FishLister.
+// FishListerExpansion is empty; to give FishLister hand-written methods,
+// declare it in fish_expansion.go instead.
 type FishListerExpansion interface{}
 
-// GadgetListerExpansion allows custom methods to be added to GadgetLister.
+// GadgetListerExpansion is empty; to give GadgetLister hand-written methods,
+// declare it in gadget_expansion.go instead.
 type GadgetListerExpansion interface{}
 
-// GadgetNamespaceListerExpansion allows custom methods to be added to GadgetNamespaceLister.
+// GadgetNamespaceListerExpansion is empty; to give GadgetNamespaceLister hand-written
+// methods, declare it in gadget_expansion.go instead.
 type GadgetNamespaceListerExpansion interface{}
 
-// WidgetListerExpansion allows custom methods to be added to WidgetLister.
+// WidgetListerExpansion is empty; to give WidgetLister hand-written methods,
+// declare it in widget_expansion.go instead.
 type WidgetListerExpansion interface{}
 
-// WidgetNamespaceListerExpansion allows custom methods to be added to WidgetNamespaceLister.
+// WidgetNamespaceListerExpansion is empty; to give WidgetNamespaceLister hand-written
+// methods, declare it in widget_expansion.go instead.
 type WidgetNamespaceListerExpansion interface{}

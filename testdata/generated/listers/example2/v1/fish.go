@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// FishLister helps list Fish.
-// All objects returned here must be treated as read-only.
+// FishLister reads Fish from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type FishLister interface {
-	// List lists all Fish in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Fish that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example2v1.Fish, err error)
-	// Get retrieves the Fish from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached Fish called name, or a NotFound error; do not modify it.
 	Get(name string) (*example2v1.Fish, error)
 	FishListerExpansion
 }
 
-// fishLister implements the FishLister interface.
+// fishLister serves FishLister from an indexer.
 type fishLister struct {
 	listers.ResourceIndexer[*example2v1.Fish]
 }
 
-// NewFishLister returns a new FishLister.
+// NewFishLister returns a FishLister reading indexer, usually an informer's cache.
 func NewFishLister(indexer cache.Indexer) FishLister {
 	return &fishLister{listers.New[*example2v1.Fish](indexer, example2v1.Resource("fish"))}
 }

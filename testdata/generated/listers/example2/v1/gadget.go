@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// GadgetLister helps list Gadgets.
-// All objects returned here must be treated as read-only.
+// GadgetLister reads Gadgets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type GadgetLister interface {
-	// List lists all Gadgets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Gadgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example2v1.Gadget, err error)
-	// Gadgets returns an object that can list and get Gadgets.
+	// Gadgets narrows the lister to the Gadgets of one namespace.
 	Gadgets(namespace string) GadgetNamespaceLister
 	GadgetListerExpansion
 }
 
-// gadgetLister implements the GadgetLister interface.
+// gadgetLister serves GadgetLister from an indexer.
 type gadgetLister struct {
 	listers.ResourceIndexer[*example2v1.Gadget]
 }
 
-// NewGadgetLister returns a new GadgetLister.
+// NewGadgetLister returns a GadgetLister reading indexer, usually an informer's cache.
 func NewGadgetLister(indexer cache.Indexer) GadgetLister {
 	return &gadgetLister{listers.New[*example2v1.Gadget](indexer, example2v1.Resource("gizmos"))}
 }
 
-// Gadgets returns an object that can list and get Gadgets.
+// Gadgets narrows the lister to the Gadgets of one namespace.
 func (s *gadgetLister) Gadgets(namespace string) GadgetNamespaceLister {
 	return gadgetNamespaceLister{listers.NewNamespaced[*example2v1.Gadget](s.ResourceIndexer, namespace)}
 }
 
-// GadgetNamespaceLister helps list and get Gadgets.
-// All objects returned here must be treated as read-only.
+// GadgetNamespaceLister reads the Gadgets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type GadgetNamespaceLister interface {
-	// List lists all Gadgets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Gadgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example2v1.Gadget, err error)
-	// Get retrieves the Gadget from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Gadget called name, or a NotFound error; do not modify it.
 	Get(name string) (*example2v1.Gadget, error)
 	GadgetNamespaceListerExpansion
 }
 
-// gadgetNamespaceLister implements the GadgetNamespaceLister interface.
+// gadgetNamespaceLister serves GadgetNamespaceLister from an indexer, for one namespace.
 type gadgetNamespaceLister struct {
 	listers.ResourceIndexer[*example2v1.Gadget]
 }

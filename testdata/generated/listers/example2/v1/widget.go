@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// WidgetLister helps list Widgets.
-// All objects returned here must be treated as read-only.
+// WidgetLister reads Widgets from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type WidgetLister interface {
-	// List lists all Widgets in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Widgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example2v1.Widget, err error)
-	// Widgets returns an object that can list and get Widgets.
+	// Widgets narrows the lister to the Widgets of one namespace.
 	Widgets(namespace string) WidgetNamespaceLister
 	WidgetListerExpansion
 }
 
-// widgetLister implements the WidgetLister interface.
+// widgetLister serves WidgetLister from an indexer.
 type widgetLister struct {
 	listers.ResourceIndexer[*example2v1.Widget]
 }
 
-// NewWidgetLister returns a new WidgetLister.
+// NewWidgetLister returns a WidgetLister reading indexer, usually an informer's cache.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
 	return &widgetLister{listers.New[*example2v1.Widget](indexer, example2v1.Resource("widgets"))}
 }
 
-// Widgets returns an object that can list and get Widgets.
+// Widgets narrows the lister to the Widgets of one namespace.
 func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
 	return widgetNamespaceLister{listers.NewNamespaced[*example2v1.Widget](s.ResourceIndexer, namespace)}
 }
 
-// WidgetNamespaceLister helps list and get Widgets.
-// All objects returned here must be treated as read-only.
+// WidgetNamespaceLister reads the Widgets of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type WidgetNamespaceLister interface {
-	// List lists all Widgets in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Widgets that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example2v1.Widget, err error)
-	// Get retrieves the Widget from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Widget called name, or a NotFound error; do not modify it.
 	Get(name string) (*example2v1.Widget, error)
 	WidgetNamespaceListerExpansion
 }
 
-// widgetNamespaceLister implements the WidgetNamespaceLister interface.
+// widgetNamespaceLister serves WidgetNamespaceLister from an indexer, for one namespace.
 type widgetNamespaceLister struct {
 	listers.ResourceIndexer[*example2v1.Widget]
 }

@@ -25,24 +25,22 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// DottedLister helps list Dotteds.
-// All objects returned here must be treated as read-only.
+// DottedLister reads Dotteds from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type DottedLister interface {
-	// List lists all Dotteds in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Dotteds that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*example3iov1.Dotted, err error)
-	// Get retrieves the Dotted from the index for a given name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the cached Dotted called name, or a NotFound error; do not modify it.
 	Get(name string) (*example3iov1.Dotted, error)
 	DottedListerExpansion
 }
 
-// dottedLister implements the DottedLister interface.
+// dottedLister serves DottedLister from an indexer.
 type dottedLister struct {
 	listers.ResourceIndexer[*example3iov1.Dotted]
 }
 
-// NewDottedLister returns a new DottedLister.
+// NewDottedLister returns a DottedLister reading indexer, usually an informer's cache.
 func NewDottedLister(indexer cache.Indexer) DottedLister {
 	return &dottedLister{listers.New[*example3iov1.Dotted](indexer, example3iov1.Resource("dotteds"))}
 }

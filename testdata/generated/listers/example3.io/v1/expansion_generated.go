@@ -18,5 +18,6 @@ limitations under the License.
 
 package v1
 
-// DottedListerExpansion allows custom methods to be added to DottedLister.
+// DottedListerExpansion is empty; to give DottedLister hand-written methods,
+// declare it in dotted_expansion.go instead.
 type DottedListerExpansion interface{}

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// ThingListerExpansion allows custom methods to be added to ThingLister.
+// ThingListerExpansion is empty; to give ThingLister hand-written methods,
+// declare it in thing_expansion.go instead.
 type ThingListerExpansion interface{}
 
-// ThingNamespaceListerExpansion allows custom methods to be added to ThingNamespaceLister.
+// ThingNamespaceListerExpansion is empty; to give ThingNamespaceLister hand-written
+// methods, declare it in thing_expansion.go instead.
 type ThingNamespaceListerExpansion interface{}

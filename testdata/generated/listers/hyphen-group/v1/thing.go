@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// ThingLister helps list Things.
-// All objects returned here must be treated as read-only.
+// ThingLister reads Things from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type ThingLister interface {
-	// List lists all Things in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Things that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*hyphengroupv1.Thing, err error)
-	// Things returns an object that can list and get Things.
+	// Things narrows the lister to the Things of one namespace.
 	Things(namespace string) ThingNamespaceLister
 	ThingListerExpansion
 }
 
-// thingLister implements the ThingLister interface.
+// thingLister serves ThingLister from an indexer.
 type thingLister struct {
 	listers.ResourceIndexer[*hyphengroupv1.Thing]
 }
 
-// NewThingLister returns a new ThingLister.
+// NewThingLister returns a ThingLister reading indexer, usually an informer's cache.
 func NewThingLister(indexer cache.Indexer) ThingLister {
 	return &thingLister{listers.New[*hyphengroupv1.Thing](indexer, hyphengroupv1.Resource("things"))}
 }
 
-// Things returns an object that can list and get Things.
+// Things narrows the lister to the Things of one namespace.
 func (s *thingLister) Things(namespace string) ThingNamespaceLister {
 	return thingNamespaceLister{listers.NewNamespaced[*hyphengroupv1.Thing](s.ResourceIndexer, namespace)}
 }
 
-// ThingNamespaceLister helps list and get Things.
-// All objects returned here must be treated as read-only.
+// ThingNamespaceLister reads the Things of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type ThingNamespaceLister interface {
-	// List lists all Things in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Things that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*hyphengroupv1.Thing, err error)
-	// Get retrieves the Thing from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Thing called name, or a NotFound error; do not modify it.
 	Get(name string) (*hyphengroupv1.Thing, error)
 	ThingNamespaceListerExpansion
 }
 
-// thingNamespaceLister implements the ThingNamespaceLister interface.
+// thingNamespaceLister serves ThingNamespaceLister from an indexer, for one namespace.
 type thingNamespaceLister struct {
 	listers.ResourceIndexer[*hyphengroupv1.Thing]
 }

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CamelLister helps list Camels.
-// All objects returned here must be treated as read-only.
+// CamelLister reads Camels from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CamelLister interface {
-	// List lists all Camels in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached Camels that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*mixedcasev1.Camel, err error)
-	// Camels returns an object that can list and get Camels.
+	// Camels narrows the lister to the Camels of one namespace.
 	Camels(namespace string) CamelNamespaceLister
 	CamelListerExpansion
 }
 
-// camelLister implements the CamelLister interface.
+// camelLister serves CamelLister from an indexer.
 type camelLister struct {
 	listers.ResourceIndexer[*mixedcasev1.Camel]
 }
 
-// NewCamelLister returns a new CamelLister.
+// NewCamelLister returns a CamelLister reading indexer, usually an informer's cache.
 func NewCamelLister(indexer cache.Indexer) CamelLister {
 	return &camelLister{listers.New[*mixedcasev1.Camel](indexer, mixedcasev1.Resource("camels"))}
 }
 
-// Camels returns an object that can list and get Camels.
+// Camels narrows the lister to the Camels of one namespace.
 func (s *camelLister) Camels(namespace string) CamelNamespaceLister {
 	return camelNamespaceLister{listers.NewNamespaced[*mixedcasev1.Camel](s.ResourceIndexer, namespace)}
 }
 
-// CamelNamespaceLister helps list and get Camels.
-// All objects returned here must be treated as read-only.
+// CamelNamespaceLister reads the Camels of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type CamelNamespaceLister interface {
-	// List lists all Camels in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached Camels that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*mixedcasev1.Camel, err error)
-	// Get retrieves the Camel from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached Camel called name, or a NotFound error; do not modify it.
 	Get(name string) (*mixedcasev1.Camel, error)
 	CamelNamespaceListerExpansion
 }
 
-// camelNamespaceLister implements the CamelNamespaceLister interface.
+// camelNamespaceLister serves CamelNamespaceLister from an indexer, for one namespace.
 type camelNamespaceLister struct {
 	listers.ResourceIndexer[*mixedcasev1.Camel]
 }

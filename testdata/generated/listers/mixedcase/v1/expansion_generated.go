@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// CamelListerExpansion allows custom methods to be added to CamelLister.
+// CamelListerExpansion is empty; to give CamelLister hand-written methods,
+// declare it in camel_expansion.go instead.
 type CamelListerExpansion interface{}
 
-// CamelNamespaceListerExpansion allows custom methods to be added to CamelNamespaceLister.
+// CamelNamespaceListerExpansion is empty; to give CamelNamespaceLister hand-written
+// methods, declare it in camel_expansion.go instead.
 type CamelNamespaceListerExpansion interface{}

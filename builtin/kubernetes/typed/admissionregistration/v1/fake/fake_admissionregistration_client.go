@@ -29,38 +29,37 @@ type FakeAdmissionregistrationV1 struct {
 	*testing.Fake
 }
 
-// MutatingAdmissionPolicies returns a fake MutatingAdmissionPolicyInterface.
+// MutatingAdmissionPolicies returns the fake client of MutatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1) MutatingAdmissionPolicies() v1.MutatingAdmissionPolicyInterface {
 	return newFakeMutatingAdmissionPolicies(c, "")
 }
 
-// MutatingAdmissionPolicyBindings returns a fake MutatingAdmissionPolicyBindingInterface.
+// MutatingAdmissionPolicyBindings returns the fake client of MutatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1) MutatingAdmissionPolicyBindings() v1.MutatingAdmissionPolicyBindingInterface {
 	return newFakeMutatingAdmissionPolicyBindings(c, "")
 }
 
-// MutatingWebhookConfigurations returns a fake MutatingWebhookConfigurationInterface.
+// MutatingWebhookConfigurations returns the fake client of MutatingWebhookConfigurations.
 func (c *FakeAdmissionregistrationV1) MutatingWebhookConfigurations() v1.MutatingWebhookConfigurationInterface {
 	return newFakeMutatingWebhookConfigurations(c, "")
 }
 
-// ValidatingAdmissionPolicies returns a fake ValidatingAdmissionPolicyInterface.
+// ValidatingAdmissionPolicies returns the fake client of ValidatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1) ValidatingAdmissionPolicies() v1.ValidatingAdmissionPolicyInterface {
 	return newFakeValidatingAdmissionPolicies(c, "")
 }
 
-// ValidatingAdmissionPolicyBindings returns a fake ValidatingAdmissionPolicyBindingInterface.
+// ValidatingAdmissionPolicyBindings returns the fake client of ValidatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1) ValidatingAdmissionPolicyBindings() v1.ValidatingAdmissionPolicyBindingInterface {
 	return newFakeValidatingAdmissionPolicyBindings(c, "")
 }
 
-// ValidatingWebhookConfigurations returns a fake ValidatingWebhookConfigurationInterface.
+// ValidatingWebhookConfigurations returns the fake client of ValidatingWebhookConfigurations.
 func (c *FakeAdmissionregistrationV1) ValidatingWebhookConfigurations() v1.ValidatingWebhookConfigurationInterface {
 	return newFakeValidatingWebhookConfigurations(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAdmissionregistrationV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

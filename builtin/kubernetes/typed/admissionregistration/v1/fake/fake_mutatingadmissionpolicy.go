@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeMutatingAdmissionPolicies implements MutatingAdmissionPolicyInterface.
+// fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1.MutatingAdmissionPolicy, *v1.MutatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeMutatingAdmissionPolicyBindings implements MutatingAdmissionPolicyBindingInterface.
+// fakeMutatingAdmissionPolicyBindings is the MutatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1.MutatingAdmissionPolicyBinding, *v1.MutatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1

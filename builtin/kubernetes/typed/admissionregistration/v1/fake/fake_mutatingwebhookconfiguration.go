@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeMutatingWebhookConfigurations implements MutatingWebhookConfigurationInterface.
+// fakeMutatingWebhookConfigurations is the MutatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeMutatingWebhookConfigurations struct {
 	*gentype.FakeClientWithList[*v1.MutatingWebhookConfiguration, *v1.MutatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1

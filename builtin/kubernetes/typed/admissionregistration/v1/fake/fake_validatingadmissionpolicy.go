@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeValidatingAdmissionPolicies implements ValidatingAdmissionPolicyInterface.
+// fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeValidatingAdmissionPolicyBindings implements ValidatingAdmissionPolicyBindingInterface.
+// fakeValidatingAdmissionPolicyBindings is the ValidatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1.ValidatingAdmissionPolicyBinding, *v1.ValidatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
-// fakeValidatingWebhookConfigurations implements ValidatingWebhookConfigurationInterface.
+// fakeValidatingWebhookConfigurations is the ValidatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeValidatingWebhookConfigurations struct {
 	*gentype.FakeClientWithList[*v1.ValidatingWebhookConfiguration, *v1.ValidatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1

@@ -29,28 +29,27 @@ type FakeAdmissionregistrationV1alpha1 struct {
 	*testing.Fake
 }
 
-// MutatingAdmissionPolicies returns a fake MutatingAdmissionPolicyInterface.
+// MutatingAdmissionPolicies returns the fake client of MutatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1alpha1) MutatingAdmissionPolicies() v1alpha1.MutatingAdmissionPolicyInterface {
 	return newFakeMutatingAdmissionPolicies(c, "")
 }
 
-// MutatingAdmissionPolicyBindings returns a fake MutatingAdmissionPolicyBindingInterface.
+// MutatingAdmissionPolicyBindings returns the fake client of MutatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1alpha1) MutatingAdmissionPolicyBindings() v1alpha1.MutatingAdmissionPolicyBindingInterface {
 	return newFakeMutatingAdmissionPolicyBindings(c, "")
 }
 
-// ValidatingAdmissionPolicies returns a fake ValidatingAdmissionPolicyInterface.
+// ValidatingAdmissionPolicies returns the fake client of ValidatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1alpha1) ValidatingAdmissionPolicies() v1alpha1.ValidatingAdmissionPolicyInterface {
 	return newFakeValidatingAdmissionPolicies(c, "")
 }
 
-// ValidatingAdmissionPolicyBindings returns a fake ValidatingAdmissionPolicyBindingInterface.
+// ValidatingAdmissionPolicyBindings returns the fake client of ValidatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1alpha1) ValidatingAdmissionPolicyBindings() v1alpha1.ValidatingAdmissionPolicyBindingInterface {
 	return newFakeValidatingAdmissionPolicyBindings(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAdmissionregistrationV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
-// fakeMutatingAdmissionPolicies implements MutatingAdmissionPolicyInterface.
+// fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1alpha1.MutatingAdmissionPolicy, *v1alpha1.MutatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1alpha1

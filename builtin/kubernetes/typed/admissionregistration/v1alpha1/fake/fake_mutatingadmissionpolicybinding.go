@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
-// fakeMutatingAdmissionPolicyBindings implements MutatingAdmissionPolicyBindingInterface.
+// fakeMutatingAdmissionPolicyBindings is the MutatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1alpha1.MutatingAdmissionPolicyBinding, *v1alpha1.MutatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
-// fakeValidatingAdmissionPolicies implements ValidatingAdmissionPolicyInterface.
+// fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1alpha1.ValidatingAdmissionPolicy, *v1alpha1.ValidatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1alpha1

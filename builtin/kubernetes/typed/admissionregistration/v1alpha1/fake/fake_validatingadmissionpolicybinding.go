@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
-// fakeValidatingAdmissionPolicyBindings implements ValidatingAdmissionPolicyBindingInterface.
+// fakeValidatingAdmissionPolicyBindings is the ValidatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1alpha1.ValidatingAdmissionPolicyBinding, *v1alpha1.ValidatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1alpha1

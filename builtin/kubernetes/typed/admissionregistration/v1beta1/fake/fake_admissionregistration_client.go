@@ -29,38 +29,37 @@ type FakeAdmissionregistrationV1beta1 struct {
 	*testing.Fake
 }
 
-// MutatingAdmissionPolicies returns a fake MutatingAdmissionPolicyInterface.
+// MutatingAdmissionPolicies returns the fake client of MutatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1beta1) MutatingAdmissionPolicies() v1beta1.MutatingAdmissionPolicyInterface {
 	return newFakeMutatingAdmissionPolicies(c, "")
 }
 
-// MutatingAdmissionPolicyBindings returns a fake MutatingAdmissionPolicyBindingInterface.
+// MutatingAdmissionPolicyBindings returns the fake client of MutatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1beta1) MutatingAdmissionPolicyBindings() v1beta1.MutatingAdmissionPolicyBindingInterface {
 	return newFakeMutatingAdmissionPolicyBindings(c, "")
 }
 
-// MutatingWebhookConfigurations returns a fake MutatingWebhookConfigurationInterface.
+// MutatingWebhookConfigurations returns the fake client of MutatingWebhookConfigurations.
 func (c *FakeAdmissionregistrationV1beta1) MutatingWebhookConfigurations() v1beta1.MutatingWebhookConfigurationInterface {
 	return newFakeMutatingWebhookConfigurations(c, "")
 }
 
-// ValidatingAdmissionPolicies returns a fake ValidatingAdmissionPolicyInterface.
+// ValidatingAdmissionPolicies returns the fake client of ValidatingAdmissionPolicies.
 func (c *FakeAdmissionregistrationV1beta1) ValidatingAdmissionPolicies() v1beta1.ValidatingAdmissionPolicyInterface {
 	return newFakeValidatingAdmissionPolicies(c, "")
 }
 
-// ValidatingAdmissionPolicyBindings returns a fake ValidatingAdmissionPolicyBindingInterface.
+// ValidatingAdmissionPolicyBindings returns the fake client of ValidatingAdmissionPolicyBindings.
 func (c *FakeAdmissionregistrationV1beta1) ValidatingAdmissionPolicyBindings() v1beta1.ValidatingAdmissionPolicyBindingInterface {
 	return newFakeValidatingAdmissionPolicyBindings(c, "")
 }
 
-// ValidatingWebhookConfigurations returns a fake ValidatingWebhookConfigurationInterface.
+// ValidatingWebhookConfigurations returns the fake client of ValidatingWebhookConfigurations.
 func (c *FakeAdmissionregistrationV1beta1) ValidatingWebhookConfigurations() v1beta1.ValidatingWebhookConfigurationInterface {
 	return newFakeValidatingWebhookConfigurations(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAdmissionregistrationV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeMutatingAdmissionPolicies implements MutatingAdmissionPolicyInterface.
+// fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeMutatingAdmissionPolicyBindings implements MutatingAdmissionPolicyBindingInterface.
+// fakeMutatingAdmissionPolicyBindings is the MutatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1beta1.MutatingAdmissionPolicyBinding, *v1beta1.MutatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeMutatingWebhookConfigurations implements MutatingWebhookConfigurationInterface.
+// fakeMutatingWebhookConfigurations is the MutatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeMutatingWebhookConfigurations struct {
 	*gentype.FakeClientWithList[*v1beta1.MutatingWebhookConfiguration, *v1beta1.MutatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1beta1

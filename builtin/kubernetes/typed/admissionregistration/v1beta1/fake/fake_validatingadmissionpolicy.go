@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeValidatingAdmissionPolicies implements ValidatingAdmissionPolicyInterface.
+// fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
 	*gentype.FakeClientWithList[*v1beta1.ValidatingAdmissionPolicy, *v1beta1.ValidatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeValidatingAdmissionPolicyBindings implements ValidatingAdmissionPolicyBindingInterface.
+// fakeValidatingAdmissionPolicyBindings is the ValidatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicyBindings struct {
 	*gentype.FakeClientWithList[*v1beta1.ValidatingAdmissionPolicyBinding, *v1beta1.ValidatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
-// fakeValidatingWebhookConfigurations implements ValidatingWebhookConfigurationInterface.
+// fakeValidatingWebhookConfigurations is the ValidatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeValidatingWebhookConfigurations struct {
 	*gentype.FakeClientWithList[*v1beta1.ValidatingWebhookConfiguration, *v1beta1.ValidatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1beta1

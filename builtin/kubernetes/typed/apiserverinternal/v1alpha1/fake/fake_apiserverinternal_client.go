@@ -29,13 +29,12 @@ type FakeInternalV1alpha1 struct {
 	*testing.Fake
 }
 
-// StorageVersions returns a fake StorageVersionInterface.
+// StorageVersions returns the fake client of StorageVersions.
 func (c *FakeInternalV1alpha1) StorageVersions() v1alpha1.StorageVersionInterface {
 	return newFakeStorageVersions(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeInternalV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

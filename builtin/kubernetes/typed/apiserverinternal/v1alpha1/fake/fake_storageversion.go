@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/apiserverinternal/v1alpha1"
 )
 
-// fakeStorageVersions implements StorageVersionInterface.
+// fakeStorageVersions is the StorageVersionInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersions struct {
 	*gentype.FakeClientWithList[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList]
 	Fake *FakeInternalV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/apps/v1"
 )
 
-// fakeControllerRevisions implements ControllerRevisionInterface.
+// fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
 	*gentype.FakeClientWithList[*v1.ControllerRevision, *v1.ControllerRevisionList]
 	Fake *FakeAppsV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/apps/v1"
 )
 
-// fakeDaemonSets implements DaemonSetInterface.
+// fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
 	*gentype.FakeClientWithList[*v1.DaemonSet, *v1.DaemonSetList]
 	Fake *FakeAppsV1

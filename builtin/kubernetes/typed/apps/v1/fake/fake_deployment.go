@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeDeployments implements DeploymentInterface.
+// fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
 	*gentype.FakeClientWithList[*v1.Deployment, *v1.DeploymentList]
 	Fake *FakeAppsV1

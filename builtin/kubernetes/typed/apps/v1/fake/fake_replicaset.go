@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeReplicaSets implements ReplicaSetInterface.
+// fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
 	*gentype.FakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList]
 	Fake *FakeAppsV1

@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeStatefulSets implements StatefulSetInterface.
+// fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
 	*gentype.FakeClientWithList[*v1.StatefulSet, *v1.StatefulSetList]
 	Fake *FakeAppsV1

@@ -29,23 +29,22 @@ type FakeAppsV1beta1 struct {
 	*testing.Fake
 }
 
-// ControllerRevisions returns a fake ControllerRevisionInterface.
+// ControllerRevisions returns the fake client of ControllerRevisions in namespace.
 func (c *FakeAppsV1beta1) ControllerRevisions(namespace string) v1beta1.ControllerRevisionInterface {
 	return newFakeControllerRevisions(c, namespace)
 }
 
-// Deployments returns a fake DeploymentInterface.
+// Deployments returns the fake client of Deployments in namespace.
 func (c *FakeAppsV1beta1) Deployments(namespace string) v1beta1.DeploymentInterface {
 	return newFakeDeployments(c, namespace)
 }
 
-// StatefulSets returns a fake StatefulSetInterface.
+// StatefulSets returns the fake client of StatefulSets in namespace.
 func (c *FakeAppsV1beta1) StatefulSets(namespace string) v1beta1.StatefulSetInterface {
 	return newFakeStatefulSets(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAppsV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
-// fakeControllerRevisions implements ControllerRevisionInterface.
+// fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
 	*gentype.FakeClientWithList[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList]
 	Fake *FakeAppsV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
-// fakeDeployments implements DeploymentInterface.
+// fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
 	*gentype.FakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList]
 	Fake *FakeAppsV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
-// fakeStatefulSets implements StatefulSetInterface.
+// fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
 	*gentype.FakeClientWithList[*v1beta1.StatefulSet, *v1beta1.StatefulSetList]
 	Fake *FakeAppsV1beta1

@@ -29,33 +29,32 @@ type FakeAppsV1beta2 struct {
 	*testing.Fake
 }
 
-// ControllerRevisions returns a fake ControllerRevisionInterface.
+// ControllerRevisions returns the fake client of ControllerRevisions in namespace.
 func (c *FakeAppsV1beta2) ControllerRevisions(namespace string) v1beta2.ControllerRevisionInterface {
 	return newFakeControllerRevisions(c, namespace)
 }
 
-// DaemonSets returns a fake DaemonSetInterface.
+// DaemonSets returns the fake client of DaemonSets in namespace.
 func (c *FakeAppsV1beta2) DaemonSets(namespace string) v1beta2.DaemonSetInterface {
 	return newFakeDaemonSets(c, namespace)
 }
 
-// Deployments returns a fake DeploymentInterface.
+// Deployments returns the fake client of Deployments in namespace.
 func (c *FakeAppsV1beta2) Deployments(namespace string) v1beta2.DeploymentInterface {
 	return newFakeDeployments(c, namespace)
 }
 
-// ReplicaSets returns a fake ReplicaSetInterface.
+// ReplicaSets returns the fake client of ReplicaSets in namespace.
 func (c *FakeAppsV1beta2) ReplicaSets(namespace string) v1beta2.ReplicaSetInterface {
 	return newFakeReplicaSets(c, namespace)
 }
 
-// StatefulSets returns a fake StatefulSetInterface.
+// StatefulSets returns the fake client of StatefulSets in namespace.
 func (c *FakeAppsV1beta2) StatefulSets(namespace string) v1beta2.StatefulSetInterface {
 	return newFakeStatefulSets(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAppsV1beta2) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
-// fakeControllerRevisions implements ControllerRevisionInterface.
+// fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
 	*gentype.FakeClientWithList[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList]
 	Fake *FakeAppsV1beta2

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
-// fakeDaemonSets implements DaemonSetInterface.
+// fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
 	*gentype.FakeClientWithList[*v1beta2.DaemonSet, *v1beta2.DaemonSetList]
 	Fake *FakeAppsV1beta2

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
-// fakeDeployments implements DeploymentInterface.
+// fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
 	*gentype.FakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList]
 	Fake *FakeAppsV1beta2

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
-// fakeReplicaSets implements ReplicaSetInterface.
+// fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
 	*gentype.FakeClientWithList[*v1beta2.ReplicaSet, *v1beta2.ReplicaSetList]
 	Fake *FakeAppsV1beta2

@@ -27,7 +27,7 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeStatefulSets implements StatefulSetInterface.
+// fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
 	*gentype.FakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList]
 	Fake *FakeAppsV1beta2

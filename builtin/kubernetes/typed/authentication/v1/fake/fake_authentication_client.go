@@ -29,18 +29,17 @@ type FakeAuthenticationV1 struct {
 	*testing.Fake
 }
 
-// SelfSubjectReviews returns a fake SelfSubjectReviewInterface.
+// SelfSubjectReviews returns the fake client of SelfSubjectReviews.
 func (c *FakeAuthenticationV1) SelfSubjectReviews() v1.SelfSubjectReviewInterface {
 	return newFakeSelfSubjectReviews(c, "")
 }
 
-// TokenReviews returns a fake TokenReviewInterface.
+// TokenReviews returns the fake client of TokenReviews.
 func (c *FakeAuthenticationV1) TokenReviews() v1.TokenReviewInterface {
 	return newFakeTokenReviews(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAuthenticationV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -29,13 +29,12 @@ type FakeAuthenticationV1alpha1 struct {
 	*testing.Fake
 }
 
-// SelfSubjectReviews returns a fake SelfSubjectReviewInterface.
+// SelfSubjectReviews returns the fake client of SelfSubjectReviews.
 func (c *FakeAuthenticationV1alpha1) SelfSubjectReviews() v1alpha1.SelfSubjectReviewInterface {
 	return newFakeSelfSubjectReviews(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAuthenticationV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/authentication/v1alpha1"
 )
 
-// fakeSelfSubjectReviews implements SelfSubjectReviewInterface.
+// fakeSelfSubjectReviews is the SelfSubjectReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectReviews struct {
 	*gentype.FakeClient[*v1alpha1.SelfSubjectReview]
 	Fake *FakeAuthenticationV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/authentication/v1beta1"
 )
 
-// fakeTokenReviews implements TokenReviewInterface.
+// fakeTokenReviews is the TokenReviewInterface of the fake clientset, answered by its reactors.
 type fakeTokenReviews struct {
 	*gentype.FakeClient[*v1beta1.TokenReview]
 	Fake *FakeAuthenticationV1beta1

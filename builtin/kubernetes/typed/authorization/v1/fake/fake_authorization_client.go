@@ -29,28 +29,27 @@ type FakeAuthorizationV1 struct {
 	*testing.Fake
 }
 
-// LocalSubjectAccessReviews returns a fake LocalSubjectAccessReviewInterface.
+// LocalSubjectAccessReviews returns the fake client of LocalSubjectAccessReviews in namespace.
 func (c *FakeAuthorizationV1) LocalSubjectAccessReviews(namespace string) v1.LocalSubjectAccessReviewInterface {
 	return newFakeLocalSubjectAccessReviews(c, namespace)
 }
 
-// SelfSubjectAccessReviews returns a fake SelfSubjectAccessReviewInterface.
+// SelfSubjectAccessReviews returns the fake client of SelfSubjectAccessReviews.
 func (c *FakeAuthorizationV1) SelfSubjectAccessReviews() v1.SelfSubjectAccessReviewInterface {
 	return newFakeSelfSubjectAccessReviews(c, "")
 }
 
-// SelfSubjectRulesReviews returns a fake SelfSubjectRulesReviewInterface.
+// SelfSubjectRulesReviews returns the fake client of SelfSubjectRulesReviews.
 func (c *FakeAuthorizationV1) SelfSubjectRulesReviews() v1.SelfSubjectRulesReviewInterface {
 	return newFakeSelfSubjectRulesReviews(c, "")
 }
 
-// SubjectAccessReviews returns a fake SubjectAccessReviewInterface.
+// SubjectAccessReviews returns the fake client of SubjectAccessReviews.
 func (c *FakeAuthorizationV1) SubjectAccessReviews() v1.SubjectAccessReviewInterface {
 	return newFakeSubjectAccessReviews(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAuthorizationV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/authorization/v1"
 )
 
-// fakeLocalSubjectAccessReviews implements LocalSubjectAccessReviewInterface.
+// fakeLocalSubjectAccessReviews is the LocalSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeLocalSubjectAccessReviews struct {
 	*gentype.FakeClient[*v1.LocalSubjectAccessReview]
 	Fake *FakeAuthorizationV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/authorization/v1"
 )
 
-// fakeSelfSubjectAccessReviews implements SelfSubjectAccessReviewInterface.
+// fakeSelfSubjectAccessReviews is the SelfSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectAccessReviews struct {
 	*gentype.FakeClient[*v1.SelfSubjectAccessReview]
 	Fake *FakeAuthorizationV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/authorization/v1"
 )
 
-// fakeSelfSubjectRulesReviews implements SelfSubjectRulesReviewInterface.
+// fakeSelfSubjectRulesReviews is the SelfSubjectRulesReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectRulesReviews struct {
 	*gentype.FakeClient[*v1.SelfSubjectRulesReview]
 	Fake *FakeAuthorizationV1

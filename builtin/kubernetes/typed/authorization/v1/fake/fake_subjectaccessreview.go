@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/authorization/v1"
 )
 
-// fakeSubjectAccessReviews implements SubjectAccessReviewInterface.
+// fakeSubjectAccessReviews is the SubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSubjectAccessReviews struct {
 	*gentype.FakeClient[*v1.SubjectAccessReview]
 	Fake *FakeAuthorizationV1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
-// fakeSelfSubjectAccessReviews implements SelfSubjectAccessReviewInterface.
+// fakeSelfSubjectAccessReviews is the SelfSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectAccessReviews struct {
 	*gentype.FakeClient[*v1beta1.SelfSubjectAccessReview]
 	Fake *FakeAuthorizationV1beta1

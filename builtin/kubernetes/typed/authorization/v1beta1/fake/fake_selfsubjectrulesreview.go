@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
-// fakeSelfSubjectRulesReviews implements SelfSubjectRulesReviewInterface.
+// fakeSelfSubjectRulesReviews is the SelfSubjectRulesReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectRulesReviews struct {
 	*gentype.FakeClient[*v1beta1.SelfSubjectRulesReview]
 	Fake *FakeAuthorizationV1beta1

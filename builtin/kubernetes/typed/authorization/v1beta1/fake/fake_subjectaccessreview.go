@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
-// fakeSubjectAccessReviews implements SubjectAccessReviewInterface.
+// fakeSubjectAccessReviews is the SubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSubjectAccessReviews struct {
 	*gentype.FakeClient[*v1beta1.SubjectAccessReview]
 	Fake *FakeAuthorizationV1beta1

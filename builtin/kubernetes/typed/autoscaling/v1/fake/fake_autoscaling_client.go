@@ -29,13 +29,12 @@ type FakeAutoscalingV1 struct {
 	*testing.Fake
 }
 
-// HorizontalPodAutoscalers returns a fake HorizontalPodAutoscalerInterface.
+// HorizontalPodAutoscalers returns the fake client of HorizontalPodAutoscalers in namespace.
 func (c *FakeAutoscalingV1) HorizontalPodAutoscalers(namespace string) v1.HorizontalPodAutoscalerInterface {
 	return newFakeHorizontalPodAutoscalers(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAutoscalingV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/autoscaling/v1"
 )
 
-// fakeHorizontalPodAutoscalers implements HorizontalPodAutoscalerInterface.
+// fakeHorizontalPodAutoscalers is the HorizontalPodAutoscalerInterface of the fake clientset, answered by its reactors.
 type fakeHorizontalPodAutoscalers struct {
 	*gentype.FakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList]
 	Fake *FakeAutoscalingV1

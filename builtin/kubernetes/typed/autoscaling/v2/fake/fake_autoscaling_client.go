@@ -29,13 +29,12 @@ type FakeAutoscalingV2 struct {
 	*testing.Fake
 }
 
-// HorizontalPodAutoscalers returns a fake HorizontalPodAutoscalerInterface.
+// HorizontalPodAutoscalers returns the fake client of HorizontalPodAutoscalers in namespace.
 func (c *FakeAutoscalingV2) HorizontalPodAutoscalers(namespace string) v2.HorizontalPodAutoscalerInterface {
 	return newFakeHorizontalPodAutoscalers(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeAutoscalingV2) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v2 "k8s.io/api/autoscaling/v2"
 )
 
-// fakeHorizontalPodAutoscalers implements HorizontalPodAutoscalerInterface.
+// fakeHorizontalPodAutoscalers is the HorizontalPodAutoscalerInterface of the fake clientset, answered by its reactors.
 type fakeHorizontalPodAutoscalers struct {
 	*gentype.FakeClientWithList[*v2.HorizontalPodAutoscaler, *v2.HorizontalPodAutoscalerList]
 	Fake *FakeAutoscalingV2

@@ -29,18 +29,17 @@ type FakeBatchV1 struct {
 	*testing.Fake
 }
 
-// CronJobs returns a fake CronJobInterface.
+// CronJobs returns the fake client of CronJobs in namespace.
 func (c *FakeBatchV1) CronJobs(namespace string) v1.CronJobInterface {
 	return newFakeCronJobs(c, namespace)
 }
 
-// Jobs returns a fake JobInterface.
+// Jobs returns the fake client of Jobs in namespace.
 func (c *FakeBatchV1) Jobs(namespace string) v1.JobInterface {
 	return newFakeJobs(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeBatchV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

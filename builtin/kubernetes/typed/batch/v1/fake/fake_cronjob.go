@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/batch/v1"
 )
 
-// fakeCronJobs implements CronJobInterface.
+// fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
 	*gentype.FakeClientWithList[*v1.CronJob, *v1.CronJobList]
 	Fake *FakeBatchV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/batch/v1"
 )
 
-// fakeJobs implements JobInterface.
+// fakeJobs is the JobInterface of the fake clientset, answered by its reactors.
 type fakeJobs struct {
 	*gentype.FakeClientWithList[*v1.Job, *v1.JobList]
 	Fake *FakeBatchV1

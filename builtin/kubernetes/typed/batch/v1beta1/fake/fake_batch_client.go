@@ -29,13 +29,12 @@ type FakeBatchV1beta1 struct {
 	*testing.Fake
 }
 
-// CronJobs returns a fake CronJobInterface.
+// CronJobs returns the fake client of CronJobs in namespace.
 func (c *FakeBatchV1beta1) CronJobs(namespace string) v1beta1.CronJobInterface {
 	return newFakeCronJobs(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeBatchV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/batch/v1beta1"
 )
 
-// fakeCronJobs implements CronJobInterface.
+// fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
 	*gentype.FakeClientWithList[*v1beta1.CronJob, *v1beta1.CronJobList]
 	Fake *FakeBatchV1beta1

@@ -29,23 +29,22 @@ type FakeCertificatesV1 struct {
 	*testing.Fake
 }
 
-// CertificateSigningRequests returns a fake CertificateSigningRequestInterface.
+// CertificateSigningRequests returns the fake client of CertificateSigningRequests.
 func (c *FakeCertificatesV1) CertificateSigningRequests() v1.CertificateSigningRequestInterface {
 	return newFakeCertificateSigningRequests(c, "")
 }
 
-// ClusterTrustBundles returns a fake ClusterTrustBundleInterface.
+// ClusterTrustBundles returns the fake client of ClusterTrustBundles.
 func (c *FakeCertificatesV1) ClusterTrustBundles() v1.ClusterTrustBundleInterface {
 	return newFakeClusterTrustBundles(c, "")
 }
 
-// PodCertificateRequests returns a fake PodCertificateRequestInterface.
+// PodCertificateRequests returns the fake client of PodCertificateRequests in namespace.
 func (c *FakeCertificatesV1) PodCertificateRequests(namespace string) v1.PodCertificateRequestInterface {
 	return newFakePodCertificateRequests(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCertificatesV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -27,7 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeCertificateSigningRequests implements CertificateSigningRequestInterface.
+// fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
 	*gentype.FakeClientWithList[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList]
 	Fake *FakeCertificatesV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/certificates/v1"
 )
 
-// fakeClusterTrustBundles implements ClusterTrustBundleInterface.
+// fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
 	*gentype.FakeClientWithList[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList]
 	Fake *FakeCertificatesV1

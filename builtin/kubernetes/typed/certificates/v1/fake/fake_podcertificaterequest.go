@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/certificates/v1"
 )
 
-// fakePodCertificateRequests implements PodCertificateRequestInterface.
+// fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
 	*gentype.FakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList]
 	Fake *FakeCertificatesV1

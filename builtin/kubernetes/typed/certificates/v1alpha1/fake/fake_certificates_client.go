@@ -29,13 +29,12 @@ type FakeCertificatesV1alpha1 struct {
 	*testing.Fake
 }
 
-// ClusterTrustBundles returns a fake ClusterTrustBundleInterface.
+// ClusterTrustBundles returns the fake client of ClusterTrustBundles.
 func (c *FakeCertificatesV1alpha1) ClusterTrustBundles() v1alpha1.ClusterTrustBundleInterface {
 	return newFakeClusterTrustBundles(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCertificatesV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
-// fakeCertificateSigningRequests implements CertificateSigningRequestInterface.
+// fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
 	*gentype.FakeClientWithList[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList]
 	Fake *FakeCertificatesV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
-// fakeClusterTrustBundles implements ClusterTrustBundleInterface.
+// fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
 	*gentype.FakeClientWithList[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList]
 	Fake *FakeCertificatesV1beta1

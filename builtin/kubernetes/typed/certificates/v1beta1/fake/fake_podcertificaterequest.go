@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
-// fakePodCertificateRequests implements PodCertificateRequestInterface.
+// fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
 	*gentype.FakeClientWithList[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList]
 	Fake *FakeCertificatesV1beta1

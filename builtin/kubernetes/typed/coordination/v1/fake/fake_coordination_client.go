@@ -29,13 +29,12 @@ type FakeCoordinationV1 struct {
 	*testing.Fake
 }
 
-// Leases returns a fake LeaseInterface.
+// Leases returns the fake client of Leases in namespace.
 func (c *FakeCoordinationV1) Leases(namespace string) v1.LeaseInterface {
 	return newFakeLeases(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCoordinationV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

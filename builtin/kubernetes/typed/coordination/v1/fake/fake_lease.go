@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/coordination/v1"
 )
 
-// fakeLeases implements LeaseInterface.
+// fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
 	*gentype.FakeClientWithList[*v1.Lease, *v1.LeaseList]
 	Fake *FakeCoordinationV1

@@ -29,13 +29,12 @@ type FakeCoordinationV1alpha2 struct {
 	*testing.Fake
 }
 
-// LeaseCandidates returns a fake LeaseCandidateInterface.
+// LeaseCandidates returns the fake client of LeaseCandidates in namespace.
 func (c *FakeCoordinationV1alpha2) LeaseCandidates(namespace string) v1alpha2.LeaseCandidateInterface {
 	return newFakeLeaseCandidates(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCoordinationV1alpha2) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha2 "k8s.io/api/coordination/v1alpha2"
 )
 
-// fakeLeaseCandidates implements LeaseCandidateInterface.
+// fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
 	*gentype.FakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList]
 	Fake *FakeCoordinationV1alpha2

@@ -29,18 +29,17 @@ type FakeCoordinationV1beta1 struct {
 	*testing.Fake
 }
 
-// Leases returns a fake LeaseInterface.
+// Leases returns the fake client of Leases in namespace.
 func (c *FakeCoordinationV1beta1) Leases(namespace string) v1beta1.LeaseInterface {
 	return newFakeLeases(c, namespace)
 }
 
-// LeaseCandidates returns a fake LeaseCandidateInterface.
+// LeaseCandidates returns the fake client of LeaseCandidates in namespace.
 func (c *FakeCoordinationV1beta1) LeaseCandidates(namespace string) v1beta1.LeaseCandidateInterface {
 	return newFakeLeaseCandidates(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCoordinationV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
-// fakeLeaseCandidates implements LeaseCandidateInterface.
+// fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
 	*gentype.FakeClientWithList[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList]
 	Fake *FakeCoordinationV1beta1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeComponentStatuses implements ComponentStatusInterface.
+// fakeComponentStatuses is the ComponentStatusInterface of the fake clientset, answered by its reactors.
 type fakeComponentStatuses struct {
 	*gentype.FakeClientWithList[*v1.ComponentStatus, *v1.ComponentStatusList]
 	Fake *FakeCoreV1

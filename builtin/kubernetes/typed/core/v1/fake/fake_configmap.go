@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeConfigMaps implements ConfigMapInterface.
+// fakeConfigMaps is the ConfigMapInterface of the fake clientset, answered by its reactors.
 type fakeConfigMaps struct {
 	*gentype.FakeClientWithList[*v1.ConfigMap, *v1.ConfigMapList]
 	Fake *FakeCoreV1

@@ -29,88 +29,87 @@ type FakeCoreV1 struct {
 	*testing.Fake
 }
 
-// ComponentStatuses returns a fake ComponentStatusInterface.
+// ComponentStatuses returns the fake client of ComponentStatuses.
 func (c *FakeCoreV1) ComponentStatuses() v1.ComponentStatusInterface {
 	return newFakeComponentStatuses(c, "")
 }
 
-// ConfigMaps returns a fake ConfigMapInterface.
+// ConfigMaps returns the fake client of ConfigMaps in namespace.
 func (c *FakeCoreV1) ConfigMaps(namespace string) v1.ConfigMapInterface {
 	return newFakeConfigMaps(c, namespace)
 }
 
-// Endpoints returns a fake EndpointsInterface.
+// Endpoints returns the fake client of Endpoints in namespace.
 func (c *FakeCoreV1) Endpoints(namespace string) v1.EndpointsInterface {
 	return newFakeEndpoints(c, namespace)
 }
 
-// Events returns a fake EventInterface.
+// Events returns the fake client of Events in namespace.
 func (c *FakeCoreV1) Events(namespace string) v1.EventInterface {
 	return newFakeEvents(c, namespace)
 }
 
-// LimitRanges returns a fake LimitRangeInterface.
+// LimitRanges returns the fake client of LimitRanges in namespace.
 func (c *FakeCoreV1) LimitRanges(namespace string) v1.LimitRangeInterface {
 	return newFakeLimitRanges(c, namespace)
 }
 
-// Namespaces returns a fake NamespaceInterface.
+// Namespaces returns the fake client of Namespaces.
 func (c *FakeCoreV1) Namespaces() v1.NamespaceInterface {
 	return newFakeNamespaces(c, "")
 }
 
-// Nodes returns a fake NodeInterface.
+// Nodes returns the fake client of Nodes.
 func (c *FakeCoreV1) Nodes() v1.NodeInterface {
 	return newFakeNodes(c, "")
 }
 
-// PersistentVolumes returns a fake PersistentVolumeInterface.
+// PersistentVolumes returns the fake client of PersistentVolumes.
 func (c *FakeCoreV1) PersistentVolumes() v1.PersistentVolumeInterface {
 	return newFakePersistentVolumes(c, "")
 }
 
-// PersistentVolumeClaims returns a fake PersistentVolumeClaimInterface.
+// PersistentVolumeClaims returns the fake client of PersistentVolumeClaims in namespace.
 func (c *FakeCoreV1) PersistentVolumeClaims(namespace string) v1.PersistentVolumeClaimInterface {
 	return newFakePersistentVolumeClaims(c, namespace)
 }
 
-// Pods returns a fake PodInterface.
+// Pods returns the fake client of Pods in namespace.
 func (c *FakeCoreV1) Pods(namespace string) v1.PodInterface {
 	return newFakePods(c, namespace)
 }
 
-// PodTemplates returns a fake PodTemplateInterface.
+// PodTemplates returns the fake client of PodTemplates in namespace.
 func (c *FakeCoreV1) PodTemplates(namespace string) v1.PodTemplateInterface {
 	return newFakePodTemplates(c, namespace)
 }
 
-// ReplicationControllers returns a fake ReplicationControllerInterface.
+// ReplicationControllers returns the fake client of ReplicationControllers in namespace.
 func (c *FakeCoreV1) ReplicationControllers(namespace string) v1.ReplicationControllerInterface {
 	return newFakeReplicationControllers(c, namespace)
 }
 
-// ResourceQuotas returns a fake ResourceQuotaInterface.
+// ResourceQuotas returns the fake client of ResourceQuotas in namespace.
 func (c *FakeCoreV1) ResourceQuotas(namespace string) v1.ResourceQuotaInterface {
 	return newFakeResourceQuotas(c, namespace)
 }
 
-// Secrets returns a fake SecretInterface.
+// Secrets returns the fake client of Secrets in namespace.
 func (c *FakeCoreV1) Secrets(namespace string) v1.SecretInterface {
 	return newFakeSecrets(c, namespace)
 }
 
-// Services returns a fake ServiceInterface.
+// Services returns the fake client of Services in namespace.
 func (c *FakeCoreV1) Services(namespace string) v1.ServiceInterface {
 	return newFakeServices(c, namespace)
 }
 
-// ServiceAccounts returns a fake ServiceAccountInterface.
+// ServiceAccounts returns the fake client of ServiceAccounts in namespace.
 func (c *FakeCoreV1) ServiceAccounts(namespace string) v1.ServiceAccountInterface {
 	return newFakeServiceAccounts(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeCoreV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

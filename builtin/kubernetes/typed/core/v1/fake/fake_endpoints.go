@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeEndpoints implements EndpointsInterface.
+// fakeEndpoints is the EndpointsInterface of the fake clientset, answered by its reactors.
 type fakeEndpoints struct {
 	*gentype.FakeClientWithList[*v1.Endpoints, *v1.EndpointsList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeEvents implements EventInterface.
+// fakeEvents is the EventInterface of the fake clientset, answered by its reactors.
 type fakeEvents struct {
 	*gentype.FakeClientWithList[*v1.Event, *v1.EventList]
 	Fake *FakeCoreV1

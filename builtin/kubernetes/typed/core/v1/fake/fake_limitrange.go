@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeLimitRanges implements LimitRangeInterface.
+// fakeLimitRanges is the LimitRangeInterface of the fake clientset, answered by its reactors.
 type fakeLimitRanges struct {
 	*gentype.FakeClientWithList[*v1.LimitRange, *v1.LimitRangeList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeNamespaces implements NamespaceInterface.
+// fakeNamespaces is the NamespaceInterface of the fake clientset, answered by its reactors.
 type fakeNamespaces struct {
 	*gentype.FakeClientWithList[*v1.Namespace, *v1.NamespaceList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeNodes implements NodeInterface.
+// fakeNodes is the NodeInterface of the fake clientset, answered by its reactors.
 type fakeNodes struct {
 	*gentype.FakeClientWithList[*v1.Node, *v1.NodeList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakePersistentVolumes implements PersistentVolumeInterface.
+// fakePersistentVolumes is the PersistentVolumeInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumes struct {
 	*gentype.FakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakePersistentVolumeClaims implements PersistentVolumeClaimInterface.
+// fakePersistentVolumeClaims is the PersistentVolumeClaimInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumeClaims struct {
 	*gentype.FakeClientWithList[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList]
 	Fake *FakeCoreV1

@@ -27,7 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakePods implements PodInterface.
+// fakePods is the PodInterface of the fake clientset, answered by its reactors.
 type fakePods struct {
 	*gentype.FakeClientWithList[*v1.Pod, *v1.PodList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakePodTemplates implements PodTemplateInterface.
+// fakePodTemplates is the PodTemplateInterface of the fake clientset, answered by its reactors.
 type fakePodTemplates struct {
 	*gentype.FakeClientWithList[*v1.PodTemplate, *v1.PodTemplateList]
 	Fake *FakeCoreV1

@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeReplicationControllers implements ReplicationControllerInterface.
+// fakeReplicationControllers is the ReplicationControllerInterface of the fake clientset, answered by its reactors.
 type fakeReplicationControllers struct {
 	*gentype.FakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeResourceQuotas implements ResourceQuotaInterface.
+// fakeResourceQuotas is the ResourceQuotaInterface of the fake clientset, answered by its reactors.
 type fakeResourceQuotas struct {
 	*gentype.FakeClientWithList[*v1.ResourceQuota, *v1.ResourceQuotaList]
 	Fake *FakeCoreV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeSecrets implements SecretInterface.
+// fakeSecrets is the SecretInterface of the fake clientset, answered by its reactors.
 type fakeSecrets struct {
 	*gentype.FakeClientWithList[*v1.Secret, *v1.SecretList]
 	Fake *FakeCoreV1

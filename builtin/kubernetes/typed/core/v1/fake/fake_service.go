@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// fakeServices implements ServiceInterface.
+// fakeServices is the ServiceInterface of the fake clientset, answered by its reactors.
 type fakeServices struct {
 	*gentype.FakeClientWithList[*v1.Service, *v1.ServiceList]
 	Fake *FakeCoreV1

@@ -28,7 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeServiceAccounts implements ServiceAccountInterface.
+// fakeServiceAccounts is the ServiceAccountInterface of the fake clientset, answered by its reactors.
 type fakeServiceAccounts struct {
 	*gentype.FakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList]
 	Fake *FakeCoreV1

@@ -29,13 +29,12 @@ type FakeDiscoveryV1 struct {
 	*testing.Fake
 }
 
-// EndpointSlices returns a fake EndpointSliceInterface.
+// EndpointSlices returns the fake client of EndpointSlices in namespace.
 func (c *FakeDiscoveryV1) EndpointSlices(namespace string) v1.EndpointSliceInterface {
 	return newFakeEndpointSlices(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeDiscoveryV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

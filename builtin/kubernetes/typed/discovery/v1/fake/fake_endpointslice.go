@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/discovery/v1"
 )
 
-// fakeEndpointSlices implements EndpointSliceInterface.
+// fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
 	*gentype.FakeClientWithList[*v1.EndpointSlice, *v1.EndpointSliceList]
 	Fake *FakeDiscoveryV1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/discovery/v1beta1"
 )
 
-// fakeEndpointSlices implements EndpointSliceInterface.
+// fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
 	*gentype.FakeClientWithList[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList]
 	Fake *FakeDiscoveryV1beta1

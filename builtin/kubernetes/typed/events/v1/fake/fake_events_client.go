@@ -29,13 +29,12 @@ type FakeEventsV1 struct {
 	*testing.Fake
 }
 
-// Events returns a fake EventInterface.
+// Events returns the fake client of Events in namespace.
 func (c *FakeEventsV1) Events(namespace string) v1.EventInterface {
 	return newFakeEvents(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeEventsV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/events/v1beta1"
 )
 
-// fakeEvents implements EventInterface.
+// fakeEvents is the EventInterface of the fake clientset, answered by its reactors.
 type fakeEvents struct {
 	*gentype.FakeClientWithList[*v1beta1.Event, *v1beta1.EventList]
 	Fake *FakeEventsV1beta1

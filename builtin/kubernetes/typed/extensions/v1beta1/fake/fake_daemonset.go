@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
-// fakeDaemonSets implements DaemonSetInterface.
+// fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
 	*gentype.FakeClientWithList[*v1beta1.DaemonSet, *v1beta1.DaemonSetList]
 	Fake *FakeExtensionsV1beta1

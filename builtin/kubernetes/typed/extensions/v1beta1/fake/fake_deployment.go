@@ -27,7 +27,7 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeDeployments implements DeploymentInterface.
+// fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
 	*gentype.FakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList]
 	Fake *FakeExtensionsV1beta1

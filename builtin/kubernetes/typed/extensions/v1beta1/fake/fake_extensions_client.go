@@ -29,33 +29,32 @@ type FakeExtensionsV1beta1 struct {
 	*testing.Fake
 }
 
-// DaemonSets returns a fake DaemonSetInterface.
+// DaemonSets returns the fake client of DaemonSets in namespace.
 func (c *FakeExtensionsV1beta1) DaemonSets(namespace string) v1beta1.DaemonSetInterface {
 	return newFakeDaemonSets(c, namespace)
 }
 
-// Deployments returns a fake DeploymentInterface.
+// Deployments returns the fake client of Deployments in namespace.
 func (c *FakeExtensionsV1beta1) Deployments(namespace string) v1beta1.DeploymentInterface {
 	return newFakeDeployments(c, namespace)
 }
 
-// Ingresses returns a fake IngressInterface.
+// Ingresses returns the fake client of Ingresses in namespace.
 func (c *FakeExtensionsV1beta1) Ingresses(namespace string) v1beta1.IngressInterface {
 	return newFakeIngresses(c, namespace)
 }
 
-// NetworkPolicies returns a fake NetworkPolicyInterface.
+// NetworkPolicies returns the fake client of NetworkPolicies in namespace.
 func (c *FakeExtensionsV1beta1) NetworkPolicies(namespace string) v1beta1.NetworkPolicyInterface {
 	return newFakeNetworkPolicies(c, namespace)
 }
 
-// ReplicaSets returns a fake ReplicaSetInterface.
+// ReplicaSets returns the fake client of ReplicaSets in namespace.
 func (c *FakeExtensionsV1beta1) ReplicaSets(namespace string) v1beta1.ReplicaSetInterface {
 	return newFakeReplicaSets(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeExtensionsV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
-// fakeIngresses implements IngressInterface.
+// fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
 	*gentype.FakeClientWithList[*v1beta1.Ingress, *v1beta1.IngressList]
 	Fake *FakeExtensionsV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
-// fakeNetworkPolicies implements NetworkPolicyInterface.
+// fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
 	*gentype.FakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList]
 	Fake *FakeExtensionsV1beta1

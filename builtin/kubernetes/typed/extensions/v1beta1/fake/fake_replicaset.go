@@ -27,7 +27,7 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// fakeReplicaSets implements ReplicaSetInterface.
+// fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
 	*gentype.FakeClientWithList[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList]
 	Fake *FakeExtensionsV1beta1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
-// fakeFlowSchemas implements FlowSchemaInterface.
+// fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
 	*gentype.FakeClientWithList[*v1.FlowSchema, *v1.FlowSchemaList]
 	Fake *FakeFlowcontrolV1

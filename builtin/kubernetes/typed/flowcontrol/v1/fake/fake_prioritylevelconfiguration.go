@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
-// fakePriorityLevelConfigurations implements PriorityLevelConfigurationInterface.
+// fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
 	*gentype.FakeClientWithList[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList]
 	Fake *FakeFlowcontrolV1

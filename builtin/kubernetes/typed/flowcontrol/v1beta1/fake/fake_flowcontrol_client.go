@@ -29,18 +29,17 @@ type FakeFlowcontrolV1beta1 struct {
 	*testing.Fake
 }
 
-// FlowSchemas returns a fake FlowSchemaInterface.
+// FlowSchemas returns the fake client of FlowSchemas.
 func (c *FakeFlowcontrolV1beta1) FlowSchemas() v1beta1.FlowSchemaInterface {
 	return newFakeFlowSchemas(c, "")
 }
 
-// PriorityLevelConfigurations returns a fake PriorityLevelConfigurationInterface.
+// PriorityLevelConfigurations returns the fake client of PriorityLevelConfigurations.
 func (c *FakeFlowcontrolV1beta1) PriorityLevelConfigurations() v1beta1.PriorityLevelConfigurationInterface {
 	return newFakePriorityLevelConfigurations(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeFlowcontrolV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
-// fakeFlowSchemas implements FlowSchemaInterface.
+// fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
 	*gentype.FakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList]
 	Fake *FakeFlowcontrolV1beta1

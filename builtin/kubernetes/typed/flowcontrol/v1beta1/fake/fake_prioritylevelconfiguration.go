@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
-// fakePriorityLevelConfigurations implements PriorityLevelConfigurationInterface.
+// fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
 	*gentype.FakeClientWithList[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList]
 	Fake *FakeFlowcontrolV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
-// fakePriorityLevelConfigurations implements PriorityLevelConfigurationInterface.
+// fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
 	*gentype.FakeClientWithList[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList]
 	Fake *FakeFlowcontrolV1beta2

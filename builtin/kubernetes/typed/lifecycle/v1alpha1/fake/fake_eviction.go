@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
-// fakeEvictions implements EvictionInterface.
+// fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
 	*gentype.FakeClientWithList[*v1alpha1.Eviction, *v1alpha1.EvictionList]
 	Fake *FakeLifecycleV1alpha1

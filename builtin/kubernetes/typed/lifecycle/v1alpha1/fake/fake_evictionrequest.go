@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
-// fakeEvictionRequests implements EvictionRequestInterface.
+// fakeEvictionRequests is the EvictionRequestInterface of the fake clientset, answered by its reactors.
 type fakeEvictionRequests struct {
 	*gentype.FakeClientWithList[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList]
 	Fake *FakeLifecycleV1alpha1

@@ -29,18 +29,17 @@ type FakeLifecycleV1alpha1 struct {
 	*testing.Fake
 }
 
-// Evictions returns a fake EvictionInterface.
+// Evictions returns the fake client of Evictions in namespace.
 func (c *FakeLifecycleV1alpha1) Evictions(namespace string) v1alpha1.EvictionInterface {
 	return newFakeEvictions(c, namespace)
 }
 
-// EvictionRequests returns a fake EvictionRequestInterface.
+// EvictionRequests returns the fake client of EvictionRequests in namespace.
 func (c *FakeLifecycleV1alpha1) EvictionRequests(namespace string) v1alpha1.EvictionRequestInterface {
 	return newFakeEvictionRequests(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeLifecycleV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

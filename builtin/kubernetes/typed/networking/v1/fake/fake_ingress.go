@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/networking/v1"
 )
 
-// fakeIngresses implements IngressInterface.
+// fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
 	*gentype.FakeClientWithList[*v1.Ingress, *v1.IngressList]
 	Fake *FakeNetworkingV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/networking/v1"
 )
 
-// fakeIngressClasses implements IngressClassInterface.
+// fakeIngressClasses is the IngressClassInterface of the fake clientset, answered by its reactors.
 type fakeIngressClasses struct {
 	*gentype.FakeClientWithList[*v1.IngressClass, *v1.IngressClassList]
 	Fake *FakeNetworkingV1

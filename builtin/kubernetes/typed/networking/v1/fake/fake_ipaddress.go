@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/networking/v1"
 )
 
-// fakeIPAddresses implements IPAddressInterface.
+// fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
 	*gentype.FakeClientWithList[*v1.IPAddress, *v1.IPAddressList]
 	Fake *FakeNetworkingV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/networking/v1"
 )
 
-// fakeNetworkPolicies implements NetworkPolicyInterface.
+// fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
 	*gentype.FakeClientWithList[*v1.NetworkPolicy, *v1.NetworkPolicyList]
 	Fake *FakeNetworkingV1

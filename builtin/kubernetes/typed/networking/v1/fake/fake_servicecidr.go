@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/networking/v1"
 )
 
-// fakeServiceCIDRs implements ServiceCIDRInterface.
+// fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
 	*gentype.FakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList]
 	Fake *FakeNetworkingV1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
-// fakeIPAddresses implements IPAddressInterface.
+// fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
 	*gentype.FakeClientWithList[*v1beta1.IPAddress, *v1beta1.IPAddressList]
 	Fake *FakeNetworkingV1beta1

@@ -29,28 +29,27 @@ type FakeNetworkingV1beta1 struct {
 	*testing.Fake
 }
 
-// IPAddresses returns a fake IPAddressInterface.
+// IPAddresses returns the fake client of IPAddresses.
 func (c *FakeNetworkingV1beta1) IPAddresses() v1beta1.IPAddressInterface {
 	return newFakeIPAddresses(c, "")
 }
 
-// Ingresses returns a fake IngressInterface.
+// Ingresses returns the fake client of Ingresses in namespace.
 func (c *FakeNetworkingV1beta1) Ingresses(namespace string) v1beta1.IngressInterface {
 	return newFakeIngresses(c, namespace)
 }
 
-// IngressClasses returns a fake IngressClassInterface.
+// IngressClasses returns the fake client of IngressClasses.
 func (c *FakeNetworkingV1beta1) IngressClasses() v1beta1.IngressClassInterface {
 	return newFakeIngressClasses(c, "")
 }
 
-// ServiceCIDRs returns a fake ServiceCIDRInterface.
+// ServiceCIDRs returns the fake client of ServiceCIDRs.
 func (c *FakeNetworkingV1beta1) ServiceCIDRs() v1beta1.ServiceCIDRInterface {
 	return newFakeServiceCIDRs(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeNetworkingV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
-// fakeServiceCIDRs implements ServiceCIDRInterface.
+// fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
 	*gentype.FakeClientWithList[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList]
 	Fake *FakeNetworkingV1beta1

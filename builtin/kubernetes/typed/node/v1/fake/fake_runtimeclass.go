@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/node/v1"
 )
 
-// fakeRuntimeClasses implements RuntimeClassInterface.
+// fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
 	*gentype.FakeClientWithList[*v1.RuntimeClass, *v1.RuntimeClassList]
 	Fake *FakeNodeV1

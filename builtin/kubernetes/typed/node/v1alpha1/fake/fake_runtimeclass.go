@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/node/v1alpha1"
 )
 
-// fakeRuntimeClasses implements RuntimeClassInterface.
+// fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
 	*gentype.FakeClientWithList[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList]
 	Fake *FakeNodeV1alpha1

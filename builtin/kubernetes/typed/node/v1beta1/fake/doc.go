@@ -18,4 +18,4 @@ limitations under the License.
 
 package fake
 
-// Package fake has the automatically generated clients.
+// Package fake provides the fake clientset's typed clients, which record each call as an action.

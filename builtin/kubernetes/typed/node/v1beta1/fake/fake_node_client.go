@@ -29,13 +29,12 @@ type FakeNodeV1beta1 struct {
 	*testing.Fake
 }
 
-// RuntimeClasses returns a fake RuntimeClassInterface.
+// RuntimeClasses returns the fake client of RuntimeClasses.
 func (c *FakeNodeV1beta1) RuntimeClasses() v1beta1.RuntimeClassInterface {
 	return newFakeRuntimeClasses(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeNodeV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/node/v1beta1"
 )
 
-// fakeRuntimeClasses implements RuntimeClassInterface.
+// fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
 	*gentype.FakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList]
 	Fake *FakeNodeV1beta1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/policy/v1"
 )
 
-// fakeEvictions implements EvictionInterface.
+// fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
 	*gentype.FakeClient[*v1.Eviction]
 	Fake *FakePolicyV1

@@ -29,18 +29,17 @@ type FakePolicyV1 struct {
 	*testing.Fake
 }
 
-// Evictions returns a fake EvictionInterface.
+// Evictions returns the fake client of Evictions in namespace.
 func (c *FakePolicyV1) Evictions(namespace string) v1.EvictionInterface {
 	return newFakeEvictions(c, namespace)
 }
 
-// PodDisruptionBudgets returns a fake PodDisruptionBudgetInterface.
+// PodDisruptionBudgets returns the fake client of PodDisruptionBudgets in namespace.
 func (c *FakePolicyV1) PodDisruptionBudgets(namespace string) v1.PodDisruptionBudgetInterface {
 	return newFakePodDisruptionBudgets(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakePolicyV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

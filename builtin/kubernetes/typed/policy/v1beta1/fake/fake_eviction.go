@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
-// fakeEvictions implements EvictionInterface.
+// fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
 	*gentype.FakeClient[*v1beta1.Eviction]
 	Fake *FakePolicyV1beta1

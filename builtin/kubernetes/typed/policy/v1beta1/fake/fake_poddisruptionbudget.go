@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
-// fakePodDisruptionBudgets implements PodDisruptionBudgetInterface.
+// fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
 	*gentype.FakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList]
 	Fake *FakePolicyV1beta1

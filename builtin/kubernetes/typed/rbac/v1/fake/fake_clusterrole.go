@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/rbac/v1"
 )
 
-// fakeClusterRoles implements ClusterRoleInterface.
+// fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
 	*gentype.FakeClientWithList[*v1.ClusterRole, *v1.ClusterRoleList]
 	Fake *FakeRbacV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/rbac/v1"
 )
 
-// fakeClusterRoleBindings implements ClusterRoleBindingInterface.
+// fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
 	*gentype.FakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList]
 	Fake *FakeRbacV1

@@ -29,28 +29,27 @@ type FakeRbacV1 struct {
 	*testing.Fake
 }
 
-// ClusterRoles returns a fake ClusterRoleInterface.
+// ClusterRoles returns the fake client of ClusterRoles.
 func (c *FakeRbacV1) ClusterRoles() v1.ClusterRoleInterface {
 	return newFakeClusterRoles(c, "")
 }
 
-// ClusterRoleBindings returns a fake ClusterRoleBindingInterface.
+// ClusterRoleBindings returns the fake client of ClusterRoleBindings.
 func (c *FakeRbacV1) ClusterRoleBindings() v1.ClusterRoleBindingInterface {
 	return newFakeClusterRoleBindings(c, "")
 }
 
-// Roles returns a fake RoleInterface.
+// Roles returns the fake client of Roles in namespace.
 func (c *FakeRbacV1) Roles(namespace string) v1.RoleInterface {
 	return newFakeRoles(c, namespace)
 }
 
-// RoleBindings returns a fake RoleBindingInterface.
+// RoleBindings returns the fake client of RoleBindings in namespace.
 func (c *FakeRbacV1) RoleBindings(namespace string) v1.RoleBindingInterface {
 	return newFakeRoleBindings(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeRbacV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/rbac/v1"
 )
 
-// fakeRoles implements RoleInterface.
+// fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
 	*gentype.FakeClientWithList[*v1.Role, *v1.RoleList]
 	Fake *FakeRbacV1

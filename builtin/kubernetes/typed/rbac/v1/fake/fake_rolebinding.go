@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/rbac/v1"
 )
 
-// fakeRoleBindings implements RoleBindingInterface.
+// fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
 	*gentype.FakeClientWithList[*v1.RoleBinding, *v1.RoleBindingList]
 	Fake *FakeRbacV1

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
-// fakeClusterRoles implements ClusterRoleInterface.
+// fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
 	*gentype.FakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList]
 	Fake *FakeRbacV1alpha1

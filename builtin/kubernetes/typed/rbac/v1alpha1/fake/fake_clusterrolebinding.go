@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
-// fakeClusterRoleBindings implements ClusterRoleBindingInterface.
+// fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
 	*gentype.FakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList]
 	Fake *FakeRbacV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
-// fakeRoles implements RoleInterface.
+// fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
 	*gentype.FakeClientWithList[*v1alpha1.Role, *v1alpha1.RoleList]
 	Fake *FakeRbacV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
-// fakeClusterRoles implements ClusterRoleInterface.
+// fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
 	*gentype.FakeClientWithList[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList]
 	Fake *FakeRbacV1beta1

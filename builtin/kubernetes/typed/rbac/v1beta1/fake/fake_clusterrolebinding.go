@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
-// fakeClusterRoleBindings implements ClusterRoleBindingInterface.
+// fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
 	*gentype.FakeClientWithList[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList]
 	Fake *FakeRbacV1beta1

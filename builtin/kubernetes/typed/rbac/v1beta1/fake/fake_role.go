@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
-// fakeRoles implements RoleInterface.
+// fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
 	*gentype.FakeClientWithList[*v1beta1.Role, *v1beta1.RoleList]
 	Fake *FakeRbacV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
-// fakeRoleBindings implements RoleBindingInterface.
+// fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
 	*gentype.FakeClientWithList[*v1beta1.RoleBinding, *v1beta1.RoleBindingList]
 	Fake *FakeRbacV1beta1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/resource/v1"
 )
 
-// fakeDeviceClasses implements DeviceClassInterface.
+// fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
 	*gentype.FakeClientWithList[*v1.DeviceClass, *v1.DeviceClassList]
 	Fake *FakeResourceV1

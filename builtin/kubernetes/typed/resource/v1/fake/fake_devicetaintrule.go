@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/resource/v1"
 )
 
-// fakeDeviceTaintRules implements DeviceTaintRuleInterface.
+// fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
 	*gentype.FakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList]
 	Fake *FakeResourceV1

@@ -29,33 +29,32 @@ type FakeResourceV1 struct {
 	*testing.Fake
 }
 
-// DeviceClasses returns a fake DeviceClassInterface.
+// DeviceClasses returns the fake client of DeviceClasses.
 func (c *FakeResourceV1) DeviceClasses() v1.DeviceClassInterface {
 	return newFakeDeviceClasses(c, "")
 }
 
-// DeviceTaintRules returns a fake DeviceTaintRuleInterface.
+// DeviceTaintRules returns the fake client of DeviceTaintRules.
 func (c *FakeResourceV1) DeviceTaintRules() v1.DeviceTaintRuleInterface {
 	return newFakeDeviceTaintRules(c, "")
 }
 
-// ResourceClaims returns a fake ResourceClaimInterface.
+// ResourceClaims returns the fake client of ResourceClaims in namespace.
 func (c *FakeResourceV1) ResourceClaims(namespace string) v1.ResourceClaimInterface {
 	return newFakeResourceClaims(c, namespace)
 }
 
-// ResourceClaimTemplates returns a fake ResourceClaimTemplateInterface.
+// ResourceClaimTemplates returns the fake client of ResourceClaimTemplates in namespace.
 func (c *FakeResourceV1) ResourceClaimTemplates(namespace string) v1.ResourceClaimTemplateInterface {
 	return newFakeResourceClaimTemplates(c, namespace)
 }
 
-// ResourceSlices returns a fake ResourceSliceInterface.
+// ResourceSlices returns the fake client of ResourceSlices.
 func (c *FakeResourceV1) ResourceSlices() v1.ResourceSliceInterface {
 	return newFakeResourceSlices(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeResourceV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

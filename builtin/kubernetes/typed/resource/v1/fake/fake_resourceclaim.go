@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/resource/v1"
 )
 
-// fakeResourceClaims implements ResourceClaimInterface.
+// fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
 	*gentype.FakeClientWithList[*v1.ResourceClaim, *v1.ResourceClaimList]
 	Fake *FakeResourceV1

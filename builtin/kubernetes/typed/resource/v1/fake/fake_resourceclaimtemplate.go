@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/resource/v1"
 )
 
-// fakeResourceClaimTemplates implements ResourceClaimTemplateInterface.
+// fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
 	*gentype.FakeClientWithList[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList]
 	Fake *FakeResourceV1

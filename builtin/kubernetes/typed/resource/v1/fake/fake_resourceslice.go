@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/resource/v1"
 )
 
-// fakeResourceSlices implements ResourceSliceInterface.
+// fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
 	*gentype.FakeClientWithList[*v1.ResourceSlice, *v1.ResourceSliceList]
 	Fake *FakeResourceV1

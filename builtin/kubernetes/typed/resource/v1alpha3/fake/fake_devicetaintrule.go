@@ -24,7 +24,7 @@ import (
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
-// fakeDeviceTaintRules implements DeviceTaintRuleInterface.
+// fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
 	*gentype.FakeClientWithList[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList]
 	Fake *FakeResourceV1alpha3

@@ -29,18 +29,17 @@ type FakeResourceV1alpha3 struct {
 	*testing.Fake
 }
 
-// DeviceTaintRules returns a fake DeviceTaintRuleInterface.
+// DeviceTaintRules returns the fake client of DeviceTaintRules.
 func (c *FakeResourceV1alpha3) DeviceTaintRules() v1alpha3.DeviceTaintRuleInterface {
 	return newFakeDeviceTaintRules(c, "")
 }
 
-// ResourcePoolStatusRequests returns a fake ResourcePoolStatusRequestInterface.
+// ResourcePoolStatusRequests returns the fake client of ResourcePoolStatusRequests.
 func (c *FakeResourceV1alpha3) ResourcePoolStatusRequests() v1alpha3.ResourcePoolStatusRequestInterface {
 	return newFakeResourcePoolStatusRequests(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeResourceV1alpha3) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
-// fakeResourcePoolStatusRequests implements ResourcePoolStatusRequestInterface.
+// fakeResourcePoolStatusRequests is the ResourcePoolStatusRequestInterface of the fake clientset, answered by its reactors.
 type fakeResourcePoolStatusRequests struct {
 	*gentype.FakeClientWithList[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList]
 	Fake *FakeResourceV1alpha3

@@ -29,28 +29,27 @@ type FakeResourceV1beta1 struct {
 	*testing.Fake
 }
 
-// DeviceClasses returns a fake DeviceClassInterface.
+// DeviceClasses returns the fake client of DeviceClasses.
 func (c *FakeResourceV1beta1) DeviceClasses() v1beta1.DeviceClassInterface {
 	return newFakeDeviceClasses(c, "")
 }
 
-// ResourceClaims returns a fake ResourceClaimInterface.
+// ResourceClaims returns the fake client of ResourceClaims in namespace.
 func (c *FakeResourceV1beta1) ResourceClaims(namespace string) v1beta1.ResourceClaimInterface {
 	return newFakeResourceClaims(c, namespace)
 }
 
-// ResourceClaimTemplates returns a fake ResourceClaimTemplateInterface.
+// ResourceClaimTemplates returns the fake client of ResourceClaimTemplates in namespace.
 func (c *FakeResourceV1beta1) ResourceClaimTemplates(namespace string) v1beta1.ResourceClaimTemplateInterface {
 	return newFakeResourceClaimTemplates(c, namespace)
 }
 
-// ResourceSlices returns a fake ResourceSliceInterface.
+// ResourceSlices returns the fake client of ResourceSlices.
 func (c *FakeResourceV1beta1) ResourceSlices() v1beta1.ResourceSliceInterface {
 	return newFakeResourceSlices(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeResourceV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
-// fakeResourceClaims implements ResourceClaimInterface.
+// fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
 	*gentype.FakeClientWithList[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList]
 	Fake *FakeResourceV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
-// fakeResourceClaimTemplates implements ResourceClaimTemplateInterface.
+// fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
 	*gentype.FakeClientWithList[*v1beta1.ResourceClaimTemplate, *v1beta1.ResourceClaimTemplateList]
 	Fake *FakeResourceV1beta1

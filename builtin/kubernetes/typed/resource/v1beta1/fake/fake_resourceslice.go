@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
-// fakeResourceSlices implements ResourceSliceInterface.
+// fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
 	*gentype.FakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList]
 	Fake *FakeResourceV1beta1

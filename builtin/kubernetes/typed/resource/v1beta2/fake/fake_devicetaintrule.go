@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
-// fakeDeviceTaintRules implements DeviceTaintRuleInterface.
+// fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
 	*gentype.FakeClientWithList[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList]
 	Fake *FakeResourceV1beta2

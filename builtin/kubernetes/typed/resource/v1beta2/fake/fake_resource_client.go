@@ -29,33 +29,32 @@ type FakeResourceV1beta2 struct {
 	*testing.Fake
 }
 
-// DeviceClasses returns a fake DeviceClassInterface.
+// DeviceClasses returns the fake client of DeviceClasses.
 func (c *FakeResourceV1beta2) DeviceClasses() v1beta2.DeviceClassInterface {
 	return newFakeDeviceClasses(c, "")
 }
 
-// DeviceTaintRules returns a fake DeviceTaintRuleInterface.
+// DeviceTaintRules returns the fake client of DeviceTaintRules.
 func (c *FakeResourceV1beta2) DeviceTaintRules() v1beta2.DeviceTaintRuleInterface {
 	return newFakeDeviceTaintRules(c, "")
 }
 
-// ResourceClaims returns a fake ResourceClaimInterface.
+// ResourceClaims returns the fake client of ResourceClaims in namespace.
 func (c *FakeResourceV1beta2) ResourceClaims(namespace string) v1beta2.ResourceClaimInterface {
 	return newFakeResourceClaims(c, namespace)
 }
 
-// ResourceClaimTemplates returns a fake ResourceClaimTemplateInterface.
+// ResourceClaimTemplates returns the fake client of ResourceClaimTemplates in namespace.
 func (c *FakeResourceV1beta2) ResourceClaimTemplates(namespace string) v1beta2.ResourceClaimTemplateInterface {
 	return newFakeResourceClaimTemplates(c, namespace)
 }
 
-// ResourceSlices returns a fake ResourceSliceInterface.
+// ResourceSlices returns the fake client of ResourceSlices.
 func (c *FakeResourceV1beta2) ResourceSlices() v1beta2.ResourceSliceInterface {
 	return newFakeResourceSlices(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeResourceV1beta2) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

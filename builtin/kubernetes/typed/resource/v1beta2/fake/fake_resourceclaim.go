@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
-// fakeResourceClaims implements ResourceClaimInterface.
+// fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
 	*gentype.FakeClientWithList[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList]
 	Fake *FakeResourceV1beta2

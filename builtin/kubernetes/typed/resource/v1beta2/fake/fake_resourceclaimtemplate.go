@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
-// fakeResourceClaimTemplates implements ResourceClaimTemplateInterface.
+// fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
 	*gentype.FakeClientWithList[*v1beta2.ResourceClaimTemplate, *v1beta2.ResourceClaimTemplateList]
 	Fake *FakeResourceV1beta2

@@ -24,7 +24,7 @@ import (
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
-// fakeResourceSlices implements ResourceSliceInterface.
+// fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
 	*gentype.FakeClientWithList[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList]
 	Fake *FakeResourceV1beta2

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/scheduling/v1"
 )
 
-// fakePriorityClasses implements PriorityClassInterface.
+// fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
 	*gentype.FakeClientWithList[*v1.PriorityClass, *v1.PriorityClassList]
 	Fake *FakeSchedulingV1

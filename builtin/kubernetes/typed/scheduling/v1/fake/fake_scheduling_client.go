@@ -29,13 +29,12 @@ type FakeSchedulingV1 struct {
 	*testing.Fake
 }
 
-// PriorityClasses returns a fake PriorityClassInterface.
+// PriorityClasses returns the fake client of PriorityClasses.
 func (c *FakeSchedulingV1) PriorityClasses() v1.PriorityClassInterface {
 	return newFakePriorityClasses(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeSchedulingV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
-// fakeCompositePodGroups implements CompositePodGroupInterface.
+// fakeCompositePodGroups is the CompositePodGroupInterface of the fake clientset, answered by its reactors.
 type fakeCompositePodGroups struct {
 	*gentype.FakeClientWithList[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList]
 	Fake *FakeSchedulingV1alpha3

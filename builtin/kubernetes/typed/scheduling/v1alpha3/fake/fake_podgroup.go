@@ -24,7 +24,7 @@ import (
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
-// fakePodGroups implements PodGroupInterface.
+// fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
 	*gentype.FakeClientWithList[*v1alpha3.PodGroup, *v1alpha3.PodGroupList]
 	Fake *FakeSchedulingV1alpha3

@@ -29,23 +29,22 @@ type FakeSchedulingV1alpha3 struct {
 	*testing.Fake
 }
 
-// CompositePodGroups returns a fake CompositePodGroupInterface.
+// CompositePodGroups returns the fake client of CompositePodGroups in namespace.
 func (c *FakeSchedulingV1alpha3) CompositePodGroups(namespace string) v1alpha3.CompositePodGroupInterface {
 	return newFakeCompositePodGroups(c, namespace)
 }
 
-// PodGroups returns a fake PodGroupInterface.
+// PodGroups returns the fake client of PodGroups in namespace.
 func (c *FakeSchedulingV1alpha3) PodGroups(namespace string) v1alpha3.PodGroupInterface {
 	return newFakePodGroups(c, namespace)
 }
 
-// Workloads returns a fake WorkloadInterface.
+// Workloads returns the fake client of Workloads in namespace.
 func (c *FakeSchedulingV1alpha3) Workloads(namespace string) v1alpha3.WorkloadInterface {
 	return newFakeWorkloads(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeSchedulingV1alpha3) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
-// fakeWorkloads implements WorkloadInterface.
+// fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
 	*gentype.FakeClientWithList[*v1alpha3.Workload, *v1alpha3.WorkloadList]
 	Fake *FakeSchedulingV1alpha3

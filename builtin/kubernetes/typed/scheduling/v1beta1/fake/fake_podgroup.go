@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
-// fakePodGroups implements PodGroupInterface.
+// fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
 	*gentype.FakeClientWithList[*v1beta1.PodGroup, *v1beta1.PodGroupList]
 	Fake *FakeSchedulingV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
-// fakePriorityClasses implements PriorityClassInterface.
+// fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
 	*gentype.FakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList]
 	Fake *FakeSchedulingV1beta1

@@ -29,23 +29,22 @@ type FakeSchedulingV1beta1 struct {
 	*testing.Fake
 }
 
-// PodGroups returns a fake PodGroupInterface.
+// PodGroups returns the fake client of PodGroups in namespace.
 func (c *FakeSchedulingV1beta1) PodGroups(namespace string) v1beta1.PodGroupInterface {
 	return newFakePodGroups(c, namespace)
 }
 
-// PriorityClasses returns a fake PriorityClassInterface.
+// PriorityClasses returns the fake client of PriorityClasses.
 func (c *FakeSchedulingV1beta1) PriorityClasses() v1beta1.PriorityClassInterface {
 	return newFakePriorityClasses(c, "")
 }
 
-// Workloads returns a fake WorkloadInterface.
+// Workloads returns the fake client of Workloads in namespace.
 func (c *FakeSchedulingV1beta1) Workloads(namespace string) v1beta1.WorkloadInterface {
 	return newFakeWorkloads(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeSchedulingV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
-// fakeWorkloads implements WorkloadInterface.
+// fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
 	*gentype.FakeClientWithList[*v1beta1.Workload, *v1beta1.WorkloadList]
 	Fake *FakeSchedulingV1beta1

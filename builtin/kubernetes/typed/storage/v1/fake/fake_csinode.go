@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/storage/v1"
 )
 
-// fakeCSINodes implements CSINodeInterface.
+// fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
 	*gentype.FakeClientWithList[*v1.CSINode, *v1.CSINodeList]
 	Fake *FakeStorageV1

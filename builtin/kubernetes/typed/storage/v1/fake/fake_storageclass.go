@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/storage/v1"
 )
 
-// fakeStorageClasses implements StorageClassInterface.
+// fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
 	*gentype.FakeClientWithList[*v1.StorageClass, *v1.StorageClassList]
 	Fake *FakeStorageV1

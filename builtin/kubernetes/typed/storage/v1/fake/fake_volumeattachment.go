@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/storage/v1"
 )
 
-// fakeVolumeAttachments implements VolumeAttachmentInterface.
+// fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
 	*gentype.FakeClientWithList[*v1.VolumeAttachment, *v1.VolumeAttachmentList]
 	Fake *FakeStorageV1

@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/storage/v1"
 )
 
-// fakeVolumeAttributesClasses implements VolumeAttributesClassInterface.
+// fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
 	*gentype.FakeClientWithList[*v1.VolumeAttributesClass, *v1.VolumeAttributesClassList]
 	Fake *FakeStorageV1

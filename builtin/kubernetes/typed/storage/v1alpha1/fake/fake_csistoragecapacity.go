@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
-// fakeCSIStorageCapacities implements CSIStorageCapacityInterface.
+// fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
 	*gentype.FakeClientWithList[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList]
 	Fake *FakeStorageV1alpha1

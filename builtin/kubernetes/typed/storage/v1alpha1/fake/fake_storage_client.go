@@ -29,23 +29,22 @@ type FakeStorageV1alpha1 struct {
 	*testing.Fake
 }
 
-// CSIStorageCapacities returns a fake CSIStorageCapacityInterface.
+// CSIStorageCapacities returns the fake client of CSIStorageCapacities in namespace.
 func (c *FakeStorageV1alpha1) CSIStorageCapacities(namespace string) v1alpha1.CSIStorageCapacityInterface {
 	return newFakeCSIStorageCapacities(c, namespace)
 }
 
-// VolumeAttachments returns a fake VolumeAttachmentInterface.
+// VolumeAttachments returns the fake client of VolumeAttachments.
 func (c *FakeStorageV1alpha1) VolumeAttachments() v1alpha1.VolumeAttachmentInterface {
 	return newFakeVolumeAttachments(c, "")
 }
 
-// VolumeAttributesClasses returns a fake VolumeAttributesClassInterface.
+// VolumeAttributesClasses returns the fake client of VolumeAttributesClasses.
 func (c *FakeStorageV1alpha1) VolumeAttributesClasses() v1alpha1.VolumeAttributesClassInterface {
 	return newFakeVolumeAttributesClasses(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeStorageV1alpha1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

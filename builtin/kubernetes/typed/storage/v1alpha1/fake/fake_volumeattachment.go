@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
-// fakeVolumeAttachments implements VolumeAttachmentInterface.
+// fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
 	*gentype.FakeClientWithList[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList]
 	Fake *FakeStorageV1alpha1

@@ -24,7 +24,7 @@ import (
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
-// fakeVolumeAttributesClasses implements VolumeAttributesClassInterface.
+// fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
 	*gentype.FakeClientWithList[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList]
 	Fake *FakeStorageV1alpha1

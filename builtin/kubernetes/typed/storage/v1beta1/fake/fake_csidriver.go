@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeCSIDrivers implements CSIDriverInterface.
+// fakeCSIDrivers is the CSIDriverInterface of the fake clientset, answered by its reactors.
 type fakeCSIDrivers struct {
 	*gentype.FakeClientWithList[*v1beta1.CSIDriver, *v1beta1.CSIDriverList]
 	Fake *FakeStorageV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeCSINodes implements CSINodeInterface.
+// fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
 	*gentype.FakeClientWithList[*v1beta1.CSINode, *v1beta1.CSINodeList]
 	Fake *FakeStorageV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeCSIStorageCapacities implements CSIStorageCapacityInterface.
+// fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
 	*gentype.FakeClientWithList[*v1beta1.CSIStorageCapacity, *v1beta1.CSIStorageCapacityList]
 	Fake *FakeStorageV1beta1

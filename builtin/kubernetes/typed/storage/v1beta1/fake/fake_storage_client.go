@@ -29,38 +29,37 @@ type FakeStorageV1beta1 struct {
 	*testing.Fake
 }
 
-// CSIDrivers returns a fake CSIDriverInterface.
+// CSIDrivers returns the fake client of CSIDrivers.
 func (c *FakeStorageV1beta1) CSIDrivers() v1beta1.CSIDriverInterface {
 	return newFakeCSIDrivers(c, "")
 }
 
-// CSINodes returns a fake CSINodeInterface.
+// CSINodes returns the fake client of CSINodes.
 func (c *FakeStorageV1beta1) CSINodes() v1beta1.CSINodeInterface {
 	return newFakeCSINodes(c, "")
 }
 
-// CSIStorageCapacities returns a fake CSIStorageCapacityInterface.
+// CSIStorageCapacities returns the fake client of CSIStorageCapacities in namespace.
 func (c *FakeStorageV1beta1) CSIStorageCapacities(namespace string) v1beta1.CSIStorageCapacityInterface {
 	return newFakeCSIStorageCapacities(c, namespace)
 }
 
-// StorageClasses returns a fake StorageClassInterface.
+// StorageClasses returns the fake client of StorageClasses.
 func (c *FakeStorageV1beta1) StorageClasses() v1beta1.StorageClassInterface {
 	return newFakeStorageClasses(c, "")
 }
 
-// VolumeAttachments returns a fake VolumeAttachmentInterface.
+// VolumeAttachments returns the fake client of VolumeAttachments.
 func (c *FakeStorageV1beta1) VolumeAttachments() v1beta1.VolumeAttachmentInterface {
 	return newFakeVolumeAttachments(c, "")
 }
 
-// VolumeAttributesClasses returns a fake VolumeAttributesClassInterface.
+// VolumeAttributesClasses returns the fake client of VolumeAttributesClasses.
 func (c *FakeStorageV1beta1) VolumeAttributesClasses() v1beta1.VolumeAttributesClassInterface {
 	return newFakeVolumeAttributesClasses(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeStorageV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeStorageClasses implements StorageClassInterface.
+// fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
 	*gentype.FakeClientWithList[*v1beta1.StorageClass, *v1beta1.StorageClassList]
 	Fake *FakeStorageV1beta1

@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeVolumeAttachments implements VolumeAttachmentInterface.
+// fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
 	*gentype.FakeClientWithList[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList]
 	Fake *FakeStorageV1beta1

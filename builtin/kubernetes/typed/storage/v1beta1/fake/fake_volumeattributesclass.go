@@ -24,7 +24,7 @@ import (
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
-// fakeVolumeAttributesClasses implements VolumeAttributesClassInterface.
+// fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
 	*gentype.FakeClientWithList[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList]
 	Fake *FakeStorageV1beta1

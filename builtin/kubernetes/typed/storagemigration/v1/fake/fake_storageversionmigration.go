@@ -24,7 +24,7 @@ import (
 	v1 "k8s.io/api/storagemigration/v1"
 )
 
-// fakeStorageVersionMigrations implements StorageVersionMigrationInterface.
+// fakeStorageVersionMigrations is the StorageVersionMigrationInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersionMigrations struct {
 	*gentype.FakeClientWithList[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList]
 	Fake *FakeStoragemigrationV1

@@ -29,13 +29,12 @@ type FakeStoragemigrationV1beta1 struct {
 	*testing.Fake
 }
 
-// StorageVersionMigrations returns a fake StorageVersionMigrationInterface.
+// StorageVersionMigrations returns the fake client of StorageVersionMigrations.
 func (c *FakeStoragemigrationV1beta1) StorageVersionMigrations() v1beta1.StorageVersionMigrationInterface {
 	return newFakeStorageVersionMigrations(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeStoragemigrationV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

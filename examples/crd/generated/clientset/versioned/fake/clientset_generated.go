@@ -30,10 +30,9 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// NewSimpleClientset returns a clientset that will respond with the provided objects.
-// It's backed by an object tracker that answers requests by the API server's rules (resourceVersions,
-// conflicts, generateName, finalizers, watches) but without field management, admission or defaults;
-// it is meant for unit tests.
+// NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
+// the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
+// no field management, admission or defaulting.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
 }
@@ -72,7 +71,7 @@ type Clientset struct {
 	tracker   testing.ObjectTracker
 }
 
-// Discovery returns the fake discovery client.
+// Discovery returns a fake discovery client listing the resources this clientset serves.
 func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 	return c.discovery
 }
@@ -104,7 +103,7 @@ var (
 	_ testing.FakeClient  = &Clientset{}
 )
 
-// StableV1 retrieves the StableV1Client.
+// StableV1 returns the fake typed client of version v1 of the stable.example.com group.
 func (c *Clientset) StableV1() stablev1.StableV1Interface {
 	return &v1fake.FakeStableV1{Fake: &c.Fake}
 }

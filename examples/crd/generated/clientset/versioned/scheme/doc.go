@@ -18,4 +18,4 @@ limitations under the License.
 
 package scheme
 
-// Package scheme contains the scheme of the generated clientset.
+// Package scheme registers the clientset's API types, which its clients encode and decode.

@@ -25,45 +25,42 @@ import (
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
-// CronTabLister helps list CronTabs.
-// All objects returned here must be treated as read-only.
+// CronTabLister reads CronTabs from an informer's cache. The objects it returns belong to the
+// cache, so callers must copy them before making changes.
 type CronTabLister interface {
-	// List lists all CronTabs in the indexer.
-	// Objects returned here must be treated as read-only.
+	// List returns the cached CronTabs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*stablev1.CronTab, err error)
-	// CronTabs returns an object that can list and get CronTabs.
+	// CronTabs narrows the lister to the CronTabs of one namespace.
 	CronTabs(namespace string) CronTabNamespaceLister
 	CronTabListerExpansion
 }
 
-// cronTabLister implements the CronTabLister interface.
+// cronTabLister serves CronTabLister from an indexer.
 type cronTabLister struct {
 	listers.ResourceIndexer[*stablev1.CronTab]
 }
 
-// NewCronTabLister returns a new CronTabLister.
+// NewCronTabLister returns a CronTabLister reading indexer, usually an informer's cache.
 func NewCronTabLister(indexer cache.Indexer) CronTabLister {
 	return &cronTabLister{listers.New[*stablev1.CronTab](indexer, stablev1.Resource("crontabs"))}
 }
 
-// CronTabs returns an object that can list and get CronTabs.
+// CronTabs narrows the lister to the CronTabs of one namespace.
 func (s *cronTabLister) CronTabs(namespace string) CronTabNamespaceLister {
 	return cronTabNamespaceLister{listers.NewNamespaced[*stablev1.CronTab](s.ResourceIndexer, namespace)}
 }
 
-// CronTabNamespaceLister helps list and get CronTabs.
-// All objects returned here must be treated as read-only.
+// CronTabNamespaceLister reads the CronTabs of one namespace from an informer's cache. The
+// objects it returns belong to the cache, so callers must copy them before making changes.
 type CronTabNamespaceLister interface {
-	// List lists all CronTabs in the indexer for a given namespace.
-	// Objects returned here must be treated as read-only.
+	// List returns the namespace's cached CronTabs that selector matches; do not modify them.
 	List(selector labels.Selector) (ret []*stablev1.CronTab, err error)
-	// Get retrieves the CronTab from the indexer for a given namespace and name.
-	// Objects returned here must be treated as read-only.
+	// Get returns the namespace's cached CronTab called name, or a NotFound error; do not modify it.
 	Get(name string) (*stablev1.CronTab, error)
 	CronTabNamespaceListerExpansion
 }
 
-// cronTabNamespaceLister implements the CronTabNamespaceLister interface.
+// cronTabNamespaceLister serves CronTabNamespaceLister from an indexer, for one namespace.
 type cronTabNamespaceLister struct {
 	listers.ResourceIndexer[*stablev1.CronTab]
 }

@@ -18,8 +18,10 @@ limitations under the License.
 
 package v1
 
-// CronTabListerExpansion allows custom methods to be added to CronTabLister.
+// CronTabListerExpansion is empty; to give CronTabLister hand-written methods,
+// declare it in crontab_expansion.go instead.
 type CronTabListerExpansion interface{}
 
-// CronTabNamespaceListerExpansion allows custom methods to be added to CronTabNamespaceLister.
+// CronTabNamespaceListerExpansion is empty; to give CronTabNamespaceLister hand-written
+// methods, declare it in crontab_expansion.go instead.
 type CronTabNamespaceListerExpansion interface{}

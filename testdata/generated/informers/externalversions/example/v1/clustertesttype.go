@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ClusterTestTypeInformer provides access to a shared informer and lister for ClusterTestTypes.
+// ClusterTestTypeInformer gives the shared informer of ClusterTestTypes and a lister reading its cache.
 type ClusterTestTypeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexamplev1.ClusterTestTypeLister
 }
 
-// TypedClusterTestTypeInformer also gives the typed view of the shared informer.
+// TypedClusterTestTypeInformer adds the typed view of the shared informer.
 type TypedClusterTestTypeInformer interface {
 	ClusterTestTypeInformer
 	TypedInformer() ClusterTestTypeIndexInformer
@@ -57,32 +57,32 @@ type clusterTestTypeInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewClusterTestTypeInformer constructs a new informer for ClusterTestType. Prefer an informer factory's shared informer.
+// NewClusterTestTypeInformer builds an informer of ClusterTestTypes of its own; a factory's shared one saves memory and connections.
 func NewClusterTestTypeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewClusterTestTypeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedClusterTestTypeInformer constructs a new typed informer for ClusterTestType.
+// NewTypedClusterTestTypeInformer is NewClusterTestTypeInformer with typed indexers and result.
 func NewTypedClusterTestTypeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ClusterTestTypeIndexers) ClusterTestTypeIndexInformer {
 	return NewTypedClusterTestTypeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredClusterTestTypeInformer constructs a new informer for ClusterTestType whose lists and watches tweakListOptions adjusts.
+// NewFilteredClusterTestTypeInformer builds an informer of ClusterTestTypes of its own whose requests tweakListOptions adjusts.
 func NewFilteredClusterTestTypeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewClusterTestTypeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredClusterTestTypeInformer constructs a new typed informer for ClusterTestType whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredClusterTestTypeInformer is NewFilteredClusterTestTypeInformer with typed indexers and result.
 func NewTypedFilteredClusterTestTypeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ClusterTestTypeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ClusterTestTypeIndexInformer {
 	return NewTypedClusterTestTypeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewClusterTestTypeInformerWithOptions constructs a new informer for ClusterTestType with the given options.
+// NewClusterTestTypeInformerWithOptions builds an informer of ClusterTestTypes of its own, configured by options.
 func NewClusterTestTypeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedClusterTestTypeInformerWithOptions(client, options)
 }
 
-// NewTypedClusterTestTypeInformerWithOptions constructs a new typed informer for ClusterTestType with the given options.
+// NewTypedClusterTestTypeInformerWithOptions is NewClusterTestTypeInformerWithOptions with a typed result.
 func NewTypedClusterTestTypeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ClusterTestTypeIndexInformer {
 	c := client.ExampleV1().ClusterTestTypes()
 	gvr := examplev1.SchemeGroupVersion.WithResource("clustertesttypes")

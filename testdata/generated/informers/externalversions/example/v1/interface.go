@@ -22,11 +22,11 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// ClusterTestTypes returns a TypedClusterTestTypeInformer.
+	// ClusterTestTypes returns the shared informer and lister of ClusterTestTypes.
 	ClusterTestTypes() TypedClusterTestTypeInformer
-	// TestTypes returns a TypedTestTypeInformer.
+	// TestTypes returns the shared informer and lister of TestTypes.
 	TestTypes() TypedTestTypeInformer
 }
 
@@ -36,17 +36,17 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// ClusterTestTypes returns a TypedClusterTestTypeInformer.
+// ClusterTestTypes returns the shared informer and lister of ClusterTestTypes.
 func (v *version) ClusterTestTypes() TypedClusterTestTypeInformer {
 	return &clusterTestTypeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// TestTypes returns a TypedTestTypeInformer.
+// TestTypes returns the shared informer and lister of TestTypes.
 func (v *version) TestTypes() TypedTestTypeInformer {
 	return &testTypeInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// TestTypeInformer provides access to a shared informer and lister for TestTypes.
+// TestTypeInformer gives the shared informer of TestTypes and a lister reading its cache.
 type TestTypeInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexamplev1.TestTypeLister
 }
 
-// TypedTestTypeInformer also gives the typed view of the shared informer.
+// TypedTestTypeInformer adds the typed view of the shared informer.
 type TypedTestTypeInformer interface {
 	TestTypeInformer
 	TypedInformer() TestTypeIndexInformer
@@ -58,32 +58,32 @@ type testTypeInformer struct {
 	namespace        string
 }
 
-// NewTestTypeInformer constructs a new informer for TestType. Prefer an informer factory's shared informer.
+// NewTestTypeInformer builds an informer of TestTypes of its own; a factory's shared one saves memory and connections.
 func NewTestTypeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewTestTypeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedTestTypeInformer constructs a new typed informer for TestType.
+// NewTypedTestTypeInformer is NewTestTypeInformer with typed indexers and result.
 func NewTypedTestTypeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TestTypeIndexers) TestTypeIndexInformer {
 	return NewTypedTestTypeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredTestTypeInformer constructs a new informer for TestType whose lists and watches tweakListOptions adjusts.
+// NewFilteredTestTypeInformer builds an informer of TestTypes of its own whose requests tweakListOptions adjusts.
 func NewFilteredTestTypeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewTestTypeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredTestTypeInformer constructs a new typed informer for TestType whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredTestTypeInformer is NewFilteredTestTypeInformer with typed indexers and result.
 func NewTypedFilteredTestTypeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TestTypeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) TestTypeIndexInformer {
 	return NewTypedTestTypeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewTestTypeInformerWithOptions constructs a new informer for TestType with the given options.
+// NewTestTypeInformerWithOptions builds an informer of TestTypes of its own, configured by options.
 func NewTestTypeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedTestTypeInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedTestTypeInformerWithOptions constructs a new typed informer for TestType with the given options.
+// NewTypedTestTypeInformerWithOptions is NewTestTypeInformerWithOptions with a typed result.
 func NewTypedTestTypeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) TestTypeIndexInformer {
 	c := client.ExampleV1().TestTypes(namespace)
 	gvr := examplev1.SchemeGroupVersion.WithResource("testtypes")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// FishInformer provides access to a shared informer and lister for Fish.
+// FishInformer gives the shared informer of Fish and a lister reading its cache.
 type FishInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexample2v1.FishLister
 }
 
-// TypedFishInformer also gives the typed view of the shared informer.
+// TypedFishInformer adds the typed view of the shared informer.
 type TypedFishInformer interface {
 	FishInformer
 	TypedInformer() FishIndexInformer
@@ -57,32 +57,32 @@ type fishInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewFishInformer constructs a new informer for Fish. Prefer an informer factory's shared informer.
+// NewFishInformer builds an informer of Fish of its own; a factory's shared one saves memory and connections.
 func NewFishInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewFishInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedFishInformer constructs a new typed informer for Fish.
+// NewTypedFishInformer is NewFishInformer with typed indexers and result.
 func NewTypedFishInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FishIndexers) FishIndexInformer {
 	return NewTypedFishInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredFishInformer constructs a new informer for Fish whose lists and watches tweakListOptions adjusts.
+// NewFilteredFishInformer builds an informer of Fish of its own whose requests tweakListOptions adjusts.
 func NewFilteredFishInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewFishInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredFishInformer constructs a new typed informer for Fish whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredFishInformer is NewFilteredFishInformer with typed indexers and result.
 func NewTypedFilteredFishInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FishIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FishIndexInformer {
 	return NewTypedFishInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewFishInformerWithOptions constructs a new informer for Fish with the given options.
+// NewFishInformerWithOptions builds an informer of Fish of its own, configured by options.
 func NewFishInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedFishInformerWithOptions(client, options)
 }
 
-// NewTypedFishInformerWithOptions constructs a new typed informer for Fish with the given options.
+// NewTypedFishInformerWithOptions is NewFishInformerWithOptions with a typed result.
 func NewTypedFishInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) FishIndexInformer {
 	c := client.SecondExampleV1().Fish()
 	gvr := example2v1.SchemeGroupVersion.WithResource("fish")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// GadgetInformer provides access to a shared informer and lister for Gadgets.
+// GadgetInformer gives the shared informer of Gadgets and a lister reading its cache.
 type GadgetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexample2v1.GadgetLister
 }
 
-// TypedGadgetInformer also gives the typed view of the shared informer.
+// TypedGadgetInformer adds the typed view of the shared informer.
 type TypedGadgetInformer interface {
 	GadgetInformer
 	TypedInformer() GadgetIndexInformer
@@ -58,32 +58,32 @@ type gadgetInformer struct {
 	namespace        string
 }
 
-// NewGadgetInformer constructs a new informer for Gadget. Prefer an informer factory's shared informer.
+// NewGadgetInformer builds an informer of Gadgets of its own; a factory's shared one saves memory and connections.
 func NewGadgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewGadgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedGadgetInformer constructs a new typed informer for Gadget.
+// NewTypedGadgetInformer is NewGadgetInformer with typed indexers and result.
 func NewTypedGadgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GadgetIndexers) GadgetIndexInformer {
 	return NewTypedGadgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredGadgetInformer constructs a new informer for Gadget whose lists and watches tweakListOptions adjusts.
+// NewFilteredGadgetInformer builds an informer of Gadgets of its own whose requests tweakListOptions adjusts.
 func NewFilteredGadgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewGadgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredGadgetInformer constructs a new typed informer for Gadget whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredGadgetInformer is NewFilteredGadgetInformer with typed indexers and result.
 func NewTypedFilteredGadgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GadgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GadgetIndexInformer {
 	return NewTypedGadgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewGadgetInformerWithOptions constructs a new informer for Gadget with the given options.
+// NewGadgetInformerWithOptions builds an informer of Gadgets of its own, configured by options.
 func NewGadgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedGadgetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedGadgetInformerWithOptions constructs a new typed informer for Gadget with the given options.
+// NewTypedGadgetInformerWithOptions is NewGadgetInformerWithOptions with a typed result.
 func NewTypedGadgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) GadgetIndexInformer {
 	c := client.SecondExampleV1().Gadgets(namespace)
 	gvr := example2v1.SchemeGroupVersion.WithResource("gizmos")

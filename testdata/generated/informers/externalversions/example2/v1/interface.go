@@ -22,13 +22,13 @@ import (
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// Fish returns a TypedFishInformer.
+	// Fish returns the shared informer and lister of Fish.
 	Fish() TypedFishInformer
-	// Gadgets returns a TypedGadgetInformer.
+	// Gadgets returns the shared informer and lister of Gadgets.
 	Gadgets() TypedGadgetInformer
-	// Widgets returns a TypedWidgetInformer.
+	// Widgets returns the shared informer and lister of Widgets.
 	Widgets() TypedWidgetInformer
 }
 
@@ -38,22 +38,22 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// Fish returns a TypedFishInformer.
+// Fish returns the shared informer and lister of Fish.
 func (v *version) Fish() TypedFishInformer {
 	return &fishInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Gadgets returns a TypedGadgetInformer.
+// Gadgets returns the shared informer and lister of Gadgets.
 func (v *version) Gadgets() TypedGadgetInformer {
 	return &gadgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// Widgets returns a TypedWidgetInformer.
+// Widgets returns the shared informer and lister of Widgets.
 func (v *version) Widgets() TypedWidgetInformer {
 	return &widgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// WidgetInformer provides access to a shared informer and lister for Widgets.
+// WidgetInformer gives the shared informer of Widgets and a lister reading its cache.
 type WidgetInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexample2v1.WidgetLister
 }
 
-// TypedWidgetInformer also gives the typed view of the shared informer.
+// TypedWidgetInformer adds the typed view of the shared informer.
 type TypedWidgetInformer interface {
 	WidgetInformer
 	TypedInformer() WidgetIndexInformer
@@ -58,32 +58,32 @@ type widgetInformer struct {
 	namespace        string
 }
 
-// NewWidgetInformer constructs a new informer for Widget. Prefer an informer factory's shared informer.
+// NewWidgetInformer builds an informer of Widgets of its own; a factory's shared one saves memory and connections.
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedWidgetInformer constructs a new typed informer for Widget.
+// NewTypedWidgetInformer is NewWidgetInformer with typed indexers and result.
 func NewTypedWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers) WidgetIndexInformer {
 	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredWidgetInformer constructs a new informer for Widget whose lists and watches tweakListOptions adjusts.
+// NewFilteredWidgetInformer builds an informer of Widgets of its own whose requests tweakListOptions adjusts.
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredWidgetInformer constructs a new typed informer for Widget whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredWidgetInformer is NewFilteredWidgetInformer with typed indexers and result.
 func NewTypedFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WidgetIndexInformer {
 	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewWidgetInformerWithOptions constructs a new informer for Widget with the given options.
+// NewWidgetInformerWithOptions builds an informer of Widgets of its own, configured by options.
 func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedWidgetInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedWidgetInformerWithOptions constructs a new typed informer for Widget with the given options.
+// NewTypedWidgetInformerWithOptions is NewWidgetInformerWithOptions with a typed result.
 func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	c := client.SecondExampleV1().Widgets(namespace)
 	gvr := example2v1.SchemeGroupVersion.WithResource("widgets")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// DottedInformer provides access to a shared informer and lister for Dotteds.
+// DottedInformer gives the shared informer of Dotteds and a lister reading its cache.
 type DottedInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersexample3iov1.DottedLister
 }
 
-// TypedDottedInformer also gives the typed view of the shared informer.
+// TypedDottedInformer adds the typed view of the shared informer.
 type TypedDottedInformer interface {
 	DottedInformer
 	TypedInformer() DottedIndexInformer
@@ -57,32 +57,32 @@ type dottedInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewDottedInformer constructs a new informer for Dotted. Prefer an informer factory's shared informer.
+// NewDottedInformer builds an informer of Dotteds of its own; a factory's shared one saves memory and connections.
 func NewDottedInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewDottedInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedDottedInformer constructs a new typed informer for Dotted.
+// NewTypedDottedInformer is NewDottedInformer with typed indexers and result.
 func NewTypedDottedInformer(client versioned.Interface, resyncPeriod time.Duration, indexers DottedIndexers) DottedIndexInformer {
 	return NewTypedDottedInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredDottedInformer constructs a new informer for Dotted whose lists and watches tweakListOptions adjusts.
+// NewFilteredDottedInformer builds an informer of Dotteds of its own whose requests tweakListOptions adjusts.
 func NewFilteredDottedInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewDottedInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredDottedInformer constructs a new typed informer for Dotted whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredDottedInformer is NewFilteredDottedInformer with typed indexers and result.
 func NewTypedFilteredDottedInformer(client versioned.Interface, resyncPeriod time.Duration, indexers DottedIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DottedIndexInformer {
 	return NewTypedDottedInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewDottedInformerWithOptions constructs a new informer for Dotted with the given options.
+// NewDottedInformerWithOptions builds an informer of Dotteds of its own, configured by options.
 func NewDottedInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedDottedInformerWithOptions(client, options)
 }
 
-// NewTypedDottedInformerWithOptions constructs a new typed informer for Dotted with the given options.
+// NewTypedDottedInformerWithOptions is NewDottedInformerWithOptions with a typed result.
 func NewTypedDottedInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) DottedIndexInformer {
 	c := client.Example3V1().Dotteds()
 	gvr := example3iov1.SchemeGroupVersion.WithResource("dotteds")

@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// ThingInformer provides access to a shared informer and lister for Things.
+// ThingInformer gives the shared informer of Things and a lister reading its cache.
 type ThingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listershyphengroupv1.ThingLister
 }
 
-// TypedThingInformer also gives the typed view of the shared informer.
+// TypedThingInformer adds the typed view of the shared informer.
 type TypedThingInformer interface {
 	ThingInformer
 	TypedInformer() ThingIndexInformer
@@ -58,32 +58,32 @@ type thingInformer struct {
 	namespace        string
 }
 
-// NewThingInformer constructs a new informer for Thing. Prefer an informer factory's shared informer.
+// NewThingInformer builds an informer of Things of its own; a factory's shared one saves memory and connections.
 func NewThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedThingInformer constructs a new typed informer for Thing.
+// NewTypedThingInformer is NewThingInformer with typed indexers and result.
 func NewTypedThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers) ThingIndexInformer {
 	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredThingInformer constructs a new informer for Thing whose lists and watches tweakListOptions adjusts.
+// NewFilteredThingInformer builds an informer of Things of its own whose requests tweakListOptions adjusts.
 func NewFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredThingInformer constructs a new typed informer for Thing whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredThingInformer is NewFilteredThingInformer with typed indexers and result.
 func NewTypedFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ThingIndexInformer {
 	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewThingInformerWithOptions constructs a new informer for Thing with the given options.
+// NewThingInformerWithOptions builds an informer of Things of its own, configured by options.
 func NewThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedThingInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedThingInformerWithOptions constructs a new typed informer for Thing with the given options.
+// NewTypedThingInformerWithOptions is NewThingInformerWithOptions with a typed result.
 func NewTypedThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ThingIndexInformer {
 	c := client.HyphenGroupV1().Things(namespace)
 	gvr := hyphengroupv1.SchemeGroupVersion.WithResource("things")

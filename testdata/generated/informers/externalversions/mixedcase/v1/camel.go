@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CamelInformer provides access to a shared informer and lister for Camels.
+// CamelInformer gives the shared informer of Camels and a lister reading its cache.
 type CamelInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersmixedcasev1.CamelLister
 }
 
-// TypedCamelInformer also gives the typed view of the shared informer.
+// TypedCamelInformer adds the typed view of the shared informer.
 type TypedCamelInformer interface {
 	CamelInformer
 	TypedInformer() CamelIndexInformer
@@ -58,32 +58,32 @@ type camelInformer struct {
 	namespace        string
 }
 
-// NewCamelInformer constructs a new informer for Camel. Prefer an informer factory's shared informer.
+// NewCamelInformer builds an informer of Camels of its own; a factory's shared one saves memory and connections.
 func NewCamelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCamelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCamelInformer constructs a new typed informer for Camel.
+// NewTypedCamelInformer is NewCamelInformer with typed indexers and result.
 func NewTypedCamelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CamelIndexers) CamelIndexInformer {
 	return NewTypedCamelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCamelInformer constructs a new informer for Camel whose lists and watches tweakListOptions adjusts.
+// NewFilteredCamelInformer builds an informer of Camels of its own whose requests tweakListOptions adjusts.
 func NewFilteredCamelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCamelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCamelInformer constructs a new typed informer for Camel whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCamelInformer is NewFilteredCamelInformer with typed indexers and result.
 func NewTypedFilteredCamelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CamelIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CamelIndexInformer {
 	return NewTypedCamelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCamelInformerWithOptions constructs a new informer for Camel with the given options.
+// NewCamelInformerWithOptions builds an informer of Camels of its own, configured by options.
 func NewCamelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCamelInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedCamelInformerWithOptions constructs a new typed informer for Camel with the given options.
+// NewTypedCamelInformerWithOptions is NewCamelInformerWithOptions with a typed result.
 func NewTypedCamelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CamelIndexInformer {
 	c := client.MixedcaseV1().Camels(namespace)
 	gvr := mixedcasev1.SchemeGroupVersion.WithResource("camels")

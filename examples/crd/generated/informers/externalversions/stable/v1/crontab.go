@@ -28,13 +28,13 @@ import (
 	time "time"
 )
 
-// CronTabInformer provides access to a shared informer and lister for CronTabs.
+// CronTabInformer gives the shared informer of CronTabs and a lister reading its cache.
 type CronTabInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() listersstablev1.CronTabLister
 }
 
-// TypedCronTabInformer also gives the typed view of the shared informer.
+// TypedCronTabInformer adds the typed view of the shared informer.
 type TypedCronTabInformer interface {
 	CronTabInformer
 	TypedInformer() CronTabIndexInformer
@@ -58,32 +58,32 @@ type cronTabInformer struct {
 	namespace        string
 }
 
-// NewCronTabInformer constructs a new informer for CronTab. Prefer an informer factory's shared informer.
+// NewCronTabInformer builds an informer of CronTabs of its own; a factory's shared one saves memory and connections.
 func NewCronTabInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
 	return NewCronTabInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTypedCronTabInformer constructs a new typed informer for CronTab.
+// NewTypedCronTabInformer is NewCronTabInformer with typed indexers and result.
 func NewTypedCronTabInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CronTabIndexers) CronTabIndexInformer {
 	return NewTypedCronTabInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredCronTabInformer constructs a new informer for CronTab whose lists and watches tweakListOptions adjusts.
+// NewFilteredCronTabInformer builds an informer of CronTabs of its own whose requests tweakListOptions adjusts.
 func NewFilteredCronTabInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
 	return NewCronTabInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewTypedFilteredCronTabInformer constructs a new typed informer for CronTab whose lists and watches tweakListOptions adjusts.
+// NewTypedFilteredCronTabInformer is NewFilteredCronTabInformer with typed indexers and result.
 func NewTypedFilteredCronTabInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CronTabIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CronTabIndexInformer {
 	return NewTypedCronTabInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
-// NewCronTabInformerWithOptions constructs a new informer for CronTab with the given options.
+// NewCronTabInformerWithOptions builds an informer of CronTabs of its own, configured by options.
 func NewCronTabInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	return NewTypedCronTabInformerWithOptions(client, namespace, options)
 }
 
-// NewTypedCronTabInformerWithOptions constructs a new typed informer for CronTab with the given options.
+// NewTypedCronTabInformerWithOptions is NewCronTabInformerWithOptions with a typed result.
 func NewTypedCronTabInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CronTabIndexInformer {
 	c := client.StableV1().CronTabs(namespace)
 	gvr := stablev1.SchemeGroupVersion.WithResource("crontabs")

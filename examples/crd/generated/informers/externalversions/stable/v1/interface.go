@@ -22,9 +22,9 @@ import (
 	internalinterfaces "example.com/crd/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface provides access to all the informers in this group version.
+// Interface returns the informers of the group version, resource by resource.
 type Interface interface {
-	// CronTabs returns a TypedCronTabInformer.
+	// CronTabs returns the shared informer and lister of CronTabs.
 	CronTabs() TypedCronTabInformer
 }
 
@@ -34,12 +34,12 @@ type version struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface.
+// New returns the version's informers as shared by f, limited to namespace and adjusted by tweakListOptions.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// CronTabs returns a TypedCronTabInformer.
+// CronTabs returns the shared informer and lister of CronTabs.
 func (v *version) CronTabs() TypedCronTabInformer {
 	return &cronTabInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -30,17 +30,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ClusterTestTypesGetter has a method to return a ClusterTestTypeInterface.
-// A group's client should implement this interface.
+// ClusterTestTypesGetter is implemented by the group version's client, which hands out the client of ClusterTestTypes.
 type ClusterTestTypesGetter interface {
 	ClusterTestTypes() ClusterTestTypeInterface
 }
 
-// ClusterTestTypeInterface has methods to work with ClusterTestType resources.
+// ClusterTestTypeInterface is the typed client of ClusterTestTypes: a method per generated verb, plus ClusterTestTypeExpansion's.
 type ClusterTestTypeInterface interface {
 	Create(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.CreateOptions) (*examplev1.ClusterTestType, error)
 	Update(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.UpdateOptions) (*examplev1.ClusterTestType, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.UpdateOptions) (*examplev1.ClusterTestType, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,7 +48,7 @@ type ClusterTestTypeInterface interface {
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *examplev1.ClusterTestType, err error)
 	Apply(ctx context.Context, clusterTestType *applyconfigurationexamplev1.ClusterTestTypeApplyConfiguration, opts metav1.ApplyOptions) (result *examplev1.ClusterTestType, err error)
-	// Add a +genclient:noStatus comment above the type to avoid generating ApplyStatus().
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
 	ApplyStatus(ctx context.Context, clusterTestType *applyconfigurationexamplev1.ClusterTestTypeApplyConfiguration, opts metav1.ApplyOptions) (result *examplev1.ClusterTestType, err error)
 	GetScale(ctx context.Context, clusterTestTypeName string, options metav1.GetOptions) (*autoscalingv1.Scale, error)
 	UpdateScale(ctx context.Context, clusterTestTypeName string, scale *autoscalingv1.Scale, opts metav1.UpdateOptions) (*autoscalingv1.Scale, error)
@@ -59,12 +58,12 @@ type ClusterTestTypeInterface interface {
 	ClusterTestTypeExpansion
 }
 
-// clusterTestTypes implements ClusterTestTypeInterface.
+// clusterTestTypes is ClusterTestTypeInterface over REST.
 type clusterTestTypes struct {
 	*gentype.ClientWithListAndApply[*examplev1.ClusterTestType, *examplev1.ClusterTestTypeList, *applyconfigurationexamplev1.ClusterTestTypeApplyConfiguration]
 }
 
-// newClusterTestTypes returns a clusterTestTypes.
+// newClusterTestTypes returns the client of ClusterTestTypes that sends its requests through c.
 func newClusterTestTypes(c *ExampleV1Client) *clusterTestTypes {
 	return &clusterTestTypes{
 		gentype.NewClientWithListAndApply[*examplev1.ClusterTestType, *examplev1.ClusterTestTypeList, *applyconfigurationexamplev1.ClusterTestTypeApplyConfiguration](

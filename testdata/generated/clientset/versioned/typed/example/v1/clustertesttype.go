@@ -29,17 +29,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ClusterTestTypesGetter has a method to return a ClusterTestTypeInterface.
-// A group's client should implement this interface.
+// ClusterTestTypesGetter is implemented by the group version's client, which hands out the client of ClusterTestTypes.
 type ClusterTestTypesGetter interface {
 	ClusterTestTypes() ClusterTestTypeInterface
 }
 
-// ClusterTestTypeInterface has methods to work with ClusterTestType resources.
+// ClusterTestTypeInterface is the typed client of ClusterTestTypes: a method per generated verb, plus ClusterTestTypeExpansion's.
 type ClusterTestTypeInterface interface {
 	Create(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.CreateOptions) (*examplev1.ClusterTestType, error)
 	Update(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.UpdateOptions) (*examplev1.ClusterTestType, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, clusterTestType *examplev1.ClusterTestType, opts metav1.UpdateOptions) (*examplev1.ClusterTestType, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -55,12 +54,12 @@ type ClusterTestTypeInterface interface {
 	ClusterTestTypeExpansion
 }
 
-// clusterTestTypes implements ClusterTestTypeInterface.
+// clusterTestTypes is ClusterTestTypeInterface over REST.
 type clusterTestTypes struct {
 	*gentype.ClientWithList[*examplev1.ClusterTestType, *examplev1.ClusterTestTypeList]
 }
 
-// newClusterTestTypes returns a clusterTestTypes.
+// newClusterTestTypes returns the client of ClusterTestTypes that sends its requests through c.
 func newClusterTestTypes(c *ExampleV1Client) *clusterTestTypes {
 	return &clusterTestTypes{
 		gentype.NewClientWithList[*examplev1.ClusterTestType, *examplev1.ClusterTestTypeList](

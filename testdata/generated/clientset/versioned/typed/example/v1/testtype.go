@@ -29,17 +29,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// TestTypesGetter has a method to return a TestTypeInterface.
-// A group's client should implement this interface.
+// TestTypesGetter is implemented by the group version's client, which hands out the client of TestTypes.
 type TestTypesGetter interface {
 	TestTypes(namespace string) TestTypeInterface
 }
 
-// TestTypeInterface has methods to work with TestType resources.
+// TestTypeInterface is the typed client of TestTypes: a method per generated verb, plus TestTypeExpansion's.
 type TestTypeInterface interface {
 	Create(ctx context.Context, testType *examplev1.TestType, opts metav1.CreateOptions) (*examplev1.TestType, error)
 	Update(ctx context.Context, testType *examplev1.TestType, opts metav1.UpdateOptions) (*examplev1.TestType, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, testType *examplev1.TestType, opts metav1.UpdateOptions) (*examplev1.TestType, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -58,12 +57,12 @@ type TestTypeInterface interface {
 	TestTypeExpansion
 }
 
-// testTypes implements TestTypeInterface.
+// testTypes is TestTypeInterface over REST.
 type testTypes struct {
 	*gentype.ClientWithList[*examplev1.TestType, *examplev1.TestTypeList]
 }
 
-// newTestTypes returns a testTypes.
+// newTestTypes returns the client of TestTypes in namespace that sends its requests through c.
 func newTestTypes(c *ExampleV1Client, namespace string) *testTypes {
 	return &testTypes{
 		gentype.NewClientWithList[*examplev1.TestType, *examplev1.TestTypeList](

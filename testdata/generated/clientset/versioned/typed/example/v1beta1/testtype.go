@@ -27,13 +27,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// TestTypesGetter has a method to return a TestTypeInterface.
-// A group's client should implement this interface.
+// TestTypesGetter is implemented by the group version's client, which hands out the client of TestTypes.
 type TestTypesGetter interface {
 	TestTypes(namespace string) TestTypeInterface
 }
 
-// TestTypeInterface has methods to work with TestType resources.
+// TestTypeInterface is the typed client of TestTypes: a method per generated verb, plus TestTypeExpansion's.
 type TestTypeInterface interface {
 	Get(ctx context.Context, name string, opts v1.GetOptions) (*examplev1beta1.TestType, error)
 	List(ctx context.Context, opts v1.ListOptions) (*examplev1beta1.TestTypeList, error)
@@ -41,12 +40,12 @@ type TestTypeInterface interface {
 	TestTypeExpansion
 }
 
-// testTypes implements TestTypeInterface.
+// testTypes is TestTypeInterface over REST.
 type testTypes struct {
 	*gentype.ClientWithList[*examplev1beta1.TestType, *examplev1beta1.TestTypeList]
 }
 
-// newTestTypes returns a testTypes.
+// newTestTypes returns the client of TestTypes in namespace that sends its requests through c.
 func newTestTypes(c *ExampleV1beta1Client, namespace string) *testTypes {
 	return &testTypes{
 		gentype.NewClientWithList[*examplev1beta1.TestType, *examplev1beta1.TestTypeList](

@@ -34,7 +34,7 @@ type SecondExampleV1Interface interface {
 	WidgetsGetter
 }
 
-// SecondExampleV1Client is used to interact with features provided by the example2.kgen.dev group.
+// SecondExampleV1Client is the group version's client; its typed clients share its REST client.
 type SecondExampleV1Client struct {
 	restClient rest.Interface
 }
@@ -59,7 +59,7 @@ func (c *SecondExampleV1Client) Widgets(namespace string) WidgetInterface {
 	return newWidgets(c, namespace)
 }
 
-// NewForConfig creates a new SecondExampleV1Client for the given config, with an HTTP client built from it.
+// NewForConfig returns a SecondExampleV1Client for the server c describes, sending requests through an HTTP client made from c.
 func NewForConfig(c *rest.Config) (*SecondExampleV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -70,7 +70,7 @@ func NewForConfig(c *rest.Config) (*SecondExampleV1Client, error) {
 	return NewForConfigAndClient(&config, httpClient)
 }
 
-// NewForConfigAndClient creates a new SecondExampleV1Client for the given config and HTTP client.
+// NewForConfigAndClient returns a SecondExampleV1Client for the server c describes that sends its requests through h.
 func NewForConfigAndClient(c *rest.Config, h *http.Client) (*SecondExampleV1Client, error) {
 	config := *c
 	setConfigDefaults(&config)
@@ -81,7 +81,7 @@ func NewForConfigAndClient(c *rest.Config, h *http.Client) (*SecondExampleV1Clie
 	return &SecondExampleV1Client{client}, nil
 }
 
-// NewForConfigOrDie creates a new SecondExampleV1Client for the given config and panics if there is an error in the config.
+// NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
 func NewForConfigOrDie(c *rest.Config) *SecondExampleV1Client {
 	client, err := NewForConfig(c)
 	if err != nil {
@@ -90,7 +90,7 @@ func NewForConfigOrDie(c *rest.Config) *SecondExampleV1Client {
 	return client
 }
 
-// New creates a new SecondExampleV1Client for the given RESTClient.
+// New returns a SecondExampleV1Client whose typed clients send their requests through c.
 func New(c rest.Interface) *SecondExampleV1Client {
 	return &SecondExampleV1Client{c}
 }
@@ -105,7 +105,7 @@ func setConfigDefaults(config *rest.Config) {
 	}
 }
 
-// RESTClient returns a RESTClient that is used to communicate with the API server by this client implementation.
+// RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
 func (c *SecondExampleV1Client) RESTClient() rest.Interface {
 	if c == nil {
 		return nil

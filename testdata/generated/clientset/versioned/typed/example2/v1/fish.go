@@ -28,13 +28,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// FishGetter has a method to return a FishInterface.
-// A group's client should implement this interface.
+// FishGetter is implemented by the group version's client, which hands out the client of Fish.
 type FishGetter interface {
 	Fish() FishInterface
 }
 
-// FishInterface has methods to work with Fish resources.
+// FishInterface is the typed client of Fish: a method per generated verb, plus FishExpansion's.
 type FishInterface interface {
 	Create(ctx context.Context, fish *example2v1.Fish, opts metav1.CreateOptions) (*example2v1.Fish, error)
 	Update(ctx context.Context, fish *example2v1.Fish, opts metav1.UpdateOptions) (*example2v1.Fish, error)
@@ -47,12 +46,12 @@ type FishInterface interface {
 	FishExpansion
 }
 
-// fish implements FishInterface.
+// fish is FishInterface over REST.
 type fish struct {
 	*gentype.ClientWithList[*example2v1.Fish, *example2v1.FishList]
 }
 
-// newFish returns a fish.
+// newFish returns the client of Fish that sends its requests through c.
 func newFish(c *SecondExampleV1Client) *fish {
 	return &fish{
 		gentype.NewClientWithList[*example2v1.Fish, *example2v1.FishList](

@@ -27,17 +27,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// GadgetsGetter has a method to return a GadgetInterface.
-// A group's client should implement this interface.
+// GadgetsGetter is implemented by the group version's client, which hands out the client of Gadgets.
 type GadgetsGetter interface {
 	Gadgets(namespace string) GadgetInterface
 }
 
-// GadgetInterface has methods to work with Gadget resources.
+// GadgetInterface is the typed client of Gadgets: a method per generated verb, plus GadgetExpansion's.
 type GadgetInterface interface {
 	Create(ctx context.Context, gadget *example2v1.Gadget, opts metav1.CreateOptions) (*example2v1.Gadget, error)
 	Update(ctx context.Context, gadget *example2v1.Gadget, opts metav1.UpdateOptions) (*example2v1.Gadget, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, gadget *example2v1.Gadget, opts metav1.UpdateOptions) (*example2v1.Gadget, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (*example2v1.Gadget, error)
@@ -46,12 +45,12 @@ type GadgetInterface interface {
 	GadgetExpansion
 }
 
-// gadgets implements GadgetInterface.
+// gadgets is GadgetInterface over REST.
 type gadgets struct {
 	*gentype.ClientWithList[*example2v1.Gadget, *example2v1.GadgetList]
 }
 
-// newGadgets returns a gadgets.
+// newGadgets returns the client of Gadgets in namespace that sends its requests through c.
 func newGadgets(c *SecondExampleV1Client, namespace string) *gadgets {
 	return &gadgets{
 		gentype.NewClientWithList[*example2v1.Gadget, *example2v1.GadgetList](

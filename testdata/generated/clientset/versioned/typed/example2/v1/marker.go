@@ -24,23 +24,22 @@ import (
 	scheme "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/scheme"
 )
 
-// MarkersGetter has a method to return a MarkerInterface.
-// A group's client should implement this interface.
+// MarkersGetter is implemented by the group version's client, which hands out the client of Markers.
 type MarkersGetter interface {
 	Markers(namespace string) MarkerInterface
 }
 
-// MarkerInterface has methods to work with Marker resources.
+// MarkerInterface is the typed client of Markers: a method per generated verb, plus MarkerExpansion's.
 type MarkerInterface interface {
 	MarkerExpansion
 }
 
-// markers implements MarkerInterface.
+// markers is MarkerInterface over REST.
 type markers struct {
 	*gentype.Client[*example2v1.Marker]
 }
 
-// newMarkers returns a markers.
+// newMarkers returns the client of Markers in namespace that sends its requests through c.
 func newMarkers(c *SecondExampleV1Client, namespace string) *markers {
 	return &markers{
 		gentype.NewClient[*example2v1.Marker](

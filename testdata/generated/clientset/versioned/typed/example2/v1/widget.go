@@ -27,13 +27,12 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// WidgetsGetter has a method to return a WidgetInterface.
-// A group's client should implement this interface.
+// WidgetsGetter is implemented by the group version's client, which hands out the client of Widgets.
 type WidgetsGetter interface {
 	Widgets(namespace string) WidgetInterface
 }
 
-// WidgetInterface has methods to work with Widget resources.
+// WidgetInterface is the typed client of Widgets: a method per generated verb, plus WidgetExpansion's.
 type WidgetInterface interface {
 	Create(ctx context.Context, widget *example2v1.Widget, opts metav1.CreateOptions) (*example2v1.Widget, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
@@ -43,12 +42,12 @@ type WidgetInterface interface {
 	WidgetExpansion
 }
 
-// widgets implements WidgetInterface.
+// widgets is WidgetInterface over REST.
 type widgets struct {
 	*gentype.ClientWithList[*example2v1.Widget, *example2v1.WidgetList]
 }
 
-// newWidgets returns a widgets.
+// newWidgets returns the client of Widgets in namespace that sends its requests through c.
 func newWidgets(c *SecondExampleV1Client, namespace string) *widgets {
 	return &widgets{
 		gentype.NewClientWithList[*example2v1.Widget, *example2v1.WidgetList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// DottedsGetter has a method to return a DottedInterface.
-// A group's client should implement this interface.
+// DottedsGetter is implemented by the group version's client, which hands out the client of Dotteds.
 type DottedsGetter interface {
 	Dotteds() DottedInterface
 }
 
-// DottedInterface has methods to work with Dotted resources.
+// DottedInterface is the typed client of Dotteds: a method per generated verb, plus DottedExpansion's.
 type DottedInterface interface {
 	Create(ctx context.Context, dotted *example3iov1.Dotted, opts metav1.CreateOptions) (*example3iov1.Dotted, error)
 	Update(ctx context.Context, dotted *example3iov1.Dotted, opts metav1.UpdateOptions) (*example3iov1.Dotted, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, dotted *example3iov1.Dotted, opts metav1.UpdateOptions) (*example3iov1.Dotted, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type DottedInterface interface {
 	DottedExpansion
 }
 
-// dotteds implements DottedInterface.
+// dotteds is DottedInterface over REST.
 type dotteds struct {
 	*gentype.ClientWithList[*example3iov1.Dotted, *example3iov1.DottedList]
 }
 
-// newDotteds returns a dotteds.
+// newDotteds returns the client of Dotteds that sends its requests through c.
 func newDotteds(c *Example3V1Client) *dotteds {
 	return &dotteds{
 		gentype.NewClientWithList[*example3iov1.Dotted, *example3iov1.DottedList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// ThingsGetter has a method to return a ThingInterface.
-// A group's client should implement this interface.
+// ThingsGetter is implemented by the group version's client, which hands out the client of Things.
 type ThingsGetter interface {
 	Things(namespace string) ThingInterface
 }
 
-// ThingInterface has methods to work with Thing resources.
+// ThingInterface is the typed client of Things: a method per generated verb, plus ThingExpansion's.
 type ThingInterface interface {
 	Create(ctx context.Context, thing *hyphengroupv1.Thing, opts metav1.CreateOptions) (*hyphengroupv1.Thing, error)
 	Update(ctx context.Context, thing *hyphengroupv1.Thing, opts metav1.UpdateOptions) (*hyphengroupv1.Thing, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, thing *hyphengroupv1.Thing, opts metav1.UpdateOptions) (*hyphengroupv1.Thing, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type ThingInterface interface {
 	ThingExpansion
 }
 
-// things implements ThingInterface.
+// things is ThingInterface over REST.
 type things struct {
 	*gentype.ClientWithList[*hyphengroupv1.Thing, *hyphengroupv1.ThingList]
 }
 
-// newThings returns a things.
+// newThings returns the client of Things in namespace that sends its requests through c.
 func newThings(c *HyphenGroupV1Client, namespace string) *things {
 	return &things{
 		gentype.NewClientWithList[*hyphengroupv1.Thing, *hyphengroupv1.ThingList](

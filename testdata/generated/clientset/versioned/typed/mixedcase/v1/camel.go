@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CamelsGetter has a method to return a CamelInterface.
-// A group's client should implement this interface.
+// CamelsGetter is implemented by the group version's client, which hands out the client of Camels.
 type CamelsGetter interface {
 	Camels(namespace string) CamelInterface
 }
 
-// CamelInterface has methods to work with Camel resources.
+// CamelInterface is the typed client of Camels: a method per generated verb, plus CamelExpansion's.
 type CamelInterface interface {
 	Create(ctx context.Context, camel *mixedcasev1.Camel, opts metav1.CreateOptions) (*mixedcasev1.Camel, error)
 	Update(ctx context.Context, camel *mixedcasev1.Camel, opts metav1.UpdateOptions) (*mixedcasev1.Camel, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, camel *mixedcasev1.Camel, opts metav1.UpdateOptions) (*mixedcasev1.Camel, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type CamelInterface interface {
 	CamelExpansion
 }
 
-// camels implements CamelInterface.
+// camels is CamelInterface over REST.
 type camels struct {
 	*gentype.ClientWithList[*mixedcasev1.Camel, *mixedcasev1.CamelList]
 }
 
-// newCamels returns a camels.
+// newCamels returns the client of Camels in namespace that sends its requests through c.
 func newCamels(c *MixedcaseV1Client, namespace string) *camels {
 	return &camels{
 		gentype.NewClientWithList[*mixedcasev1.Camel, *mixedcasev1.CamelList](

@@ -28,17 +28,16 @@ import (
 	watch "k8s.io/apimachinery/pkg/watch"
 )
 
-// CronTabsGetter has a method to return a CronTabInterface.
-// A group's client should implement this interface.
+// CronTabsGetter is implemented by the group version's client, which hands out the client of CronTabs.
 type CronTabsGetter interface {
 	CronTabs(namespace string) CronTabInterface
 }
 
-// CronTabInterface has methods to work with CronTab resources.
+// CronTabInterface is the typed client of CronTabs: a method per generated verb, plus CronTabExpansion's.
 type CronTabInterface interface {
 	Create(ctx context.Context, cronTab *stablev1.CronTab, opts metav1.CreateOptions) (*stablev1.CronTab, error)
 	Update(ctx context.Context, cronTab *stablev1.CronTab, opts metav1.UpdateOptions) (*stablev1.CronTab, error)
-	// Add a +genclient:noStatus comment above the type to avoid generating UpdateStatus().
+	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
 	UpdateStatus(ctx context.Context, cronTab *stablev1.CronTab, opts metav1.UpdateOptions) (*stablev1.CronTab, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
@@ -49,12 +48,12 @@ type CronTabInterface interface {
 	CronTabExpansion
 }
 
-// cronTabs implements CronTabInterface.
+// cronTabs is CronTabInterface over REST.
 type cronTabs struct {
 	*gentype.ClientWithList[*stablev1.CronTab, *stablev1.CronTabList]
 }
 
-// newCronTabs returns a cronTabs.
+// newCronTabs returns the client of CronTabs in namespace that sends its requests through c.
 func newCronTabs(c *StableV1Client, namespace string) *cronTabs {
 	return &cronTabs{
 		gentype.NewClientWithList[*stablev1.CronTab, *stablev1.CronTabList](

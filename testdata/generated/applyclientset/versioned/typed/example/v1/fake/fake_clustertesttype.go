@@ -30,7 +30,7 @@ import (
 	types "k8s.io/apimachinery/pkg/types"
 )
 
-// fakeClusterTestTypes implements ClusterTestTypeInterface.
+// fakeClusterTestTypes is the ClusterTestTypeInterface of the fake clientset, answered by its reactors.
 type fakeClusterTestTypes struct {
 	*gentype.FakeClientWithListAndApply[*v1.ClusterTestType, *v1.ClusterTestTypeList, *examplev1.ClusterTestTypeApplyConfiguration]
 	Fake *FakeExampleV1

@@ -29,18 +29,17 @@ type FakeExampleV1 struct {
 	*testing.Fake
 }
 
-// ClusterTestTypes returns a fake ClusterTestTypeInterface.
+// ClusterTestTypes returns the fake client of ClusterTestTypes.
 func (c *FakeExampleV1) ClusterTestTypes() v1.ClusterTestTypeInterface {
 	return newFakeClusterTestTypes(c, "")
 }
 
-// TestTypes returns a fake TestTypeInterface.
+// TestTypes returns the fake client of TestTypes in namespace.
 func (c *FakeExampleV1) TestTypes(namespace string) v1.TestTypeInterface {
 	return newFakeTestTypes(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeExampleV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -33,7 +33,7 @@ import (
 	types "k8s.io/apimachinery/pkg/types"
 )
 
-// fakeTestTypes implements TestTypeInterface.
+// fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
 	*gentype.FakeClientWithListAndApply[*v1.TestType, *v1.TestTypeList, *examplev1.TestTypeApplyConfiguration]
 	Fake *FakeExampleV1

@@ -29,7 +29,7 @@ import (
 	types "k8s.io/apimachinery/pkg/types"
 )
 
-// fakeTestTypes implements TestTypeInterface.
+// fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
 	*gentype.FakeClientWithList[*v1.TestType, *v1.TestTypeList]
 	Fake *FakeExampleV1

@@ -29,13 +29,12 @@ type FakeExampleV1beta1 struct {
 	*testing.Fake
 }
 
-// TestTypes returns a fake TestTypeInterface.
+// TestTypes returns the fake client of TestTypes in namespace.
 func (c *FakeExampleV1beta1) TestTypes(namespace string) v1beta1.TestTypeInterface {
 	return newFakeTestTypes(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeExampleV1beta1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	examplev1beta1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example/v1beta1"
 )
 
-// fakeTestTypes implements TestTypeInterface.
+// fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
 	*gentype.FakeClientWithList[*v1beta1.TestType, *v1beta1.TestTypeList]
 	Fake *FakeExampleV1beta1

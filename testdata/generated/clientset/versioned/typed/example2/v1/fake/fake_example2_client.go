@@ -29,28 +29,27 @@ type FakeSecondExampleV1 struct {
 	*testing.Fake
 }
 
-// Fish returns a fake FishInterface.
+// Fish returns the fake client of Fish.
 func (c *FakeSecondExampleV1) Fish() v1.FishInterface {
 	return newFakeFish(c, "")
 }
 
-// Gadgets returns a fake GadgetInterface.
+// Gadgets returns the fake client of Gadgets in namespace.
 func (c *FakeSecondExampleV1) Gadgets(namespace string) v1.GadgetInterface {
 	return newFakeGadgets(c, namespace)
 }
 
-// Markers returns a fake MarkerInterface.
+// Markers returns the fake client of Markers in namespace.
 func (c *FakeSecondExampleV1) Markers(namespace string) v1.MarkerInterface {
 	return newFakeMarkers(c, namespace)
 }
 
-// Widgets returns a fake WidgetInterface.
+// Widgets returns the fake client of Widgets in namespace.
 func (c *FakeSecondExampleV1) Widgets(namespace string) v1.WidgetInterface {
 	return newFakeWidgets(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeSecondExampleV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

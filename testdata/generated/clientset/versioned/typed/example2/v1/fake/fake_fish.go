@@ -24,7 +24,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
-// fakeFish implements FishInterface.
+// fakeFish is the FishInterface of the fake clientset, answered by its reactors.
 type fakeFish struct {
 	*gentype.FakeClientWithList[*v1.Fish, *v1.FishList]
 	Fake *FakeSecondExampleV1

@@ -24,7 +24,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
-// fakeGadgets implements GadgetInterface.
+// fakeGadgets is the GadgetInterface of the fake clientset, answered by its reactors.
 type fakeGadgets struct {
 	*gentype.FakeClientWithList[*v1.Gadget, *v1.GadgetList]
 	Fake *FakeSecondExampleV1

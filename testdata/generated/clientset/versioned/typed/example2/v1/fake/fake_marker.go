@@ -24,7 +24,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
-// fakeMarkers implements MarkerInterface.
+// fakeMarkers is the MarkerInterface of the fake clientset, answered by its reactors.
 type fakeMarkers struct {
 	*gentype.FakeClient[*v1.Marker]
 	Fake *FakeSecondExampleV1

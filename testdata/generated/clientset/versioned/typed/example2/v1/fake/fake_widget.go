@@ -24,7 +24,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
-// fakeWidgets implements WidgetInterface.
+// fakeWidgets is the WidgetInterface of the fake clientset, answered by its reactors.
 type fakeWidgets struct {
 	*gentype.FakeClientWithList[*v1.Widget, *v1.WidgetList]
 	Fake *FakeSecondExampleV1

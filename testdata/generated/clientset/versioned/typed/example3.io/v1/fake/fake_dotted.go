@@ -24,7 +24,7 @@ import (
 	example3iov1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example3.io/v1"
 )
 
-// fakeDotteds implements DottedInterface.
+// fakeDotteds is the DottedInterface of the fake clientset, answered by its reactors.
 type fakeDotteds struct {
 	*gentype.FakeClientWithList[*v1.Dotted, *v1.DottedList]
 	Fake *FakeExample3V1

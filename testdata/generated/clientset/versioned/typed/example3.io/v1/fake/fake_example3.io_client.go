@@ -29,13 +29,12 @@ type FakeExample3V1 struct {
 	*testing.Fake
 }
 
-// Dotteds returns a fake DottedInterface.
+// Dotteds returns the fake client of Dotteds.
 func (c *FakeExample3V1) Dotteds() v1.DottedInterface {
 	return newFakeDotteds(c, "")
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeExample3V1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

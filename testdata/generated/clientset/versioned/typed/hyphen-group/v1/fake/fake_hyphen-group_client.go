@@ -29,13 +29,12 @@ type FakeHyphenGroupV1 struct {
 	*testing.Fake
 }
 
-// Things returns a fake ThingInterface.
+// Things returns the fake client of Things in namespace.
 func (c *FakeHyphenGroupV1) Things(namespace string) v1.ThingInterface {
 	return newFakeThings(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeHyphenGroupV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

@@ -24,7 +24,7 @@ import (
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/hyphen-group/v1"
 )
 
-// fakeThings implements ThingInterface.
+// fakeThings is the ThingInterface of the fake clientset, answered by its reactors.
 type fakeThings struct {
 	*gentype.FakeClientWithList[*v1.Thing, *v1.ThingList]
 	Fake *FakeHyphenGroupV1

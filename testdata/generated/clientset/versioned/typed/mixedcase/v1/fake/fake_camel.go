@@ -24,7 +24,7 @@ import (
 	mixedcasev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/mixedcase/v1"
 )
 
-// fakeCamels implements CamelInterface.
+// fakeCamels is the CamelInterface of the fake clientset, answered by its reactors.
 type fakeCamels struct {
 	*gentype.FakeClientWithList[*v1.Camel, *v1.CamelList]
 	Fake *FakeMixedcaseV1

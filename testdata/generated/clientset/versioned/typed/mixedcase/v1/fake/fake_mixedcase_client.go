@@ -29,13 +29,12 @@ type FakeMixedcaseV1 struct {
 	*testing.Fake
 }
 
-// Camels returns a fake CamelInterface.
+// Camels returns the fake client of Camels in namespace.
 func (c *FakeMixedcaseV1) Camels(namespace string) v1.CamelInterface {
 	return newFakeCamels(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeMixedcaseV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

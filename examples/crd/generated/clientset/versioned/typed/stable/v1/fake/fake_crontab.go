@@ -24,7 +24,7 @@ import (
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 )
 
-// fakeCronTabs implements CronTabInterface.
+// fakeCronTabs is the CronTabInterface of the fake clientset, answered by its reactors.
 type fakeCronTabs struct {
 	*gentype.FakeClientWithList[*v1.CronTab, *v1.CronTabList]
 	Fake *FakeStableV1

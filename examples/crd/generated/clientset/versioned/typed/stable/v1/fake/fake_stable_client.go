@@ -29,13 +29,12 @@ type FakeStableV1 struct {
 	*testing.Fake
 }
 
-// CronTabs returns a fake CronTabInterface.
+// CronTabs returns the fake client of CronTabs in namespace.
 func (c *FakeStableV1) CronTabs(namespace string) v1.CronTabInterface {
 	return newFakeCronTabs(c, namespace)
 }
 
-// RESTClient returns a RESTClient that is used to communicate
-// with API server by this client implementation.
+// RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
 func (c *FakeStableV1) RESTClient() rest.Interface {
 	var ret *rest.RESTClient
 	return ret

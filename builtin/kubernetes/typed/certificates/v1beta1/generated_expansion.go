@@ -18,9 +18,6 @@ limitations under the License.
 
 package v1beta1
 
-// CertificateSigningRequestExpansion is the place for hand-written methods of the CertificateSigningRequest client.
-type CertificateSigningRequestExpansion interface{}
-
 // ClusterTrustBundleExpansion is the place for hand-written methods of the ClusterTrustBundle client.
 type ClusterTrustBundleExpansion interface{}
 

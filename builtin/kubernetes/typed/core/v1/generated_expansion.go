@@ -27,26 +27,14 @@ type ConfigMapExpansion interface{}
 // EndpointsExpansion is the place for hand-written methods of the Endpoints client.
 type EndpointsExpansion interface{}
 
-// EventExpansion is the place for hand-written methods of the Event client.
-type EventExpansion interface{}
-
 // LimitRangeExpansion is the place for hand-written methods of the LimitRange client.
 type LimitRangeExpansion interface{}
-
-// NamespaceExpansion is the place for hand-written methods of the Namespace client.
-type NamespaceExpansion interface{}
-
-// NodeExpansion is the place for hand-written methods of the Node client.
-type NodeExpansion interface{}
 
 // PersistentVolumeExpansion is the place for hand-written methods of the PersistentVolume client.
 type PersistentVolumeExpansion interface{}
 
 // PersistentVolumeClaimExpansion is the place for hand-written methods of the PersistentVolumeClaim client.
 type PersistentVolumeClaimExpansion interface{}
-
-// PodExpansion is the place for hand-written methods of the Pod client.
-type PodExpansion interface{}
 
 // PodTemplateExpansion is the place for hand-written methods of the PodTemplate client.
 type PodTemplateExpansion interface{}
@@ -59,9 +47,6 @@ type ResourceQuotaExpansion interface{}
 
 // SecretExpansion is the place for hand-written methods of the Secret client.
 type SecretExpansion interface{}
-
-// ServiceExpansion is the place for hand-written methods of the Service client.
-type ServiceExpansion interface{}
 
 // ServiceAccountExpansion is the place for hand-written methods of the ServiceAccount client.
 type ServiceAccountExpansion interface{}

@@ -21,9 +21,6 @@ package v1beta1
 // DaemonSetExpansion is the place for hand-written methods of the DaemonSet client.
 type DaemonSetExpansion interface{}
 
-// DeploymentExpansion is the place for hand-written methods of the Deployment client.
-type DeploymentExpansion interface{}
-
 // IngressExpansion is the place for hand-written methods of the Ingress client.
 type IngressExpansion interface{}
 

@@ -18,8 +18,5 @@ limitations under the License.
 
 package v1
 
-// EvictionExpansion is the place for hand-written methods of the Eviction client.
-type EvictionExpansion interface{}
-
 // PodDisruptionBudgetExpansion is the place for hand-written methods of the PodDisruptionBudget client.
 type PodDisruptionBudgetExpansion interface{}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -64,7 +65,12 @@ func Load(patterns []string, opts Options) (*Model, error) {
 	}
 	wg.Wait()
 
-	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}}
+	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}, referenced: map[string]*parsedPackage{}}
+	for _, p := range parsed {
+		if p != nil {
+			b.referenced[p.path] = p
+		}
+	}
 	for i, p := range parsed {
 		if errList[i] != nil {
 			return nil, errList[i]
@@ -107,6 +113,8 @@ type builder struct {
 	opts   Options
 	groups map[string]*Group
 	model  *Model
+	// referenced caches the packages parsed to follow `type X pkg.Y` declarations, by import path.
+	referenced map[string]*parsedPackage
 }
 
 func (b *builder) add(p *parsedPackage) error {
@@ -147,7 +155,7 @@ func (b *builder) add(p *parsedPackage) error {
 			}
 			for _, spec := range gd.Specs {
 				ts := spec.(*ast.TypeSpec)
-				t, err := b.typeFor(p, index, ts, v, included, hasIncluded)
+				t, err := b.typeFor(p, f, index, ts, v, included, hasIncluded)
 				if err != nil {
 					return err
 				}
@@ -226,7 +234,7 @@ func (p *parsedPackage) docPosition() string {
 	return position(p.fset.Position(p.docFile.Package))
 }
 
-func (b *builder) typeFor(p *parsedPackage, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {
+func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {
 	pos := p.fset.Position(ts.Name.Pos())
 	var lines []commentLine
 	if c1 := index[pos.Line-1]; c1 != nil {
@@ -253,9 +261,12 @@ func (b *builder) typeFor(p *parsedPackage, index map[int]*ast.CommentGroup, ts 
 		return nil, nil
 	}
 	hasStatus := false
-	if st, ok := ts.Type.(*ast.StructType); ok {
-		for _, f := range st.Fields.List {
-			for _, n := range f.Names {
+	if st := b.structOf(p, f, ts.Type, 0); st != nil {
+		for _, field := range st.Fields.List {
+			if len(field.Names) == 0 {
+				hasStatus = hasStatus || typeName(field.Type) == "Status"
+			}
+			for _, n := range field.Names {
 				hasStatus = hasStatus || n.Name == "Status"
 			}
 		}
@@ -328,4 +339,80 @@ func splitComment(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
 		}
 	}
 	return out
+}
+
+// structOf returns the struct expr (found in file of p) declares, following named types such as
+// `type Gateway v1.Gateway` through their packages, which are parsed on first use; nil when it is not a
+// struct or cannot be found.
+func (b *builder) structOf(p *parsedPackage, file *ast.File, expr ast.Expr, depth int) *ast.StructType {
+	if depth > 8 {
+		return nil
+	}
+	switch t := expr.(type) {
+	case *ast.StructType:
+		return t
+	case *ast.Ident:
+		if f, ts := p.typeSpec(t.Name); ts != nil {
+			return b.structOf(p, f, ts.Type, depth+1)
+		}
+	case *ast.SelectorExpr:
+		pkgName, ok := t.X.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		other := b.imported(file, pkgName.Name)
+		if other == nil {
+			return nil
+		}
+		if f, ts := other.typeSpec(t.Sel.Name); ts != nil {
+			return b.structOf(other, f, ts.Type, depth+1)
+		}
+	}
+	return nil
+}
+
+// typeSpec finds the declaration of the named type and the file it is in.
+func (p *parsedPackage) typeSpec(name string) (*ast.File, *ast.TypeSpec) {
+	for _, f := range p.files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				if ts := spec.(*ast.TypeSpec); ts.Name.Name == name {
+					return f, ts
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// imported returns the package file imports as name, parsed; nil if it cannot be listed or parsed.
+func (b *builder) imported(file *ast.File, name string) *parsedPackage {
+	for _, imp := range file.Imports {
+		importPath, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		local := importPath[strings.LastIndex(importPath, "/")+1:]
+		if imp.Name != nil {
+			local = imp.Name.Name
+		}
+		if local != name {
+			continue
+		}
+		if p, ok := b.referenced[importPath]; ok {
+			return p
+		}
+		var parsed *parsedPackage
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: b.opts.Dir}, importPath)
+		if err == nil && len(pkgs) == 1 && len(pkgs[0].Errors) == 0 {
+			parsed, _ = parsePackage(pkgs[0])
+		}
+		b.referenced[importPath] = parsed
+		return parsed
+	}
+	return nil
 }

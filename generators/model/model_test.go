@@ -207,3 +207,32 @@ func TestPackageOptOuts(t *testing.T) {
 		t.Fatalf("Load error = %v; want the bad opt-out reported", err)
 	}
 }
+
+func TestStatusFollowsNamedTypes(t *testing.T) {
+	dir := writeModule(t, "// Foo is the hub type.\ntype Foo struct{ Status string }\n")
+	beta := filepath.Join(dir, "apis", "grp", "v1beta1")
+	if err := os.MkdirAll(beta, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"doc.go": "// +groupName=grp.example.com\npackage v1beta1\n",
+		"types.go": "package v1beta1\n\nimport grpv1 \"example.com/bad/apis/grp/v1\"\n\n" +
+			"// +genclient\n\n// Foo is Foo of v1 under another version.\ntype Foo grpv1.Foo\n\n" +
+			"// +genclient\n\n// Bar is a local named struct.\ntype Bar barBody\n\ntype barBody struct{ Status string }\n\n" +
+			"// +genclient\n\n// Baz has no status.\ntype Baz grpv1.Other\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(beta, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"Foo": true, "Bar": true, "Baz": false} {
+		if got := findType(t, m, "grp", "v1beta1", name).HasStatus; got != want {
+			t.Errorf("%s.HasStatus = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func init() {
 		PkgInformers: {"Factory", "NewFactory", "FactoryOption", "NewTypedInformer", "InformerOptions", "TweakListOptionsFunc",
 			"WithCustomResyncConfig", "WithTweakListOptions", "WithNamespace", "WithTransform", "WithInformerName"},
 		PkgCache: {"SharedIndexInformer", "TypedSharedIndexInformer", "Indexer", "Indexers", "TransformFunc",
-			"GenericLister", "NewGenericLister", "SyncResult", "TypedResourceEventHandlerFuncs", "TypedIndexers",
+			"GenericLister", "NewGenericLister", "SyncResult", "TypedResourceEventHandlerFuncs", "TypedResourceEventHandlerDetailedFuncs", "TypedFilteringResourceEventHandler", "TypedIndexers",
 			"TypedIndexersToIndexers", "NamespaceIndex", "MetaNamespaceIndexFunc", "DeletedObject", "NewTypedSharedIndexInformer"},
 		PkgTesting: {"Fake", "ObjectTracker", "NewObjectTracker", "NewFieldManagedObjectTracker", "ObjectReaction",
 			"Action", "WatchActionImpl", "FakeClient",

@@ -23,6 +23,13 @@ type {{$n}}IndexInformer {{rt "cache.TypedSharedIndexInformer"}}[*{{$obj}}]
 // {{$n}}HandlerFuncs are typed event handler functions for {{$t.Plural}}.
 type {{$n}}HandlerFuncs = {{rt "cache.TypedResourceEventHandlerFuncs"}}[*{{$obj}}]
 
+// {{$n}}DetailedHandlerFuncs are typed event handler functions for {{$t.Plural}} that also learn
+// whether an add comes from the initial list.
+type {{$n}}DetailedHandlerFuncs = {{rt "cache.TypedResourceEventHandlerDetailedFuncs"}}[*{{$obj}}]
+
+// {{$n}}FilteringHandler passes only the {{$t.Plural}} its filter accepts to a typed handler.
+type {{$n}}FilteringHandler = {{rt "cache.TypedFilteringResourceEventHandler"}}[*{{$obj}}]
+
 // {{$n}}Indexers are typed index functions for {{$t.Plural}}.
 type {{$n}}Indexers = {{rt "cache.TypedIndexers"}}[*{{$obj}}]
 

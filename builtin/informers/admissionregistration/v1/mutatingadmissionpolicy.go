@@ -46,6 +46,13 @@ type MutatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admiss
 // MutatingAdmissionPolicyHandlerFuncs are typed event handler functions for MutatingAdmissionPolicies.
 type MutatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingAdmissionPolicy]
 
+// MutatingAdmissionPolicyDetailedHandlerFuncs are typed event handler functions for MutatingAdmissionPolicies that also learn
+// whether an add comes from the initial list.
+type MutatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingAdmissionPolicy]
+
+// MutatingAdmissionPolicyFilteringHandler passes only the MutatingAdmissionPolicies its filter accepts to a typed handler.
+type MutatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingAdmissionPolicy]
+
 // MutatingAdmissionPolicyIndexers are typed index functions for MutatingAdmissionPolicies.
 type MutatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingAdmissionPolicy]
 

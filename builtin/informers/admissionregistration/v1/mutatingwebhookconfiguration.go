@@ -46,6 +46,13 @@ type MutatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[*a
 // MutatingWebhookConfigurationHandlerFuncs are typed event handler functions for MutatingWebhookConfigurations.
 type MutatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
 
+// MutatingWebhookConfigurationDetailedHandlerFuncs are typed event handler functions for MutatingWebhookConfigurations that also learn
+// whether an add comes from the initial list.
+type MutatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
+
+// MutatingWebhookConfigurationFilteringHandler passes only the MutatingWebhookConfigurations its filter accepts to a typed handler.
+type MutatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingWebhookConfiguration]
+
 // MutatingWebhookConfigurationIndexers are typed index functions for MutatingWebhookConfigurations.
 type MutatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingWebhookConfiguration]
 

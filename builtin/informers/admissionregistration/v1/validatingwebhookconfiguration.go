@@ -46,6 +46,13 @@ type ValidatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[
 // ValidatingWebhookConfigurationHandlerFuncs are typed event handler functions for ValidatingWebhookConfigurations.
 type ValidatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
 
+// ValidatingWebhookConfigurationDetailedHandlerFuncs are typed event handler functions for ValidatingWebhookConfigurations that also learn
+// whether an add comes from the initial list.
+type ValidatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
+
+// ValidatingWebhookConfigurationFilteringHandler passes only the ValidatingWebhookConfigurations its filter accepts to a typed handler.
+type ValidatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.ValidatingWebhookConfiguration]
+
 // ValidatingWebhookConfigurationIndexers are typed index functions for ValidatingWebhookConfigurations.
 type ValidatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.ValidatingWebhookConfiguration]
 

@@ -46,6 +46,13 @@ type ValidatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInforme
 // ValidatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicyBindings.
 type ValidatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
 
+// ValidatingAdmissionPolicyBindingDetailedHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicyBindings that also learn
+// whether an add comes from the initial list.
+type ValidatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+
+// ValidatingAdmissionPolicyBindingFilteringHandler passes only the ValidatingAdmissionPolicyBindings its filter accepts to a typed handler.
+type ValidatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+
 // ValidatingAdmissionPolicyBindingIndexers are typed index functions for ValidatingAdmissionPolicyBindings.
 type ValidatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
 

@@ -46,6 +46,13 @@ type MutatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInformer[
 // MutatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for MutatingAdmissionPolicyBindings.
 type MutatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding]
 
+// MutatingAdmissionPolicyBindingDetailedHandlerFuncs are typed event handler functions for MutatingAdmissionPolicyBindings that also learn
+// whether an add comes from the initial list.
+type MutatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding]
+
+// MutatingAdmissionPolicyBindingFilteringHandler passes only the MutatingAdmissionPolicyBindings its filter accepts to a typed handler.
+type MutatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding]
+
 // MutatingAdmissionPolicyBindingIndexers are typed index functions for MutatingAdmissionPolicyBindings.
 type MutatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.MutatingAdmissionPolicyBinding]
 

@@ -46,6 +46,13 @@ type ValidatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admi
 // ValidatingAdmissionPolicyHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicies.
 type ValidatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
 
+// ValidatingAdmissionPolicyDetailedHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicies that also learn
+// whether an add comes from the initial list.
+type ValidatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+
+// ValidatingAdmissionPolicyFilteringHandler passes only the ValidatingAdmissionPolicies its filter accepts to a typed handler.
+type ValidatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+
 // ValidatingAdmissionPolicyIndexers are typed index functions for ValidatingAdmissionPolicies.
 type ValidatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
 

@@ -46,6 +46,13 @@ type StorageVersionIndexInformer cache.TypedSharedIndexInformer[*apiserverintern
 // StorageVersionHandlerFuncs are typed event handler functions for StorageVersions.
 type StorageVersionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apiserverinternalv1alpha1.StorageVersion]
 
+// StorageVersionDetailedHandlerFuncs are typed event handler functions for StorageVersions that also learn
+// whether an add comes from the initial list.
+type StorageVersionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apiserverinternalv1alpha1.StorageVersion]
+
+// StorageVersionFilteringHandler passes only the StorageVersions its filter accepts to a typed handler.
+type StorageVersionFilteringHandler = cache.TypedFilteringResourceEventHandler[*apiserverinternalv1alpha1.StorageVersion]
+
 // StorageVersionIndexers are typed index functions for StorageVersions.
 type StorageVersionIndexers = cache.TypedIndexers[*apiserverinternalv1alpha1.StorageVersion]
 

@@ -46,6 +46,13 @@ type DaemonSetIndexInformer cache.TypedSharedIndexInformer[*appsv1.DaemonSet]
 // DaemonSetHandlerFuncs are typed event handler functions for DaemonSets.
 type DaemonSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.DaemonSet]
 
+// DaemonSetDetailedHandlerFuncs are typed event handler functions for DaemonSets that also learn
+// whether an add comes from the initial list.
+type DaemonSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.DaemonSet]
+
+// DaemonSetFilteringHandler passes only the DaemonSets its filter accepts to a typed handler.
+type DaemonSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.DaemonSet]
+
 // DaemonSetIndexers are typed index functions for DaemonSets.
 type DaemonSetIndexers = cache.TypedIndexers[*appsv1.DaemonSet]
 

@@ -46,6 +46,13 @@ type StatefulSetIndexInformer cache.TypedSharedIndexInformer[*appsv1.StatefulSet
 // StatefulSetHandlerFuncs are typed event handler functions for StatefulSets.
 type StatefulSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.StatefulSet]
 
+// StatefulSetDetailedHandlerFuncs are typed event handler functions for StatefulSets that also learn
+// whether an add comes from the initial list.
+type StatefulSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.StatefulSet]
+
+// StatefulSetFilteringHandler passes only the StatefulSets its filter accepts to a typed handler.
+type StatefulSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.StatefulSet]
+
 // StatefulSetIndexers are typed index functions for StatefulSets.
 type StatefulSetIndexers = cache.TypedIndexers[*appsv1.StatefulSet]
 

@@ -46,6 +46,13 @@ type ControllerRevisionIndexInformer cache.TypedSharedIndexInformer[*appsv1beta2
 // ControllerRevisionHandlerFuncs are typed event handler functions for ControllerRevisions.
 type ControllerRevisionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta2.ControllerRevision]
 
+// ControllerRevisionDetailedHandlerFuncs are typed event handler functions for ControllerRevisions that also learn
+// whether an add comes from the initial list.
+type ControllerRevisionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta2.ControllerRevision]
+
+// ControllerRevisionFilteringHandler passes only the ControllerRevisions its filter accepts to a typed handler.
+type ControllerRevisionFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta2.ControllerRevision]
+
 // ControllerRevisionIndexers are typed index functions for ControllerRevisions.
 type ControllerRevisionIndexers = cache.TypedIndexers[*appsv1beta2.ControllerRevision]
 

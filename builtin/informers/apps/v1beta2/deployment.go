@@ -46,6 +46,13 @@ type DeploymentIndexInformer cache.TypedSharedIndexInformer[*appsv1beta2.Deploym
 // DeploymentHandlerFuncs are typed event handler functions for Deployments.
 type DeploymentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta2.Deployment]
 
+// DeploymentDetailedHandlerFuncs are typed event handler functions for Deployments that also learn
+// whether an add comes from the initial list.
+type DeploymentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta2.Deployment]
+
+// DeploymentFilteringHandler passes only the Deployments its filter accepts to a typed handler.
+type DeploymentFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta2.Deployment]
+
 // DeploymentIndexers are typed index functions for Deployments.
 type DeploymentIndexers = cache.TypedIndexers[*appsv1beta2.Deployment]
 

@@ -46,6 +46,13 @@ type ReplicaSetIndexInformer cache.TypedSharedIndexInformer[*appsv1beta2.Replica
 // ReplicaSetHandlerFuncs are typed event handler functions for ReplicaSets.
 type ReplicaSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta2.ReplicaSet]
 
+// ReplicaSetDetailedHandlerFuncs are typed event handler functions for ReplicaSets that also learn
+// whether an add comes from the initial list.
+type ReplicaSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta2.ReplicaSet]
+
+// ReplicaSetFilteringHandler passes only the ReplicaSets its filter accepts to a typed handler.
+type ReplicaSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta2.ReplicaSet]
+
 // ReplicaSetIndexers are typed index functions for ReplicaSets.
 type ReplicaSetIndexers = cache.TypedIndexers[*appsv1beta2.ReplicaSet]
 

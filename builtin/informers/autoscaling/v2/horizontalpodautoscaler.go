@@ -46,6 +46,13 @@ type HorizontalPodAutoscalerIndexInformer cache.TypedSharedIndexInformer[*autosc
 // HorizontalPodAutoscalerHandlerFuncs are typed event handler functions for HorizontalPodAutoscalers.
 type HorizontalPodAutoscalerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*autoscalingv2.HorizontalPodAutoscaler]
 
+// HorizontalPodAutoscalerDetailedHandlerFuncs are typed event handler functions for HorizontalPodAutoscalers that also learn
+// whether an add comes from the initial list.
+type HorizontalPodAutoscalerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*autoscalingv2.HorizontalPodAutoscaler]
+
+// HorizontalPodAutoscalerFilteringHandler passes only the HorizontalPodAutoscalers its filter accepts to a typed handler.
+type HorizontalPodAutoscalerFilteringHandler = cache.TypedFilteringResourceEventHandler[*autoscalingv2.HorizontalPodAutoscaler]
+
 // HorizontalPodAutoscalerIndexers are typed index functions for HorizontalPodAutoscalers.
 type HorizontalPodAutoscalerIndexers = cache.TypedIndexers[*autoscalingv2.HorizontalPodAutoscaler]
 

@@ -46,6 +46,13 @@ type JobIndexInformer cache.TypedSharedIndexInformer[*batchv1.Job]
 // JobHandlerFuncs are typed event handler functions for Jobs.
 type JobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1.Job]
 
+// JobDetailedHandlerFuncs are typed event handler functions for Jobs that also learn
+// whether an add comes from the initial list.
+type JobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1.Job]
+
+// JobFilteringHandler passes only the Jobs its filter accepts to a typed handler.
+type JobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1.Job]
+
 // JobIndexers are typed index functions for Jobs.
 type JobIndexers = cache.TypedIndexers[*batchv1.Job]
 

@@ -46,6 +46,13 @@ type CronJobIndexInformer cache.TypedSharedIndexInformer[*batchv1beta1.CronJob]
 // CronJobHandlerFuncs are typed event handler functions for CronJobs.
 type CronJobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1beta1.CronJob]
 
+// CronJobDetailedHandlerFuncs are typed event handler functions for CronJobs that also learn
+// whether an add comes from the initial list.
+type CronJobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1beta1.CronJob]
+
+// CronJobFilteringHandler passes only the CronJobs its filter accepts to a typed handler.
+type CronJobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1beta1.CronJob]
+
 // CronJobIndexers are typed index functions for CronJobs.
 type CronJobIndexers = cache.TypedIndexers[*batchv1beta1.CronJob]
 

@@ -46,6 +46,13 @@ type CertificateSigningRequestIndexInformer cache.TypedSharedIndexInformer[*cert
 // CertificateSigningRequestHandlerFuncs are typed event handler functions for CertificateSigningRequests.
 type CertificateSigningRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1.CertificateSigningRequest]
 
+// CertificateSigningRequestDetailedHandlerFuncs are typed event handler functions for CertificateSigningRequests that also learn
+// whether an add comes from the initial list.
+type CertificateSigningRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1.CertificateSigningRequest]
+
+// CertificateSigningRequestFilteringHandler passes only the CertificateSigningRequests its filter accepts to a typed handler.
+type CertificateSigningRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1.CertificateSigningRequest]
+
 // CertificateSigningRequestIndexers are typed index functions for CertificateSigningRequests.
 type CertificateSigningRequestIndexers = cache.TypedIndexers[*certificatesv1.CertificateSigningRequest]
 

@@ -46,6 +46,13 @@ type PodCertificateRequestIndexInformer cache.TypedSharedIndexInformer[*certific
 // PodCertificateRequestHandlerFuncs are typed event handler functions for PodCertificateRequests.
 type PodCertificateRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1.PodCertificateRequest]
 
+// PodCertificateRequestDetailedHandlerFuncs are typed event handler functions for PodCertificateRequests that also learn
+// whether an add comes from the initial list.
+type PodCertificateRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1.PodCertificateRequest]
+
+// PodCertificateRequestFilteringHandler passes only the PodCertificateRequests its filter accepts to a typed handler.
+type PodCertificateRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1.PodCertificateRequest]
+
 // PodCertificateRequestIndexers are typed index functions for PodCertificateRequests.
 type PodCertificateRequestIndexers = cache.TypedIndexers[*certificatesv1.PodCertificateRequest]
 

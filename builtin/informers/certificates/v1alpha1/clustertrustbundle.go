@@ -46,6 +46,13 @@ type ClusterTrustBundleIndexInformer cache.TypedSharedIndexInformer[*certificate
 // ClusterTrustBundleHandlerFuncs are typed event handler functions for ClusterTrustBundles.
 type ClusterTrustBundleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1alpha1.ClusterTrustBundle]
 
+// ClusterTrustBundleDetailedHandlerFuncs are typed event handler functions for ClusterTrustBundles that also learn
+// whether an add comes from the initial list.
+type ClusterTrustBundleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1alpha1.ClusterTrustBundle]
+
+// ClusterTrustBundleFilteringHandler passes only the ClusterTrustBundles its filter accepts to a typed handler.
+type ClusterTrustBundleFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1alpha1.ClusterTrustBundle]
+
 // ClusterTrustBundleIndexers are typed index functions for ClusterTrustBundles.
 type ClusterTrustBundleIndexers = cache.TypedIndexers[*certificatesv1alpha1.ClusterTrustBundle]
 

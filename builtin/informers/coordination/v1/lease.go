@@ -46,6 +46,13 @@ type LeaseIndexInformer cache.TypedSharedIndexInformer[*coordinationv1.Lease]
 // LeaseHandlerFuncs are typed event handler functions for Leases.
 type LeaseHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1.Lease]
 
+// LeaseDetailedHandlerFuncs are typed event handler functions for Leases that also learn
+// whether an add comes from the initial list.
+type LeaseDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1.Lease]
+
+// LeaseFilteringHandler passes only the Leases its filter accepts to a typed handler.
+type LeaseFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1.Lease]
+
 // LeaseIndexers are typed index functions for Leases.
 type LeaseIndexers = cache.TypedIndexers[*coordinationv1.Lease]
 

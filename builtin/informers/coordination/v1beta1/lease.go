@@ -46,6 +46,13 @@ type LeaseIndexInformer cache.TypedSharedIndexInformer[*coordinationv1beta1.Leas
 // LeaseHandlerFuncs are typed event handler functions for Leases.
 type LeaseHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1beta1.Lease]
 
+// LeaseDetailedHandlerFuncs are typed event handler functions for Leases that also learn
+// whether an add comes from the initial list.
+type LeaseDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1beta1.Lease]
+
+// LeaseFilteringHandler passes only the Leases its filter accepts to a typed handler.
+type LeaseFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1beta1.Lease]
+
 // LeaseIndexers are typed index functions for Leases.
 type LeaseIndexers = cache.TypedIndexers[*coordinationv1beta1.Lease]
 

@@ -46,6 +46,13 @@ type LeaseCandidateIndexInformer cache.TypedSharedIndexInformer[*coordinationv1b
 // LeaseCandidateHandlerFuncs are typed event handler functions for LeaseCandidates.
 type LeaseCandidateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1beta1.LeaseCandidate]
 
+// LeaseCandidateDetailedHandlerFuncs are typed event handler functions for LeaseCandidates that also learn
+// whether an add comes from the initial list.
+type LeaseCandidateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1beta1.LeaseCandidate]
+
+// LeaseCandidateFilteringHandler passes only the LeaseCandidates its filter accepts to a typed handler.
+type LeaseCandidateFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1beta1.LeaseCandidate]
+
 // LeaseCandidateIndexers are typed index functions for LeaseCandidates.
 type LeaseCandidateIndexers = cache.TypedIndexers[*coordinationv1beta1.LeaseCandidate]
 

@@ -46,6 +46,13 @@ type ComponentStatusIndexInformer cache.TypedSharedIndexInformer[*corev1.Compone
 // ComponentStatusHandlerFuncs are typed event handler functions for ComponentStatuses.
 type ComponentStatusHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ComponentStatus]
 
+// ComponentStatusDetailedHandlerFuncs are typed event handler functions for ComponentStatuses that also learn
+// whether an add comes from the initial list.
+type ComponentStatusDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ComponentStatus]
+
+// ComponentStatusFilteringHandler passes only the ComponentStatuses its filter accepts to a typed handler.
+type ComponentStatusFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ComponentStatus]
+
 // ComponentStatusIndexers are typed index functions for ComponentStatuses.
 type ComponentStatusIndexers = cache.TypedIndexers[*corev1.ComponentStatus]
 

@@ -46,6 +46,13 @@ type ConfigMapIndexInformer cache.TypedSharedIndexInformer[*corev1.ConfigMap]
 // ConfigMapHandlerFuncs are typed event handler functions for ConfigMaps.
 type ConfigMapHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ConfigMap]
 
+// ConfigMapDetailedHandlerFuncs are typed event handler functions for ConfigMaps that also learn
+// whether an add comes from the initial list.
+type ConfigMapDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]
+
+// ConfigMapFilteringHandler passes only the ConfigMaps its filter accepts to a typed handler.
+type ConfigMapFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]
+
 // ConfigMapIndexers are typed index functions for ConfigMaps.
 type ConfigMapIndexers = cache.TypedIndexers[*corev1.ConfigMap]
 

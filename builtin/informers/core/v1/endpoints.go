@@ -46,6 +46,13 @@ type EndpointsIndexInformer cache.TypedSharedIndexInformer[*corev1.Endpoints]
 // EndpointsHandlerFuncs are typed event handler functions for Endpoints.
 type EndpointsHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Endpoints]
 
+// EndpointsDetailedHandlerFuncs are typed event handler functions for Endpoints that also learn
+// whether an add comes from the initial list.
+type EndpointsDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Endpoints]
+
+// EndpointsFilteringHandler passes only the Endpoints its filter accepts to a typed handler.
+type EndpointsFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Endpoints]
+
 // EndpointsIndexers are typed index functions for Endpoints.
 type EndpointsIndexers = cache.TypedIndexers[*corev1.Endpoints]
 

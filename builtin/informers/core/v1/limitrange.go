@@ -46,6 +46,13 @@ type LimitRangeIndexInformer cache.TypedSharedIndexInformer[*corev1.LimitRange]
 // LimitRangeHandlerFuncs are typed event handler functions for LimitRanges.
 type LimitRangeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.LimitRange]
 
+// LimitRangeDetailedHandlerFuncs are typed event handler functions for LimitRanges that also learn
+// whether an add comes from the initial list.
+type LimitRangeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.LimitRange]
+
+// LimitRangeFilteringHandler passes only the LimitRanges its filter accepts to a typed handler.
+type LimitRangeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.LimitRange]
+
 // LimitRangeIndexers are typed index functions for LimitRanges.
 type LimitRangeIndexers = cache.TypedIndexers[*corev1.LimitRange]
 

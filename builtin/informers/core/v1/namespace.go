@@ -46,6 +46,13 @@ type NamespaceIndexInformer cache.TypedSharedIndexInformer[*corev1.Namespace]
 // NamespaceHandlerFuncs are typed event handler functions for Namespaces.
 type NamespaceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Namespace]
 
+// NamespaceDetailedHandlerFuncs are typed event handler functions for Namespaces that also learn
+// whether an add comes from the initial list.
+type NamespaceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Namespace]
+
+// NamespaceFilteringHandler passes only the Namespaces its filter accepts to a typed handler.
+type NamespaceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Namespace]
+
 // NamespaceIndexers are typed index functions for Namespaces.
 type NamespaceIndexers = cache.TypedIndexers[*corev1.Namespace]
 

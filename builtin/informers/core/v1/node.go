@@ -46,6 +46,13 @@ type NodeIndexInformer cache.TypedSharedIndexInformer[*corev1.Node]
 // NodeHandlerFuncs are typed event handler functions for Nodes.
 type NodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Node]
 
+// NodeDetailedHandlerFuncs are typed event handler functions for Nodes that also learn
+// whether an add comes from the initial list.
+type NodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Node]
+
+// NodeFilteringHandler passes only the Nodes its filter accepts to a typed handler.
+type NodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Node]
+
 // NodeIndexers are typed index functions for Nodes.
 type NodeIndexers = cache.TypedIndexers[*corev1.Node]
 

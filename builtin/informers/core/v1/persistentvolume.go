@@ -46,6 +46,13 @@ type PersistentVolumeIndexInformer cache.TypedSharedIndexInformer[*corev1.Persis
 // PersistentVolumeHandlerFuncs are typed event handler functions for PersistentVolumes.
 type PersistentVolumeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolume]
 
+// PersistentVolumeDetailedHandlerFuncs are typed event handler functions for PersistentVolumes that also learn
+// whether an add comes from the initial list.
+type PersistentVolumeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolume]
+
+// PersistentVolumeFilteringHandler passes only the PersistentVolumes its filter accepts to a typed handler.
+type PersistentVolumeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolume]
+
 // PersistentVolumeIndexers are typed index functions for PersistentVolumes.
 type PersistentVolumeIndexers = cache.TypedIndexers[*corev1.PersistentVolume]
 

@@ -46,6 +46,13 @@ type PersistentVolumeClaimIndexInformer cache.TypedSharedIndexInformer[*corev1.P
 // PersistentVolumeClaimHandlerFuncs are typed event handler functions for PersistentVolumeClaims.
 type PersistentVolumeClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolumeClaim]
 
+// PersistentVolumeClaimDetailedHandlerFuncs are typed event handler functions for PersistentVolumeClaims that also learn
+// whether an add comes from the initial list.
+type PersistentVolumeClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolumeClaim]
+
+// PersistentVolumeClaimFilteringHandler passes only the PersistentVolumeClaims its filter accepts to a typed handler.
+type PersistentVolumeClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolumeClaim]
+
 // PersistentVolumeClaimIndexers are typed index functions for PersistentVolumeClaims.
 type PersistentVolumeClaimIndexers = cache.TypedIndexers[*corev1.PersistentVolumeClaim]
 

@@ -46,6 +46,13 @@ type PodIndexInformer cache.TypedSharedIndexInformer[*corev1.Pod]
 // PodHandlerFuncs are typed event handler functions for Pods.
 type PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Pod]
 
+// PodDetailedHandlerFuncs are typed event handler functions for Pods that also learn
+// whether an add comes from the initial list.
+type PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]
+
+// PodFilteringHandler passes only the Pods its filter accepts to a typed handler.
+type PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Pod]
+
 // PodIndexers are typed index functions for Pods.
 type PodIndexers = cache.TypedIndexers[*corev1.Pod]
 

@@ -46,6 +46,13 @@ type PodTemplateIndexInformer cache.TypedSharedIndexInformer[*corev1.PodTemplate
 // PodTemplateHandlerFuncs are typed event handler functions for PodTemplates.
 type PodTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PodTemplate]
 
+// PodTemplateDetailedHandlerFuncs are typed event handler functions for PodTemplates that also learn
+// whether an add comes from the initial list.
+type PodTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PodTemplate]
+
+// PodTemplateFilteringHandler passes only the PodTemplates its filter accepts to a typed handler.
+type PodTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PodTemplate]
+
 // PodTemplateIndexers are typed index functions for PodTemplates.
 type PodTemplateIndexers = cache.TypedIndexers[*corev1.PodTemplate]
 

@@ -46,6 +46,13 @@ type ReplicationControllerIndexInformer cache.TypedSharedIndexInformer[*corev1.R
 // ReplicationControllerHandlerFuncs are typed event handler functions for ReplicationControllers.
 type ReplicationControllerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ReplicationController]
 
+// ReplicationControllerDetailedHandlerFuncs are typed event handler functions for ReplicationControllers that also learn
+// whether an add comes from the initial list.
+type ReplicationControllerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ReplicationController]
+
+// ReplicationControllerFilteringHandler passes only the ReplicationControllers its filter accepts to a typed handler.
+type ReplicationControllerFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ReplicationController]
+
 // ReplicationControllerIndexers are typed index functions for ReplicationControllers.
 type ReplicationControllerIndexers = cache.TypedIndexers[*corev1.ReplicationController]
 

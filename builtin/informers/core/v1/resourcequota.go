@@ -46,6 +46,13 @@ type ResourceQuotaIndexInformer cache.TypedSharedIndexInformer[*corev1.ResourceQ
 // ResourceQuotaHandlerFuncs are typed event handler functions for ResourceQuotas.
 type ResourceQuotaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ResourceQuota]
 
+// ResourceQuotaDetailedHandlerFuncs are typed event handler functions for ResourceQuotas that also learn
+// whether an add comes from the initial list.
+type ResourceQuotaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ResourceQuota]
+
+// ResourceQuotaFilteringHandler passes only the ResourceQuotas its filter accepts to a typed handler.
+type ResourceQuotaFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ResourceQuota]
+
 // ResourceQuotaIndexers are typed index functions for ResourceQuotas.
 type ResourceQuotaIndexers = cache.TypedIndexers[*corev1.ResourceQuota]
 

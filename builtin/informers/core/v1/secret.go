@@ -46,6 +46,13 @@ type SecretIndexInformer cache.TypedSharedIndexInformer[*corev1.Secret]
 // SecretHandlerFuncs are typed event handler functions for Secrets.
 type SecretHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Secret]
 
+// SecretDetailedHandlerFuncs are typed event handler functions for Secrets that also learn
+// whether an add comes from the initial list.
+type SecretDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Secret]
+
+// SecretFilteringHandler passes only the Secrets its filter accepts to a typed handler.
+type SecretFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Secret]
+
 // SecretIndexers are typed index functions for Secrets.
 type SecretIndexers = cache.TypedIndexers[*corev1.Secret]
 

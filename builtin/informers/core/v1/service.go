@@ -46,6 +46,13 @@ type ServiceIndexInformer cache.TypedSharedIndexInformer[*corev1.Service]
 // ServiceHandlerFuncs are typed event handler functions for Services.
 type ServiceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Service]
 
+// ServiceDetailedHandlerFuncs are typed event handler functions for Services that also learn
+// whether an add comes from the initial list.
+type ServiceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Service]
+
+// ServiceFilteringHandler passes only the Services its filter accepts to a typed handler.
+type ServiceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Service]
+
 // ServiceIndexers are typed index functions for Services.
 type ServiceIndexers = cache.TypedIndexers[*corev1.Service]
 

@@ -46,6 +46,13 @@ type ServiceAccountIndexInformer cache.TypedSharedIndexInformer[*corev1.ServiceA
 // ServiceAccountHandlerFuncs are typed event handler functions for ServiceAccounts.
 type ServiceAccountHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ServiceAccount]
 
+// ServiceAccountDetailedHandlerFuncs are typed event handler functions for ServiceAccounts that also learn
+// whether an add comes from the initial list.
+type ServiceAccountDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ServiceAccount]
+
+// ServiceAccountFilteringHandler passes only the ServiceAccounts its filter accepts to a typed handler.
+type ServiceAccountFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ServiceAccount]
+
 // ServiceAccountIndexers are typed index functions for ServiceAccounts.
 type ServiceAccountIndexers = cache.TypedIndexers[*corev1.ServiceAccount]
 

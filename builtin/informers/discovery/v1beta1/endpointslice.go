@@ -46,6 +46,13 @@ type EndpointSliceIndexInformer cache.TypedSharedIndexInformer[*discoveryv1beta1
 // EndpointSliceHandlerFuncs are typed event handler functions for EndpointSlices.
 type EndpointSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*discoveryv1beta1.EndpointSlice]
 
+// EndpointSliceDetailedHandlerFuncs are typed event handler functions for EndpointSlices that also learn
+// whether an add comes from the initial list.
+type EndpointSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*discoveryv1beta1.EndpointSlice]
+
+// EndpointSliceFilteringHandler passes only the EndpointSlices its filter accepts to a typed handler.
+type EndpointSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*discoveryv1beta1.EndpointSlice]
+
 // EndpointSliceIndexers are typed index functions for EndpointSlices.
 type EndpointSliceIndexers = cache.TypedIndexers[*discoveryv1beta1.EndpointSlice]
 

@@ -46,6 +46,13 @@ type EventIndexInformer cache.TypedSharedIndexInformer[*eventsv1beta1.Event]
 // EventHandlerFuncs are typed event handler functions for Events.
 type EventHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*eventsv1beta1.Event]
 
+// EventDetailedHandlerFuncs are typed event handler functions for Events that also learn
+// whether an add comes from the initial list.
+type EventDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*eventsv1beta1.Event]
+
+// EventFilteringHandler passes only the Events its filter accepts to a typed handler.
+type EventFilteringHandler = cache.TypedFilteringResourceEventHandler[*eventsv1beta1.Event]
+
 // EventIndexers are typed index functions for Events.
 type EventIndexers = cache.TypedIndexers[*eventsv1beta1.Event]
 

@@ -46,6 +46,13 @@ type DaemonSetIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta1.Da
 // DaemonSetHandlerFuncs are typed event handler functions for DaemonSets.
 type DaemonSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.DaemonSet]
 
+// DaemonSetDetailedHandlerFuncs are typed event handler functions for DaemonSets that also learn
+// whether an add comes from the initial list.
+type DaemonSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.DaemonSet]
+
+// DaemonSetFilteringHandler passes only the DaemonSets its filter accepts to a typed handler.
+type DaemonSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.DaemonSet]
+
 // DaemonSetIndexers are typed index functions for DaemonSets.
 type DaemonSetIndexers = cache.TypedIndexers[*extensionsv1beta1.DaemonSet]
 

@@ -46,6 +46,13 @@ type DeploymentIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta1.D
 // DeploymentHandlerFuncs are typed event handler functions for Deployments.
 type DeploymentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.Deployment]
 
+// DeploymentDetailedHandlerFuncs are typed event handler functions for Deployments that also learn
+// whether an add comes from the initial list.
+type DeploymentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.Deployment]
+
+// DeploymentFilteringHandler passes only the Deployments its filter accepts to a typed handler.
+type DeploymentFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.Deployment]
+
 // DeploymentIndexers are typed index functions for Deployments.
 type DeploymentIndexers = cache.TypedIndexers[*extensionsv1beta1.Deployment]
 

@@ -46,6 +46,13 @@ type NetworkPolicyIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta
 // NetworkPolicyHandlerFuncs are typed event handler functions for NetworkPolicies.
 type NetworkPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.NetworkPolicy]
 
+// NetworkPolicyDetailedHandlerFuncs are typed event handler functions for NetworkPolicies that also learn
+// whether an add comes from the initial list.
+type NetworkPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.NetworkPolicy]
+
+// NetworkPolicyFilteringHandler passes only the NetworkPolicies its filter accepts to a typed handler.
+type NetworkPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.NetworkPolicy]
+
 // NetworkPolicyIndexers are typed index functions for NetworkPolicies.
 type NetworkPolicyIndexers = cache.TypedIndexers[*extensionsv1beta1.NetworkPolicy]
 

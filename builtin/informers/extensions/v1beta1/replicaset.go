@@ -46,6 +46,13 @@ type ReplicaSetIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta1.R
 // ReplicaSetHandlerFuncs are typed event handler functions for ReplicaSets.
 type ReplicaSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.ReplicaSet]
 
+// ReplicaSetDetailedHandlerFuncs are typed event handler functions for ReplicaSets that also learn
+// whether an add comes from the initial list.
+type ReplicaSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.ReplicaSet]
+
+// ReplicaSetFilteringHandler passes only the ReplicaSets its filter accepts to a typed handler.
+type ReplicaSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.ReplicaSet]
+
 // ReplicaSetIndexers are typed index functions for ReplicaSets.
 type ReplicaSetIndexers = cache.TypedIndexers[*extensionsv1beta1.ReplicaSet]
 

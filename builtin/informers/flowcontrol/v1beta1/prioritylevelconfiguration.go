@@ -46,6 +46,13 @@ type PriorityLevelConfigurationIndexInformer cache.TypedSharedIndexInformer[*flo
 // PriorityLevelConfigurationHandlerFuncs are typed event handler functions for PriorityLevelConfigurations.
 type PriorityLevelConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
 
+// PriorityLevelConfigurationDetailedHandlerFuncs are typed event handler functions for PriorityLevelConfigurations that also learn
+// whether an add comes from the initial list.
+type PriorityLevelConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
+
+// PriorityLevelConfigurationFilteringHandler passes only the PriorityLevelConfigurations its filter accepts to a typed handler.
+type PriorityLevelConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta1.PriorityLevelConfiguration]
+
 // PriorityLevelConfigurationIndexers are typed index functions for PriorityLevelConfigurations.
 type PriorityLevelConfigurationIndexers = cache.TypedIndexers[*flowcontrolv1beta1.PriorityLevelConfiguration]
 

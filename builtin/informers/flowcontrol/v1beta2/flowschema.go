@@ -46,6 +46,13 @@ type FlowSchemaIndexInformer cache.TypedSharedIndexInformer[*flowcontrolv1beta2.
 // FlowSchemaHandlerFuncs are typed event handler functions for FlowSchemas.
 type FlowSchemaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta2.FlowSchema]
 
+// FlowSchemaDetailedHandlerFuncs are typed event handler functions for FlowSchemas that also learn
+// whether an add comes from the initial list.
+type FlowSchemaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta2.FlowSchema]
+
+// FlowSchemaFilteringHandler passes only the FlowSchemas its filter accepts to a typed handler.
+type FlowSchemaFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta2.FlowSchema]
+
 // FlowSchemaIndexers are typed index functions for FlowSchemas.
 type FlowSchemaIndexers = cache.TypedIndexers[*flowcontrolv1beta2.FlowSchema]
 

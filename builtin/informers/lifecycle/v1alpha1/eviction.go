@@ -46,6 +46,13 @@ type EvictionIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alpha1.Evi
 // EvictionHandlerFuncs are typed event handler functions for Evictions.
 type EvictionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.Eviction]
 
+// EvictionDetailedHandlerFuncs are typed event handler functions for Evictions that also learn
+// whether an add comes from the initial list.
+type EvictionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.Eviction]
+
+// EvictionFilteringHandler passes only the Evictions its filter accepts to a typed handler.
+type EvictionFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.Eviction]
+
 // EvictionIndexers are typed index functions for Evictions.
 type EvictionIndexers = cache.TypedIndexers[*lifecyclev1alpha1.Eviction]
 

@@ -46,6 +46,13 @@ type EvictionRequestIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alp
 // EvictionRequestHandlerFuncs are typed event handler functions for EvictionRequests.
 type EvictionRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.EvictionRequest]
 
+// EvictionRequestDetailedHandlerFuncs are typed event handler functions for EvictionRequests that also learn
+// whether an add comes from the initial list.
+type EvictionRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.EvictionRequest]
+
+// EvictionRequestFilteringHandler passes only the EvictionRequests its filter accepts to a typed handler.
+type EvictionRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.EvictionRequest]
+
 // EvictionRequestIndexers are typed index functions for EvictionRequests.
 type EvictionRequestIndexers = cache.TypedIndexers[*lifecyclev1alpha1.EvictionRequest]
 

@@ -46,6 +46,13 @@ type IngressIndexInformer cache.TypedSharedIndexInformer[*networkingv1.Ingress]
 // IngressHandlerFuncs are typed event handler functions for Ingresses.
 type IngressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.Ingress]
 
+// IngressDetailedHandlerFuncs are typed event handler functions for Ingresses that also learn
+// whether an add comes from the initial list.
+type IngressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.Ingress]
+
+// IngressFilteringHandler passes only the Ingresses its filter accepts to a typed handler.
+type IngressFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.Ingress]
+
 // IngressIndexers are typed index functions for Ingresses.
 type IngressIndexers = cache.TypedIndexers[*networkingv1.Ingress]
 

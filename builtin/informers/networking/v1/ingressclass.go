@@ -46,6 +46,13 @@ type IngressClassIndexInformer cache.TypedSharedIndexInformer[*networkingv1.Ingr
 // IngressClassHandlerFuncs are typed event handler functions for IngressClasses.
 type IngressClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.IngressClass]
 
+// IngressClassDetailedHandlerFuncs are typed event handler functions for IngressClasses that also learn
+// whether an add comes from the initial list.
+type IngressClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.IngressClass]
+
+// IngressClassFilteringHandler passes only the IngressClasses its filter accepts to a typed handler.
+type IngressClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.IngressClass]
+
 // IngressClassIndexers are typed index functions for IngressClasses.
 type IngressClassIndexers = cache.TypedIndexers[*networkingv1.IngressClass]
 

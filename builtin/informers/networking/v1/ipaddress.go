@@ -46,6 +46,13 @@ type IPAddressIndexInformer cache.TypedSharedIndexInformer[*networkingv1.IPAddre
 // IPAddressHandlerFuncs are typed event handler functions for IPAddresses.
 type IPAddressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.IPAddress]
 
+// IPAddressDetailedHandlerFuncs are typed event handler functions for IPAddresses that also learn
+// whether an add comes from the initial list.
+type IPAddressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.IPAddress]
+
+// IPAddressFilteringHandler passes only the IPAddresses its filter accepts to a typed handler.
+type IPAddressFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.IPAddress]
+
 // IPAddressIndexers are typed index functions for IPAddresses.
 type IPAddressIndexers = cache.TypedIndexers[*networkingv1.IPAddress]
 

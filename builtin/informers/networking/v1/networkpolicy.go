@@ -46,6 +46,13 @@ type NetworkPolicyIndexInformer cache.TypedSharedIndexInformer[*networkingv1.Net
 // NetworkPolicyHandlerFuncs are typed event handler functions for NetworkPolicies.
 type NetworkPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.NetworkPolicy]
 
+// NetworkPolicyDetailedHandlerFuncs are typed event handler functions for NetworkPolicies that also learn
+// whether an add comes from the initial list.
+type NetworkPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.NetworkPolicy]
+
+// NetworkPolicyFilteringHandler passes only the NetworkPolicies its filter accepts to a typed handler.
+type NetworkPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.NetworkPolicy]
+
 // NetworkPolicyIndexers are typed index functions for NetworkPolicies.
 type NetworkPolicyIndexers = cache.TypedIndexers[*networkingv1.NetworkPolicy]
 

@@ -46,6 +46,13 @@ type ServiceCIDRIndexInformer cache.TypedSharedIndexInformer[*networkingv1.Servi
 // ServiceCIDRHandlerFuncs are typed event handler functions for ServiceCIDRs.
 type ServiceCIDRHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.ServiceCIDR]
 
+// ServiceCIDRDetailedHandlerFuncs are typed event handler functions for ServiceCIDRs that also learn
+// whether an add comes from the initial list.
+type ServiceCIDRDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.ServiceCIDR]
+
+// ServiceCIDRFilteringHandler passes only the ServiceCIDRs its filter accepts to a typed handler.
+type ServiceCIDRFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.ServiceCIDR]
+
 // ServiceCIDRIndexers are typed index functions for ServiceCIDRs.
 type ServiceCIDRIndexers = cache.TypedIndexers[*networkingv1.ServiceCIDR]
 

@@ -46,6 +46,13 @@ type IPAddressIndexInformer cache.TypedSharedIndexInformer[*networkingv1beta1.IP
 // IPAddressHandlerFuncs are typed event handler functions for IPAddresses.
 type IPAddressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1beta1.IPAddress]
 
+// IPAddressDetailedHandlerFuncs are typed event handler functions for IPAddresses that also learn
+// whether an add comes from the initial list.
+type IPAddressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1beta1.IPAddress]
+
+// IPAddressFilteringHandler passes only the IPAddresses its filter accepts to a typed handler.
+type IPAddressFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1beta1.IPAddress]
+
 // IPAddressIndexers are typed index functions for IPAddresses.
 type IPAddressIndexers = cache.TypedIndexers[*networkingv1beta1.IPAddress]
 

@@ -46,6 +46,13 @@ type RuntimeClassIndexInformer cache.TypedSharedIndexInformer[*nodev1.RuntimeCla
 // RuntimeClassHandlerFuncs are typed event handler functions for RuntimeClasses.
 type RuntimeClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*nodev1.RuntimeClass]
 
+// RuntimeClassDetailedHandlerFuncs are typed event handler functions for RuntimeClasses that also learn
+// whether an add comes from the initial list.
+type RuntimeClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*nodev1.RuntimeClass]
+
+// RuntimeClassFilteringHandler passes only the RuntimeClasses its filter accepts to a typed handler.
+type RuntimeClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*nodev1.RuntimeClass]
+
 // RuntimeClassIndexers are typed index functions for RuntimeClasses.
 type RuntimeClassIndexers = cache.TypedIndexers[*nodev1.RuntimeClass]
 

@@ -46,6 +46,13 @@ type PodDisruptionBudgetIndexInformer cache.TypedSharedIndexInformer[*policyv1.P
 // PodDisruptionBudgetHandlerFuncs are typed event handler functions for PodDisruptionBudgets.
 type PodDisruptionBudgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*policyv1.PodDisruptionBudget]
 
+// PodDisruptionBudgetDetailedHandlerFuncs are typed event handler functions for PodDisruptionBudgets that also learn
+// whether an add comes from the initial list.
+type PodDisruptionBudgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*policyv1.PodDisruptionBudget]
+
+// PodDisruptionBudgetFilteringHandler passes only the PodDisruptionBudgets its filter accepts to a typed handler.
+type PodDisruptionBudgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*policyv1.PodDisruptionBudget]
+
 // PodDisruptionBudgetIndexers are typed index functions for PodDisruptionBudgets.
 type PodDisruptionBudgetIndexers = cache.TypedIndexers[*policyv1.PodDisruptionBudget]
 

@@ -46,6 +46,13 @@ type ClusterRoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1.Clus
 // ClusterRoleBindingHandlerFuncs are typed event handler functions for ClusterRoleBindings.
 type ClusterRoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1.ClusterRoleBinding]
 
+// ClusterRoleBindingDetailedHandlerFuncs are typed event handler functions for ClusterRoleBindings that also learn
+// whether an add comes from the initial list.
+type ClusterRoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1.ClusterRoleBinding]
+
+// ClusterRoleBindingFilteringHandler passes only the ClusterRoleBindings its filter accepts to a typed handler.
+type ClusterRoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1.ClusterRoleBinding]
+
 // ClusterRoleBindingIndexers are typed index functions for ClusterRoleBindings.
 type ClusterRoleBindingIndexers = cache.TypedIndexers[*rbacv1.ClusterRoleBinding]
 

@@ -46,6 +46,13 @@ type ClusterRoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1alpha1.Clust
 // ClusterRoleHandlerFuncs are typed event handler functions for ClusterRoles.
 type ClusterRoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1alpha1.ClusterRole]
 
+// ClusterRoleDetailedHandlerFuncs are typed event handler functions for ClusterRoles that also learn
+// whether an add comes from the initial list.
+type ClusterRoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1alpha1.ClusterRole]
+
+// ClusterRoleFilteringHandler passes only the ClusterRoles its filter accepts to a typed handler.
+type ClusterRoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1alpha1.ClusterRole]
+
 // ClusterRoleIndexers are typed index functions for ClusterRoles.
 type ClusterRoleIndexers = cache.TypedIndexers[*rbacv1alpha1.ClusterRole]
 

@@ -46,6 +46,13 @@ type RoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1alpha1.RoleB
 // RoleBindingHandlerFuncs are typed event handler functions for RoleBindings.
 type RoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1alpha1.RoleBinding]
 
+// RoleBindingDetailedHandlerFuncs are typed event handler functions for RoleBindings that also learn
+// whether an add comes from the initial list.
+type RoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1alpha1.RoleBinding]
+
+// RoleBindingFilteringHandler passes only the RoleBindings its filter accepts to a typed handler.
+type RoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1alpha1.RoleBinding]
+
 // RoleBindingIndexers are typed index functions for RoleBindings.
 type RoleBindingIndexers = cache.TypedIndexers[*rbacv1alpha1.RoleBinding]
 

@@ -46,6 +46,13 @@ type RoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1beta1.Role]
 // RoleHandlerFuncs are typed event handler functions for Roles.
 type RoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1beta1.Role]
 
+// RoleDetailedHandlerFuncs are typed event handler functions for Roles that also learn
+// whether an add comes from the initial list.
+type RoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1beta1.Role]
+
+// RoleFilteringHandler passes only the Roles its filter accepts to a typed handler.
+type RoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1beta1.Role]
+
 // RoleIndexers are typed index functions for Roles.
 type RoleIndexers = cache.TypedIndexers[*rbacv1beta1.Role]
 

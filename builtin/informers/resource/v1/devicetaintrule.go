@@ -46,6 +46,13 @@ type DeviceTaintRuleIndexInformer cache.TypedSharedIndexInformer[*resourcev1.Dev
 // DeviceTaintRuleHandlerFuncs are typed event handler functions for DeviceTaintRules.
 type DeviceTaintRuleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1.DeviceTaintRule]
 
+// DeviceTaintRuleDetailedHandlerFuncs are typed event handler functions for DeviceTaintRules that also learn
+// whether an add comes from the initial list.
+type DeviceTaintRuleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1.DeviceTaintRule]
+
+// DeviceTaintRuleFilteringHandler passes only the DeviceTaintRules its filter accepts to a typed handler.
+type DeviceTaintRuleFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1.DeviceTaintRule]
+
 // DeviceTaintRuleIndexers are typed index functions for DeviceTaintRules.
 type DeviceTaintRuleIndexers = cache.TypedIndexers[*resourcev1.DeviceTaintRule]
 

@@ -46,6 +46,13 @@ type ResourceClaimIndexInformer cache.TypedSharedIndexInformer[*resourcev1.Resou
 // ResourceClaimHandlerFuncs are typed event handler functions for ResourceClaims.
 type ResourceClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1.ResourceClaim]
 
+// ResourceClaimDetailedHandlerFuncs are typed event handler functions for ResourceClaims that also learn
+// whether an add comes from the initial list.
+type ResourceClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1.ResourceClaim]
+
+// ResourceClaimFilteringHandler passes only the ResourceClaims its filter accepts to a typed handler.
+type ResourceClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1.ResourceClaim]
+
 // ResourceClaimIndexers are typed index functions for ResourceClaims.
 type ResourceClaimIndexers = cache.TypedIndexers[*resourcev1.ResourceClaim]
 

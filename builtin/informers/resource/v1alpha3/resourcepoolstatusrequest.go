@@ -46,6 +46,13 @@ type ResourcePoolStatusRequestIndexInformer cache.TypedSharedIndexInformer[*reso
 // ResourcePoolStatusRequestHandlerFuncs are typed event handler functions for ResourcePoolStatusRequests.
 type ResourcePoolStatusRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
 
+// ResourcePoolStatusRequestDetailedHandlerFuncs are typed event handler functions for ResourcePoolStatusRequests that also learn
+// whether an add comes from the initial list.
+type ResourcePoolStatusRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
+
+// ResourcePoolStatusRequestFilteringHandler passes only the ResourcePoolStatusRequests its filter accepts to a typed handler.
+type ResourcePoolStatusRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1alpha3.ResourcePoolStatusRequest]
+
 // ResourcePoolStatusRequestIndexers are typed index functions for ResourcePoolStatusRequests.
 type ResourcePoolStatusRequestIndexers = cache.TypedIndexers[*resourcev1alpha3.ResourcePoolStatusRequest]
 

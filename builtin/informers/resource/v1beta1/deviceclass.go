@@ -46,6 +46,13 @@ type DeviceClassIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta1.De
 // DeviceClassHandlerFuncs are typed event handler functions for DeviceClasses.
 type DeviceClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta1.DeviceClass]
 
+// DeviceClassDetailedHandlerFuncs are typed event handler functions for DeviceClasses that also learn
+// whether an add comes from the initial list.
+type DeviceClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta1.DeviceClass]
+
+// DeviceClassFilteringHandler passes only the DeviceClasses its filter accepts to a typed handler.
+type DeviceClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta1.DeviceClass]
+
 // DeviceClassIndexers are typed index functions for DeviceClasses.
 type DeviceClassIndexers = cache.TypedIndexers[*resourcev1beta1.DeviceClass]
 

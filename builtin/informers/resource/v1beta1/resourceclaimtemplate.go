@@ -46,6 +46,13 @@ type ResourceClaimTemplateIndexInformer cache.TypedSharedIndexInformer[*resource
 // ResourceClaimTemplateHandlerFuncs are typed event handler functions for ResourceClaimTemplates.
 type ResourceClaimTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta1.ResourceClaimTemplate]
 
+// ResourceClaimTemplateDetailedHandlerFuncs are typed event handler functions for ResourceClaimTemplates that also learn
+// whether an add comes from the initial list.
+type ResourceClaimTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta1.ResourceClaimTemplate]
+
+// ResourceClaimTemplateFilteringHandler passes only the ResourceClaimTemplates its filter accepts to a typed handler.
+type ResourceClaimTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta1.ResourceClaimTemplate]
+
 // ResourceClaimTemplateIndexers are typed index functions for ResourceClaimTemplates.
 type ResourceClaimTemplateIndexers = cache.TypedIndexers[*resourcev1beta1.ResourceClaimTemplate]
 

@@ -46,6 +46,13 @@ type ResourceSliceIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta1.
 // ResourceSliceHandlerFuncs are typed event handler functions for ResourceSlices.
 type ResourceSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta1.ResourceSlice]
 
+// ResourceSliceDetailedHandlerFuncs are typed event handler functions for ResourceSlices that also learn
+// whether an add comes from the initial list.
+type ResourceSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta1.ResourceSlice]
+
+// ResourceSliceFilteringHandler passes only the ResourceSlices its filter accepts to a typed handler.
+type ResourceSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta1.ResourceSlice]
+
 // ResourceSliceIndexers are typed index functions for ResourceSlices.
 type ResourceSliceIndexers = cache.TypedIndexers[*resourcev1beta1.ResourceSlice]
 

@@ -46,6 +46,13 @@ type DeviceTaintRuleIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta
 // DeviceTaintRuleHandlerFuncs are typed event handler functions for DeviceTaintRules.
 type DeviceTaintRuleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta2.DeviceTaintRule]
 
+// DeviceTaintRuleDetailedHandlerFuncs are typed event handler functions for DeviceTaintRules that also learn
+// whether an add comes from the initial list.
+type DeviceTaintRuleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta2.DeviceTaintRule]
+
+// DeviceTaintRuleFilteringHandler passes only the DeviceTaintRules its filter accepts to a typed handler.
+type DeviceTaintRuleFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta2.DeviceTaintRule]
+
 // DeviceTaintRuleIndexers are typed index functions for DeviceTaintRules.
 type DeviceTaintRuleIndexers = cache.TypedIndexers[*resourcev1beta2.DeviceTaintRule]
 

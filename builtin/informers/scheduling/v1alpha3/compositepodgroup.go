@@ -46,6 +46,13 @@ type CompositePodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1
 // CompositePodGroupHandlerFuncs are typed event handler functions for CompositePodGroups.
 type CompositePodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.CompositePodGroup]
 
+// CompositePodGroupDetailedHandlerFuncs are typed event handler functions for CompositePodGroups that also learn
+// whether an add comes from the initial list.
+type CompositePodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.CompositePodGroup]
+
+// CompositePodGroupFilteringHandler passes only the CompositePodGroups its filter accepts to a typed handler.
+type CompositePodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.CompositePodGroup]
+
 // CompositePodGroupIndexers are typed index functions for CompositePodGroups.
 type CompositePodGroupIndexers = cache.TypedIndexers[*schedulingv1alpha3.CompositePodGroup]
 

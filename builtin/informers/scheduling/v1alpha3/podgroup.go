@@ -46,6 +46,13 @@ type PodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.Po
 // PodGroupHandlerFuncs are typed event handler functions for PodGroups.
 type PodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.PodGroup]
 
+// PodGroupDetailedHandlerFuncs are typed event handler functions for PodGroups that also learn
+// whether an add comes from the initial list.
+type PodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.PodGroup]
+
+// PodGroupFilteringHandler passes only the PodGroups its filter accepts to a typed handler.
+type PodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.PodGroup]
+
 // PodGroupIndexers are typed index functions for PodGroups.
 type PodGroupIndexers = cache.TypedIndexers[*schedulingv1alpha3.PodGroup]
 

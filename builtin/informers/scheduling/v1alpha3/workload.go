@@ -46,6 +46,13 @@ type WorkloadIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.Wo
 // WorkloadHandlerFuncs are typed event handler functions for Workloads.
 type WorkloadHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.Workload]
 
+// WorkloadDetailedHandlerFuncs are typed event handler functions for Workloads that also learn
+// whether an add comes from the initial list.
+type WorkloadDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.Workload]
+
+// WorkloadFilteringHandler passes only the Workloads its filter accepts to a typed handler.
+type WorkloadFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.Workload]
+
 // WorkloadIndexers are typed index functions for Workloads.
 type WorkloadIndexers = cache.TypedIndexers[*schedulingv1alpha3.Workload]
 

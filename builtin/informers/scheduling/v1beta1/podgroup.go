@@ -46,6 +46,13 @@ type PodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1beta1.Pod
 // PodGroupHandlerFuncs are typed event handler functions for PodGroups.
 type PodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1beta1.PodGroup]
 
+// PodGroupDetailedHandlerFuncs are typed event handler functions for PodGroups that also learn
+// whether an add comes from the initial list.
+type PodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1beta1.PodGroup]
+
+// PodGroupFilteringHandler passes only the PodGroups its filter accepts to a typed handler.
+type PodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1beta1.PodGroup]
+
 // PodGroupIndexers are typed index functions for PodGroups.
 type PodGroupIndexers = cache.TypedIndexers[*schedulingv1beta1.PodGroup]
 

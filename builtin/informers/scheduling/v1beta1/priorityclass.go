@@ -46,6 +46,13 @@ type PriorityClassIndexInformer cache.TypedSharedIndexInformer[*schedulingv1beta
 // PriorityClassHandlerFuncs are typed event handler functions for PriorityClasses.
 type PriorityClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1beta1.PriorityClass]
 
+// PriorityClassDetailedHandlerFuncs are typed event handler functions for PriorityClasses that also learn
+// whether an add comes from the initial list.
+type PriorityClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1beta1.PriorityClass]
+
+// PriorityClassFilteringHandler passes only the PriorityClasses its filter accepts to a typed handler.
+type PriorityClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1beta1.PriorityClass]
+
 // PriorityClassIndexers are typed index functions for PriorityClasses.
 type PriorityClassIndexers = cache.TypedIndexers[*schedulingv1beta1.PriorityClass]
 

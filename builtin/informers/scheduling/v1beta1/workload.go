@@ -46,6 +46,13 @@ type WorkloadIndexInformer cache.TypedSharedIndexInformer[*schedulingv1beta1.Wor
 // WorkloadHandlerFuncs are typed event handler functions for Workloads.
 type WorkloadHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1beta1.Workload]
 
+// WorkloadDetailedHandlerFuncs are typed event handler functions for Workloads that also learn
+// whether an add comes from the initial list.
+type WorkloadDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1beta1.Workload]
+
+// WorkloadFilteringHandler passes only the Workloads its filter accepts to a typed handler.
+type WorkloadFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1beta1.Workload]
+
 // WorkloadIndexers are typed index functions for Workloads.
 type WorkloadIndexers = cache.TypedIndexers[*schedulingv1beta1.Workload]
 

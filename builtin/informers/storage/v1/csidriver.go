@@ -46,6 +46,13 @@ type CSIDriverIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSIDriver]
 // CSIDriverHandlerFuncs are typed event handler functions for CSIDrivers.
 type CSIDriverHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIDriver]
 
+// CSIDriverDetailedHandlerFuncs are typed event handler functions for CSIDrivers that also learn
+// whether an add comes from the initial list.
+type CSIDriverDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIDriver]
+
+// CSIDriverFilteringHandler passes only the CSIDrivers its filter accepts to a typed handler.
+type CSIDriverFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIDriver]
+
 // CSIDriverIndexers are typed index functions for CSIDrivers.
 type CSIDriverIndexers = cache.TypedIndexers[*storagev1.CSIDriver]
 

@@ -46,6 +46,13 @@ type CSINodeIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSINode]
 // CSINodeHandlerFuncs are typed event handler functions for CSINodes.
 type CSINodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSINode]
 
+// CSINodeDetailedHandlerFuncs are typed event handler functions for CSINodes that also learn
+// whether an add comes from the initial list.
+type CSINodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSINode]
+
+// CSINodeFilteringHandler passes only the CSINodes its filter accepts to a typed handler.
+type CSINodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSINode]
+
 // CSINodeIndexers are typed index functions for CSINodes.
 type CSINodeIndexers = cache.TypedIndexers[*storagev1.CSINode]
 

@@ -46,6 +46,13 @@ type CSIStorageCapacityIndexInformer cache.TypedSharedIndexInformer[*storagev1.C
 // CSIStorageCapacityHandlerFuncs are typed event handler functions for CSIStorageCapacities.
 type CSIStorageCapacityHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIStorageCapacity]
 
+// CSIStorageCapacityDetailedHandlerFuncs are typed event handler functions for CSIStorageCapacities that also learn
+// whether an add comes from the initial list.
+type CSIStorageCapacityDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIStorageCapacity]
+
+// CSIStorageCapacityFilteringHandler passes only the CSIStorageCapacities its filter accepts to a typed handler.
+type CSIStorageCapacityFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIStorageCapacity]
+
 // CSIStorageCapacityIndexers are typed index functions for CSIStorageCapacities.
 type CSIStorageCapacityIndexers = cache.TypedIndexers[*storagev1.CSIStorageCapacity]
 

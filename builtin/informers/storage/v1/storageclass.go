@@ -46,6 +46,13 @@ type StorageClassIndexInformer cache.TypedSharedIndexInformer[*storagev1.Storage
 // StorageClassHandlerFuncs are typed event handler functions for StorageClasses.
 type StorageClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.StorageClass]
 
+// StorageClassDetailedHandlerFuncs are typed event handler functions for StorageClasses that also learn
+// whether an add comes from the initial list.
+type StorageClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.StorageClass]
+
+// StorageClassFilteringHandler passes only the StorageClasses its filter accepts to a typed handler.
+type StorageClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.StorageClass]
+
 // StorageClassIndexers are typed index functions for StorageClasses.
 type StorageClassIndexers = cache.TypedIndexers[*storagev1.StorageClass]
 

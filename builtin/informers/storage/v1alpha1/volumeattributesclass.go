@@ -46,6 +46,13 @@ type VolumeAttributesClassIndexInformer cache.TypedSharedIndexInformer[*storagev
 // VolumeAttributesClassHandlerFuncs are typed event handler functions for VolumeAttributesClasses.
 type VolumeAttributesClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1alpha1.VolumeAttributesClass]
 
+// VolumeAttributesClassDetailedHandlerFuncs are typed event handler functions for VolumeAttributesClasses that also learn
+// whether an add comes from the initial list.
+type VolumeAttributesClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1alpha1.VolumeAttributesClass]
+
+// VolumeAttributesClassFilteringHandler passes only the VolumeAttributesClasses its filter accepts to a typed handler.
+type VolumeAttributesClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1alpha1.VolumeAttributesClass]
+
 // VolumeAttributesClassIndexers are typed index functions for VolumeAttributesClasses.
 type VolumeAttributesClassIndexers = cache.TypedIndexers[*storagev1alpha1.VolumeAttributesClass]
 

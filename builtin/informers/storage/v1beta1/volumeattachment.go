@@ -46,6 +46,13 @@ type VolumeAttachmentIndexInformer cache.TypedSharedIndexInformer[*storagev1beta
 // VolumeAttachmentHandlerFuncs are typed event handler functions for VolumeAttachments.
 type VolumeAttachmentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1beta1.VolumeAttachment]
 
+// VolumeAttachmentDetailedHandlerFuncs are typed event handler functions for VolumeAttachments that also learn
+// whether an add comes from the initial list.
+type VolumeAttachmentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1beta1.VolumeAttachment]
+
+// VolumeAttachmentFilteringHandler passes only the VolumeAttachments its filter accepts to a typed handler.
+type VolumeAttachmentFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1beta1.VolumeAttachment]
+
 // VolumeAttachmentIndexers are typed index functions for VolumeAttachments.
 type VolumeAttachmentIndexers = cache.TypedIndexers[*storagev1beta1.VolumeAttachment]
 

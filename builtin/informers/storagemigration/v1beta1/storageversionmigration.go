@@ -46,6 +46,13 @@ type StorageVersionMigrationIndexInformer cache.TypedSharedIndexInformer[*storag
 // StorageVersionMigrationHandlerFuncs are typed event handler functions for StorageVersionMigrations.
 type StorageVersionMigrationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagemigrationv1beta1.StorageVersionMigration]
 
+// StorageVersionMigrationDetailedHandlerFuncs are typed event handler functions for StorageVersionMigrations that also learn
+// whether an add comes from the initial list.
+type StorageVersionMigrationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagemigrationv1beta1.StorageVersionMigration]
+
+// StorageVersionMigrationFilteringHandler passes only the StorageVersionMigrations its filter accepts to a typed handler.
+type StorageVersionMigrationFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagemigrationv1beta1.StorageVersionMigration]
+
 // StorageVersionMigrationIndexers are typed index functions for StorageVersionMigrations.
 type StorageVersionMigrationIndexers = cache.TypedIndexers[*storagemigrationv1beta1.StorageVersionMigration]
 

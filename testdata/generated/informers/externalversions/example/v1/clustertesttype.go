@@ -46,6 +46,13 @@ type ClusterTestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.Clus
 // ClusterTestTypeHandlerFuncs are typed event handler functions for ClusterTestTypes.
 type ClusterTestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.ClusterTestType]
 
+// ClusterTestTypeDetailedHandlerFuncs are typed event handler functions for ClusterTestTypes that also learn
+// whether an add comes from the initial list.
+type ClusterTestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.ClusterTestType]
+
+// ClusterTestTypeFilteringHandler passes only the ClusterTestTypes its filter accepts to a typed handler.
+type ClusterTestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.ClusterTestType]
+
 // ClusterTestTypeIndexers are typed index functions for ClusterTestTypes.
 type ClusterTestTypeIndexers = cache.TypedIndexers[*examplev1.ClusterTestType]
 

@@ -46,6 +46,13 @@ type TestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.TestType]
 // TestTypeHandlerFuncs are typed event handler functions for TestTypes.
 type TestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.TestType]
 
+// TestTypeDetailedHandlerFuncs are typed event handler functions for TestTypes that also learn
+// whether an add comes from the initial list.
+type TestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.TestType]
+
+// TestTypeFilteringHandler passes only the TestTypes its filter accepts to a typed handler.
+type TestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.TestType]
+
 // TestTypeIndexers are typed index functions for TestTypes.
 type TestTypeIndexers = cache.TypedIndexers[*examplev1.TestType]
 

@@ -46,6 +46,13 @@ type FishIndexInformer cache.TypedSharedIndexInformer[*example2v1.Fish]
 // FishHandlerFuncs are typed event handler functions for Fish.
 type FishHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Fish]
 
+// FishDetailedHandlerFuncs are typed event handler functions for Fish that also learn
+// whether an add comes from the initial list.
+type FishDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Fish]
+
+// FishFilteringHandler passes only the Fish its filter accepts to a typed handler.
+type FishFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Fish]
+
 // FishIndexers are typed index functions for Fish.
 type FishIndexers = cache.TypedIndexers[*example2v1.Fish]
 

@@ -46,6 +46,13 @@ type GadgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Gadget]
 // GadgetHandlerFuncs are typed event handler functions for Gadgets.
 type GadgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Gadget]
 
+// GadgetDetailedHandlerFuncs are typed event handler functions for Gadgets that also learn
+// whether an add comes from the initial list.
+type GadgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Gadget]
+
+// GadgetFilteringHandler passes only the Gadgets its filter accepts to a typed handler.
+type GadgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Gadget]
+
 // GadgetIndexers are typed index functions for Gadgets.
 type GadgetIndexers = cache.TypedIndexers[*example2v1.Gadget]
 

@@ -46,6 +46,13 @@ type WidgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Widget]
 // WidgetHandlerFuncs are typed event handler functions for Widgets.
 type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Widget]
 
+// WidgetDetailedHandlerFuncs are typed event handler functions for Widgets that also learn
+// whether an add comes from the initial list.
+type WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Widget]
+
+// WidgetFilteringHandler passes only the Widgets its filter accepts to a typed handler.
+type WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Widget]
+
 // WidgetIndexers are typed index functions for Widgets.
 type WidgetIndexers = cache.TypedIndexers[*example2v1.Widget]
 

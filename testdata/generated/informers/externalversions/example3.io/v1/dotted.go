@@ -46,6 +46,13 @@ type DottedIndexInformer cache.TypedSharedIndexInformer[*example3iov1.Dotted]
 // DottedHandlerFuncs are typed event handler functions for Dotteds.
 type DottedHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example3iov1.Dotted]
 
+// DottedDetailedHandlerFuncs are typed event handler functions for Dotteds that also learn
+// whether an add comes from the initial list.
+type DottedDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example3iov1.Dotted]
+
+// DottedFilteringHandler passes only the Dotteds its filter accepts to a typed handler.
+type DottedFilteringHandler = cache.TypedFilteringResourceEventHandler[*example3iov1.Dotted]
+
 // DottedIndexers are typed index functions for Dotteds.
 type DottedIndexers = cache.TypedIndexers[*example3iov1.Dotted]
 

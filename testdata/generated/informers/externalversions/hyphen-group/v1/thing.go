@@ -46,6 +46,13 @@ type ThingIndexInformer cache.TypedSharedIndexInformer[*hyphengroupv1.Thing]
 // ThingHandlerFuncs are typed event handler functions for Things.
 type ThingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*hyphengroupv1.Thing]
 
+// ThingDetailedHandlerFuncs are typed event handler functions for Things that also learn
+// whether an add comes from the initial list.
+type ThingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*hyphengroupv1.Thing]
+
+// ThingFilteringHandler passes only the Things its filter accepts to a typed handler.
+type ThingFilteringHandler = cache.TypedFilteringResourceEventHandler[*hyphengroupv1.Thing]
+
 // ThingIndexers are typed index functions for Things.
 type ThingIndexers = cache.TypedIndexers[*hyphengroupv1.Thing]
 

@@ -46,6 +46,13 @@ type CamelIndexInformer cache.TypedSharedIndexInformer[*mixedcasev1.Camel]
 // CamelHandlerFuncs are typed event handler functions for Camels.
 type CamelHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*mixedcasev1.Camel]
 
+// CamelDetailedHandlerFuncs are typed event handler functions for Camels that also learn
+// whether an add comes from the initial list.
+type CamelDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*mixedcasev1.Camel]
+
+// CamelFilteringHandler passes only the Camels its filter accepts to a typed handler.
+type CamelFilteringHandler = cache.TypedFilteringResourceEventHandler[*mixedcasev1.Camel]
+
 // CamelIndexers are typed index functions for Camels.
 type CamelIndexers = cache.TypedIndexers[*mixedcasev1.Camel]
 

@@ -46,6 +46,13 @@ type CronTabIndexInformer cache.TypedSharedIndexInformer[*stablev1.CronTab]
 // CronTabHandlerFuncs are typed event handler functions for CronTabs.
 type CronTabHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*stablev1.CronTab]
 
+// CronTabDetailedHandlerFuncs are typed event handler functions for CronTabs that also learn
+// whether an add comes from the initial list.
+type CronTabDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*stablev1.CronTab]
+
+// CronTabFilteringHandler passes only the CronTabs its filter accepts to a typed handler.
+type CronTabFilteringHandler = cache.TypedFilteringResourceEventHandler[*stablev1.CronTab]
+
 // CronTabIndexers are typed index functions for CronTabs.
 type CronTabIndexers = cache.TypedIndexers[*stablev1.CronTab]
 

@@ -82,7 +82,7 @@ import (
 
 // Interface gives access to the discovery client and to each group version's typed client.
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	AdmissionregistrationV1() v1.AdmissionregistrationV1Interface
 	AdmissionregistrationV1alpha1() v1alpha1.AdmissionregistrationV1alpha1Interface
 	AdmissionregistrationV1beta1() v1beta1.AdmissionregistrationV1beta1Interface
@@ -476,7 +476,7 @@ func (c *Clientset) StoragemigrationV1beta1() storagemigrationv1beta1.Storagemig
 }
 
 // Discovery returns the client of the server's API discovery endpoints.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

@@ -4,7 +4,7 @@ const clientsetTemplates = `
 {{define "clientset"}}{{$d := .}}
 // Interface gives access to the discovery client and to each group version's typed client.
 type Interface interface {
-	Discovery() {{rt "discovery.DiscoveryInterface"}}
+	Discovery() {{rt "discovery.DiscoveryInterfaces"}}
 {{- range .Versions}}
 	{{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .GroupVersionGoName "Interface")}}
 {{- end}}
@@ -24,7 +24,7 @@ func (c *Clientset) {{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .Grou
 }
 {{end}}
 // Discovery returns the client of the server's API discovery endpoints.
-func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterface"}} {
+func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterfaces"}} {
 	if c == nil {
 		return nil
 	}

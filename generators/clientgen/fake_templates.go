@@ -58,7 +58,7 @@ type Clientset struct {
 }
 
 // Discovery returns a fake discovery client listing the resources this clientset serves.
-func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterface"}} {
+func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterfaces"}} {
 	return c.discovery
 }
 

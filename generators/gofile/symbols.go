@@ -37,7 +37,7 @@ func init() {
 	for pkg, names := range map[string][]string{
 		PkgRest: {"Config", "Interface", "RESTClient", "HTTPClientFor", "RESTClientForConfigAndClient",
 			"DefaultKubernetesUserAgent", "CodecFactoryForGeneratedClient", "NewTokenBucketRateLimiter"},
-		PkgDiscovery:     {"DiscoveryInterface", "DiscoveryClient", "NewDiscoveryClientForConfigAndClient", "NewDiscoveryClient"},
+		PkgDiscovery:     {"DiscoveryInterfaces", "DiscoveryClient", "NewDiscoveryClientForConfigAndClient", "NewDiscoveryClient"},
 		PkgFakeDiscovery: {"FakeDiscovery"},
 		PkgGentype: {"Client", "ClientWithList", "ClientWithApply", "ClientWithListAndApply",
 			"NewClient", "NewClientWithList", "NewClientWithApply", "NewClientWithListAndApply", "PrefersProtobuf",

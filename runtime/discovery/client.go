@@ -576,3 +576,5 @@ func (d *DiscoveryClient) ServerVersionWithContext(ctx context.Context) (*versio
 	}
 	return &info, nil
 }
+
+var _ DiscoveryInterfaces = &DiscoveryClient{}

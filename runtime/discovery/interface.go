@@ -45,6 +45,13 @@ type DiscoveryInterfaceWithContext interface {
 	WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext
 }
 
+// DiscoveryInterfaces is a discovery client with both method sets, what generated clientsets'
+// Discovery returns.
+type DiscoveryInterfaces interface {
+	DiscoveryInterface
+	DiscoveryInterfaceWithContext
+}
+
 // ServerGroupsInterface lists the API groups.
 type ServerGroupsInterface interface {
 	// ServerGroups returns the supported groups with their versions and preferred version.

@@ -1,6 +1,7 @@
 package fake_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/version"
 
+	"github.com/kgen-dev/kgen/runtime/discovery"
 	"github.com/kgen-dev/kgen/runtime/discovery/fake"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
@@ -108,5 +110,32 @@ func TestServerVersionAndInjectedErrors(t *testing.T) {
 	}
 	if d.RESTClient() != nil || d.WithLegacy() != d {
 		t.Fatal("RESTClient/WithLegacy")
+	}
+}
+
+func TestContextMethodsAnswerLikeTheirPlainTwins(t *testing.T) {
+	var d discovery.DiscoveryInterfaces = newDiscovery()
+	ctx := context.Background()
+	groups, err := d.ServerGroupsWithContext(ctx)
+	if err != nil || len(groups.Groups) != 2 {
+		t.Fatalf("groups: %v, %v", groups, err)
+	}
+	if list, err := d.ServerResourcesForGroupVersionWithContext(ctx, "apps/v1"); err != nil || list.APIResources[0].Name != "deployments" {
+		t.Fatalf("apps/v1: %v, %v", list, err)
+	}
+	if _, lists, err := d.ServerGroupsAndResourcesWithContext(ctx); err != nil || len(lists) != 3 {
+		t.Fatalf("groups and resources: %d lists, %v", len(lists), err)
+	}
+	if preferred, err := d.ServerPreferredResourcesWithContext(ctx); err != nil || len(preferred) != 3 {
+		t.Fatalf("preferred: %d, %v", len(preferred), err)
+	}
+	if namespaced, err := d.ServerPreferredNamespacedResourcesWithContext(ctx); err != nil || len(namespaced) != 3 {
+		t.Fatalf("preferred namespaced: %d, %v", len(namespaced), err)
+	}
+	if v, err := d.ServerVersionWithContext(ctx); err != nil || *v != fake.DefaultServerVersion {
+		t.Fatalf("version: %v, %v", v, err)
+	}
+	if d.WithLegacyWithContext(ctx) != d {
+		t.Fatal("WithLegacyWithContext is not the client itself")
 	}
 }

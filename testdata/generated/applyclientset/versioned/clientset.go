@@ -28,7 +28,7 @@ import (
 
 // Interface gives access to the discovery client and to each group version's typed client.
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	ExampleV1() v1.ExampleV1Interface
 }
 
@@ -44,7 +44,7 @@ func (c *Clientset) ExampleV1() v1.ExampleV1Interface {
 }
 
 // Discovery returns the client of the server's API discovery endpoints.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

@@ -33,7 +33,7 @@ import (
 
 // Interface gives access to the discovery client and to each group version's typed client.
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	ExampleV1() v1.ExampleV1Interface
 	ExampleV1beta1() v1beta1.ExampleV1beta1Interface
 	SecondExampleV1() example2v1.SecondExampleV1Interface
@@ -84,7 +84,7 @@ func (c *Clientset) MixedcaseV1() mixedcasev1.MixedcaseV1Interface {
 }
 
 // Discovery returns the client of the server's API discovery endpoints.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

@@ -81,7 +81,7 @@ type Clientset struct {
 }
 
 // Discovery returns a fake discovery client listing the resources this clientset serves.
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	return c.discovery
 }
 

@@ -75,9 +75,9 @@ func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return runtimeinformers.WithTransform(transform)
 }
 
-// WithInformerName names the factory in informer metrics.
-func WithInformerName(name string) SharedInformerOption {
-	return runtimeinformers.WithInformerName(name)
+// WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
+func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
+	return runtimeinformers.WithInformerName(informerName)
 }
 
 type sharedInformerFactory struct {

@@ -49,7 +49,7 @@ func init() {
 			"WithCustomResyncConfig", "WithTweakListOptions", "WithNamespace", "WithTransform", "WithInformerName"},
 		PkgCache: {"SharedIndexInformer", "TypedSharedIndexInformer", "Indexer", "Indexers", "TransformFunc",
 			"GenericLister", "NewGenericLister", "SyncResult", "TypedResourceEventHandlerFuncs", "TypedResourceEventHandlerDetailedFuncs", "TypedFilteringResourceEventHandler", "TypedIndexers",
-			"TypedIndexersToIndexers", "NamespaceIndex", "MetaNamespaceIndexFunc", "DeletedObject", "NewTypedSharedIndexInformer"},
+			"TypedIndexersToIndexers", "InformerName", "NamespaceIndex", "MetaNamespaceIndexFunc", "DeletedObject", "NewTypedSharedIndexInformer"},
 		PkgTesting: {"Fake", "ObjectTracker", "NewObjectTracker", "NewFieldManagedObjectTracker", "ObjectReaction",
 			"Action", "WatchActionImpl", "FakeClient",
 			"NewGetActionWithOptions", "NewRootGetActionWithOptions", "NewGetSubresourceActionWithOptions",

@@ -9,7 +9,7 @@ type NewInformerFunc func({{ref .Cfg.VersionedClientsetPackage "Interface"}}, {{
 type SharedInformerFactory interface {
 	Start(stopCh <-chan struct{})
 	InformerFor(obj {{rt "runtime.Object"}}, newFunc NewInformerFunc) {{rt "cache.SharedIndexInformer"}}
-	InformerName() string
+	InformerName() *{{rt "cache.InformerName"}}
 }
 
 // TweakListOptionsFunc adjusts the options of every list and watch request an informer sends.
@@ -43,9 +43,9 @@ func WithTransform(transform {{rt "cache.TransformFunc"}}) SharedInformerOption 
 	return {{rt "informers.WithTransform"}}(transform)
 }
 
-// WithInformerName names the factory in informer metrics.
-func WithInformerName(name string) SharedInformerOption {
-	return {{rt "informers.WithInformerName"}}(name)
+// WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
+func WithInformerName(informerName *{{rt "cache.InformerName"}}) SharedInformerOption {
+	return {{rt "informers.WithInformerName"}}(informerName)
 }
 
 type sharedInformerFactory struct {

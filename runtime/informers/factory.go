@@ -46,7 +46,7 @@ func WithTransform(transform cache.TransformFunc) FactoryOption {
 
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
 // followed by its group, version and (plural) resource. Without a name informers emit no metrics.
-func WithInformerName(name string) FactoryOption {
+func WithInformerName(name *cache.InformerName) FactoryOption {
 	return func(f *Factory) { f.informerName = name }
 }
 
@@ -58,7 +58,7 @@ type Factory struct {
 	defaultResync    time.Duration
 	customResync     map[reflect.Type]time.Duration
 	transform        cache.TransformFunc
-	informerName     string
+	informerName     *cache.InformerName
 
 	mu        sync.Mutex
 	informers map[reflect.Type]cache.SharedIndexInformer
@@ -91,8 +91,8 @@ func (f *Factory) Namespace() string { return f.namespace }
 // TweakListOptions is the factory-wide list-options tweak, nil if none.
 func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweakListOptions }
 
-// InformerName is the factory's metrics name, "" if none.
-func (f *Factory) InformerName() string { return f.informerName }
+// InformerName is the name the factory's informers publish metrics under, nil if none.
+func (f *Factory) InformerName() *cache.InformerName { return f.informerName }
 
 // InformerFor returns the shared informer for obj's type, creating it with newFunc and the type's
 // resync period on first use.

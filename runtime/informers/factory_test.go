@@ -121,19 +121,6 @@ func TestWaitForCacheSyncWithContextReportsTimeout(t *testing.T) {
 	}
 }
 
-func TestIdentifier(t *testing.T) {
-	if id := informers.Identifier("", podsGVR); id != "" {
-		t.Fatalf("unnamed identifier = %q; want none", id)
-	}
-	gvr := schema.GroupVersionResource{Group: "example2.kgen.dev", Version: "v1", Resource: "gizmos"}
-	if id := informers.Identifier("ctrl", gvr); id != "ctrl/example2.kgen.dev/v1/gizmos" {
-		t.Fatalf("identifier = %q", id)
-	}
-	if id := informers.Identifier("ctrl", podsGVR); id != "ctrl/core/v1/pods" {
-		t.Fatalf("core identifier = %q", id)
-	}
-}
-
 func TestListWatchForAppliesTweak(t *testing.T) {
 	src := newPodSource(pod("p1"))
 	lw := informers.ListWatchFor(src.list, src.watchFn, func(o *metav1.ListOptions) { o.FieldSelector = "x=y" })
@@ -174,5 +161,19 @@ func TestShutdownStopsInformersWhoseStopChannelStaysOpen(t *testing.T) {
 	}
 	if !informer.IsStopped() {
 		t.Fatal("the informer still runs after Shutdown")
+	}
+}
+
+func TestWithInformerNameNamesTheFactory(t *testing.T) {
+	name, err := cache.NewInformerName("factory-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	if f := informers.NewFactory(0, informers.WithInformerName(name)); f.InformerName() != name {
+		t.Fatalf("InformerName = %v", f.InformerName())
+	}
+	if informers.NewFactory(0).InformerName() != nil {
+		t.Fatal("a factory without a name has one")
 	}
 }

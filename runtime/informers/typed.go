@@ -18,8 +18,9 @@ type InformerOptions struct {
 	ResyncPeriod time.Duration
 	// Indexers are the cache's indexes.
 	Indexers cache.Indexers
-	// InformerName, when set, identifies the informer in metrics together with its resource.
-	InformerName string
+	// InformerName, when set, identifies the informer in metrics together with its resource; only the
+	// first informer of a resource under a name publishes.
+	InformerName *cache.InformerName
 	// TweakListOptions adjusts the options of every list and watch.
 	TweakListOptions TweakListOptionsFunc
 }
@@ -43,7 +44,7 @@ func NewTypedInformer[T cache.Object, L runtime.Object](client any, example T, g
 		cache.SharedIndexInformerOptions{
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
-			Identifier:   Identifier(options.InformerName, gvr),
+			Identifier:   identifier(options.InformerName.WithResource(gvr)),
 		},
 	))
 }
@@ -67,12 +68,13 @@ func ListWatchFor[L runtime.Object](list ListFunc[L], watchFn WatchFunc, tweak T
 	}
 }
 
-// Identifier is the metrics identity of an informer named name for gvr: "name/group/version/resource",
-// or "" (no metrics) without a name.
-func Identifier(name string, gvr schema.GroupVersionResource) string {
-	if name == "" {
+// identifier is the metrics identity of a registered informer, "name/group/version/resource", or ""
+// (no metrics) when its registration is not reserved.
+func identifier(r cache.InformerNameAndResource) string {
+	if !r.Reserved() {
 		return ""
 	}
+	name, gvr := r.Name(), r.GroupVersionResource()
 	group := gvr.Group
 	if group == "" {
 		group = "core"

@@ -59,9 +59,9 @@ func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return informers.WithTransform(transform)
 }
 
-// WithInformerName names the factory in informer metrics.
-func WithInformerName(name string) SharedInformerOption {
-	return informers.WithInformerName(name)
+// WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
+func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
+	return informers.WithInformerName(informerName)
 }
 
 type sharedInformerFactory struct {

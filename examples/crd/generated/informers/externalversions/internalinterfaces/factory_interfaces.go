@@ -33,7 +33,7 @@ type NewInformerFunc func(versioned.Interface, time.Duration) cache.SharedIndexI
 type SharedInformerFactory interface {
 	Start(stopCh <-chan struct{})
 	InformerFor(obj runtime.Object, newFunc NewInformerFunc) cache.SharedIndexInformer
-	InformerName() string
+	InformerName() *cache.InformerName
 }
 
 // TweakListOptionsFunc adjusts the options of every list and watch request an informer sends.

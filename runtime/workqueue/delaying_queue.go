@@ -92,7 +92,7 @@ func (q *Typed[T]) AddWithOpts(opts AddOpts, items ...T) {
 		}
 		q.mu.Lock()
 		for _, item := range items {
-			q.addLocked(item, opts.Priority, now)
+			q.addLocked(item, q.items.hash(item), opts.Priority, now)
 		}
 		q.mu.Unlock()
 		return
@@ -127,7 +127,7 @@ func (q *Typed[T]) promoteLocked(now time.Time) {
 		if !ok {
 			return
 		}
-		q.addLocked(item, p, now)
+		q.addLocked(item, q.items.hash(item), p, now)
 	}
 }
 

@@ -11,19 +11,23 @@
 // One type, Typed, implements every queue. A single mutex guards:
 //   - one ring-buffer FIFO per priority in use (a sorted handful of levels),
 //     whose entries are an item and a sequence number;
-//   - one map from item to its latest entry (sequence number and priority)
-//     and the priority of an add that arrived while it was in progress. Each
-//     level remembers the last sequence number it handed out, so whether an
-//     item is queued or in progress follows from its entry, and Get hands an
-//     item out without writing the map: a full Add, Get and Done cycle costs
-//     four map operations and no allocation;
+//   - one hash table from item to its latest entry (sequence number and
+//     priority) and the priority of an add that arrived while it was in
+//     progress. Each level remembers the last sequence number it handed out,
+//     so whether an item is queued or in progress follows from its entry, and
+//     Get hands an item out without touching the table: a full Add, Get and
+//     Done cycle is one insert, two lookups and one removal, and no
+//     allocation. The table is open-addressed with its hashes computed before
+//     the mutex is taken, and removal leaves no tombstones, so the lock is
+//     held for short probes even while items churn;
 //   - a min-heap of delayed adds plus a map of each waiting item's ready time.
 //
 // Raising a queued item's priority writes a new entry and leaves the old one
 // to be skipped when reached (its sequence number no longer matches); an
 // earlier ready time for a waiting item does the same in the heap. No
 // operation searches a FIFO or fixes a heap in place. Get blocks on a
-// sync.Cond that Add signals. Delayed adds go straight into the heap under the
+// sync.Cond that Add signals only when a Get is waiting; the fields every
+// Add, Get and Done writes share the mutex's cache line. Delayed adds go straight into the heap under the
 // same mutex; one timer goroutine per queue, started on the first delayed add
 // (or when metrics are on), sleeps until the earliest ready time and exits at
 // shutdown.

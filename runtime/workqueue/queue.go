@@ -53,31 +53,34 @@ type Type = Typed[any]
 // package. It implements TypedInterface, TypedDelayingInterface and
 // TypedPriorityInterface.
 type Typed[T comparable] struct {
-	mu    sync.Mutex
+	// The fields every Add, Get and Done writes come first, to share the
+	// mutex's cache line.
+	mu         sync.Mutex
+	queued     int          // items waiting in levels
+	processing int          // items handed out by Get and not yet Done
+	seq        uint64       // sequence number of the last entry written
+	stale      int          // obsolete entries left in levels by priority raises
+	getters    int          // Gets waiting for an item
+	items      itemTable[T] // every item queued or in progress
+	levels     levels[T]
+
+	shuttingDown bool
+	draining     bool
+	metrics      *queueMetrics[T] // nil when metrics are off
+
 	ready sync.Cond // signalled when an item is queued, broadcast on shutdown
 	idle  sync.Cond // broadcast when the last item in progress is Done during a drain
-
-	items      map[T]itemState // every item queued or in progress
-	queued     int             // items waiting in levels
-	processing int             // items handed out by Get and not yet Done
-	levels     levels[T]
-	stale      int    // obsolete entries left in levels by priority raises
-	seq        uint64 // sequence number of the last entry written
 
 	waiting delayHeap[T] // delayed adds, earliest first
 	timers  timerLoop
 
-	shuttingDown bool
-	draining     bool
-
 	clock   clock.Clock
-	metrics *queueMetrics[T] // nil when metrics are off
-	retries CounterMetric    // nil when metrics are off
+	retries CounterMetric // nil when metrics are off
 }
 
 // itemState is what the queue knows about an item queued or in progress. An
 // item is queued while its entry (seq at priority) has not been popped, and in
-// progress after that; so Get hands an item out without touching the map.
+// progress after that; so Get hands an item out without touching the table.
 type itemState struct {
 	seq      uint64 // number of the item's latest FIFO entry
 	priority int    // priority of that entry
@@ -105,7 +108,7 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 		c = clock.RealClock{}
 	}
 	q := &Typed[T]{
-		items: make(map[T]itemState),
+		items: newItemTable[T](),
 		clock: c,
 	}
 	q.ready.L = &q.mu
@@ -123,35 +126,32 @@ func (q *Typed[T]) Add(item T) {
 	if q.metrics != nil {
 		now = q.clock.Now()
 	}
+	h := q.items.hash(item)
 	q.mu.Lock()
-	q.addLocked(item, 0, now)
+	q.addLocked(item, h, 0, now)
 	q.mu.Unlock()
 }
 
-// addLocked queues item at priority p; now is only used for metrics.
-func (q *Typed[T]) addLocked(item T, p int, now time.Time) {
+// addLocked queues item, whose hash is h, at priority p; now is only used for metrics.
+func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 	if q.shuttingDown {
 		return
 	}
-	st, ok := q.items[item]
+	st := q.items.find(h, item)
 	switch {
-	case !ok:
-		q.items[item] = itemState{seq: q.push(item, p), priority: p}
+	case st == nil:
+		q.items.insert(h, item, itemState{seq: q.push(item, p), priority: p})
 	case q.levels.queued(st.priority, st.seq):
 		if p > st.priority { // raise: the entry at the old priority goes stale
-			q.items[item] = itemState{seq: q.push(item, p), priority: p}
+			*st = itemState{seq: q.push(item, p), priority: p}
 			q.queued--
 			q.stale++
 		}
 		return
 	case !st.dirty:
 		st.dirty, st.requeuePriority = true, p
-		q.items[item] = st
 	default:
-		if p > st.requeuePriority {
-			st.requeuePriority = p
-			q.items[item] = st
-		}
+		st.requeuePriority = max(st.requeuePriority, p)
 		return
 	}
 	if q.metrics != nil {
@@ -165,7 +165,9 @@ func (q *Typed[T]) push(item T, p int) uint64 {
 	q.seq++
 	q.levels.fifo(p, q.seq-1).push(entry[T]{item: item, seq: q.seq})
 	q.queued++
-	q.ready.Signal()
+	if q.getters > 0 {
+		q.ready.Signal()
+	}
 	return q.seq
 }
 
@@ -183,14 +185,16 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.queued == 0 && !q.shuttingDown {
+		q.getters++
 		q.ready.Wait()
+		q.getters--
 	}
 	if q.queued == 0 {
 		return item, true
 	}
 	e := q.levels.pop()
 	for q.stale > 0 {
-		if st, ok := q.items[e.item]; ok && st.seq == e.seq {
+		if st := q.items.find(q.items.hash(e.item), e.item); st != nil && st.seq == e.seq {
 			break
 		}
 		q.stale--
@@ -214,10 +218,11 @@ func (q *Typed[T]) Done(item T) {
 	if q.metrics != nil {
 		now = q.clock.Now()
 	}
+	h := q.items.hash(item)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	st, ok := q.items[item]
-	if !ok || q.levels.queued(st.priority, st.seq) {
+	st := q.items.find(h, item)
+	if st == nil || q.levels.queued(st.priority, st.seq) {
 		return
 	}
 	q.processing--
@@ -225,9 +230,9 @@ func (q *Typed[T]) Done(item T) {
 		q.metrics.done(item, now)
 	}
 	if st.dirty {
-		q.items[item] = itemState{seq: q.push(item, st.requeuePriority), priority: st.requeuePriority}
+		*st = itemState{seq: q.push(item, st.requeuePriority), priority: st.requeuePriority}
 	} else {
-		delete(q.items, item)
+		q.items.remove(h, item)
 	}
 	if q.processing == 0 && q.draining {
 		q.idle.Broadcast()

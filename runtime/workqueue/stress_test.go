@@ -74,7 +74,7 @@ func TestStress(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		q.mu.Lock()
-		idle := len(q.items) == 0 && q.waiting.len() == 0
+		idle := q.items.n == 0 && q.waiting.len() == 0
 		q.mu.Unlock()
 		if idle {
 			break

@@ -105,41 +105,44 @@ func newFailures[T comparable](longestDelay time.Duration, opts []LimiterOption)
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return &failures[T]{counts: make(map[T]failure), clock: o.clock, ttl: o.forgetAfter}
+	return &failures[T]{counts: make(map[T]failure), clock: o.clock, start: o.clock.Now(), ttl: o.forgetAfter}
 }
 
 // failures counts failures per item. Records of items that have not failed for
 // ttl are dropped, so callers that never call Forget do not leak memory (the
-// client-go limiters keep such records forever).
+// client-go limiters keep such records forever). Times are kept as durations
+// since start: reading the elapsed monotonic time costs about half of reading
+// the wall clock too.
 type failures[T comparable] struct {
 	mu        sync.Mutex
 	counts    map[T]failure
 	clock     clock.PassiveClock
+	start     time.Time
 	ttl       time.Duration
-	nextSweep time.Time
+	nextSweep time.Duration
 }
 
 type failure struct {
 	n    int
-	last time.Time
+	last time.Duration // since start
 }
 
-func (f *failures[T]) expired(r failure, now time.Time) bool {
-	return now.Sub(r.last) >= f.ttl
+func (f *failures[T]) expired(r failure, now time.Duration) bool {
+	return now-r.last >= f.ttl
 }
 
 // record counts a failure of item and returns the number of earlier failures.
 func (f *failures[T]) record(item T) int {
-	now := f.clock.Now()
+	now := f.clock.Since(f.start)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !now.Before(f.nextSweep) {
+	if now >= f.nextSweep {
 		for k, r := range f.counts {
 			if f.expired(r, now) {
 				delete(f.counts, k)
 			}
 		}
-		f.nextSweep = now.Add(f.ttl / 2)
+		f.nextSweep = now + f.ttl/2
 	}
 	r := f.counts[item]
 	if f.expired(r, now) {
@@ -150,7 +153,7 @@ func (f *failures[T]) record(item T) int {
 }
 
 func (f *failures[T]) count(item T) int {
-	now := f.clock.Now()
+	now := f.clock.Since(f.start)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, ok := f.counts[item]

@@ -8,11 +8,16 @@ type entry[T comparable] struct {
 	seq  uint64
 }
 
-// ring is a growable circular FIFO of entries; its capacity is always a power of two.
+// ring is a growable circular FIFO of entries; its capacity is always a power
+// of two. It halves when it stayed under a quarter full for as many pops as it
+// has slots, so a queue that fills and drains in bursts keeps its buffer
+// instead of reallocating it every burst, and an idle one gives memory back.
 type ring[T comparable] struct {
 	buf  []entry[T]
 	head int
 	n    int
+	peak int // largest n since the current window of pops began
+	pops int // pops in the current window
 }
 
 const minRingSize = 16
@@ -23,6 +28,7 @@ func (r *ring[T]) push(e entry[T]) {
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = e
 	r.n++
+	r.peak = max(r.peak, r.n)
 }
 
 func (r *ring[T]) pop() entry[T] {
@@ -30,8 +36,11 @@ func (r *ring[T]) pop() entry[T] {
 	r.buf[r.head] = entry[T]{}
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
-	if len(r.buf) > 1024 && r.n < len(r.buf)/8 {
-		r.resize(len(r.buf) / 4)
+	if r.pops++; r.pops >= len(r.buf) {
+		if len(r.buf) > minRingSize && r.peak < len(r.buf)/4 {
+			r.resize(len(r.buf) / 2)
+		}
+		r.pops, r.peak = 0, r.n
 	}
 	return e
 }

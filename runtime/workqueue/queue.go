@@ -137,10 +137,14 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 	if q.shuttingDown {
 		return
 	}
-	st := q.items.find(h, item)
+	i, found := q.items.lookup(h, item)
+	var st *itemState
+	if found {
+		st = q.items.state(i)
+	}
 	switch {
-	case st == nil:
-		q.items.insert(h, item, itemState{seq: q.push(item, p), priority: p})
+	case !found:
+		q.items.insertAt(i, h, item, itemState{seq: q.push(item, p), priority: p})
 	case q.levels.queued(st.priority, st.seq):
 		if p > st.priority { // raise: the entry at the old priority goes stale
 			*st = itemState{seq: q.push(item, p), priority: p}
@@ -221,8 +225,12 @@ func (q *Typed[T]) Done(item T) {
 	h := q.items.hash(item)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	st := q.items.find(h, item)
-	if st == nil || q.levels.queued(st.priority, st.seq) {
+	i, found := q.items.lookup(h, item)
+	if !found {
+		return
+	}
+	st := q.items.state(i)
+	if q.levels.queued(st.priority, st.seq) {
 		return
 	}
 	q.processing--
@@ -232,7 +240,7 @@ func (q *Typed[T]) Done(item T) {
 	if st.dirty {
 		*st = itemState{seq: q.push(item, st.requeuePriority), priority: st.requeuePriority}
 	} else {
-		q.items.remove(h, item)
+		q.items.removeAt(i)
 	}
 	if q.processing == 0 && q.draining {
 		q.idle.Broadcast()

@@ -219,8 +219,14 @@ func TestFIFOOrderAcrossRingGrowthAndShrink(t *testing.T) {
 	q := NewTyped[int]()
 	defer q.ShutDown()
 	next, want := 0, 0
-	// Grow deep, drain most, grow again: the ring wraps, doubles and shrinks.
-	for _, round := range []struct{ add, get int }{{5000, 4990}, {3000, 10}, {100, 3100}} {
+	// Grow deep, drain most, grow again, then trickle with a hundred items
+	// queued: the ring wraps, doubles and, after the trickle, halves while
+	// holding items.
+	rounds := []struct{ add, get int }{{5000, 4990}, {3000, 10}, {100, 3100}, {100, 0}}
+	for range 20000 {
+		rounds = append(rounds, struct{ add, get int }{1, 1})
+	}
+	for _, round := range rounds {
 		for range round.add {
 			q.Add(next)
 			next++
@@ -235,6 +241,9 @@ func TestFIFOOrderAcrossRingGrowthAndShrink(t *testing.T) {
 	}
 	if got := q.Len(); got != next-want {
 		t.Fatalf("Len = %d, want %d", got, next-want)
+	}
+	if size := len(q.levels[0].fifo.buf); size > 1024 {
+		t.Fatalf("after the trickle the ring still has %d slots", size)
 	}
 }
 

@@ -19,10 +19,14 @@ func TestItemTableMatchesMap(t *testing.T) {
 			item := rng.IntN(200)
 			h := hashOf(item)
 			if _, ok := want[item]; ok && rng.IntN(2) == 0 {
-				table.remove(h, item)
+				remove(&table, h, item)
 				delete(want, item)
 			} else if !ok {
-				table.insert(h, item, itemState{seq: uint64(op)})
+				slot, found := table.lookup(h, item)
+				if found {
+					t.Fatalf("hashes %d, op %d: lookup(%d) found an absent item", distinctHashes, op, item)
+				}
+				table.insertAt(slot, h, item, itemState{seq: uint64(op)})
 				want[item] = uint64(op)
 			}
 			if table.n != len(want) {
@@ -39,7 +43,7 @@ func TestItemTableMatchesMap(t *testing.T) {
 			}
 		}
 		for item := range want {
-			table.remove(hashOf(item), item)
+			remove(&table, hashOf(item), item)
 		}
 		for i, h := range table.hashes {
 			if h != 0 || table.entries[i] != (tableEntry[int]{}) {
@@ -49,14 +53,59 @@ func TestItemTableMatchesMap(t *testing.T) {
 	}
 }
 
-// TestItemTableRemoveMissing checks that removing an absent item, from an
-// empty or a populated table, changes nothing.
-func TestItemTableRemoveMissing(t *testing.T) {
+// TestItemTableLookupMissing checks lookups of an absent item in an empty and
+// in a populated table.
+func TestItemTableLookupMissing(t *testing.T) {
 	table := newItemTable[string]()
-	table.remove(table.hash("a"), "a")
-	table.insert(table.hash("b"), "b", itemState{seq: 7})
-	table.remove(table.hash("a"), "a")
+	if slot, found := table.lookup(table.hash("a"), "a"); found || slot != -1 {
+		t.Fatalf("lookup in an empty table = %d, %v; want -1, false", slot, found)
+	}
+	insert(&table, "b", itemState{seq: 7})
+	if slot, found := table.lookup(table.hash("a"), "a"); found || table.hashes[slot] != 0 {
+		t.Fatalf("lookup of a missing item = %d, %v; want a free slot", slot, found)
+	}
 	if st := table.find(table.hash("b"), "b"); table.n != 1 || st == nil || st.seq != 7 {
-		t.Fatalf("after removing a missing item: n=%d, b=%v", table.n, st)
+		t.Fatalf("n=%d, b=%v; want 1 item, b with seq 7", table.n, st)
+	}
+}
+
+// insert adds an absent item to table.
+func insert[T comparable](table *itemTable[T], item T, st itemState) {
+	h := table.hash(item)
+	slot, _ := table.lookup(h, item)
+	table.insertAt(slot, h, item, st)
+}
+
+// remove deletes item, whose hash is h, if it is in table.
+func remove[T comparable](table *itemTable[T], h uint64, item T) {
+	if slot, found := table.lookup(h, item); found {
+		table.removeAt(slot)
+	}
+}
+
+// TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet fills and drains
+// the item table twice, then trickles one item at a time.
+func TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
+	table := newItemTable[int]()
+	burst := func() {
+		for i := range 1000 {
+			insert(&table, i, itemState{})
+		}
+		for i := range 1000 {
+			remove(&table, table.hash(i), i)
+		}
+	}
+	burst()
+	size := len(table.hashes)
+	burst()
+	if len(table.hashes) != size {
+		t.Fatalf("second burst resized the table from %d to %d slots", size, len(table.hashes))
+	}
+	for i := range 4 * size {
+		insert(&table, i, itemState{})
+		remove(&table, table.hash(i), i)
+	}
+	if len(table.hashes) != minTableSize || table.n != 0 {
+		t.Fatalf("after a quiet trickle the table has %d slots and %d items, want %d and 0", len(table.hashes), table.n, minTableSize)
 	}
 }

@@ -27,7 +27,8 @@
 // earlier ready time for a waiting item does the same in the heap. No
 // operation searches a FIFO or fixes a heap in place. Get blocks on a
 // sync.Cond that Add signals only when a Get is waiting; the fields every
-// Add, Get and Done writes share the mutex's cache line. Delayed adds go straight into the heap under the
+// Add, Get and Done writes share the mutex's cache line, and those three poll
+// the mutex briefly before blocking on it. Delayed adds go straight into the heap under the
 // same mutex; one timer goroutine per queue, started on the first delayed add
 // (or when metrics are on), sleeps until the earliest ready time and exits at
 // shutdown.

@@ -13,11 +13,10 @@ type entry[T comparable] struct {
 // has slots, so a queue that fills and drains in bursts keeps its buffer
 // instead of reallocating it every burst, and an idle one gives memory back.
 type ring[T comparable] struct {
-	buf  []entry[T]
-	head int
-	n    int
-	peak int // largest n since the current window of pops began
-	pops int // pops in the current window
+	buf   []entry[T]
+	head  int
+	n     int
+	usage usageWindow
 }
 
 const minRingSize = 16
@@ -28,7 +27,7 @@ func (r *ring[T]) push(e entry[T]) {
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = e
 	r.n++
-	r.peak = max(r.peak, r.n)
+	r.usage.held(r.n)
 }
 
 func (r *ring[T]) pop() entry[T] {
@@ -36,11 +35,8 @@ func (r *ring[T]) pop() entry[T] {
 	r.buf[r.head] = entry[T]{}
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
-	if r.pops++; r.pops >= len(r.buf) {
-		if len(r.buf) > minRingSize && r.peak < len(r.buf)/4 {
-			r.resize(len(r.buf) / 2)
-		}
-		r.pops, r.peak = 0, r.n
+	if r.usage.removed(r.n, len(r.buf), minRingSize, 4) {
+		r.resize(len(r.buf) / 2)
 	}
 	return e
 }

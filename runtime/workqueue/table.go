@@ -15,8 +15,7 @@ type itemTable[T comparable] struct {
 	hashes  []uint64 // 0 marks a free slot; the length is zero or a power of two
 	entries []tableEntry[T]
 	seed    maphash.Seed
-	peak    int // largest n since the current window of removals began
-	removes int // removals in the current window
+	usage   usageWindow
 }
 
 // tableEntry is the item and state kept in one slot of an itemTable.
@@ -79,7 +78,7 @@ func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) {
 		t.hashes[slot], t.entries[slot] = h, e
 	}
 	t.n++
-	t.peak = max(t.peak, t.n)
+	t.usage.held(t.n)
 }
 
 // place puts an entry whose hash is h in the first free slot of its probe sequence.
@@ -106,11 +105,8 @@ func (t *itemTable[T]) removeAt(slot int) {
 	}
 	t.hashes[hole], t.entries[hole] = 0, tableEntry[T]{}
 	t.n--
-	if t.removes++; t.removes >= len(t.hashes) {
-		if len(t.hashes) > minTableSize && t.peak < len(t.hashes)/8 {
-			t.resize(len(t.hashes) / 2)
-		}
-		t.removes, t.peak = 0, t.n
+	if t.usage.removed(t.n, len(t.hashes), minTableSize, 8) {
+		t.resize(len(t.hashes) / 2)
 	}
 }
 

@@ -18,8 +18,9 @@
 //     Get hands an item out without touching the table: a full Add, Get and
 //     Done cycle is one insert, two lookups and one removal, and no
 //     allocation. The table is open-addressed with its hashes computed before
-//     the mutex is taken, and removal leaves no tombstones, so the lock is
-//     held for short probes even while items churn;
+//     the mutex is taken, each slot holding hash, item and state in one place,
+//     and removal leaves no tombstones, so the lock is held for short probes
+//     even while items churn;
 //   - a min-heap of delayed adds plus a map of each waiting item's ready time.
 //
 // Raising a queued item's priority writes a new entry and leaves the old one
@@ -27,9 +28,11 @@
 // earlier ready time for a waiting item does the same in the heap. No
 // operation searches a FIFO or fixes a heap in place. Get blocks on a
 // sync.Cond that Add signals only when a Get is waiting; the fields every
-// Add, Get and Done writes share the mutex's cache line, and those three poll
-// the mutex briefly before blocking on it. Delayed adds go straight into the heap under the
-// same mutex; one timer goroutine per queue, started on the first delayed add
+// Add, Get and Done writes share the mutex's cache line. A goroutine that
+// finds the mutex held polls it with exponentially growing pauses before
+// blocking, so under contention one core runs many operations in a row with
+// its caches warm instead of the mutex changing cores on every operation.
+// Delayed adds go straight into the heap under the same mutex; one timer goroutine per queue, started on the first delayed add
 // (or when metrics are on), sleeps until the earliest ready time and exits at
 // shutdown.
 //

@@ -55,7 +55,7 @@ type Type = Typed[any]
 type Typed[T comparable] struct {
 	// The fields every Add, Get and Done writes come first, to share the
 	// mutex's cache line.
-	mu         sync.Mutex
+	mu         backoffMutex
 	queued     int          // items waiting in levels
 	processing int          // items handed out by Get and not yet Done
 	seq        uint64       // sequence number of the last entry written
@@ -127,7 +127,7 @@ func (q *Typed[T]) Add(item T) {
 		now = q.clock.Now()
 	}
 	h := q.items.hash(item)
-	q.lock()
+	q.mu.Lock()
 	q.addLocked(item, h, 0, now)
 	q.mu.Unlock()
 }
@@ -186,7 +186,7 @@ func (q *Typed[T]) Len() int {
 // longest-waiting one. Items still queued at shutdown are handed out; shutdown
 // is true once the queue is shut down and empty.
 func (q *Typed[T]) Get() (item T, shutdown bool) {
-	q.lock()
+	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.queued == 0 && !q.shuttingDown {
 		q.getters++
@@ -223,7 +223,7 @@ func (q *Typed[T]) Done(item T) {
 		now = q.clock.Now()
 	}
 	h := q.items.hash(item)
-	q.lock()
+	q.mu.Lock()
 	defer q.mu.Unlock()
 	i, found := q.items.lookup(h, item)
 	if !found {
@@ -287,20 +287,3 @@ func (q *Typed[T]) ShuttingDown() bool {
 	defer q.mu.Unlock()
 	return q.shuttingDown
 }
-
-// lock takes the mutex for Add, Get and Done, polling it briefly before
-// blocking. The mutex is held for a few dozen nanoseconds at a time, so a
-// poll usually wins; blocking at once, as sync.Mutex does when other
-// goroutines are runnable, lets tight loops with more workers than cores tip
-// into seconds of parking and waking goroutines (measured three times slower).
-func (q *Typed[T]) lock() {
-	for range lockPolls {
-		if q.mu.TryLock() {
-			return
-		}
-	}
-	q.mu.Lock()
-}
-
-// lockPolls is how many times lock polls the mutex before blocking.
-const lockPolls = 64

@@ -45,8 +45,8 @@ func TestItemTableMatchesMap(t *testing.T) {
 		for item := range want {
 			remove(&table, hashOf(item), item)
 		}
-		for i, h := range table.hashes {
-			if h != 0 || table.entries[i] != (tableEntry[int]{}) {
+		for i, s := range table.slots {
+			if s != (tableSlot[int]{}) {
 				t.Fatalf("hashes %d: slot %d not cleared after removing everything", distinctHashes, i)
 			}
 		}
@@ -61,7 +61,7 @@ func TestItemTableLookupMissing(t *testing.T) {
 		t.Fatalf("lookup in an empty table = %d, %v; want -1, false", slot, found)
 	}
 	insert(&table, "b", itemState{seq: 7})
-	if slot, found := table.lookup(table.hash("a"), "a"); found || table.hashes[slot] != 0 {
+	if slot, found := table.lookup(table.hash("a"), "a"); found || table.slots[slot].hash != 0 {
 		t.Fatalf("lookup of a missing item = %d, %v; want a free slot", slot, found)
 	}
 	if st := table.find(table.hash("b"), "b"); table.n != 1 || st == nil || st.seq != 7 {
@@ -96,16 +96,16 @@ func TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
 		}
 	}
 	burst()
-	size := len(table.hashes)
+	size := len(table.slots)
 	burst()
-	if len(table.hashes) != size {
-		t.Fatalf("second burst resized the table from %d to %d slots", size, len(table.hashes))
+	if len(table.slots) != size {
+		t.Fatalf("second burst resized the table from %d to %d slots", size, len(table.slots))
 	}
 	for i := range 4 * size {
 		insert(&table, i, itemState{})
 		remove(&table, table.hash(i), i)
 	}
-	if len(table.hashes) != minTableSize || table.n != 0 {
-		t.Fatalf("after a quiet trickle the table has %d slots and %d items, want %d and 0", len(table.hashes), table.n, minTableSize)
+	if len(table.slots) != minTableSize || table.n != 0 {
+		t.Fatalf("after a quiet trickle the table has %d slots and %d items, want %d and 0", len(table.slots), table.n, minTableSize)
 	}
 }

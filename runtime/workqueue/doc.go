@@ -32,9 +32,9 @@
 // finds the mutex held polls it with exponentially growing pauses before
 // blocking, so under contention one core runs many operations in a row with
 // its caches warm instead of the mutex changing cores on every operation.
-// Delayed adds go straight into the heap under the same mutex; one timer goroutine per queue, started on the first delayed add
-// (or when metrics are on), sleeps until the earliest ready time and exits at
-// shutdown.
+// Delayed adds go straight into the heap under the same mutex; one timer
+// goroutine per queue, started on the first delayed add (or when metrics are
+// on), sleeps until the earliest ready time and exits at shutdown.
 //
 // # Beyond client-go
 //

@@ -9,8 +9,9 @@ import "sync"
 // workers take it back to back (Add, Get, Done). If a waiting core polls
 // without pausing, or parks and is woken at once, the mutex and the data it
 // guards change cores on almost every acquisition, and each change moves
-// their cache lines with it: on a 2-core VM, an Add→Get→Done cycle cost 2x
-// as much with 4 workers and 4x to 7x as much with 16 as with backoff.
+// their cache lines with it: on a 2-core VM, an Add→Get→Done cycle cost more
+// than twice as much with 4 workers, and about 7x as much with 16, as with
+// backoff.
 // Growing pauses let the core that holds the mutex run many operations in a
 // row with its caches warm while the other core stays off its lines (the
 // classic remedy for test-and-set locks; Anderson, 1990).

@@ -11,10 +11,9 @@ import "sync"
 // guards change cores on almost every acquisition, and each change moves
 // their cache lines with it: on a 2-core VM, an Add→Get→Done cycle cost more
 // than twice as much with 4 workers, and about 7x as much with 16, as with
-// backoff.
-// Growing pauses let the core that holds the mutex run many operations in a
-// row with its caches warm while the other core stays off its lines (the
-// classic remedy for test-and-set locks; Anderson, 1990).
+// backoff. Growing pauses let the core that holds the mutex run many
+// operations in a row with its caches warm while the other core stays off its
+// lines (the classic remedy for test-and-set locks; Anderson, 1990).
 //
 // After lockPolls polls (about 30µs) the waiter blocks in sync.Mutex.Lock.
 // So a long hold, such as the timer goroutine promoting a large batch, parks

@@ -18,7 +18,12 @@ import "sync"
 // After lockPolls polls (about 30µs) the waiter blocks in sync.Mutex.Lock.
 // So a long hold, such as the timer goroutine promoting a large batch, parks
 // waiters as usual, and sync.Mutex's starvation mode still bounds how long
-// any waiter can be overtaken.
+// any waiter can be overtaken. Unlike sync.Mutex, a waiter polls even with
+// GOMAXPROCS=1, where it can only find the mutex held if the holder was
+// preempted inside its few dozen nanoseconds; asking the runtime for
+// GOMAXPROCS takes the scheduler's global lock, a worse cost on every
+// contended Lock than those rare polls (measured with GOMAXPROCS=1: still
+// 1.7x to 2.2x client-go's throughput).
 type backoffMutex struct{ sync.Mutex }
 
 const (

@@ -10,9 +10,6 @@
 # They land in $HOME/.cache/kgen/testenv/<k8s-version>/ with a stamp file; a changed version, go.sum or build
 # flag rebuilds them. KGEN_TESTENV_ASSETS (or KUBEBUILDER_ASSETS) names a directory of existing binaries
 # to use instead. The first build takes 5-25 minutes depending on cores; later runs take well under a second.
-#
-# Kubernetes v1.37.1 rather than v1.37.2: the Go module proxy refuses k8s.io/kubernetes@v1.37.2
-# ("This module version is not available"), so the newest patch release it serves is used.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

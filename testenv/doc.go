@@ -3,8 +3,8 @@
 //
 // The binaries are built from source by hack/testenv.sh (Go module proxy only) into
 // $HOME/.cache/kgen/testenv/<KubernetesVersion>/; KGEN_TESTENV_ASSETS or KUBEBUILDER_ASSETS may name another
-// directory holding kube-apiserver and etcd. KubernetesVersion is v1.37.1 rather than v1.37.2 because the
-// Go module proxy refuses k8s.io/kubernetes@v1.37.2.
+// directory holding kube-apiserver and etcd. KubernetesVersion is the release that matches the module's
+// k8s.io/api.
 //
 // Start generates a CA, serving and client certificates and service-account keys, starts etcd and
 // kube-apiserver (RBAC authorization, no controllers) in a temporary directory and waits until the server

@@ -8,7 +8,7 @@ import (
 )
 
 // KubernetesVersion is the kube-apiserver release hack/testenv.sh builds and DefaultAssetsDir is named after.
-const KubernetesVersion = "v1.37.1"
+const KubernetesVersion = "v1.37.2"
 
 // Environment variables naming a directory that holds the kube-apiserver and etcd binaries, checked in order.
 const (

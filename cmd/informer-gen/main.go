@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/kgen-dev/kgen/generators/cli"
-	"github.com/kgen-dev/kgen/generators/run"
+	"github.com/kgen-dev/kgen/internal/generators/cli"
+	"github.com/kgen-dev/kgen/internal/generators/run"
 )
 
 func main() { run.Main("informer-gen", cli.InformerGen) }

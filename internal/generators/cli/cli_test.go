@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgen-dev/kgen/generators/cli"
+	"github.com/kgen-dev/kgen/internal/generators/cli"
 )
 
 const outPkg = "example.com/out"
 
 func runClientGen(t *testing.T, extra ...string) string {
 	t.Helper()
-	t.Chdir("../../testdata")
+	t.Chdir("../../../testdata")
 	out := t.TempDir()
 	args := append([]string{"--output-dir", out, "--output-pkg", outPkg, "--clientset-name", "versioned",
 		"--input-base", "./apis", "--input", "example/v1,example2/v1"}, extra...)
@@ -103,7 +103,7 @@ func TestClientGenIncludedTypesOverrides(t *testing.T) {
 }
 
 func TestInformerGenSingleDirectory(t *testing.T) {
-	t.Chdir("../../testdata")
+	t.Chdir("../../../testdata")
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	err := cli.InformerGen([]string{"--output-dir", out, "--output-pkg", outPkg + "/informers", "--single-directory",
@@ -141,7 +141,7 @@ func TestRequiredFlags(t *testing.T) {
 }
 
 func TestVerifyFailsOnDifference(t *testing.T) {
-	t.Chdir("../../testdata")
+	t.Chdir("../../../testdata")
 	out := t.TempDir()
 	args := []string{"--output-dir", out, "--output-pkg", outPkg, "./apis/example2/..."}
 	var stdout, stderr bytes.Buffer
@@ -163,7 +163,7 @@ func TestVerifyFailsOnDifference(t *testing.T) {
 }
 
 func TestClientGenAcceptsClientsetPathForOutputPkg(t *testing.T) {
-	t.Chdir("../../testdata")
+	t.Chdir("../../../testdata")
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"--output-dir", out, "--clientset-path", outPkg, "--clientset-name", "versioned",

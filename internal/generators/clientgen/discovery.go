@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/kgen-dev/kgen/generators/model"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
 
 // servedResource is one discovery entry of the fake clientset: a resource or subresource the

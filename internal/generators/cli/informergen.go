@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kgen-dev/kgen/generators/informergen"
-	"github.com/kgen-dev/kgen/generators/model"
-	"github.com/kgen-dev/kgen/generators/output"
-	"github.com/kgen-dev/kgen/generators/run"
+	"github.com/kgen-dev/kgen/internal/generators/informergen"
+	"github.com/kgen-dev/kgen/internal/generators/model"
+	"github.com/kgen-dev/kgen/internal/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/run"
 )
 
 // InformerGen runs informer-gen with command-line arguments args (without the program name).

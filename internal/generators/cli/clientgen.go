@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kgen-dev/kgen/generators/clientgen"
-	"github.com/kgen-dev/kgen/generators/model"
-	"github.com/kgen-dev/kgen/generators/output"
-	"github.com/kgen-dev/kgen/generators/run"
+	"github.com/kgen-dev/kgen/internal/generators/clientgen"
+	"github.com/kgen-dev/kgen/internal/generators/model"
+	"github.com/kgen-dev/kgen/internal/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/run"
 )
 
 // ClientGen runs client-gen with command-line arguments args (without the program name).

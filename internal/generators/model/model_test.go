@@ -11,7 +11,7 @@ import (
 
 func loadTestdata(t *testing.T) *Model {
 	t.Helper()
-	m, err := Load([]string{"../../testdata/apis/..."}, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
+	m, err := Load([]string{"../../../testdata/apis/..."}, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestLoadTypes(t *testing.T) {
 }
 
 func TestApplyVerbsNeedApplyConfigurations(t *testing.T) {
-	m, err := Load([]string{"../../testdata/apis/example/v1"}, Options{WithApply: true})
+	m, err := Load([]string{"../../../testdata/apis/example/v1"}, Options{WithApply: true})
 	if err != nil {
 		t.Fatal(err)
 	}

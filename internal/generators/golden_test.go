@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgen-dev/kgen/generators/cli"
-	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/cli"
+	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
@@ -68,7 +68,7 @@ func (inv invocation) withOutputDir(dir string) invocation {
 
 // TestGolden regenerates the testdata output in memory and fails with a diff if the committed files differ.
 func TestGolden(t *testing.T) {
-	t.Chdir("../testdata")
+	t.Chdir("../../testdata")
 	for _, inv := range goGenerateLines(t) {
 		t.Run(inv.name, func(t *testing.T) {
 			out, err := inv.run(t, "--verify")
@@ -81,7 +81,7 @@ func TestGolden(t *testing.T) {
 
 // TestDeterministic generates twice into fresh directories and compares the bytes.
 func TestDeterministic(t *testing.T) {
-	t.Chdir("../testdata")
+	t.Chdir("../../testdata")
 	first, second := t.TempDir(), t.TempDir()
 	for _, inv := range goGenerateLines(t) {
 		for _, dir := range []string{first, second} {
@@ -162,7 +162,7 @@ func TestThinOutput(t *testing.T) {
 	perType := func(dir, prefix string, names ...string) []string {
 		var out []string
 		for _, n := range names {
-			out = append(out, filepath.Join("../testdata/generated", dir, prefix+n+".go"))
+			out = append(out, filepath.Join("../../testdata/generated", dir, prefix+n+".go"))
 		}
 		return out
 	}

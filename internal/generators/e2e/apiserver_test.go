@@ -23,7 +23,7 @@ import (
 )
 
 var installOnce = sync.OnceValue(func() error {
-	crds, err := filepath.Glob("../../testdata/crds/*.yaml")
+	crds, err := filepath.Glob("../../../testdata/crds/*.yaml")
 	if err != nil {
 		return err
 	}

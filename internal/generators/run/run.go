@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
 
-	"github.com/kgen-dev/kgen/generators/model"
-	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/model"
+	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
 // Common are the flags every generator command takes.

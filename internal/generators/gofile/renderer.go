@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"text/template"
 
-	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
 // Renderer renders one generator's templates into an output set.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kgen-dev/kgen/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
 func TestHeaderReplacesYear(t *testing.T) {

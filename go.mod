@@ -8,6 +8,7 @@ require (
 	github.com/prometheus/client_model v0.6.2
 	github.com/spf13/pflag v1.0.10
 	go.uber.org/goleak v1.3.0
+	golang.org/x/mod v0.37.0
 	golang.org/x/term v0.45.0
 	golang.org/x/time v0.16.0
 	golang.org/x/tools v0.47.0
@@ -54,7 +55,6 @@ require (
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
-	golang.org/x/mod v0.37.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect

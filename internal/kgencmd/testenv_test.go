@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runKgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = Main(args, &out, &errOut)
@@ -24,11 +24,11 @@ func TestTestenvPrintsTheDirectoryNamedByTheEnvironment(t *testing.T) {
 	}
 	t.Setenv("KGEN_TESTENV_ASSETS", "")
 	t.Setenv("KUBEBUILDER_ASSETS", dir)
-	if code, out, errOut := run(t, "testenv"); code != 0 || out != dir+"\n" {
+	if code, out, errOut := runKgen(t, "testenv"); code != 0 || out != dir+"\n" {
 		t.Fatalf("kgen testenv = %d, %q, %q; want %s", code, out, errOut, dir)
 	}
 	t.Setenv("KGEN_TESTENV_ASSETS", t.TempDir())
-	code, _, errOut := run(t, "testenv")
+	code, _, errOut := runKgen(t, "testenv")
 	if code != 1 || !strings.Contains(errOut, "$KGEN_TESTENV_ASSETS=") || !strings.Contains(errOut, "has no kube-apiserver binary") {
 		t.Fatalf("kgen testenv with an empty asset directory = %d, %q", code, errOut)
 	}
@@ -44,7 +44,7 @@ func TestTestenvListsCachedVersions(t *testing.T) {
 			}
 		}
 	}
-	if code, out, errOut := run(t, "testenv", "list", "--cache-dir", root); code != 0 || out != "v1.36.3\nv1.37.2\n" {
+	if code, out, errOut := runKgen(t, "testenv", "list", "--cache-dir", root); code != 0 || out != "v1.36.3\nv1.37.2\n" {
 		t.Fatalf("kgen testenv list = %d, %q, %q", code, out, errOut)
 	}
 }
@@ -57,17 +57,17 @@ func TestTestenvRejectsBadArguments(t *testing.T) {
 	} {
 		t.Setenv("KGEN_TESTENV_ASSETS", "")
 		t.Setenv("KUBEBUILDER_ASSETS", "")
-		if code, _, errOut := run(t, args...); code != 1 || !strings.HasPrefix(errOut, "kgen testenv: ") {
+		if code, _, errOut := runKgen(t, args...); code != 1 || !strings.HasPrefix(errOut, "kgen testenv: ") {
 			t.Errorf("kgen %q = %d, %q; want exit 1 with a kgen testenv error", args, code, errOut)
 		}
 	}
 }
 
 func TestHelpAndUnknownSubcommands(t *testing.T) {
-	if code, out, _ := run(t); code != 0 || !strings.Contains(out, "testenv") {
+	if code, out, _ := runKgen(t); code != 0 || !strings.Contains(out, "testenv") {
 		t.Fatalf("kgen = %d, %q; want usage listing testenv", code, out)
 	}
-	code, out, _ := run(t, "help", "testenv")
+	code, out, _ := runKgen(t, "help", "testenv")
 	if code != 0 {
 		t.Fatalf("kgen help testenv = %d", code)
 	}
@@ -79,7 +79,7 @@ func TestHelpAndUnknownSubcommands(t *testing.T) {
 	if strings.Contains(out, "vmodule") {
 		t.Errorf("kgen help testenv shows klog's flags:\n%s", out)
 	}
-	if code, _, errOut := run(t, "generat"); code != 2 || !strings.Contains(errOut, `unknown subcommand "generat"`) {
+	if code, _, errOut := runKgen(t, "generat"); code != 2 || !strings.Contains(errOut, `unknown subcommand "generat"`) {
 		t.Fatalf("kgen generat = %d, %q", code, errOut)
 	}
 }

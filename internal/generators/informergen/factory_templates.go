@@ -3,7 +3,7 @@ package informergen
 const factoryTemplates = `
 {{define "internalInterfaces"}}
 // NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
-type NewInformerFunc func({{ref .Cfg.VersionedClientsetPackage "Interface"}}, {{ref "time" "Duration"}}) {{rt "cache.SharedIndexInformer"}}
+type NewInformerFunc = {{rt "informers.NewInformerFunc"}}[{{ref .Cfg.VersionedClientsetPackage "Interface"}}]
 
 // SharedInformerFactory is what per-type informers need from the factory.
 type SharedInformerFactory interface {
@@ -208,7 +208,8 @@ func New(f {{ref $ii "SharedInformerFactory"}}, namespace string, tweakListOptio
 {{range .Types}}
 // {{.Plural}} returns the shared informer and lister of {{.Plural}}.
 func (v *version) {{.Plural}}() Typed{{.Name}}Informer {
-	return &{{.PrivateName}}Informer{factory: v.factory, {{if .Namespaced}}namespace: v.namespace, {{end}}tweakListOptions: v.tweakListOptions}
+	return {{rt "informers.NewShared"}}(v.factory, &{{ref .Version.PkgPath .Name}}{}, v.tweakListOptions, {{if .Namespaced}}{{rt "informers.InNamespace"}}(NewTyped{{.Name}}InformerWithOptions, v.namespace){{else}}NewTyped{{.Name}}InformerWithOptions{{end}},
+		{{ref $.ListersPkg (print "New" .Name "Lister")}}, To{{.Name}}IndexInformer)
 }
 {{end}}
 {{end}}

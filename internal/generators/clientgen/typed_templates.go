@@ -80,7 +80,7 @@ func (c *{{$gv}}Client) RESTClient() {{rt "rest.Interface"}} {
 {{end}}
 
 {{define "expansion"}}{{$d := .}}
-{{- range $i, $t := .V.Types}}{{if $d.NeedsExpansion $i}}
+{{- range $t := .V.Types}}{{if $d.NeedsExpansion $t}}
 // {{$t.Name}}Expansion is the place for hand-written methods of the {{$t.Name}} client.
 type {{$t.Name}}Expansion interface{}
 {{end}}{{end}}

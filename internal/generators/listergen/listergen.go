@@ -1,7 +1,6 @@
 package listergen
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"text/template"
@@ -22,52 +21,65 @@ type Config struct {
 	Header []byte
 }
 
-// Listed reports whether a type gets a lister: it has a client with the get and list verbs.
-func Listed(t *model.Type) bool { return t.HasVerb("get") && t.HasVerb("list") }
-
-// Dir is the relative directory of a version's listers ("example/v1").
-func Dir(v *model.Version) string { return path.Join(v.Group.Dir, v.Name) }
-
 // Generate renders the listers for m into out.
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	r := &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}
-	for _, v := range m.Versions() {
-		if v.SkipLister {
-			continue
-		}
-		d := versionData{V: v}
-		dir := filepath.Join(cfg.OutputDir, filepath.FromSlash(Dir(v)))
-		pkg := path.Join(cfg.OutputPkg, Dir(v))
-		for _, t := range v.Types {
-			if !Listed(t) {
-				continue
-			}
-			d.Types = append(d.Types, t)
-			_, err := os.Stat(filepath.Join(dir, t.LowerName()+"_expansion.go"))
-			d.HandWritten = append(d.HandWritten, err == nil)
-			if err := r.Render(dir, pkg, v.Name, t.LowerName()+".go", "lister", t); err != nil {
+	versions := plan(m, cfg)
+	for _, d := range versions {
+		for _, t := range d.Types {
+			if err := r.Render(d.dir, d.pkg, d.V.Name, t.LowerName()+".go", "lister", t); err != nil {
 				return err
 			}
 		}
-		if len(d.Types) == 0 {
-			continue
-		}
-		if err := r.Render(dir, pkg, v.Name, "expansion_generated.go", "expansion", d); err != nil {
+		if err := r.Render(d.dir, d.pkg, d.V.Name, "expansion_generated.go", "expansion", d); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-type versionData struct {
-	V           *model.Version
-	Types       []*model.Type
-	HandWritten []bool
+// plan picks the versions and types that get listers and finds their hand-written expansions.
+func plan(m *model.Model, cfg Config) []*versionData {
+	var versions []*versionData
+	var expansions []string
+	for _, v := range m.Versions() {
+		d := &versionData{V: v, dir: filepath.Join(cfg.OutputDir, filepath.FromSlash(v.OutputPath())), pkg: path.Join(cfg.OutputPkg, v.OutputPath())}
+		for _, t := range v.Types {
+			if !v.SkipLister && t.Listed() {
+				d.Types = append(d.Types, t)
+				expansions = append(expansions, d.expansionFile(t))
+			}
+		}
+		if len(d.Types) > 0 {
+			versions = append(versions, d)
+		}
+	}
+	handWritten := output.Existing(expansions...)
+	for _, d := range versions {
+		d.handWritten = handWritten
+	}
+	return versions
 }
+
+type versionData struct {
+	V     *model.Version
+	Types []*model.Type
+	// dir and pkg are the listers' directory and import path.
+	dir, pkg    string
+	handWritten map[string]bool
+}
+
+// expansionFile is where a hand-written expansion of t's lister would be.
+func (d *versionData) expansionFile(t *model.Type) string {
+	return filepath.Join(d.dir, t.LowerName()+"_expansion.go")
+}
+
+// NeedsExpansion reports whether t's lister needs generated empty expansion interfaces.
+func (d *versionData) NeedsExpansion(t *model.Type) bool { return !d.handWritten[d.expansionFile(t)] }
 
 var templates = template.Must(template.New("").Funcs(gofile.Funcs).Parse(`
 {{define "expansion"}}{{$d := .}}
-{{- range $i, $t := .Types}}{{if not (index $d.HandWritten $i)}}
+{{- range $t := .Types}}{{if $d.NeedsExpansion $t}}
 // {{$t.Name}}ListerExpansion is empty; to give {{$t.Name}}Lister hand-written methods,
 // declare it in {{$t.LowerName}}_expansion.go instead.
 type {{$t.Name}}ListerExpansion interface{}

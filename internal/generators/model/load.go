@@ -117,6 +117,7 @@ type builder struct {
 	referenced map[string]*parsedPackage
 }
 
+// add turns one parsed input package into a version with its types and files it under its group.
 func (b *builder) add(p *parsedPackage) error {
 	if len(p.files) == 0 {
 		return nil
@@ -125,27 +126,58 @@ func (b *builder) add(p *parsedPackage) error {
 		return err
 	}
 	pkgTags, pkgPos := p.packageTags()
-	groupName, hasGroupName := pkgTags["groupName"]
-	parts := strings.Split(p.path, "/")
-	if len(parts) < 2 {
-		return fmt.Errorf("%s: input package path %q needs a group/version layout", p.dir, p.path)
+	v, groupDir, err := newVersion(p, pkgTags, pkgPos)
+	if err != nil {
+		return err
 	}
-	v := &Version{Name: parts[len(parts)-1], PkgPath: p.path, Dir: p.dir}
-	groupDir := strings.ToLower(parts[len(parts)-2])
-	for gen, skip := range map[string]*bool{"client-gen": &v.SkipClient, "lister-gen": &v.SkipLister, "informer-gen": &v.SkipInformer} {
-		switch vals := pkgTags["k8s:"+gen]; {
-		case len(vals) == 0 || len(vals) == 1 && vals[0] == "true":
-		case len(vals) == 1 && vals[0] == "false":
-			*skip = true
-		default:
-			return &TagError{Pos: pkgPos, Tag: "+k8s:" + gen + "=" + strings.Join(vals, ","), Problem: "must be true or false, once"}
+	if v.Types, err = b.types(p, v, groupDir); err != nil || len(v.Types) == 0 {
+		return err
+	}
+	g, err := b.group(groupDir, pkgTags, pkgPos)
+	if err != nil {
+		return err
+	}
+	for _, other := range g.Versions {
+		if other.Name == v.Name {
+			return fmt.Errorf("%s: version %s of group %q is also provided by %s", pkgPos, v.Name, g.Name, other.PkgPath)
 		}
 	}
+	v.Group = g
+	g.Versions = append(g.Versions, v)
+	return nil
+}
 
+// newVersion reads the group directory and version from the package path and the generator opt-outs
+// (+k8s:<gen>=false) from its package tags.
+func newVersion(p *parsedPackage, pkgTags map[string][]string, pkgPos string) (*Version, string, error) {
+	parts := strings.Split(p.path, "/")
+	if len(parts) < 2 {
+		return nil, "", fmt.Errorf("%s: input package path %q needs a group/version layout", p.dir, p.path)
+	}
+	v := &Version{Name: parts[len(parts)-1], PkgPath: p.path, Dir: p.dir}
+	for _, optOut := range []struct {
+		gen  string
+		skip *bool
+	}{{"client-gen", &v.SkipClient}, {"lister-gen", &v.SkipLister}, {"informer-gen", &v.SkipInformer}} {
+		switch vals := pkgTags["k8s:"+optOut.gen]; {
+		case len(vals) == 0 || len(vals) == 1 && vals[0] == "true":
+		case len(vals) == 1 && vals[0] == "false":
+			*optOut.skip = true
+		default:
+			return nil, "", &TagError{Pos: pkgPos, Tag: "+k8s:" + optOut.gen + "=" + strings.Join(vals, ","), Problem: "must be true or false, once"}
+		}
+	}
+	return v, strings.ToLower(parts[len(parts)-2]), nil
+}
+
+// types returns the client-generating types of the package, in declaration order: the +genclient ones,
+// or the ones --included-types-overrides names for its group version.
+func (b *builder) types(p *parsedPackage, v *Version, groupDir string) ([]*Type, error) {
 	included, hasIncluded := b.opts.IncludedTypes[groupDir+"/"+v.Name]
 	if groupWide, ok := b.opts.IncludedTypes[groupDir+"/"]; ok {
 		included, hasIncluded = append(included, groupWide...), true
 	}
+	var out []*Type
 	for _, f := range p.files {
 		index := commentIndex(p.fset, f)
 		for _, decl := range f.Decls {
@@ -154,23 +186,25 @@ func (b *builder) add(p *parsedPackage) error {
 				continue
 			}
 			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				t, err := b.typeFor(p, f, index, ts, v, included, hasIncluded)
+				t, err := b.typeFor(p, f, index, spec.(*ast.TypeSpec), v, included, hasIncluded)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if t != nil {
-					v.Types = append(v.Types, t)
+					out = append(out, t)
 				}
 			}
 		}
 	}
-	if len(v.Types) == 0 {
-		return nil
-	}
+	return out, nil
+}
 
+// group returns the group of directory groupDir, registering it on first use with its name
+// (+groupName, else the directory) and Go name (+groupGoName, else the name's first DNS label); every
+// version of a directory must name the same group.
+func (b *builder) group(groupDir string, pkgTags map[string][]string, pkgPos string) (*Group, error) {
 	name := groupDir
-	if hasGroupName {
+	if groupName, ok := pkgTags["groupName"]; ok {
 		name = groupName[0]
 	}
 	g := b.groups[groupDir]
@@ -184,25 +218,18 @@ func (b *builder) add(p *parsedPackage) error {
 		b.groups[groupDir] = g
 		b.model.Groups = append(b.model.Groups, g)
 	} else if g.Name != name {
-		return fmt.Errorf("%s: group %q differs from group %q of another version in directory %q", pkgPos, name, g.Name, groupDir)
+		return nil, fmt.Errorf("%s: group %q differs from group %q of another version in directory %q", pkgPos, name, g.Name, groupDir)
 	}
 	if goName := pkgTags["groupGoName"]; len(goName) > 0 {
 		if !token.IsIdentifier(goName[0]) {
-			return &TagError{Pos: pkgPos, Tag: "+groupGoName=" + goName[0], Problem: "is not a Go identifier"}
+			return nil, &TagError{Pos: pkgPos, Tag: "+groupGoName=" + goName[0], Problem: "is not a Go identifier"}
 		}
 		g.GoName = namer.IC(goName[0])
 	}
 	if !token.IsIdentifier(g.GoName) {
-		return fmt.Errorf("%s: group %q has no Go identifier: add +groupGoName=<Name> to doc.go", pkgPos, name)
+		return nil, fmt.Errorf("%s: group %q has no Go identifier: add +groupGoName=<Name> to doc.go", pkgPos, name)
 	}
-	v.Group = g
-	for _, other := range g.Versions {
-		if other.Name == v.Name {
-			return fmt.Errorf("%s: version %s of group %q is also provided by %s", pkgPos, v.Name, name, other.PkgPath)
-		}
-	}
-	g.Versions = append(g.Versions, v)
-	return nil
+	return g, nil
 }
 
 // packageTags returns the + tags of doc.go (where package tags live) and doc.go's path.

@@ -93,3 +93,13 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Fatalf("distant changes should give 2 hunks, got %d:\n%s", n, far)
 	}
 }
+
+func TestExistingFindsFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a", "x_expansion.go")
+	writeFiles(t, map[string]string{file: "package a\n"})
+	got := Existing(file, filepath.Join(dir, "a"), filepath.Join(dir, "missing.go"))
+	if len(got) != 1 || !got[file] {
+		t.Fatalf("Existing = %v; want only %s", got, file)
+	}
+}

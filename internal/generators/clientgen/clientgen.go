@@ -186,27 +186,29 @@ type typeData struct {
 	T *model.Type
 }
 
-// Embed is the gentype helper the typed client embeds ("ClientWithList").
-func (d typeData) Embed() string {
+// embedding is the gentype helper a typed client embeds, its fake counterpart and their constructors.
+type embedding struct {
+	Client, New, Fake, NewFake gofile.GoIdent
+	// List and Apply report whether the helpers take a list type and an apply configuration type parameter.
+	List, Apply bool
+}
+
+// Embed is the gentype helper of the type's client: the list half when it lists, the apply half when it
+// applies (noVerbs types have neither).
+func (d typeData) Embed() embedding {
+	g := gofile.Symbols.Gentype
 	list, apply := d.T.HasVerb("list"), d.T.HasVerb("apply") || d.T.HasVerb("applyStatus")
 	switch {
 	case d.T.NoVerbs:
-		return "Client"
 	case list && apply:
-		return "ClientWithListAndApply"
+		return embedding{g.ClientWithListAndApply, g.NewClientWithListAndApply, g.FakeClientWithListAndApply, g.NewFakeClientWithListAndApply, true, true}
 	case list:
-		return "ClientWithList"
+		return embedding{g.ClientWithList, g.NewClientWithList, g.FakeClientWithList, g.NewFakeClientWithList, true, false}
 	case apply:
-		return "ClientWithApply"
+		return embedding{g.ClientWithApply, g.NewClientWithApply, g.FakeClientWithApply, g.NewFakeClientWithApply, false, true}
 	}
-	return "Client"
+	return embedding{g.Client, g.NewClient, g.FakeClient, g.NewFakeClient, false, false}
 }
-
-// HasList reports whether Embed takes a list type parameter.
-func (d typeData) HasList() bool { return strings.Contains(d.Embed(), "List") }
-
-// HasApply reports whether Embed takes an apply configuration type parameter.
-func (d typeData) HasApply() bool { return strings.Contains(d.Embed(), "Apply") }
 
 // ApplyPkg is the import path of the apply configurations of types in pkg.
 func (d typeData) ApplyPkg(r model.TypeRef) string {

@@ -95,7 +95,7 @@ type {{$t.Name}}NamespaceListerExpansion interface{}
 // cache, so callers must copy them before making changes.
 type {{.Name}}Lister interface {
 	// List returns the cached {{.Plural}} that selector matches; do not modify them.
-	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
+	List(selector {{id rt.Labels.Selector}}) (ret []*{{$obj}}, err error)
 {{- if .Namespaced}}
 	// {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 	{{.Plural}}(namespace string) {{.Name}}NamespaceLister
@@ -108,25 +108,25 @@ type {{.Name}}Lister interface {
 
 // {{$private}}Lister serves {{.Name}}Lister from an indexer.
 type {{$private}}Lister struct {
-	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
+	{{id rt.Listers.ResourceIndexer}}[*{{$obj}}]
 }
 
 // New{{.Name}}Lister returns a {{.Name}}Lister reading indexer, usually an informer's cache.
-func New{{.Name}}Lister(indexer {{rt "cache.Indexer"}}) {{.Name}}Lister {
-	return &{{$private}}Lister{ {{- rt "listers.New"}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
+func New{{.Name}}Lister(indexer {{id rt.Cache.Indexer}}) {{.Name}}Lister {
+	return &{{$private}}Lister{ {{- id rt.Listers.New}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
 }
 {{- if .Namespaced}}
 
 // {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 func (s *{{$private}}Lister) {{.Plural}}(namespace string) {{.Name}}NamespaceLister {
-	return {{$private}}NamespaceLister{ {{- rt "listers.NewNamespaced"}}[*{{$obj}}](s.ResourceIndexer, namespace)}
+	return {{$private}}NamespaceLister{ {{- id rt.Listers.NewNamespaced}}[*{{$obj}}](s.ResourceIndexer, namespace)}
 }
 
 // {{.Name}}NamespaceLister reads the {{.Plural}} of one namespace from an informer's cache. The
 // objects it returns belong to the cache, so callers must copy them before making changes.
 type {{.Name}}NamespaceLister interface {
 	// List returns the namespace's cached {{.Plural}} that selector matches; do not modify them.
-	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
+	List(selector {{id rt.Labels.Selector}}) (ret []*{{$obj}}, err error)
 	// Get returns the namespace's cached {{.Name}} called name, or a NotFound error; do not modify it.
 	Get(name string) (*{{$obj}}, error)
 	{{.Name}}NamespaceListerExpansion
@@ -134,7 +134,7 @@ type {{.Name}}NamespaceLister interface {
 
 // {{$private}}NamespaceLister serves {{.Name}}NamespaceLister from an indexer, for one namespace.
 type {{$private}}NamespaceLister struct {
-	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
+	{{id rt.Listers.ResourceIndexer}}[*{{$obj}}]
 }
 {{- end}}
 {{end}}

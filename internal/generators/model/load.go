@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
-	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
 )
@@ -237,11 +236,11 @@ func (p *parsedPackage) packageTags() (map[string][]string, string) {
 	if p.docFile == nil {
 		return map[string][]string{}, p.dir
 	}
-	var lines []string
-	for _, l := range p.docLines() {
-		lines = append(lines, l.text)
+	tags := map[string][]string{}
+	for _, t := range extractTags(p.docLines()) {
+		tags[t.key] = append(tags[t.key], t.value)
 	}
-	return gengo.ExtractCommentTags("+", lines), p.fset.Position(p.docFile.Package).Filename
+	return tags, p.fset.Position(p.docFile.Package).Filename
 }
 
 // docLines returns the comment lines of doc.go; none without doc.go.

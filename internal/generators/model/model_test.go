@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -256,5 +257,40 @@ func TestStatusFollowsNamedTypes(t *testing.T) {
 		if got := findType(t, m, "grp", "v1beta1", name).HasStatus; got != want {
 			t.Errorf("%s.HasStatus = %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
+	var lines []commentLine
+	for _, text := range []string{
+		"+genclient",
+		"  +groupName=example.com  ",
+		"+groupName=",
+		"+genclient:method=GetScale,verb=get,subresource=scale",
+		"+genclient:method =Spaced",
+		"\t+tabbed",
+		"not a +tag",
+		"+",
+	} {
+		lines = append(lines, commentLine{text: text})
+	}
+	type kv struct {
+		key, value string
+		hasValue   bool
+	}
+	var got []kv
+	for _, tag := range extractTags(lines) {
+		got = append(got, kv{tag.key, tag.value, tag.hasValue})
+	}
+	want := []kv{
+		{"genclient", "", false},
+		{"groupName", "example.com", true},
+		{"groupName", "", true},
+		{"genclient:method", "GetScale,verb=get,subresource=scale", true},
+		{"genclient:method ", "Spaced", true},
+		{"", "", false},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tags = %+v; want %+v", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -260,43 +261,21 @@ func (p *parsedPackage) docPosition() string {
 	return position(p.fset.Position(p.docFile.Package))
 }
 
+// typeFor returns the Type ts declares, or nil when it does not generate a client: it has no +genclient
+// tag, or --included-types-overrides lists other types of its version.
 func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {
 	pos := p.fset.Position(ts.Name.Pos())
-	var lines []commentLine
-	if c1 := index[pos.Line-1]; c1 != nil {
-		if c2 := index[p.fset.Position(c1.Pos()).Line-2]; c2 != nil {
-			lines = append(lines, splitComment(p.fset, c2)...)
-		}
-		lines = append(lines, splitComment(p.fset, c1)...)
-	} else if c2 := index[pos.Line-2]; c2 != nil {
-		lines = append(lines, splitComment(p.fset, c2)...)
-	}
-	tags, err := parseTypeTags(lines)
+	tags, err := parseTypeTags(typeComment(p.fset, index, pos.Line))
 	if err != nil {
 		return nil, err
 	}
 	if hasIncluded {
-		tags.genclient = false
-		for _, name := range included {
-			if name == ts.Name.Name {
-				tags.genclient = true
-			}
-		}
+		tags.genclient = slices.Contains(included, ts.Name.Name)
 	}
 	if !tags.genclient {
 		return nil, nil
 	}
-	hasStatus := false
-	if st := b.structOf(p, f, ts.Type, 0); st != nil {
-		for _, field := range st.Fields.List {
-			if len(field.Names) == 0 {
-				hasStatus = hasStatus || typeName(field.Type) == "Status"
-			}
-			for _, n := range field.Names {
-				hasStatus = hasStatus || n.Name == "Status"
-			}
-		}
-	}
+	hasStatus := hasStatusMember(b.structOf(p, f, ts.Type, 0))
 	t := &Type{
 		Version:    v,
 		Name:       ts.Name.Name,
@@ -313,30 +292,73 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 	if tags.resourceName != "" {
 		t.Resource = tags.resourceName
 	}
+	if t.Extensions, err = b.extensions(t, tags); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// typeComment returns the comment lines that hold the tags of the type declared on line: the block
+// directly above it, preceded by the block before that when one blank line separates them (gengo's
+// CommentLines and SecondClosestCommentLines).
+func typeComment(fset *token.FileSet, index map[int]*ast.CommentGroup, line int) []commentLine {
+	var lines []commentLine
+	if c1 := index[line-1]; c1 != nil {
+		if c2 := index[fset.Position(c1.Pos()).Line-2]; c2 != nil {
+			lines = append(lines, splitComment(fset, c2)...)
+		}
+		lines = append(lines, splitComment(fset, c1)...)
+	} else if c2 := index[line-2]; c2 != nil {
+		lines = append(lines, splitComment(fset, c2)...)
+	}
+	return lines
+}
+
+// hasStatusMember reports whether the struct has a member, named or embedded, called Status.
+func hasStatusMember(st *ast.StructType) bool {
+	if st == nil {
+		return false
+	}
+	for _, field := range st.Fields.List {
+		if len(field.Names) == 0 && typeName(field.Type) == "Status" {
+			return true
+		}
+		for _, n := range field.Names {
+			if n.Name == "Status" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extensions resolves the input and result types of t's +genclient:method extensions, in tag order,
+// leaving out apply extensions when apply verbs are not enabled; a method declared twice is an error.
+func (b *builder) extensions(t *Type, tags *typeTags) ([]*Extension, error) {
+	var out []*Extension
 	for i, ext := range tags.extensions {
 		if ext.Verb == "apply" && !b.opts.WithApply {
 			continue
 		}
-		self := t.Ref()
-		var errIn, errOut error
-		ext.Input, errIn = resolveTypeRef(ext.Input.Name, v.PkgPath, self)
-		ext.Result, errOut = resolveTypeRef(ext.Result.Name, v.PkgPath, self)
-		if err := errIn; err != nil || errOut != nil {
-			if err == nil {
-				err = errOut
-			}
-			l := tags.extLines[i]
-			return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: err.Error()}
+		l := tags.extLines[i]
+		tagErr := func(problem string) error {
+			return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: problem}
 		}
-		for _, other := range t.Extensions {
+		var err error
+		if ext.Input, err = resolveTypeRef(ext.Input.Name, t.Version.PkgPath, t.Ref()); err != nil {
+			return nil, tagErr(err.Error())
+		}
+		if ext.Result, err = resolveTypeRef(ext.Result.Name, t.Version.PkgPath, t.Ref()); err != nil {
+			return nil, tagErr(err.Error())
+		}
+		for _, other := range out {
 			if other.Method == ext.Method {
-				l := tags.extLines[i]
-				return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: "method " + ext.Method + " is declared twice"}
+				return nil, tagErr("method " + ext.Method + " is declared twice")
 			}
 		}
-		t.Extensions = append(t.Extensions, ext)
+		out = append(out, ext)
 	}
-	return t, nil
+	return out, nil
 }
 
 // commentIndex maps the line a comment group ends on to the group.

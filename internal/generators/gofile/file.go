@@ -60,7 +60,7 @@ func (f *File) Execute(tmpl *template.Template, data any) error {
 var Funcs = template.FuncMap{
 	"ref":   func(pkg, name string) string { return "" },
 	"id":    func(id GoIdent) string { return "" },
-	"rt":    func() *symbolTable { return Symbols },
+	"rt":    func() *SymbolTable { return Symbols },
 	"lower": strings.ToLower,
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
 }

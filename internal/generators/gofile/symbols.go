@@ -25,18 +25,23 @@ type GoIdent struct {
 // every use; templates as {{id rt.Rest.Config}}. Retargeting generated code is an edit here.
 var Symbols = newSymbolTable()
 
-// symbolTable lists the identifiers by package; newSymbolTable fills in every GoIdent from the field names.
-type symbolTable struct {
+// SymbolTable lists the identifiers by package, each group of fields tagged with its import path;
+// newSymbolTable fills in every GoIdent from its field name.
+type SymbolTable struct {
+	// Rest holds the identifiers of github.com/kgen-dev/kgen/runtime/rest.
 	Rest struct {
 		Config, Interface, RESTClient, HTTPClientFor, RESTClientForConfigAndClient, DefaultKubernetesUserAgent,
 		CodecFactoryForGeneratedClient, NewTokenBucketRateLimiter GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/rest"`
+	// Discovery holds the identifiers of github.com/kgen-dev/kgen/runtime/discovery.
 	Discovery struct {
 		DiscoveryInterfaces, DiscoveryClient, NewDiscoveryClientForConfigAndClient, NewDiscoveryClient GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/discovery"`
+	// FakeDiscovery holds the identifiers of github.com/kgen-dev/kgen/runtime/discovery/fake.
 	FakeDiscovery struct {
 		FakeDiscovery GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/discovery/fake"`
+	// Gentype holds the identifiers of github.com/kgen-dev/kgen/runtime/gentype.
 	Gentype struct {
 		Client, ClientWithList, ClientWithApply, ClientWithListAndApply,
 		NewClient, NewClientWithList, NewClientWithApply, NewClientWithListAndApply, PrefersProtobuf,
@@ -44,20 +49,24 @@ type symbolTable struct {
 		NewFakeClient, NewFakeClientWithList, NewFakeClientWithApply, NewFakeClientWithListAndApply,
 		ToPointerSlice, FromPointerSlice GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/gentype"`
+	// Listers holds the identifiers of github.com/kgen-dev/kgen/runtime/listers.
 	Listers struct {
 		ResourceIndexer, New, NewNamespaced GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/listers"`
+	// Informers holds the identifiers of github.com/kgen-dev/kgen/runtime/informers.
 	Informers struct {
 		Factory, NewFactory, FactoryOption, NewTypedInformer, InformerOptions, TweakListOptionsFunc,
 		WithCustomResyncConfig, WithTweakListOptions, WithNamespace, WithTransform, WithInformerName,
 		NewInformerFunc, NewShared, InNamespace, WithTypedView, TypedView GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/informers"`
+	// Cache holds the identifiers of github.com/kgen-dev/kgen/runtime/cache.
 	Cache struct {
 		SharedIndexInformer, TypedSharedIndexInformer, Indexer, Indexers, TransformFunc, GenericLister,
 		NewGenericLister, SyncResult, TypedResourceEventHandlerFuncs, TypedResourceEventHandlerDetailedFuncs,
 		TypedFilteringResourceEventHandler, TypedIndexers, TypedIndexersToIndexers, InformerName,
 		DeletedObject GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/cache"`
+	// Testing holds the identifiers of github.com/kgen-dev/kgen/runtime/testing.
 	Testing struct {
 		Fake, ObjectTracker, NewObjectTracker, NewFieldManagedObjectTracker, ObjectReaction, Action,
 		WatchActionImpl, FakeClient,
@@ -68,28 +77,36 @@ type symbolTable struct {
 		NewUpdateSubresourceActionWithOptions, NewRootUpdateSubresourceActionWithOptions,
 		NewPatchSubresourceActionWithOptions, NewRootPatchSubresourceActionWithOptions GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/testing"`
+	// Metav1 holds the identifiers of k8s.io/apimachinery/pkg/apis/meta/v1.
 	Metav1 struct {
 		CreateOptions, UpdateOptions, DeleteOptions, GetOptions, ListOptions, PatchOptions, ApplyOptions,
 		Object, AddToGroupVersion, APIResourceList, APIResource GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/apis/meta/v1"`
+	// Runtime holds the identifiers of k8s.io/apimachinery/pkg/runtime.
 	Runtime struct {
 		Object, SchemeBuilder, NewScheme, NewParameterCodec GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/runtime"`
+	// Schema holds the identifiers of k8s.io/apimachinery/pkg/runtime/schema.
 	Schema struct {
 		GroupVersion, GroupResource, GroupVersionResource GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/runtime/schema"`
+	// Serializer holds the identifiers of k8s.io/apimachinery/pkg/runtime/serializer.
 	Serializer struct {
 		NewCodecFactory GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/runtime/serializer"`
+	// Types holds the identifiers of k8s.io/apimachinery/pkg/types.
 	Types struct {
 		PatchType, ApplyPatchType GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/types"`
+	// Watch holds the identifiers of k8s.io/apimachinery/pkg/watch.
 	Watch struct {
 		Interface GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/watch"`
+	// Labels holds the identifiers of k8s.io/apimachinery/pkg/labels.
 	Labels struct {
 		Selector GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/labels"`
+	// UtilRuntime holds the identifiers of k8s.io/apimachinery/pkg/util/runtime.
 	UtilRuntime struct {
 		Must GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/util/runtime"`
@@ -97,8 +114,8 @@ type symbolTable struct {
 
 // newSymbolTable sets every GoIdent of the table to its field's name in the package its group's pkg
 // tag names.
-func newSymbolTable() *symbolTable {
-	t := &symbolTable{}
+func newSymbolTable() *SymbolTable {
+	t := &SymbolTable{}
 	table := reflect.ValueOf(t).Elem()
 	for i := range table.NumField() {
 		pkg := GoImportPath(table.Type().Field(i).Tag.Get("pkg"))

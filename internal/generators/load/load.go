@@ -37,6 +37,7 @@ type Program struct {
 	Packages []*Package
 
 	byPath    map[string]*Package
+	imp       *exportImporter
 	generated sync.Map // file name -> bool, for files Load did not read itself
 }
 
@@ -57,6 +58,10 @@ type Package struct {
 
 // Package returns the input package with import path path, or nil.
 func (p *Program) Package(path string) *Package { return p.byPath[path] }
+
+// Import returns the type-checked package path, which must be an input package or one of their
+// dependencies (direct or not).
+func (p *Program) Import(path string) (*types.Package, error) { return p.imp.importPath(path) }
 
 // HandWritten reports whether obj is declared in a hand-written file, as opposed to one IsGenerated
 // recognises (in dependencies, whose export data includes their generated declarations too). Objects
@@ -172,6 +177,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	}
 
 	imp := &exportImporter{fset: prog.Fset, byPath: byPath, packages: map[string]*types.Package{}}
+	prog.imp = imp
 	var wg sync.WaitGroup
 	for _, l := range sources {
 		wg.Go(func() { imp.check(l) })
@@ -304,7 +310,7 @@ func (imp *exportImporter) importPath(path string) (*types.Package, error) {
 	}
 	l := imp.byPath[path]
 	if l == nil {
-		return nil, fmt.Errorf("package %s is not among the dependencies go list reported", path)
+		return nil, fmt.Errorf("package %s is not a dependency of the input packages", path)
 	}
 	if l.source != nil {
 		if l.source.Types == nil {

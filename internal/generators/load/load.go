@@ -63,6 +63,14 @@ func (p *Program) Package(path string) *Package { return p.byPath[path] }
 // dependencies (direct or not).
 func (p *Program) Import(path string) (*types.Package, error) { return p.imp.importPath(path) }
 
+// WithGenerated reports whether the types of package path include the declarations of its generated
+// files: true for dependencies read from export data, false for packages type-checked from their
+// hand-written files (the input packages and the fallbacks) and for unknown paths.
+func (p *Program) WithGenerated(path string) bool {
+	l := p.imp.byPath[path]
+	return l != nil && l.source == nil && l.Export != ""
+}
+
 // HandWritten reports whether obj is declared in a hand-written file, as opposed to one IsGenerated
 // recognises (in dependencies, whose export data includes their generated declarations too). Objects
 // without a position (universe, unsafe) count as hand-written.

@@ -88,6 +88,10 @@ func TestLoad(t *testing.T) {
 	if _, err := prog.Import("example.com/elsewhere"); err == nil || !strings.Contains(err.Error(), "not a dependency") {
 		t.Errorf("Import of a non-dependency: %v", err)
 	}
+	if !prog.WithGenerated("k8s.io/apimachinery/pkg/apis/meta/v1") || prog.WithGenerated(testPkg+"a") ||
+		prog.WithGenerated(testPkg+"brokendep") || prog.WithGenerated(testPkg+"c") || prog.WithGenerated("example.com/elsewhere") {
+		t.Error("WithGenerated: want true for export data only")
+	}
 	if !prog.HandWritten(types.Universe.Lookup("error")) {
 		t.Error("a universe object counted as generated")
 	}

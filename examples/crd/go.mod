@@ -28,7 +28,6 @@ require (
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
-	github.com/kr/text v0.2.0 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
@@ -62,6 +61,8 @@ replace github.com/kgen-dev/kgen => ../..
 
 tool (
 	github.com/kgen-dev/kgen/cmd/client-gen
+	github.com/kgen-dev/kgen/cmd/deepcopy-gen
 	github.com/kgen-dev/kgen/cmd/informer-gen
 	github.com/kgen-dev/kgen/cmd/lister-gen
+	github.com/kgen-dev/kgen/cmd/register-gen
 )

@@ -110,7 +110,7 @@ type packageTag struct {
 }
 
 // parsePackageTag reads +k8s:deepcopy-gen from every comment of the package's doc.go and warns about the
-// tag in any other file's package comment, where code-generator ignores it.
+// tag in the comments above any other file's package clause, where code-generator ignores it.
 func parsePackageTag(fset *token.FileSet, files []*ast.File, warn func(string)) (packageTag, error) {
 	var doc []tagLine
 	for _, f := range files {
@@ -121,7 +121,13 @@ func parsePackageTag(fset *token.FileSet, files []*ast.File, warn func(string)) 
 			}
 			continue
 		}
-		vals, err := values(groupLines(fset, f.Doc), tagEnabled)
+		var header []tagLine
+		for _, g := range f.Comments {
+			if g.Pos() < f.Package {
+				header = append(header, groupLines(fset, g)...)
+			}
+		}
+		vals, err := values(header, tagEnabled)
 		if err != nil {
 			return packageTag{}, err
 		}

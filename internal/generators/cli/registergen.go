@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kgen-dev/kgen/internal/generators/registergen"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/registergen"
 	"github.com/kgen-dev/kgen/internal/generators/run"
 )
 

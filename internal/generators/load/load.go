@@ -135,14 +135,15 @@ type listed struct {
 	DepOnly                       bool
 	Error                         *struct{ Err string }
 
-	// source is set for packages type-checked from source: the input packages, and dependencies without
-	// export data or importing such a package.
-	source *Package
-	done   chan struct{}
+	// fromSource marks packages type-checked from source: the input packages, and dependencies without
+	// export data or importing such a package; source is their result.
+	fromSource bool
+	source     *Package
+	done       chan struct{}
 }
 
 // Load loads the packages matching patterns. Dependencies come from the compiler's export data (built or
-// reused by `go list -export`); the input packages are type-checked from their hand-written files only, so
+// reused by `go list -export`, which never compiles the input packages); the input packages are type-checked from their hand-written files only, so
 // stale or broken generated files do not matter. A dependency without export data (it does not compile,
 // typically because its own generated files are stale), or one that imports an input package, is
 // type-checked from its hand-written files too. Load fails when the go command does, when a pattern names
@@ -151,22 +152,47 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
-	all, err := goList(cfg.Dir, patterns)
+	all, err := goList(cfg.Dir, patterns, false)
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
 	byPath := make(map[string]*listed, len(all))
-	var sources []*listed
 	for _, l := range all {
 		byPath[l.ImportPath] = l
-		needsSource := !l.DepOnly || l.Export == ""
-		for _, imp := range l.Imports {
-			if dep := byPath[l.resolve(imp)]; dep != nil && dep.source != nil {
-				needsSource = true
+	}
+	// Export data is needed for the dependencies that do not import an input package; asking for it
+	// compiles them (or finds them in the build cache), but never the input packages.
+	var exported []string
+	for _, l := range all {
+		switch {
+		case l.ImportPath == "unsafe" || l.ImportPath == "C":
+		case l.DepOnly && !importsSource(l, byPath):
+			exported = append(exported, l.ImportPath)
+		default:
+			l.fromSource = true
+		}
+	}
+	if len(exported) > 0 {
+		withExport, err := goList(cfg.Dir, exported, true)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range withExport {
+			if l := byPath[e.ImportPath]; l != nil {
+				l.Export = e.Export
 			}
 		}
-		if !needsSource || l.ImportPath == "unsafe" || l.ImportPath == "C" {
+	}
+
+	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
+	var sources []*listed
+	for _, l := range all {
+		if l.ImportPath == "unsafe" || l.ImportPath == "C" {
+			continue
+		}
+		// A dependency without export data is checked from source, and so is everything importing it.
+		l.fromSource = l.fromSource || l.Export == "" || importsSource(l, byPath)
+		if !l.fromSource {
 			continue
 		}
 		if !l.DepOnly && l.Error != nil && len(l.GoFiles) == 0 {
@@ -195,6 +221,17 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	return prog, nil
 }
 
+// importsSource reports whether l imports a package that is type-checked from source. `go list -deps`
+// lists dependencies before the packages importing them, so the imports have been classified already.
+func importsSource(l *listed, byPath map[string]*listed) bool {
+	for _, imp := range l.Imports {
+		if dep := byPath[l.resolve(imp)]; dep != nil && dep.fromSource {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *listed) resolve(path string) string {
 	if p, ok := l.ImportMap[path]; ok {
 		return p
@@ -202,15 +239,22 @@ func (l *listed) resolve(path string) string {
 	return path
 }
 
-func goList(dir string, patterns []string) ([]*listed, error) {
-	args := append([]string{"list", "-e", "-export", "-deps",
-		"-json=ImportPath,Name,Dir,Export,GoFiles,Imports,ImportMap,DepOnly,Error", "--"}, patterns...)
+// goList runs `go list -deps` on patterns, or with export, `go list -export` on the given packages.
+func goList(dir string, patterns []string, export bool) ([]*listed, error) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,Imports,ImportMap,DepOnly,Error", "--"}
+	if export {
+		args = []string{"list", "-e", "-export", "-json=ImportPath,Export", "--"}
+	}
+	args = append(args, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		if export {
+			return nil, fmt.Errorf("go list -export (%d dependencies): %v\n%s", len(patterns), err, stderr.Bytes())
+		}
 		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(patterns, " "), err, stderr.Bytes())
 	}
 	// `go list` warns on stderr about a pattern that matches no package.

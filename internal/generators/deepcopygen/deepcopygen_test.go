@@ -78,7 +78,7 @@ func TestErrors(t *testing.T) {
 			"p/types.go": "package p\n\n// +k8s:deepcopy-gen=yes\ntype T struct{}\n"},
 			[]string{"p/types.go:3: type T: +k8s:deepcopy-gen=yes: unsupported value"}},
 		"bad DeepCopy signature": {map[string]string{"p/doc.go": pkgDoc,
-			"p/types.go": "package p\n\ntype T struct{ S []string }\n\nfunc (in *T) DeepCopy() T { return *in }\n"},
+			"p/types.go": "package p\n\ntype T struct{ S []string }\n\nfunc (in *T) DeepCopy() T { return *in }\n\ntype U struct{ A, B T }\n"},
 			[]string{"p/types.go:5: T.DeepCopy has the wrong signature for deepcopy-gen"}},
 		"bad DeepCopyInto signature": {map[string]string{"p/doc.go": pkgDoc,
 			"p/types.go": "package p\n\ntype T struct{ S []string }\n\nfunc (in *T) DeepCopyInto(out T) {}\n"},
@@ -118,6 +118,11 @@ func TestErrors(t *testing.T) {
 			}
 			if set.Len() != 0 {
 				t.Errorf("a failed run produced %d files", set.Len())
+			}
+			for _, w := range tc.want {
+				if n := strings.Count(msg, w); n > 1 {
+					t.Errorf("%q reported %d times", w, n)
+				}
 			}
 		})
 	}

@@ -82,13 +82,18 @@ func (p *Program) HandWritten(obj types.Object) bool {
 	if v, ok := p.generated.Load(name); ok {
 		return !v.(bool)
 	}
-	gen := filepath.Base(name) != name && fileGenerated(name)
+	gen := fileGenerated(name)
 	p.generated.Store(name, gen)
 	return !gen
 }
 
-// fileGenerated reads the header of the file called name; an unreadable file counts as hand-written.
+// fileGenerated tells by its name, or else by its header, whether the file called name is generated. A
+// file that cannot be read (export data built with -trimpath names files relative to their module) counts
+// as hand-written unless its name says otherwise.
 func fileGenerated(name string) bool {
+	if IsGenerated(name, nil) {
+		return true
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return false

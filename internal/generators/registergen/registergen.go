@@ -74,29 +74,38 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	return nil
 }
 
-// docTags reads the tags of doc.go's comments: name -> values, with the position of doc.go's package clause.
-func docTags(fset *token.FileSet, files []*ast.File) (tags map[string][]string, docPos token.Position, found bool, err error) {
+// docTags reads the register-gen tags (+k8s:register-gen, +groupName) of doc.go's comments: name -> values,
+// with the position of doc.go's package clause. Those tags above another file's package clause are ignored,
+// as code-generator does, with a warning.
+func docTags(fset *token.FileSet, files []*ast.File, warn func(string)) (tags map[string][]string, docPos token.Position, found bool, err error) {
 	tags = map[string][]string{}
 	for _, f := range files {
-		if filepath.Base(fset.File(f.Pos()).Name()) != docFileName {
-			continue
+		isDoc := filepath.Base(fset.File(f.Pos()).Name()) == docFileName
+		if isDoc {
+			found, docPos = true, fset.Position(f.Package)
 		}
-		found, docPos = true, fset.Position(f.Package)
 		for _, g := range f.Comments {
+			if !isDoc && g.Pos() > f.Package {
+				break
+			}
 			for _, c := range g.List {
 				text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
 				if !strings.HasPrefix(text, "+") {
 					continue
 				}
+				p := fset.Position(c.Slash)
 				for name, raws := range codetags.Extract("+", []string{text}) {
 					if name != tagEnabled && name != tagGroupName {
+						continue
+					}
+					if !isDoc {
+						warn(fmt.Sprintf("%s: +%s: ignored: package tags are read from doc.go only", position(p), raws[0]))
 						continue
 					}
 					for _, raw := range raws {
 						tag, perr := codetags.Parse(raw, codetags.RawValues(true))
 						if perr != nil {
-							p := fset.Position(c.Slash)
-							return nil, docPos, found, fmt.Errorf("%s:%d: +%s: %v", p.Filename, p.Line, raw, perr)
+							return nil, docPos, found, fmt.Errorf("%s: +%s: %v", position(p), raw, perr)
 						}
 						tags[name] = append(tags[name], tag.Value)
 					}
@@ -114,7 +123,7 @@ type data struct {
 }
 
 func generate(fset *token.FileSet, pkg *load.Package, cfg Config, warn func(string)) ([]byte, error) {
-	tags, docPos, hasDoc, err := docTags(fset, pkg.Files)
+	tags, docPos, hasDoc, err := docTags(fset, pkg.Files, warn)
 	if err != nil || !hasDoc {
 		return nil, err
 	}

@@ -105,8 +105,8 @@ func TestSkips(t *testing.T) {
 		// No TypeMeta.
 		"d/v1/doc.go":   "// +groupName=d.example.com\n\npackage v1\n",
 		"d/v1/types.go": "package v1\n\ntype T struct{}\n",
-		// Not activated.
-		"e/v1/types.go": "package v1\n\n" + typeMeta + "type T struct{ TypeMeta `json:\",inline\"` }\n",
+		// Not activated: +groupName outside doc.go is ignored, with a warning.
+		"e/v1/types.go": "// +groupName=e.example.com\n\npackage v1\n\n" + typeMeta + "type T struct{ TypeMeta `json:\",inline\"` }\n",
 	})
 	set, warnings, err := runGenerate(t, dir)
 	if err != nil {
@@ -115,8 +115,9 @@ func TestSkips(t *testing.T) {
 	if set.Len() != 0 {
 		t.Errorf("generated %v", set.Paths())
 	}
-	if len(warnings) != 2 || !strings.Contains(warnings[0], "c/v1/doc.go:3: package example.com/m/c/v1: TypeMeta has no json tag") ||
-		!strings.Contains(warnings[1], "d/v1/doc.go:3: package example.com/m/d/v1: no type embeds TypeMeta") {
+	if len(warnings) != 3 || !strings.Contains(warnings[0], "c/v1/doc.go:3: package example.com/m/c/v1: TypeMeta has no json tag") ||
+		!strings.Contains(warnings[1], "d/v1/doc.go:3: package example.com/m/d/v1: no type embeds TypeMeta") ||
+		!strings.Contains(warnings[2], "e/v1/types.go:1: +groupName=e.example.com: ignored: package tags are read from doc.go only") {
 		t.Errorf("warnings: %q", warnings)
 	}
 }

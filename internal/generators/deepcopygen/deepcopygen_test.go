@@ -92,6 +92,9 @@ func TestErrors(t *testing.T) {
 		"contradicting nonpointer-interfaces": {map[string]string{"p/doc.go": pkgDoc,
 			"p/types.go": "package p\n\n// +k8s:deepcopy-gen:nonpointer-interfaces=true\n// +k8s:deepcopy-gen:nonpointer-interfaces=false\ntype T struct{}\n"},
 			[]string{"p/types.go:4: type T: +k8s:deepcopy-gen:nonpointer-interfaces=false contradicts"}},
+		"two package tags": {map[string]string{"p/doc.go": "// +k8s:deepcopy-gen=package\n// +k8s:deepcopy-gen=false\n\npackage p\n",
+			"p/types.go": "package p\n\ntype T struct{}\n"},
+			[]string{"p/doc.go:2: found 2 +k8s:deepcopy-gen tags, want one"}},
 		"pointer map key": {map[string]string{"p/doc.go": pkgDoc,
 			"p/types.go": "package p\n\ntype T struct {\n\tM map[*int]string\n}\n"},
 			[]string{"p/types.go:4: field T.M: map key type *int cannot be deep-copied by assignment"}},
@@ -138,6 +141,9 @@ func TestActivation(t *testing.T) {
 		// Package mode without copyable types writes no file.
 		"c/doc.go":   pkgDoc[:len(pkgDoc)-2] + "c\n",
 		"c/types.go": "package c\n\ntype Phase string\n\ntype private struct{}\n\ntype I interface{}\n",
+		// The register parameter is accepted (and, as in code-generator v0.37.2, changes nothing).
+		"e/doc.go":   "// +k8s:deepcopy-gen=package,register=true\n\npackage e\n",
+		"e/types.go": "package e\n\ntype T struct{ S []string }\n",
 		// Type mode: only opted-in types.
 		"d/types.go": "package d\n\n// +k8s:deepcopy-gen=true\ntype In struct{ S []string }\n\ntype Out struct{ S []string }\n",
 	})
@@ -149,8 +155,8 @@ func TestActivation(t *testing.T) {
 		t.Errorf("warnings: %q", warnings)
 	}
 	paths := set.Paths()
-	if len(paths) != 1 || paths[0] != filepath.Join(dir, "d", "zz_generated.deepcopy.go") {
-		t.Fatalf("generated %v, want d only", paths)
+	if len(paths) != 2 || paths[0] != filepath.Join(dir, "d", "zz_generated.deepcopy.go") || paths[1] != filepath.Join(dir, "e", "zz_generated.deepcopy.go") {
+		t.Fatalf("generated %v, want d and e", paths)
 	}
 	d := string(set.Content(paths[0]))
 	if !strings.Contains(d, "func (in *In) DeepCopy() *In") || strings.Contains(d, "Out") {

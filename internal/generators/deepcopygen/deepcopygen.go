@@ -63,9 +63,7 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 			r.errs = append(r.errs, err)
 			continue
 		}
-		if content != nil {
-			files[filepath.Join(p.pkg.Dir, cfg.OutputFile)] = content
-		}
+		files[filepath.Join(p.pkg.Dir, cfg.OutputFile)] = content
 	}
 	if len(r.errs) > 0 {
 		return errors.Join(r.errs...)
@@ -266,15 +264,15 @@ func (r *run) findMethods(named *types.Named) (copyMethods, error) {
 }
 
 // hasMethod reports whether the generated code may call method (DeepCopy or DeepCopyInto) on a value of
-// type t: it is hand-written, this run generates it, or the type comes from a dependency that has it
-// (generated methods included). Types of dependencies checked from source (their export data was not
-// available) are given the benefit of the doubt.
+// type t: this run generates it, or t has it, hand-written or (in a dependency read from export data)
+// generated. Types of dependencies checked from source (their export data was not available) are given
+// the benefit of the doubt.
 func (r *run) hasMethod(t types.Type, method string) bool {
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return false
 	}
-	if m, _ := r.methodsOf(named); m.any() || r.generated[named.Obj()] {
+	if r.generated[named.Obj()] {
 		return true
 	}
 	pkg := named.Obj().Pkg()
@@ -506,6 +504,7 @@ func (g *pkgGen) copyMap(t types.Type, at site) {
 		if em.deepCopy != nil {
 			rightPointer = em.ptrResult
 		}
+		g.requireMethod(elem, "DeepCopy", at)
 		switch {
 		case leftPointer == rightPointer:
 			g.w("(*out)[key] = val.DeepCopy()\n")
@@ -547,6 +546,7 @@ func (g *pkgGen) copySlice(t types.Type, at site) {
 	elem := elemOf(t)
 	g.w("*out = make(%s, len(*in))\n", g.typeExpr(t))
 	if g.methods(elem).any() {
+		g.requireMethod(elem, "DeepCopyInto", at)
 		g.w("for i := range *in {\n")
 		g.w("(*in)[i].DeepCopyInto(&(*out)[i])\n")
 		g.w("}\n")
@@ -614,11 +614,14 @@ func (g *pkgGen) copyStruct(t types.Type, at site) {
 			}
 			switch {
 			case leftPointer == rightPointer:
+				g.requireMethod(ft, "DeepCopy", fat)
 				g.w("out.%s = in.%s.DeepCopy()\n", name, name)
 			case leftPointer:
+				g.requireMethod(ft, "DeepCopy", fat)
 				g.w("x := in.%s.DeepCopy()\n", name)
 				g.w("out.%s = &x\n", name)
 			default:
+				g.requireMethod(ft, "DeepCopyInto", fat)
 				g.w("in.%s.DeepCopyInto(&out.%s)\n", name, name)
 			}
 		case k == kindBuiltin:
@@ -665,6 +668,7 @@ func (g *pkgGen) copyPointer(t types.Type, at site) {
 		if em.deepCopy != nil {
 			rightPointer = em.ptrResult
 		}
+		g.requireMethod(elem, "DeepCopy", at)
 		if rightPointer {
 			g.w("*out = (*in).DeepCopy()\n")
 		} else {

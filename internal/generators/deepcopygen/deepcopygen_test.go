@@ -62,6 +62,11 @@ func TestErrors(t *testing.T) {
 			"p/types.go": "package p\n\nimport \"example.com/m/o\"\n\ntype T struct {\n\tN o.NoCopy\n\tP *o.NoCopy\n}\n"},
 			[]string{"p/types.go:6: field T.N: type example.com/m/o.NoCopy has no DeepCopyInto method",
 				"p/types.go:7: field T.P: type example.com/m/o.NoCopy has no DeepCopyInto method"}},
+		"foreign type with DeepCopy only": {map[string]string{"p/doc.go": pkgDoc,
+			"o/o.go":     "package o\n\ntype OnlyCopy struct{ Items []string }\n\nfunc (in *OnlyCopy) DeepCopy() *OnlyCopy { return in }\n",
+			"p/types.go": "package p\n\nimport \"example.com/m/o\"\n\ntype T struct {\n\tF o.OnlyCopy\n\tS []o.OnlyCopy\n}\n"},
+			[]string{"p/types.go:6: field T.F: type example.com/m/o.OnlyCopy has no DeepCopyInto method",
+				"p/types.go:7: field T.S: type example.com/m/o.OnlyCopy has no DeepCopyInto method"}},
 		"local struct not generated": {map[string]string{
 			"p/types.go": "package p\n\n// +k8s:deepcopy-gen=true\ntype A struct {\n\tB B\n}\n\ntype B struct{ S []string }\n"},
 			[]string{"p/types.go:5: field A.B: type example.com/m/p.B has no DeepCopyInto method"}},

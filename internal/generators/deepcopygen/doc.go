@@ -12,8 +12,8 @@
 // modules ship (TestEquivalence). Where the output differs from code-generator's, it is on purpose:
 //
 //   - A field that cannot be deep-copied (chan, func, interface{}, an interface without a
-//     DeepCopy<Interface> method, a map key that is not a value type, a struct of another package without a
-//     DeepCopyInto method, a struct of the package that gets no generated methods) is an error naming the
+//     DeepCopy<Interface> method, a map key that is not a value type, a type without the DeepCopy or
+//     DeepCopyInto method the copy calls and that this run does not generate) is an error naming the
 //     field at its file:line, and nothing is written. code-generator stops with a message that names no
 //     position, or writes code that does not compile.
 //   - Arrays whose elements are pointers, slices, maps, interfaces or structs with reference fields are

@@ -9,8 +9,8 @@ import (
 
 const testdataPkg = "github.com/kgen-dev/kgen/testdata/generated"
 
-// testdataArgs are the kgen generate arguments whose output is testdata's golden clientset, listers and
-// informers (generated there by the three single-purpose commands).
+// testdataArgs are the kgen generate arguments whose output is testdata's golden deepcopy and register
+// files, clientset, listers and informers (generated there by the single-purpose commands).
 func testdataArgs(outputDir string) []string {
 	return []string{"generate", "--boilerplate", "../hack/boilerplate.go.txt", "--output-dir", outputDir, "--output-pkg", testdataPkg,
 		"--plural-exceptions", "Fish:Fish", "--with-watch", "./apis"}
@@ -19,7 +19,7 @@ func testdataArgs(outputDir string) []string {
 func TestGenerateMatchesTheSinglePurposeCommands(t *testing.T) {
 	t.Chdir("../../testdata")
 	code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify")...)
-	if code != 0 || out != "" || !strings.HasPrefix(errOut, "verified 94 files in ") {
+	if code != 0 || out != "" || !strings.HasPrefix(errOut, "verified 103 files in ") {
 		t.Fatalf("kgen generate --verify = %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
@@ -34,7 +34,8 @@ func TestGenerateWritesEverythingAndVerifyCountsDifferences(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatal("--verify wrote files")
 	}
-	if code, _, errOut := runKgen(t, testdataArgs(dir)...); code != 0 || !strings.Contains(errOut, "(94 written, 0 unchanged, 0 stale removed; load ") {
+	// The helpers' files in ./apis are current; the 94 client-side files are new.
+	if code, _, errOut := runKgen(t, testdataArgs(dir)...); code != 0 || !strings.Contains(errOut, "(94 written, 9 unchanged, 0 stale removed; load ") {
 		t.Fatalf("kgen generate = %d, %q", code, errOut)
 	}
 	for _, sub := range []string{"clientset/versioned/typed/example/v1/fake", "listers/example/v1", "informers/externalversions/example/v1"} {
@@ -44,6 +45,21 @@ func TestGenerateWritesEverythingAndVerifyCountsDifferences(t *testing.T) {
 	}
 	if code, _, errOut := runKgen(t, append(testdataArgs(dir), "--verify")...); code != 0 {
 		t.Fatalf("--verify after generating = %d, %q", code, errOut)
+	}
+}
+
+func TestGenerateSkipsGenerators(t *testing.T) {
+	t.Chdir("../../testdata")
+	dir := t.TempDir()
+	args := append(testdataArgs(dir), "--skip", "deepcopy,register,informer")
+	if code, _, errOut := runKgen(t, args...); code != 0 || !strings.Contains(errOut, "generated 71 files") {
+		t.Fatalf("kgen generate --skip deepcopy,register,informer = %d, %q; want the clientset and listers only", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "informers")); !os.IsNotExist(err) {
+		t.Fatal("a skipped generator wrote files")
+	}
+	if code, _, errOut := runKgen(t, "generate", "--skip", "conversion", "./apis"); code != 1 || !strings.Contains(errOut, `unknown generator "conversion"`) {
+		t.Fatalf("--skip conversion = %d, %q", code, errOut)
 	}
 }
 

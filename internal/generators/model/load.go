@@ -16,6 +16,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
+
+	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
 // Options configure how input packages are turned into a Model.
@@ -65,16 +67,38 @@ func Load(patterns []string, opts Options) (*Model, error) {
 	}
 	wg.Wait()
 
-	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}, referenced: map[string]*parsedPackage{}}
-	for _, p := range parsed {
-		if p != nil {
-			b.referenced[p.path] = p
+	for _, err := range errList {
+		if err != nil {
+			return nil, err
 		}
 	}
-	for i, p := range parsed {
-		if errList[i] != nil {
-			return nil, errList[i]
+	return build(parsed, opts)
+}
+
+// FromPackages builds the Model from packages already loaded (into fset) for other generators, so a run
+// that needs type information for some generators still reads every input package once. Only the
+// hand-written files the load kept are read.
+func FromPackages(fset *token.FileSet, pkgs []*load.Package, opts Options) (*Model, error) {
+	parsed := make([]*parsedPackage, 0, len(pkgs))
+	for _, p := range pkgs {
+		pp := &parsedPackage{path: p.Path, dir: p.Dir, fset: fset, files: p.Files}
+		for _, f := range p.Files {
+			if filepath.Base(fset.Position(f.Package).Filename) == "doc.go" {
+				pp.docFile = f
+			}
 		}
+		parsed = append(parsed, pp)
+	}
+	return build(parsed, opts)
+}
+
+// build turns parsed input packages, sorted by import path, into the Model.
+func build(parsed []*parsedPackage, opts Options) (*Model, error) {
+	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}, referenced: map[string]*parsedPackage{}}
+	for _, p := range parsed {
+		b.referenced[p.path] = p
+	}
+	for _, p := range parsed {
 		if err := b.add(p); err != nil {
 			return nil, err
 		}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
 func loadTestdata(t *testing.T) *Model {
@@ -292,5 +294,20 @@ func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("tags = %+v; want %+v", got, want)
+	}
+}
+
+func TestFromPackagesBuildsTheSameModelAsLoad(t *testing.T) {
+	want := loadTestdata(t)
+	prog, err := load.Load(load.Config{}, "../../../testdata/apis/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FromPackages(prog.Fset, prog.Packages, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("the model built from a typed load differs from the one Load builds")
 	}
 }

@@ -15,7 +15,7 @@ verify_generate() {
 	local status=0 line
 	while IFS= read -r line; do
 		(cd "$1" && eval "${line} --verify") || status=1
-	done < <(grep -h -E '^//go:generate go (tool [a-z]*-gen|run \.\./cmd/[a-z]*-gen) ' $(grep -l '^//go:generate' $(find "$1" -name '*.go')) | sed 's|^//go:generate ||')
+	done < <(grep -h -E '^//go:generate go (tool ([a-z]*-gen|kgen generate)|run \.\./cmd/([a-z]*-gen|kgen generate)) ' $(grep -l '^//go:generate' $(find "$1" -name '*.go')) | sed 's|^//go:generate ||')
 	return "${status}"
 }
 

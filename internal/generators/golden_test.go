@@ -16,6 +16,7 @@ import (
 
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"client-gen": cli.ClientGen, "lister-gen": cli.ListerGen, "informer-gen": cli.InformerGen,
+	"applyconfiguration-gen": cli.ApplyConfigurationGen,
 }
 
 type invocation struct {

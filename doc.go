@@ -1,4 +1,5 @@
 // Package kgen is the root of the kgen toolchain: code generators for Kubernetes
 // API types (client-gen, lister-gen, informer-gen) and the runtime the generated
-// code targets. See README.md for the layout and ARCHITECTURE.md for the data path.
+// code targets. See README.md for the layout and docs/ARCHITECTURE.md for the data path, the package
+// rules and where new work goes.
 package kgen

@@ -1,7 +1,8 @@
 // Package testenv runs a real etcd and kube-apiserver as child processes on loopback ports, so tests can
 // prove clients against the actual API server instead of a mock.
 //
-// The binaries are built from source by hack/testenv.sh (Go module proxy only) into
+// The binaries are built from source by `go run github.com/kgen-dev/kgen/cmd/kgen testenv` (Go module proxy
+// only, from any module that requires kgen) into
 // $HOME/.cache/kgen/testenv/<KubernetesVersion>/; KGEN_TESTENV_ASSETS or KUBEBUILDER_ASSETS may name another
 // directory holding kube-apiserver and etcd. KubernetesVersion is the release that matches the module's
 // k8s.io/api.

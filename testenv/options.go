@@ -5,10 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/kgen-dev/kgen/internal/testenvbuild"
 )
 
-// KubernetesVersion is the kube-apiserver release hack/testenv.sh builds and DefaultAssetsDir is named after.
-const KubernetesVersion = "v1.37.2"
+// KubernetesVersion is the kube-apiserver release `kgen testenv` builds and DefaultAssetsDir is named after:
+// the one matching kgen's k8s.io/api.
+const KubernetesVersion = testenvbuild.KubernetesVersion
+
+// BuildCommand is the command that builds the binaries for this version of kgen, from any module that
+// requires it.
+const BuildCommand = "go run github.com/kgen-dev/kgen/cmd/kgen testenv"
 
 // Environment variables naming a directory that holds the kube-apiserver and etcd binaries, checked in order.
 const (
@@ -34,13 +41,9 @@ type Options struct {
 	EtcdArgs []string
 }
 
-// DefaultAssetsDir is where hack/testenv.sh puts the binaries: $HOME/.cache/kgen/testenv/<KubernetesVersion>.
+// DefaultAssetsDir is where `kgen testenv` puts the binaries: $HOME/.cache/kgen/testenv/<KubernetesVersion>.
 func DefaultAssetsDir() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		home = os.TempDir()
-	}
-	return filepath.Join(home, ".cache", "kgen", "testenv", KubernetesVersion)
+	return filepath.Join(testenvbuild.DefaultCacheRoot(), KubernetesVersion)
 }
 
 func (o Options) startTimeout() time.Duration {
@@ -70,8 +73,8 @@ func (o Options) binary(name string) (string, error) {
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("testenv: %s binary not found at %s (%s): run hack/testenv.sh in the kgen repository "+
-			"to build it, or set %s to a directory holding kube-apiserver and etcd", name, path, origin, AssetsEnv)
+		return "", fmt.Errorf("testenv: %s binary not found at %s (%s): run `%s` in your module to build it "+
+			"(once, a few minutes), or set %s to a directory holding kube-apiserver and etcd", name, path, origin, BuildCommand, AssetsEnv)
 	case info.IsDir() || info.Mode().Perm()&0o111 == 0:
 		return "", fmt.Errorf("testenv: %s at %s (%s) is not an executable file", name, path, origin)
 	}

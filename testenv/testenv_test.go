@@ -421,7 +421,7 @@ func TestMissingBinary(t *testing.T) {
 	empty := t.TempDir()
 	t.Run("options", func(t *testing.T) {
 		_, err := Start(context.Background(), Options{AssetsDir: empty})
-		for _, want := range []string{"etcd binary not found", filepath.Join(empty, "etcd"), "Options.AssetsDir", "hack/testenv.sh"} {
+		for _, want := range []string{"etcd binary not found", filepath.Join(empty, "etcd"), "Options.AssetsDir", "go run github.com/kgen-dev/kgen/cmd/kgen testenv"} {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("error = %v, want one containing %q", err, want)
 			}
@@ -560,15 +560,5 @@ func TestHelperFailing(t *testing.T) {
 	if os.Getenv(helperModeEnv) == "fail" {
 		env.report()
 		t.Fatal("failing on purpose")
-	}
-}
-
-func TestKubernetesVersionMatchesToolModule(t *testing.T) {
-	goMod, err := os.ReadFile("../hack/tools/testenv/go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(goMod), "\tk8s.io/kubernetes "+KubernetesVersion+" ") {
-		t.Fatalf("hack/tools/testenv/go.mod does not require k8s.io/kubernetes %s", KubernetesVersion)
 	}
 }

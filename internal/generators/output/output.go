@@ -2,12 +2,14 @@ package output
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 // Set is the full output of one generator run.
@@ -56,7 +58,7 @@ func (s *Set) Changes() ([]Change, error) {
 	var changes []Change
 	for _, p := range s.Paths() {
 		old, err := os.ReadFile(p)
-		if err != nil && !os.IsNotExist(err) {
+		if err != nil && !absent(err) {
 			return nil, err
 		}
 		if err != nil || !bytes.Equal(old, s.files[p]) {
@@ -75,6 +77,12 @@ func (s *Set) Changes() ([]Change, error) {
 		changes = append(changes, Change{Path: p, Old: old})
 	}
 	return changes, nil
+}
+
+// absent reports whether a read failed because the file does not exist, including because a parent of its
+// path is not a directory (writing it will then fail, naming the file).
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // stale lists Go files under the roots carrying this generator's marker that the set does not produce.
@@ -116,53 +124,101 @@ func (s *Set) stale() ([]string, error) {
 type Result struct {
 	// Written, Removed and Unchanged count files.
 	Written, Removed, Unchanged int
+	// RemovedPaths names the stale files removed, in order.
+	RemovedPaths []string
 }
 
-// Write writes new and changed files (each through a temporary file and rename) and removes stale ones.
-func (s *Set) Write() (Result, error) {
-	changes, err := s.Changes()
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Unchanged: len(s.files)}
-	for _, c := range changes {
-		if c.New == nil {
-			if err := os.Remove(c.Path); err != nil {
-				return res, err
-			}
-			res.Removed++
-			continue
+// Write writes the set's new and changed files and removes its stale ones, as WriteAll does.
+func (s *Set) Write() (Result, error) { return WriteAll(s) }
+
+// WriteAll writes the new and changed files of every set and removes their stale files. It stages first:
+// every comparison is made and every file's content is written to a temporary file beside its target before
+// the first target is replaced, so a failure up to then (an unreadable file, a read-only directory, a full
+// disk) leaves every target as it was. Errors name the target file, never a temporary one.
+func WriteAll(sets ...*Set) (Result, error) {
+	var res Result
+	var writes, removals []Change
+	for _, s := range sets {
+		changes, err := s.Changes()
+		if err != nil {
+			return Result{}, err
 		}
-		if err := writeFile(c.Path, c.New); err != nil {
-			return res, err
+		res.Unchanged += len(s.files)
+		for _, c := range changes {
+			if c.New == nil {
+				removals = append(removals, c)
+			} else {
+				writes = append(writes, c)
+			}
+		}
+	}
+	staged := make([]string, 0, len(writes))
+	discard := func() {
+		for _, tmp := range staged {
+			os.Remove(tmp)
+		}
+	}
+	for _, c := range writes {
+		tmp, err := stage(c.Path, c.New)
+		if err != nil {
+			discard()
+			return Result{}, fmt.Errorf("writing %s: %w", c.Path, withoutPath(err))
+		}
+		staged = append(staged, tmp)
+	}
+	for i, c := range writes {
+		if err := os.Rename(staged[i], c.Path); err != nil {
+			discard()
+			return res, fmt.Errorf("writing %s: %w", c.Path, withoutPath(err))
 		}
 		res.Written++
 		res.Unchanged--
 	}
+	for _, c := range removals {
+		if err := os.Remove(c.Path); err != nil && !os.IsNotExist(err) {
+			return res, fmt.Errorf("removing stale %s: %w", c.Path, withoutPath(err))
+		}
+		res.Removed++
+		res.RemovedPaths = append(res.RemovedPaths, c.Path)
+	}
 	return res, nil
 }
 
-func writeFile(path string, content []byte) error {
+// stage writes content to a new temporary file in path's directory and returns the temporary file's name.
+func stage(path string, content []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".kgen-*.tmp")
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
+	_, err = tmp.Write(content)
+	if err == nil {
+		err = tmp.Chmod(0o644)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Name(), nil
+}
+
+// withoutPath drops the file name from a *fs.PathError, whose path may be a temporary file the user never
+// sees; the caller names the target instead.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // Verify prints a unified diff of every difference to w and reports whether the disk is current.

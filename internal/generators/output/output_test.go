@@ -64,7 +64,7 @@ func TestWriteVerifyAndStaleRemoval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res != (Result{Written: 2, Removed: 1, Unchanged: 1}) {
+	if res.Written != 2 || res.Removed != 1 || res.Unchanged != 1 || len(res.RemovedPaths) != 1 || res.RemovedPaths[0] != stale {
 		t.Fatalf("Write = %+v; want 2 written, 1 removed, 1 unchanged", res)
 	}
 	for _, p := range []string{kept, changed, added, handWritten, otherGen} {
@@ -91,5 +91,32 @@ func TestUnifiedDiff(t *testing.T) {
 	far := UnifiedDiff("y.go", []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"), []byte("0\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n13\n"))
 	if n := strings.Count(far, "@@ -"); n != 2 {
 		t.Fatalf("distant changes should give 2 hunks, got %d:\n%s", n, far)
+	}
+}
+
+func TestWriteAllStagesEverythingBeforeReplacingAnything(t *testing.T) {
+	root := t.TempDir()
+	first := filepath.Join(root, "a", "first.go")
+	stale := filepath.Join(root, "a", "stale.go")
+	// A file where the second set needs a directory makes its write fail, even for root.
+	blocked := filepath.Join(root, "blocker", "second.go")
+	writeFiles(t, map[string]string{first: marker + "package a\n// old\n", stale: marker + "package a\n", filepath.Join(root, "blocker"): "not a directory"})
+
+	a := NewSet("test-gen", filepath.Join(root, "a"))
+	a.Add(first, []byte(marker+"package a\n// new\n"))
+	b := NewSet("other-gen", filepath.Join(root, "blocker"))
+	b.Add(blocked, []byte(marker+"package blocker\n"))
+	_, err := WriteAll(a, b)
+	if err == nil || !strings.Contains(err.Error(), "writing "+blocked+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Fatalf("WriteAll error = %v; want one naming %s and no temporary file", err, blocked)
+	}
+	if got, _ := os.ReadFile(first); string(got) != marker+"package a\n// old\n" {
+		t.Fatalf("%s was replaced although a later file could not be written: %q", first, got)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("stale %s was removed by a failed write: %v", stale, err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(root, "a", ".kgen-*.tmp")); len(leftovers) != 0 {
+		t.Fatalf("temporary files left behind: %v", leftovers)
 	}
 }

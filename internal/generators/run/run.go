@@ -71,11 +71,15 @@ func (c *Common) Load() (header []byte, plurals map[string]string, err error) {
 }
 
 // Header reads the boilerplate header (empty without a header file).
-func (c *Common) Header() ([]byte, error) {
-	if c.GoHeaderFile == "" {
+func (c *Common) Header() ([]byte, error) { return ReadHeader(c.GoHeaderFile) }
+
+// ReadHeader reads a boilerplate file with "YEAR" replaced by the current year, ending in a blank line; an
+// empty name means no header.
+func ReadHeader(name string) ([]byte, error) {
+	if name == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(c.GoHeaderFile)
+	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("loading boilerplate: %w", err)
 	}
@@ -86,8 +90,13 @@ func (c *Common) Header() ([]byte, error) {
 
 // Plurals parses the plural exceptions.
 func (c *Common) Plurals() (map[string]string, error) {
+	return ParsePluralExceptions(c.PluralExceptions)
+}
+
+// ParsePluralExceptions parses "Type:PluralizedType" pairs into a map from type to plural.
+func ParsePluralExceptions(pairs []string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, e := range c.PluralExceptions {
+	for _, e := range pairs {
 		typ, plural, ok := strings.Cut(e, ":")
 		if !ok || typ == "" || plural == "" {
 			return nil, fmt.Errorf("--plural-exceptions: %q is not in Type:PluralizedType form", e)

@@ -30,6 +30,10 @@ type CronTabSpec struct {
 type CronTabStatus struct {
 	// LastScheduleTime is when the job last ran.
 	LastScheduleTime *metav1.Time `json:"lastScheduleTime,omitempty"`
+	// CronJobName names the batch/v1 CronJob that runs this CronTab.
+	CronJobName string `json:"cronJobName,omitempty"`
+	// ObservedGeneration is the generation of the spec the CronJob was last brought in line with.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object

@@ -1,0 +1,3 @@
+package brokendep
+
+func (t *Thing) Stale() { t.Gone = 2 }

@@ -1,0 +1,105 @@
+package kgencmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const testdataPkg = "github.com/kgen-dev/kgen/testdata/generated"
+
+// testdataArgs are the kgen generate arguments whose output is testdata's golden clientset, listers and
+// informers (generated there by the three single-purpose commands).
+func testdataArgs(outputDir string) []string {
+	return []string{"generate", "--boilerplate", "../hack/boilerplate.go.txt", "--output-dir", outputDir, "--output-pkg", testdataPkg,
+		"--plural-exceptions", "Fish:Fish", "--with-watch", "./apis"}
+}
+
+func TestGenerateMatchesTheSinglePurposeCommands(t *testing.T) {
+	t.Chdir("../../testdata")
+	code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify")...)
+	if code != 0 || out != "" || !strings.HasPrefix(errOut, "verified 94 files in ") {
+		t.Fatalf("kgen generate --verify = %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestGenerateWritesEverythingAndVerifyCountsDifferences(t *testing.T) {
+	t.Chdir("../../testdata")
+	dir := t.TempDir()
+	code, out, errOut := runKgen(t, append(testdataArgs(dir), "--verify")...)
+	if code != 1 || !strings.Contains(errOut, "94 of the generated files differ") || !strings.Contains(out, "+++ b/"+filepath.Join(dir, "listers", "example", "v1", "testtype.go")) {
+		t.Fatalf("--verify on an empty directory = %d, stderr %q; want 94 differing files and their diff", code, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatal("--verify wrote files")
+	}
+	if code, _, errOut := runKgen(t, testdataArgs(dir)...); code != 0 || !strings.Contains(errOut, "(94 written, 0 unchanged, 0 stale removed; load ") {
+		t.Fatalf("kgen generate = %d, %q", code, errOut)
+	}
+	for _, sub := range []string{"clientset/versioned/typed/example/v1/fake", "listers/example/v1", "informers/externalversions/example/v1"} {
+		if _, err := os.Stat(filepath.Join(dir, sub)); err != nil {
+			t.Error(err)
+		}
+	}
+	if code, _, errOut := runKgen(t, append(testdataArgs(dir), "--verify")...); code != 0 {
+		t.Fatalf("--verify after generating = %d, %q", code, errOut)
+	}
+}
+
+func TestGenerateFailureWritesNothing(t *testing.T) {
+	module := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":                "module example.com/bad\n\ngo 1.26\n",
+		"api/things/v1/doc.go":  "// +groupName=things.example.com\npackage v1\n",
+		"api/things/v1/type.go": "package v1\n\n// +genclient\n// +genclient:noStatusx\ntype Thing struct{}\n",
+	} {
+		path := filepath.Join(module, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(module)
+	code, _, errOut := runKgen(t, "generate", "--output-dir", "generated", "--output-pkg", "example.com/bad/generated", "--with-watch", "api")
+	if code != 1 || !strings.Contains(errOut, filepath.Join("api", "things", "v1", "type.go")+":4") || !strings.Contains(errOut, "+genclient:noStatusx") {
+		t.Fatalf("kgen generate on a malformed tag = %d, %q; want an error at type.go:4 naming the tag", code, errOut)
+	}
+	if _, err := os.Stat("generated"); !os.IsNotExist(err) {
+		t.Fatal("a failed run created the output directory")
+	}
+}
+
+func TestGenerateRejectsBadArguments(t *testing.T) {
+	t.Chdir("../../testdata")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate"}, "the input directory argument is required"},
+		{[]string{"generate", "apis", "more"}, "one input directory expected"},
+		{[]string{"generate", "--output-dir", "x", "apis"}, "--output-dir and --output-pkg go together"},
+		{[]string{"generate", "missing"}, "input directory missing: not a directory"},
+		{[]string{"generate", "--plural-exceptions", "Fish", "apis"}, "is not in Type:PluralizedType form"},
+		{[]string{"generate", "--boilerplate", "nope.txt", "apis"}, "loading boilerplate"},
+	} {
+		if code, _, errOut := runKgen(t, tc.args...); code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("kgen %q = %d, %q; want an error containing %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+func TestGenerateHelpDocumentsGeneratorsAndExamples(t *testing.T) {
+	code, out, _ := runKgen(t, "help", "generate")
+	if code != 0 {
+		t.Fatalf("kgen help generate = %d", code)
+	}
+	for _, want := range []string{"//go:generate go tool kgen generate", "--verify", "--with-watch", "--output-dir", "--one-input-api", "lister", "informer"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "vmodule") || strings.Contains(out, "log_dir") {
+		t.Errorf("help shows klog's flags:\n%s", out)
+	}
+}

@@ -1,0 +1,260 @@
+package testenvbuild
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestPinnedModuleBuildsKubernetesVersion(t *testing.T) {
+	k8s, etcd, err := Pinned().Versions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k8s != KubernetesVersion {
+		t.Fatalf("the embedded go.mod requires k8s.io/kubernetes %s, KubernetesVersion is %s", k8s, KubernetesVersion)
+	}
+	if !strings.HasPrefix(etcd, "v3.") {
+		t.Fatalf("etcd server version = %q", etcd)
+	}
+	if !strings.Contains(string(Pinned().EtcdMain), "etcdmain.Main") {
+		t.Fatal("the embedded etcd main package does not run etcdmain")
+	}
+}
+
+// fakeGo puts a go command on PATH that logs its arguments and environment and, for `go build -o F`,
+// writes F; it returns the log's path.
+func fakeGo(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := `#!/bin/sh
+echo "$GOWORK $GOFLAGS $*" >>` + log + `
+out=""
+while [ $# -gt 0 ]; do
+	if [ "$1" = "-o" ]; then out="$2"; fi
+	shift
+done
+[ -n "$out" ] && echo binary >"$out"
+exit 0
+`
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	return log
+}
+
+func calls(t *testing.T, log string) []string {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+func TestBuildCompilesBothBinariesAndStampsThem(t *testing.T) {
+	log := fakeGo(t)
+	root := t.TempDir()
+	dir, err := Build(context.Background(), Options{CacheRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(root, KubernetesVersion) {
+		t.Fatalf("dir = %s", dir)
+	}
+	got := calls(t, log)
+	if len(got) != 2 {
+		t.Fatalf("go ran %d times, want 2: %q", len(got), got)
+	}
+	for i, want := range []string{"k8s.io/kubernetes/cmd/kube-apiserver", "./etcd"} {
+		if !strings.HasPrefix(got[i], "off -mod=readonly build -trimpath -ldflags ") || !strings.HasSuffix(got[i], want) {
+			t.Errorf("call %d = %q, want a readonly, workspace-free build of %s", i, got[i], want)
+		}
+	}
+	if !strings.Contains(got[0], "k8s.io/component-base/version.gitVersion="+KubernetesVersion) {
+		t.Errorf("kube-apiserver is not stamped with its version: %q", got[0])
+	}
+	for _, name := range []string{"kube-apiserver", "etcd", "stamp"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// Built once, a second call is offline and runs no go command.
+	t.Setenv("PATH", "")
+	if again, err := Build(context.Background(), Options{CacheRoot: root}); err != nil || again != dir {
+		t.Fatalf("second Build = %s, %v; want %s from the cache", again, err, dir)
+	}
+}
+
+func TestBuildRebuildsWhenTheStampDiffers(t *testing.T) {
+	log := fakeGo(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, KubernetesVersion)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"kube-apiserver": "old", "etcd": "old", "stamp": "kubernetes v1.0.0\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Build(context.Background(), Options{CacheRoot: root}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(calls(t, log)); n != 2 {
+		t.Fatalf("go ran %d times, want a rebuild of both binaries", n)
+	}
+	stamp, _ := os.ReadFile(filepath.Join(dir, "stamp"))
+	want, _ := Pinned().stamp()
+	if strings.TrimSpace(string(stamp)) != want {
+		t.Fatalf("stamp = %q, want %q", stamp, want)
+	}
+}
+
+func TestConcurrentBuildsBuildOnce(t *testing.T) {
+	log := fakeGo(t)
+	root := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = Build(context.Background(), Options{CacheRoot: root}) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(calls(t, log)); n != 2 {
+		t.Fatalf("go ran %d times for 4 concurrent builds, want 2 (one build)", n)
+	}
+}
+
+func TestBuildFailureKeepsNoBinary(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte("#!/bin/sh\necho 'proxy says no' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	root := t.TempDir()
+	_, err := Build(context.Background(), Options{CacheRoot: root})
+	if err == nil || !strings.Contains(err.Error(), "building kube-apiserver") || !strings.Contains(err.Error(), "proxy says no") {
+		t.Fatalf("error = %v, want one naming the binary and the go command's message", err)
+	}
+	if versions, _ := Cached(root); len(versions) != 0 {
+		t.Fatalf("Cached = %v after a failed build", versions)
+	}
+}
+
+func TestBuildRejectsNonReleases(t *testing.T) {
+	for _, v := range []string{"1.37.2", "v1.37", "v1.37.2-rc.0", "latest"} {
+		if _, err := Build(context.Background(), Options{Version: v, CacheRoot: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "is not a Kubernetes release") {
+			t.Errorf("Build(%q) error = %v", v, err)
+		}
+	}
+}
+
+func TestCachedListsCompleteVersionsInOrder(t *testing.T) {
+	root := t.TempDir()
+	for _, v := range []string{"v1.37.10", "v1.36.3", "v1.37.2", "v1.35.0"} {
+		dir := filepath.Join(root, v)
+		os.MkdirAll(dir, 0o755)
+		names := []string{"kube-apiserver", "etcd", "stamp"}
+		if v == "v1.35.0" {
+			names = names[:2] // a build that never finished has no stamp
+		}
+		for _, name := range names {
+			if err := os.WriteFile(filepath.Join(dir, name), nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	os.MkdirAll(filepath.Join(root, "not-a-version"), 0o755)
+	got, err := Cached(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"v1.36.3", "v1.37.2", "v1.37.10"}; !slices.Equal(got, want) {
+		t.Fatalf("Cached = %v, want %v", got, want)
+	}
+	if got, err := Cached(filepath.Join(root, "missing")); err != nil || got != nil {
+		t.Fatalf("Cached(missing) = %v, %v", got, err)
+	}
+}
+
+func TestToolGoModMapsStagingToPublishedModules(t *testing.T) {
+	upstream := []byte(`module k8s.io/kubernetes
+
+go 1.26.0
+
+godebug default=go1.26
+
+require (
+	go.etcd.io/etcd/server/v3 v3.7.0
+	k8s.io/api v0.0.0
+)
+
+replace (
+	k8s.io/api => ./staging/src/k8s.io/api
+	k8s.io/client-go => ./staging/src/k8s.io/client-go
+	example.com/fork => example.com/other v1.0.0
+)
+`)
+	got, err := toolGoMod("v1.38.4", upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"go 1.26.0\n", "godebug default=go1.26\n", "tool k8s.io/kubernetes/cmd/kube-apiserver\n",
+		"\tgo.etcd.io/etcd/server/v3 v3.7.0\n", "\tk8s.io/kubernetes v1.38.4\n",
+		"\tk8s.io/api => k8s.io/api v0.38.4\n", "\tk8s.io/client-go => k8s.io/client-go v0.38.4\n",
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("go.mod lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(string(got), "example.com") {
+		t.Errorf("go.mod keeps a replacement that is not a staging module:\n%s", got)
+	}
+	m := Module{GoMod: got}
+	if k8s, etcd, err := m.Versions(); err != nil || k8s != "v1.38.4" || etcd != "v3.7.0" {
+		t.Fatalf("Versions() = %s, %s, %v", k8s, etcd, err)
+	}
+	if _, err := toolGoMod("v1.38.4", []byte("module k8s.io/kubernetes\n")); err == nil || !strings.Contains(err.Error(), "go.etcd.io/etcd/server/v3") {
+		t.Fatalf("error = %v, want one naming the missing etcd requirement", err)
+	}
+}
+
+func TestBuildOfAnotherReleaseReusesItsResolvedModule(t *testing.T) {
+	log := fakeGo(t)
+	root := t.TempDir()
+	other := Module{
+		GoMod:    []byte("module x\n\nrequire (\n\tgo.etcd.io/etcd/server/v3 v3.6.9\n\tk8s.io/kubernetes v1.36.3\n)\n"),
+		GoSum:    []byte{},
+		EtcdMain: Pinned().EtcdMain,
+	}
+	if err := other.write(filepath.Join(root, "v1.36.3", sourceDir)); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := Build(context.Background(), Options{Version: "v1.36.3", CacheRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := calls(t, log)
+	if len(got) != 2 || !strings.Contains(got[0], "gitVersion=v1.36.3") {
+		t.Fatalf("go calls = %q, want two builds of v1.36.3 from the kept module and no resolution", got)
+	}
+	if versions, _ := Cached(root); !slices.Equal(versions, []string{"v1.36.3"}) || dir != filepath.Join(root, "v1.36.3") {
+		t.Fatalf("Cached = %v, dir = %s", versions, dir)
+	}
+}

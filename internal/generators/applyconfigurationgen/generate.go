@@ -99,21 +99,34 @@ func Generate(patterns []string, cfg Config, out *output.Set) error {
 		g.cfg.Externals = DefaultExternals()
 	}
 	g.schema = newSchemaBuilder(g.u)
-	pkgs, err := g.u.load(patterns...)
-	if err != nil {
-		return err
-	}
+	// The +genclient tags are read by the model client-gen uses, concurrently with the parse of the
+	// packages' declarations.
 	clients := map[string]*model.Type{}
-	if cfg.Roots == nil {
+	var modelErr error
+	modelDone := make(chan struct{})
+	go func() {
+		defer close(modelDone)
+		if cfg.Roots != nil {
+			return
+		}
 		m, err := model.Load(patterns, model.Options{Dir: cfg.Dir, WithApply: true, LintRules: cfg.LintRules})
 		if err != nil {
-			return err
+			modelErr = err
+			return
 		}
 		for _, v := range m.Versions() {
 			for _, t := range v.Types {
 				clients[v.PkgPath+"."+t.Name] = t
 			}
 		}
+	}()
+	pkgs, err := g.u.load(patterns...)
+	<-modelDone
+	if err != nil {
+		return err
+	}
+	if modelErr != nil {
+		return modelErr
 	}
 	var roots, shallow []*goType
 	for _, p := range pkgs {
@@ -180,13 +193,15 @@ func Generate(patterns []string, cfg Config, out *output.Set) error {
 			return err
 		}
 	}
-	if cfg.Roots != nil {
-		return nil
+	if cfg.Roots == nil {
+		if err := r.utils(); err != nil {
+			return err
+		}
+		if err := r.internal(); err != nil {
+			return err
+		}
 	}
-	if err := r.utils(); err != nil {
-		return err
-	}
-	return r.internal()
+	return r.format()
 }
 
 // enabled reads the package's +k8s:applyconfiguration-gen tag from doc.go.

@@ -5,7 +5,9 @@ import (
 	"go/token"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
@@ -16,20 +18,52 @@ import (
 type renderer struct {
 	g   *generator
 	out *output.Set
+	// pending are the rendered files waiting to be formatted (format).
+	pending []pendingFile
+}
+
+// pendingFile is a rendered file before formatting.
+type pendingFile struct {
+	f    *gofile.File
+	path string
 }
 
 var rawTemplate = template.Must(template.New("raw").Parse("{{.}}"))
 
-// add formats body as file name of package pkgPath in dir.
+// add records body as file name in dir, to be formatted by format.
 func (r *renderer) add(f *gofile.File, dir, name, body string) error {
 	if err := f.Execute(rawTemplate, body); err != nil {
 		return err
 	}
-	content, err := f.Bytes(r.g.cfg.Header, Generator)
-	if err != nil {
-		return err
+	r.pending = append(r.pending, pendingFile{f: f, path: filepath.Join(dir, name)})
+	return nil
+}
+
+// format assembles and formats the pending files on every CPU and adds them to the output set.
+func (r *renderer) format() error {
+	contents := make([][]byte, len(r.pending))
+	errs := make([]error, len(r.pending))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				contents[i], errs[i] = r.pending[i].f.Bytes(r.g.cfg.Header, Generator)
+			}
+		})
 	}
-	r.out.Add(filepath.Join(dir, name), content)
+	for i := range r.pending {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, p := range r.pending {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		r.out.Add(p.path, contents[i])
+	}
+	r.pending = nil
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -13,6 +14,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
 // universe holds the parsed syntax of the input packages and of every package their types lead to,
@@ -101,7 +104,16 @@ func parse(p *packages.Package) (*pkgInfo, error) {
 		methods: map[string][]*ast.FuncDecl{}, consts: map[string]ast.Expr{}}
 	for _, name := range p.GoFiles {
 		pi.dir = filepath.Dir(name)
-		f, err := parser.ParseFile(pi.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if load.IsGenerated(name, src) {
+			// Generated files (deepcopy, protobuf, ...) declare no API types; skipping them halves the
+			// source read from k8s.io/api.
+			continue
+		}
+		f, err := parser.ParseFile(pi.fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
@@ -229,6 +241,15 @@ func (u *universe) importPath(p *pkgInfo, f *ast.File, local string) (string, er
 		}
 		candidates = append(candidates, path)
 	}
+	// The package name is nearly always the last path element; only when no import matches that way
+	// are the imports' real names listed.
+	for _, exact := range []bool{true, false} {
+		for _, path := range candidates {
+			if guessName(path, exact) == local {
+				return path, nil
+			}
+		}
+	}
 	if p.importNames == nil {
 		p.importNames = map[string]string{}
 	}
@@ -253,4 +274,22 @@ func (u *universe) importPath(p *pkgInfo, f *ast.File, local string) (string, er
 		}
 	}
 	return "", fmt.Errorf("%s: no import named %s", p.fset.Position(f.Package).Filename, local)
+}
+
+// guessName is the conventional package name of an import path: its last element (exact), or else
+// that without a major version suffix ("example.com/x/v2" is x), a "go-" prefix or a dotted suffix.
+func guessName(path string, exact bool) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if exact {
+		return last
+	}
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	if i := strings.IndexAny(last, ".-"); i >= 0 {
+		last = last[:i]
+	}
+	return last
 }

@@ -78,9 +78,8 @@ func normalize(def schema.TypeDef) schema.TypeDef {
 
 func normalizeAtom(a schema.Atom) schema.Atom {
 	if a.Map != nil {
-		m := *a.Map
-		m.Unions = nil
-		m.Fields = append([]schema.StructField(nil), m.Fields...)
+		m := schema.Map{ElementType: a.Map.ElementType, ElementRelationship: a.Map.ElementRelationship}
+		m.Fields = append([]schema.StructField(nil), a.Map.Fields...)
 		for i := range m.Fields {
 			m.Fields[i].Default = nil
 			m.Fields[i].Type = normalizeRef(m.Fields[i].Type)

@@ -64,6 +64,7 @@ require (
 )
 
 tool (
+	k8s.io/code-generator/cmd/applyconfiguration-gen
 	k8s.io/code-generator/cmd/client-gen
 	k8s.io/code-generator/cmd/informer-gen
 	k8s.io/code-generator/cmd/lister-gen

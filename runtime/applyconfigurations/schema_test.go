@@ -55,7 +55,7 @@ const configMapSchema = typed.YAMLObject(`types:
 // configMap has data a and b, of which manager "alice" owns a.
 func configMap() *corev1.ConfigMap {
 	return &corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
+		TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "ns", ManagedFields: []metav1.ManagedFieldsEntry{{
 			Manager: "alice", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1", FieldsType: "FieldsV1",
 			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{"f:a":{}}}`)},

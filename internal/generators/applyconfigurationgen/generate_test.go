@@ -69,3 +69,19 @@ func TestExternalApplyConfigurationsFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageOptOut checks that +k8s:applyconfiguration-gen=false in doc.go leaves a package out.
+func TestPackageOptOut(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := cli.ApplyConfigurationGen([]string{"--output-dir", out, "--output-pkg", "example.com/ac", "./testdata/optout/v1"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "optout", "v1")); !os.IsNotExist(err) {
+		t.Errorf("the opted-out package got apply configurations (%v)", err)
+	}
+	utils, err := os.ReadFile(filepath.Join(out, "utils.go"))
+	if err != nil || strings.Contains(string(utils), "Skipped") {
+		t.Errorf("utils.go mentions the opted-out type or is missing: %v", err)
+	}
+}

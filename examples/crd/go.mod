@@ -61,6 +61,8 @@ replace github.com/kgen-dev/kgen => ../..
 
 tool (
 	github.com/kgen-dev/kgen/cmd/client-gen
+	github.com/kgen-dev/kgen/cmd/deepcopy-gen
 	github.com/kgen-dev/kgen/cmd/informer-gen
 	github.com/kgen-dev/kgen/cmd/lister-gen
+	github.com/kgen-dev/kgen/cmd/register-gen
 )

@@ -12,11 +12,17 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
 )
 
+// Packages utils.go refers to.
+const (
+	pkgSchema  = "k8s.io/apimachinery/pkg/runtime/schema"
+	pkgRuntime = "k8s.io/apimachinery/pkg/runtime"
+)
+
 // utils renders utils.go: ForKind and NewTypeConverter for every generated type.
 func (r *renderer) utils() error {
 	pkg := r.g.cfg.OutputPkg
 	f := gofile.New(pkg, path.Base(pkg))
-	gvk := f.Ref(gofile.PkgSchema, "GroupVersionKind")
+	gvk := f.Ref(pkgSchema, "GroupVersionKind")
 	var b strings.Builder
 	fmt.Fprintf(&b, "// ForKind returns an empty apply configuration for the kind, or nil if the kind has none here.\n")
 	fmt.Fprintf(&b, "func ForKind(kind %s) interface{} {\n\tswitch kind {\n", gvk)
@@ -53,7 +59,7 @@ func (r *renderer) utils() error {
 	fmt.Fprintf(&b, "// NewTypeConverter returns a type converter for the types of scheme that have apply configurations\n// here, for field-managed fake clientsets (%s).\n",
 		"testing.NewFieldManagedObjectTracker")
 	fmt.Fprintf(&b, "func NewTypeConverter(scheme *%s) %s {\n\treturn %s.TypeConverter(scheme)\n}\n",
-		f.Ref(gofile.PkgRuntime, "Scheme"), f.Ref("k8s.io/apimachinery/pkg/util/managedfields", "TypeConverter"),
+		f.Ref(pkgRuntime, "Scheme"), f.Ref("k8s.io/apimachinery/pkg/util/managedfields", "TypeConverter"),
 		f.Ref(path.Join(pkg, "internal"), "Schema"))
 	return r.add(f, r.g.cfg.OutputDir, "utils.go", b.String())
 }

@@ -1,7 +1,6 @@
 package clientgen
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -74,6 +73,7 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	if cfg.ClientsetOnly {
 		return nil
 	}
+	g.handWritten = g.findExpansions(versions)
 	for _, v := range versions {
 		if err := g.version(v); err != nil {
 			return err
@@ -85,6 +85,26 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 type gen struct {
 	cfg Config
 	r   *gofile.Renderer
+	// handWritten holds the types whose typed client has a hand-written expansion, found before rendering.
+	handWritten map[*model.Type]bool
+}
+
+// findExpansions looks for the hand-written <type>_expansion.go files of the versions' typed clients.
+func (g *gen) findExpansions(versions []*model.Version) map[*model.Type]bool {
+	files := map[*model.Type]string{}
+	var paths []string
+	for _, v := range versions {
+		for _, t := range v.Types {
+			files[t] = filepath.Join(g.cfg.Dir(), TypedDir(v), t.LowerName()+"_expansion.go")
+			paths = append(paths, files[t])
+		}
+	}
+	existing := output.Existing(paths...)
+	handWritten := map[*model.Type]bool{}
+	for t, f := range files {
+		handWritten[t] = existing[f]
+	}
+	return handWritten
 }
 
 func (g *gen) render(dir, pkgName, name, tmpl string, data any) error {
@@ -96,7 +116,7 @@ func TypedDir(v *model.Version) string { return path.Join("typed", v.Group.Dir, 
 
 func (g *gen) version(v *model.Version) error {
 	dir := TypedDir(v)
-	vd := versionData{Cfg: g.cfg, V: v, TypedPkg: path.Join(g.cfg.Pkg(), dir)}
+	vd := versionData{Cfg: g.cfg, V: v, TypedPkg: path.Join(g.cfg.Pkg(), dir), HandWritten: g.handWritten}
 	if err := g.render(dir, v.Name, "doc.go", "typedDoc", vd); err != nil {
 		return err
 	}
@@ -104,7 +124,6 @@ func (g *gen) version(v *model.Version) error {
 		return err
 	}
 	for _, t := range v.Types {
-		vd.HandWritten = append(vd.HandWritten, exists(filepath.Join(g.cfg.Dir(), dir, t.LowerName()+"_expansion.go")))
 		td := typeData{versionData: vd, T: t}
 		if err := g.render(dir, v.Name, t.LowerName()+".go", "typedClient", td); err != nil {
 			return err
@@ -129,11 +148,6 @@ func (g *gen) version(v *model.Version) error {
 	return nil
 }
 
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
 type clientsetData struct {
 	Cfg      Config
 	Versions []*model.Version
@@ -146,10 +160,11 @@ func (d clientsetData) TypedPkg(v *model.Version) string { return path.Join(d.Cf
 func (d clientsetData) FakeTypedPkg(v *model.Version) string { return path.Join(d.TypedPkg(v), "fake") }
 
 type versionData struct {
-	Cfg         Config
-	V           *model.Version
-	TypedPkg    string
-	HandWritten []bool
+	Cfg      Config
+	V        *model.Version
+	TypedPkg string
+	// HandWritten holds the types with a hand-written expansion.
+	HandWritten map[*model.Type]bool
 }
 
 // SchemePkg is the import path of the clientset's scheme package.
@@ -163,35 +178,37 @@ func (d versionData) APIPath() string {
 	return d.Cfg.APIPath
 }
 
-// NeedsExpansion reports whether the i-th type needs a generated empty expansion interface.
-func (d versionData) NeedsExpansion(i int) bool { return !d.HandWritten[i] }
+// NeedsExpansion reports whether t needs a generated empty expansion interface.
+func (d versionData) NeedsExpansion(t *model.Type) bool { return !d.HandWritten[t] }
 
 type typeData struct {
 	versionData
 	T *model.Type
 }
 
-// Embed is the gentype helper the typed client embeds ("ClientWithList").
-func (d typeData) Embed() string {
+// embedding is the gentype helper a typed client embeds, its fake counterpart and their constructors.
+type embedding struct {
+	Client, New, Fake, NewFake gofile.GoIdent
+	// List and Apply report whether the helpers take a list type and an apply configuration type parameter.
+	List, Apply bool
+}
+
+// Embed is the gentype helper of the type's client: the list half when it lists, the apply half when it
+// applies (noVerbs types have neither).
+func (d typeData) Embed() embedding {
+	g := gofile.Symbols.Gentype
 	list, apply := d.T.HasVerb("list"), d.T.HasVerb("apply") || d.T.HasVerb("applyStatus")
 	switch {
 	case d.T.NoVerbs:
-		return "Client"
 	case list && apply:
-		return "ClientWithListAndApply"
+		return embedding{g.ClientWithListAndApply, g.NewClientWithListAndApply, g.FakeClientWithListAndApply, g.NewFakeClientWithListAndApply, true, true}
 	case list:
-		return "ClientWithList"
+		return embedding{g.ClientWithList, g.NewClientWithList, g.FakeClientWithList, g.NewFakeClientWithList, true, false}
 	case apply:
-		return "ClientWithApply"
+		return embedding{g.ClientWithApply, g.NewClientWithApply, g.FakeClientWithApply, g.NewFakeClientWithApply, false, true}
 	}
-	return "Client"
+	return embedding{g.Client, g.NewClient, g.FakeClient, g.NewFakeClient, false, false}
 }
-
-// HasList reports whether Embed takes a list type parameter.
-func (d typeData) HasList() bool { return strings.Contains(d.Embed(), "List") }
-
-// HasApply reports whether Embed takes an apply configuration type parameter.
-func (d typeData) HasApply() bool { return strings.Contains(d.Embed(), "Apply") }
 
 // ApplyPkg is the import path of the apply configurations of types in pkg.
 func (d typeData) ApplyPkg(r model.TypeRef) string {

@@ -4,7 +4,7 @@ const clientsetTemplates = `
 {{define "clientset"}}{{$d := .}}
 // Interface gives access to the discovery client and to each group version's typed client.
 type Interface interface {
-	Discovery() {{rt "discovery.DiscoveryInterfaces"}}
+	Discovery() {{id rt.Discovery.DiscoveryInterfaces}}
 {{- range .Versions}}
 	{{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .GroupVersionGoName "Interface")}}
 {{- end}}
@@ -12,7 +12,7 @@ type Interface interface {
 
 // Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
-	*{{rt "discovery.DiscoveryClient"}}
+	*{{id rt.Discovery.DiscoveryClient}}
 {{- range .Versions}}
 	{{lower .GroupVersionGoName}} *{{ref ($d.TypedPkg .) (print .GroupVersionGoName "Client")}}
 {{- end}}
@@ -24,7 +24,7 @@ func (c *Clientset) {{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .Grou
 }
 {{end}}
 // Discovery returns the client of the server's API discovery endpoints.
-func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterfaces"}} {
+func (c *Clientset) Discovery() {{id rt.Discovery.DiscoveryInterfaces}} {
 	if c == nil {
 		return nil
 	}
@@ -32,12 +32,12 @@ func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterfaces"}} {
 }
 
 // NewForConfig returns a Clientset for the server c describes, sending requests through an HTTP client made from c.
-func NewForConfig(c *{{rt "rest.Config"}}) (*Clientset, error) {
+func NewForConfig(c *{{id rt.Rest.Config}}) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.UserAgent == "" {
-		configShallowCopy.UserAgent = {{rt "rest.DefaultKubernetesUserAgent"}}()
+		configShallowCopy.UserAgent = {{id rt.Rest.DefaultKubernetesUserAgent}}()
 	}
-	httpClient, err := {{rt "rest.HTTPClientFor"}}(&configShallowCopy)
+	httpClient, err := {{id rt.Rest.HTTPClientFor}}(&configShallowCopy)
 	if err != nil {
 		return nil, err
 	}
@@ -46,13 +46,13 @@ func NewForConfig(c *{{rt "rest.Config"}}) (*Clientset, error) {
 
 // NewForConfigAndClient returns a Clientset for the server c describes that sends its requests through
 // httpClient, throttled by c's rate limiter or else by one made from c's QPS and Burst.
-func NewForConfigAndClient(c *{{rt "rest.Config"}}, httpClient *{{ref "net/http" "Client"}}) (*Clientset, error) {
+func NewForConfigAndClient(c *{{id rt.Rest.Config}}, httpClient *{{ref "net/http" "Client"}}) (*Clientset, error) {
 	configShallowCopy := *c
 	if configShallowCopy.RateLimiter == nil && configShallowCopy.QPS > 0 {
 		if configShallowCopy.Burst <= 0 {
 			return nil, {{ref "fmt" "Errorf"}}("burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0")
 		}
-		configShallowCopy.RateLimiter = {{rt "rest.NewTokenBucketRateLimiter"}}(configShallowCopy.QPS, configShallowCopy.Burst)
+		configShallowCopy.RateLimiter = {{id rt.Rest.NewTokenBucketRateLimiter}}(configShallowCopy.QPS, configShallowCopy.Burst)
 	}
 	var cs Clientset
 	var err error
@@ -61,14 +61,14 @@ func NewForConfigAndClient(c *{{rt "rest.Config"}}, httpClient *{{ref "net/http"
 		return nil, err
 	}
 {{- end}}
-	if cs.DiscoveryClient, err = {{rt "discovery.NewDiscoveryClientForConfigAndClient"}}(&configShallowCopy, httpClient); err != nil {
+	if cs.DiscoveryClient, err = {{id rt.Discovery.NewDiscoveryClientForConfigAndClient}}(&configShallowCopy, httpClient); err != nil {
 		return nil, err
 	}
 	return &cs, nil
 }
 
 // NewForConfigOrDie is NewForConfig for callers that cannot go on without a clientset: it panics on error.
-func NewForConfigOrDie(c *{{rt "rest.Config"}}) *Clientset {
+func NewForConfigOrDie(c *{{id rt.Rest.Config}}) *Clientset {
 	cs, err := NewForConfig(c)
 	if err != nil {
 		panic(err)
@@ -77,12 +77,12 @@ func NewForConfigOrDie(c *{{rt "rest.Config"}}) *Clientset {
 }
 
 // New returns a Clientset all of whose clients send their requests through c.
-func New(c {{rt "rest.Interface"}}) *Clientset {
+func New(c {{id rt.Rest.Interface}}) *Clientset {
 	var cs Clientset
 {{- range .Versions}}
 	cs.{{lower .GroupVersionGoName}} = {{ref ($d.TypedPkg .) "New"}}(c)
 {{- end}}
-	cs.DiscoveryClient = {{rt "discovery.NewDiscoveryClient"}}(c)
+	cs.DiscoveryClient = {{id rt.Discovery.NewDiscoveryClient}}(c)
 	return &cs
 }
 {{end}}
@@ -97,22 +97,22 @@ func New(c {{rt "rest.Interface"}}) *Clientset {
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {
-	{{rt "metav1.AddToGroupVersion"}}(Scheme, {{rt "schema.GroupVersion"}}{Version: "v1"})
-	{{rt "utilruntime.Must"}}(AddToScheme(Scheme))
+	{{id rt.Metav1.AddToGroupVersion}}(Scheme, {{id rt.Schema.GroupVersion}}{Version: "v1"})
+	{{id rt.UtilRuntime.Must}}(AddToScheme(Scheme))
 }
 {{end}}
 
 {{define "schemeVars"}}
 // Scheme holds the types of every group version of the clientset.
-var Scheme = {{rt "runtime.NewScheme"}}()
+var Scheme = {{id rt.Runtime.NewScheme}}()
 
 // Codecs provides serializers for the types in Scheme.
-var Codecs = {{rt "serializer.NewCodecFactory"}}(Scheme)
+var Codecs = {{id rt.Serializer.NewCodecFactory}}(Scheme)
 
 // ParameterCodec converts options structs to and from query parameters.
-var ParameterCodec = {{rt "runtime.NewParameterCodec"}}(Scheme)
+var ParameterCodec = {{id rt.Runtime.NewParameterCodec}}(Scheme)
 
-var localSchemeBuilder = {{rt "runtime.SchemeBuilder"}}{
+var localSchemeBuilder = {{id rt.Runtime.SchemeBuilder}}{
 {{- range .Versions}}
 	{{ref .PkgPath "AddToScheme"}},
 {{- end}}

@@ -13,17 +13,17 @@ const fakeTemplates = `
 //
 // Deprecated: use NewClientset, whose field management lets tests rely on server-side apply.
 {{- end}}
-func NewSimpleClientset(objects ...{{rt "runtime.Object"}}) *Clientset {
-	return newClientset({{rt "testing.NewObjectTracker"}}(scheme, codecs.UniversalDecoder()), objects)
+func NewSimpleClientset(objects ...{{id rt.Runtime.Object}}) *Clientset {
+	return newClientset({{id rt.Testing.NewObjectTracker}}(scheme, codecs.UniversalDecoder()), objects)
 }
 {{if .Cfg.ApplyConfigurationPackage}}
 // NewClientset returns a fake clientset whose store starts out holding objects and manages fields, so
 // that server-side apply behaves in tests as it does on a server.
-func NewClientset(objects ...{{rt "runtime.Object"}}) *Clientset {
-	return newClientset({{rt "testing.NewFieldManagedObjectTracker"}}(scheme, codecs.UniversalDecoder(), {{ref .Cfg.ApplyConfigurationPackage "NewTypeConverter"}}(scheme)), objects)
+func NewClientset(objects ...{{id rt.Runtime.Object}}) *Clientset {
+	return newClientset({{id rt.Testing.NewFieldManagedObjectTracker}}(scheme, codecs.UniversalDecoder(), {{ref .Cfg.ApplyConfigurationPackage "NewTypeConverter"}}(scheme)), objects)
 }
 {{end}}
-func newClientset(o {{rt "testing.ObjectTracker"}}, objects []{{rt "runtime.Object"}}) *Clientset {
+func newClientset(o {{id rt.Testing.ObjectTracker}}, objects []{{id rt.Runtime.Object}}) *Clientset {
 	for _, obj := range objects {
 		if err := o.Add(obj); err != nil {
 			panic(err)
@@ -31,11 +31,11 @@ func newClientset(o {{rt "testing.ObjectTracker"}}, objects []{{rt "runtime.Obje
 	}
 	cs := &Clientset{tracker: o}
 	cs.Resources = servedResources()
-	cs.discovery = &{{rt "fakediscovery.FakeDiscovery"}}{Fake: &cs.Fake}
-	cs.AddReactor("*", "*", {{rt "testing.ObjectReaction"}}(o))
-	cs.AddWatchReactor("*", func(action {{rt "testing.Action"}}) (handled bool, ret {{rt "watch.Interface"}}, err error) {
-		var opts {{rt "metav1.ListOptions"}}
-		if watchAction, ok := action.({{rt "testing.WatchActionImpl"}}); ok {
+	cs.discovery = &{{id rt.FakeDiscovery.FakeDiscovery}}{Fake: &cs.Fake}
+	cs.AddReactor("*", "*", {{id rt.Testing.ObjectReaction}}(o))
+	cs.AddWatchReactor("*", func(action {{id rt.Testing.Action}}) (handled bool, ret {{id rt.Watch.Interface}}, err error) {
+		var opts {{id rt.Metav1.ListOptions}}
+		if watchAction, ok := action.({{id rt.Testing.WatchActionImpl}}); ok {
 			opts = watchAction.ListOptions
 		}
 		gvr := action.GetResource()
@@ -52,18 +52,18 @@ func newClientset(o {{rt "testing.ObjectTracker"}}, objects []{{rt "runtime.Obje
 // Clientset implements the generated clientset Interface on top of an object tracker. Reactors added to
 // its embedded Fake customise responses.
 type Clientset struct {
-	{{rt "testing.Fake"}}
-	discovery *{{rt "fakediscovery.FakeDiscovery"}}
-	tracker   {{rt "testing.ObjectTracker"}}
+	{{id rt.Testing.Fake}}
+	discovery *{{id rt.FakeDiscovery.FakeDiscovery}}
+	tracker   {{id rt.Testing.ObjectTracker}}
 }
 
 // Discovery returns a fake discovery client listing the resources this clientset serves.
-func (c *Clientset) Discovery() {{rt "discovery.DiscoveryInterfaces"}} {
+func (c *Clientset) Discovery() {{id rt.Discovery.DiscoveryInterfaces}} {
 	return c.discovery
 }
 
 // Tracker returns the object tracker backing the clientset.
-func (c *Clientset) Tracker() {{rt "testing.ObjectTracker"}} {
+func (c *Clientset) Tracker() {{id rt.Testing.ObjectTracker}} {
 	return c.tracker
 }
 
@@ -75,10 +75,10 @@ func (c *Clientset) IsWatchListSemanticsUnSupported() bool {
 }
 
 // servedResources lists the resources this clientset serves, for its fake discovery client.
-func servedResources() []*{{rt "metav1.APIResourceList"}} {
-	return []*{{rt "metav1.APIResourceList"}}{
+func servedResources() []*{{id rt.Metav1.APIResourceList}} {
+	return []*{{id rt.Metav1.APIResourceList}}{
 {{- range .Versions}}
-		{GroupVersion: {{printf "%q" ($d.GroupVersion .)}}, APIResources: []{{rt "metav1.APIResource"}}{
+		{GroupVersion: {{printf "%q" ($d.GroupVersion .)}}, APIResources: []{{id rt.Metav1.APIResource}}{
 {{- range $d.ServedResources .}}
 			{Name: {{printf "%q" .Name}}, Kind: {{printf "%q" .Kind}}, Namespaced: {{.Namespaced}}, Verbs: []string{ {{- range $i, $v := .Verbs}}{{if $i}}, {{end}}{{printf "%q" $v}}{{end -}} }},
 {{- end}}
@@ -89,7 +89,7 @@ func servedResources() []*{{rt "metav1.APIResourceList"}} {
 
 var (
 	_ {{ref .Cfg.Pkg "Interface"}} = &Clientset{}
-	_ {{rt "testing.FakeClient"}} = &Clientset{}
+	_ {{id rt.Testing.FakeClient}} = &Clientset{}
 )
 {{range .Versions}}
 // {{.GroupVersionGoName}} returns the fake typed client of version {{.Name}} of the {{if .Group.Name}}{{.Group.Name}}{{else}}core{{end}} group.
@@ -100,10 +100,10 @@ func (c *Clientset) {{.GroupVersionGoName}}() {{ref ($d.TypedPkg .) (print .Grou
 {{end}}
 
 {{define "fakeRegister"}}
-var scheme = {{rt "runtime.NewScheme"}}()
-var codecs = {{rt "serializer.NewCodecFactory"}}(scheme)
+var scheme = {{id rt.Runtime.NewScheme}}()
+var codecs = {{id rt.Serializer.NewCodecFactory}}(scheme)
 
-var localSchemeBuilder = {{rt "runtime.SchemeBuilder"}}{
+var localSchemeBuilder = {{id rt.Runtime.SchemeBuilder}}{
 {{- range .Versions}}
 	{{ref .PkgPath "AddToScheme"}},
 {{- end}}
@@ -113,8 +113,8 @@ var localSchemeBuilder = {{rt "runtime.SchemeBuilder"}}{
 var AddToScheme = localSchemeBuilder.AddToScheme
 
 func init() {
-	{{rt "metav1.AddToGroupVersion"}}(scheme, {{rt "schema.GroupVersion"}}{Version: "v1"})
-	{{rt "utilruntime.Must"}}(AddToScheme(scheme))
+	{{id rt.Metav1.AddToGroupVersion}}(scheme, {{id rt.Schema.GroupVersion}}{Version: "v1"})
+	{{id rt.UtilRuntime.Must}}(AddToScheme(scheme))
 }
 {{end}}
 
@@ -125,7 +125,7 @@ func init() {
 {{define "fakeGroupClient"}}{{$gv := .V.GroupVersionGoName}}
 // Fake{{$gv}} implements {{$gv}}Interface on top of a testing.Fake.
 type Fake{{$gv}} struct {
-	*{{rt "testing.Fake"}}
+	*{{id rt.Testing.Fake}}
 }
 {{range .V.Types}}
 // {{.Plural}} returns the fake client of {{.Plural}}{{if .Namespaced}} in namespace{{end}}.
@@ -134,8 +134,8 @@ func (c *Fake{{$gv}}) {{.Plural}}({{if .Namespaced}}namespace string{{end}}) {{r
 }
 {{end}}
 // RESTClient returns a nil REST client: the fake answers calls itself and sends no requests.
-func (c *Fake{{$gv}}) RESTClient() {{rt "rest.Interface"}} {
-	var ret *{{rt "rest.RESTClient"}}
+func (c *Fake{{$gv}}) RESTClient() {{id rt.Rest.Interface}} {
+	var ret *{{id rt.Rest.RESTClient}}
 	return ret
 }
 {{end}}
@@ -143,22 +143,22 @@ func (c *Fake{{$gv}}) RESTClient() {{rt "rest.Interface"}} {
 {{define "fakeTypedClient"}}{{$d := .}}{{$t := .T}}{{$obj := ref $t.Version.PkgPath $t.Name}}{{$list := ref $t.Version.PkgPath (print $t.Name "List")}}
 // fake{{$t.Plural}} is the {{$t.Name}}Interface of the fake clientset, answered by its reactors.
 type fake{{$t.Plural}} struct {
-	*{{rt (print "gentype.Fake" .Embed)}}[{{template "typeParams" .}}]
+	*{{id .Embed.Fake}}[{{template "typeParams" .}}]
 	Fake *Fake{{.V.GroupVersionGoName}}
 }
 
 func newFake{{$t.Plural}}(fake *Fake{{.V.GroupVersionGoName}}, namespace string) {{ref .TypedPkg (print $t.Name "Interface")}} {
 	return &fake{{$t.Plural}}{
-		{{rt (print "gentype.NewFake" .Embed)}}[{{template "typeParams" .}}](
+		{{id .Embed.NewFake}}[{{template "typeParams" .}}](
 			fake.Fake, namespace,
 			{{ref $t.Version.PkgPath "SchemeGroupVersion"}}.WithResource({{quote $t.Resource}}),
 			{{ref $t.Version.PkgPath "SchemeGroupVersion"}}.WithKind({{quote $t.Name}}),
 			func() *{{$obj}} { return &{{$obj}}{} },
-			{{- if .HasList}}
+			{{- if .Embed.List}}
 			func() *{{$list}} { return &{{$list}}{} },
 			func(dst, src *{{$list}}) { dst.ListMeta = src.ListMeta },
-			func(list *{{$list}}) []*{{$obj}} { return {{rt "gentype.ToPointerSlice"}}(list.Items) },
-			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{rt "gentype.FromPointerSlice"}}(items) },
+			func(list *{{$list}}) []*{{$obj}} { return {{id rt.Gentype.ToPointerSlice}}(list.Items) },
+			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{id rt.Gentype.FromPointerSlice}}(items) },
 			{{- end}}
 		),
 		fake,
@@ -183,20 +183,20 @@ func (c *fake{{.D.T.Plural}}) {{template "extSignature" .}} {
 
 {{define "fakeAction"}}{{$ns := .D.T.Namespaced}}{{$sub := quote .X.Subresource}}
 {{- if eq .X.Verb "get"}}
-	{{- if .X.Subresource}}{{if $ns}}{{rtt "NewGetSubresourceActionWithOptions"}}(c.Resource(), c.Namespace(), {{$sub}}, {{.NameParam}}, options){{else}}{{rtt "NewRootGetSubresourceActionWithOptions"}}(c.Resource(), {{$sub}}, {{.NameParam}}, options){{end}}
-	{{- else}}{{if $ns}}{{rtt "NewGetActionWithOptions"}}(c.Resource(), c.Namespace(), name, options){{else}}{{rtt "NewRootGetActionWithOptions"}}(c.Resource(), name, options){{end}}{{end}}
+	{{- if .X.Subresource}}{{if $ns}}{{id rt.Testing.NewGetSubresourceActionWithOptions}}(c.Resource(), c.Namespace(), {{$sub}}, {{.NameParam}}, options){{else}}{{id rt.Testing.NewRootGetSubresourceActionWithOptions}}(c.Resource(), {{$sub}}, {{.NameParam}}, options){{end}}
+	{{- else}}{{if $ns}}{{id rt.Testing.NewGetActionWithOptions}}(c.Resource(), c.Namespace(), name, options){{else}}{{id rt.Testing.NewRootGetActionWithOptions}}(c.Resource(), name, options){{end}}{{end}}
 {{- else if eq .X.Verb "list"}}
-	{{- if $ns}}{{rtt "NewListActionWithOptions"}}(c.Resource(), c.Kind(), c.Namespace(), opts){{else}}{{rtt "NewRootListActionWithOptions"}}(c.Resource(), c.Kind(), opts){{end}}
+	{{- if $ns}}{{id rt.Testing.NewListActionWithOptions}}(c.Resource(), c.Kind(), c.Namespace(), opts){{else}}{{id rt.Testing.NewRootListActionWithOptions}}(c.Resource(), c.Kind(), opts){{end}}
 {{- else if eq .X.Verb "create"}}
-	{{- if .X.Subresource}}{{if $ns}}{{rtt "NewCreateSubresourceActionWithOptions"}}(c.Resource(), {{.NameParam}}, {{$sub}}, c.Namespace(), {{.InParam}}, opts){{else}}{{rtt "NewRootCreateSubresourceActionWithOptions"}}(c.Resource(), {{.NameParam}}, {{$sub}}, {{.InParam}}, opts){{end}}
-	{{- else}}{{if $ns}}{{rtt "NewCreateActionWithOptions"}}(c.Resource(), c.Namespace(), {{.InParam}}, opts){{else}}{{rtt "NewRootCreateActionWithOptions"}}(c.Resource(), {{.InParam}}, opts){{end}}{{end}}
+	{{- if .X.Subresource}}{{if $ns}}{{id rt.Testing.NewCreateSubresourceActionWithOptions}}(c.Resource(), {{.NameParam}}, {{$sub}}, c.Namespace(), {{.InParam}}, opts){{else}}{{id rt.Testing.NewRootCreateSubresourceActionWithOptions}}(c.Resource(), {{.NameParam}}, {{$sub}}, {{.InParam}}, opts){{end}}
+	{{- else}}{{if $ns}}{{id rt.Testing.NewCreateActionWithOptions}}(c.Resource(), c.Namespace(), {{.InParam}}, opts){{else}}{{id rt.Testing.NewRootCreateActionWithOptions}}(c.Resource(), {{.InParam}}, opts){{end}}{{end}}
 {{- else if eq .X.Verb "update"}}
-	{{- if .X.Subresource}}{{if $ns}}{{rtt "NewUpdateSubresourceActionWithOptions"}}(c.Resource(), {{$sub}}, c.Namespace(), {{.InParam}}, opts){{else}}{{rtt "NewRootUpdateSubresourceActionWithOptions"}}(c.Resource(), {{$sub}}, {{.InParam}}, opts){{end}}
-	{{- else}}{{if $ns}}{{rtt "NewUpdateActionWithOptions"}}(c.Resource(), c.Namespace(), {{.InParam}}, opts){{else}}{{rtt "NewRootUpdateActionWithOptions"}}(c.Resource(), {{.InParam}}, opts){{end}}{{end}}
+	{{- if .X.Subresource}}{{if $ns}}{{id rt.Testing.NewUpdateSubresourceActionWithOptions}}(c.Resource(), {{$sub}}, c.Namespace(), {{.InParam}}, opts){{else}}{{id rt.Testing.NewRootUpdateSubresourceActionWithOptions}}(c.Resource(), {{$sub}}, {{.InParam}}, opts){{end}}
+	{{- else}}{{if $ns}}{{id rt.Testing.NewUpdateActionWithOptions}}(c.Resource(), c.Namespace(), {{.InParam}}, opts){{else}}{{id rt.Testing.NewRootUpdateActionWithOptions}}(c.Resource(), {{.InParam}}, opts){{end}}{{end}}
 {{- else if eq .X.Verb "patch"}}
-	{{- if $ns}}{{rtt "NewPatchSubresourceActionWithOptions"}}(c.Resource(), c.Namespace(), name, pt, data, opts, subresources...){{else}}{{rtt "NewRootPatchSubresourceActionWithOptions"}}(c.Resource(), name, pt, data, opts, subresources...){{end}}
+	{{- if $ns}}{{id rt.Testing.NewPatchSubresourceActionWithOptions}}(c.Resource(), c.Namespace(), name, pt, data, opts, subresources...){{else}}{{id rt.Testing.NewRootPatchSubresourceActionWithOptions}}(c.Resource(), name, pt, data, opts, subresources...){{end}}
 {{- else if eq .X.Verb "apply"}}
-	{{- $name := .NameExpr}}{{if .X.Subresource}}{{if $ns}}{{rtt "NewPatchSubresourceActionWithOptions"}}(c.Resource(), c.Namespace(), {{$name}}, {{rt "types.ApplyPatchType"}}, data, opts.ToPatchOptions(), {{$sub}}){{else}}{{rtt "NewRootPatchSubresourceActionWithOptions"}}(c.Resource(), {{$name}}, {{rt "types.ApplyPatchType"}}, data, opts.ToPatchOptions(), {{$sub}}){{end}}
-	{{- else}}{{if $ns}}{{rtt "NewPatchSubresourceActionWithOptions"}}(c.Resource(), c.Namespace(), {{$name}}, {{rt "types.ApplyPatchType"}}, data, opts.ToPatchOptions()){{else}}{{rtt "NewRootPatchSubresourceActionWithOptions"}}(c.Resource(), {{$name}}, {{rt "types.ApplyPatchType"}}, data, opts.ToPatchOptions()){{end}}{{end}}
+	{{- $name := .NameExpr}}{{if .X.Subresource}}{{if $ns}}{{id rt.Testing.NewPatchSubresourceActionWithOptions}}(c.Resource(), c.Namespace(), {{$name}}, {{id rt.Types.ApplyPatchType}}, data, opts.ToPatchOptions(), {{$sub}}){{else}}{{id rt.Testing.NewRootPatchSubresourceActionWithOptions}}(c.Resource(), {{$name}}, {{id rt.Types.ApplyPatchType}}, data, opts.ToPatchOptions(), {{$sub}}){{end}}
+	{{- else}}{{if $ns}}{{id rt.Testing.NewPatchSubresourceActionWithOptions}}(c.Resource(), c.Namespace(), {{$name}}, {{id rt.Types.ApplyPatchType}}, data, opts.ToPatchOptions()){{else}}{{id rt.Testing.NewRootPatchSubresourceActionWithOptions}}(c.Resource(), {{$name}}, {{id rt.Types.ApplyPatchType}}, data, opts.ToPatchOptions()){{end}}{{end}}
 {{- end}}{{end}}
 `

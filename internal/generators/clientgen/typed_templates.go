@@ -8,7 +8,7 @@ const typedTemplates = `
 {{define "groupClient"}}{{$d := .}}{{$gv := .V.GroupVersionGoName}}
 // {{$gv}}Interface has a getter per resource of the group version.
 type {{$gv}}Interface interface {
-	RESTClient() {{rt "rest.Interface"}}
+	RESTClient() {{id rt.Rest.Interface}}
 {{- range .V.Types}}
 	{{.Plural}}Getter
 {{- end}}
@@ -16,7 +16,7 @@ type {{$gv}}Interface interface {
 
 // {{$gv}}Client is the group version's client; its typed clients share its REST client.
 type {{$gv}}Client struct {
-	restClient {{rt "rest.Interface"}}
+	restClient {{id rt.Rest.Interface}}
 }
 {{range .V.Types}}
 // {{.Plural}} returns a {{.Name}}Interface{{if .Namespaced}} for the namespace{{end}}.
@@ -25,10 +25,10 @@ func (c *{{$gv}}Client) {{.Plural}}({{if .Namespaced}}namespace string{{end}}) {
 }
 {{end}}
 // NewForConfig returns a {{$gv}}Client for the server c describes, sending requests through an HTTP client made from c.
-func NewForConfig(c *{{rt "rest.Config"}}) (*{{$gv}}Client, error) {
+func NewForConfig(c *{{id rt.Rest.Config}}) (*{{$gv}}Client, error) {
 	config := *c
 	setConfigDefaults(&config)
-	httpClient, err := {{rt "rest.HTTPClientFor"}}(&config)
+	httpClient, err := {{id rt.Rest.HTTPClientFor}}(&config)
 	if err != nil {
 		return nil, err
 	}
@@ -36,10 +36,10 @@ func NewForConfig(c *{{rt "rest.Config"}}) (*{{$gv}}Client, error) {
 }
 
 // NewForConfigAndClient returns a {{$gv}}Client for the server c describes that sends its requests through h.
-func NewForConfigAndClient(c *{{rt "rest.Config"}}, h *{{ref "net/http" "Client"}}) (*{{$gv}}Client, error) {
+func NewForConfigAndClient(c *{{id rt.Rest.Config}}, h *{{ref "net/http" "Client"}}) (*{{$gv}}Client, error) {
 	config := *c
 	setConfigDefaults(&config)
-	client, err := {{rt "rest.RESTClientForConfigAndClient"}}(&config, h)
+	client, err := {{id rt.Rest.RESTClientForConfigAndClient}}(&config, h)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func NewForConfigAndClient(c *{{rt "rest.Config"}}, h *{{ref "net/http" "Client"
 }
 
 // NewForConfigOrDie is NewForConfig for callers that cannot go on without the client: it panics on error.
-func NewForConfigOrDie(c *{{rt "rest.Config"}}) *{{$gv}}Client {
+func NewForConfigOrDie(c *{{id rt.Rest.Config}}) *{{$gv}}Client {
 	client, err := NewForConfig(c)
 	if err != nil {
 		panic(err)
@@ -56,22 +56,22 @@ func NewForConfigOrDie(c *{{rt "rest.Config"}}) *{{$gv}}Client {
 }
 
 // New returns a {{$gv}}Client whose typed clients send their requests through c.
-func New(c {{rt "rest.Interface"}}) *{{$gv}}Client {
+func New(c {{id rt.Rest.Interface}}) *{{$gv}}Client {
 	return &{{$gv}}Client{c}
 }
 
-func setConfigDefaults(config *{{rt "rest.Config"}}) {
+func setConfigDefaults(config *{{id rt.Rest.Config}}) {
 	gv := {{ref .V.PkgPath "SchemeGroupVersion"}}
 	config.GroupVersion = &gv
 	config.APIPath = {{quote .APIPath}}
-	config.NegotiatedSerializer = {{rt "rest.CodecFactoryForGeneratedClient"}}({{ref .SchemePkg "Scheme"}}, {{ref .SchemePkg "Codecs"}}).WithoutConversion()
+	config.NegotiatedSerializer = {{id rt.Rest.CodecFactoryForGeneratedClient}}({{ref .SchemePkg "Scheme"}}, {{ref .SchemePkg "Codecs"}}).WithoutConversion()
 	if config.UserAgent == "" {
-		config.UserAgent = {{rt "rest.DefaultKubernetesUserAgent"}}()
+		config.UserAgent = {{id rt.Rest.DefaultKubernetesUserAgent}}()
 	}
 }
 
 // RESTClient returns the REST client that the typed clients send their requests through, nil for a nil client.
-func (c *{{$gv}}Client) RESTClient() {{rt "rest.Interface"}} {
+func (c *{{$gv}}Client) RESTClient() {{id rt.Rest.Interface}} {
 	if c == nil {
 		return nil
 	}
@@ -80,7 +80,7 @@ func (c *{{$gv}}Client) RESTClient() {{rt "rest.Interface"}} {
 {{end}}
 
 {{define "expansion"}}{{$d := .}}
-{{- range $i, $t := .V.Types}}{{if $d.NeedsExpansion $i}}
+{{- range $t := .V.Types}}{{if $d.NeedsExpansion $t}}
 // {{$t.Name}}Expansion is the place for hand-written methods of the {{$t.Name}} client.
 type {{$t.Name}}Expansion interface{}
 {{end}}{{end}}
@@ -94,29 +94,29 @@ type {{$t.Name}}Expansion interface{}
 {{define "methods"}}{{$d := .}}{{$p := .Param .T.Name}}
 {{- range .T.Verbs}}
 {{- if eq . "create"}}
-	Create({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.CreateOptions"}}) ({{template "obj" $d}}, error)
+	Create({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{id rt.Metav1.CreateOptions}}) ({{template "obj" $d}}, error)
 {{- else if eq . "update"}}
-	Update({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
+	Update({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{id rt.Metav1.UpdateOptions}}) ({{template "obj" $d}}, error)
 {{- else if eq . "updateStatus"}}
 	// UpdateStatus writes the status subresource only; tag the type +genclient:noStatus to leave it out.
-	UpdateStatus({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{rt "metav1.UpdateOptions"}}) ({{template "obj" $d}}, error)
+	UpdateStatus({{template "ctx"}}, {{$p}} {{template "obj" $d}}, opts {{id rt.Metav1.UpdateOptions}}) ({{template "obj" $d}}, error)
 {{- else if eq . "delete"}}
-	Delete({{template "ctx"}}, name string, opts {{rt "metav1.DeleteOptions"}}) error
+	Delete({{template "ctx"}}, name string, opts {{id rt.Metav1.DeleteOptions}}) error
 {{- else if eq . "deleteCollection"}}
-	DeleteCollection({{template "ctx"}}, opts {{rt "metav1.DeleteOptions"}}, listOpts {{rt "metav1.ListOptions"}}) error
+	DeleteCollection({{template "ctx"}}, opts {{id rt.Metav1.DeleteOptions}}, listOpts {{id rt.Metav1.ListOptions}}) error
 {{- else if eq . "get"}}
-	Get({{template "ctx"}}, name string, opts {{rt "metav1.GetOptions"}}) ({{template "obj" $d}}, error)
+	Get({{template "ctx"}}, name string, opts {{id rt.Metav1.GetOptions}}) ({{template "obj" $d}}, error)
 {{- else if eq . "list"}}
-	List({{template "ctx"}}, opts {{rt "metav1.ListOptions"}}) ({{template "list" $d}}, error)
+	List({{template "ctx"}}, opts {{id rt.Metav1.ListOptions}}) ({{template "list" $d}}, error)
 {{- else if eq . "watch"}}
-	Watch({{template "ctx"}}, opts {{rt "metav1.ListOptions"}}) ({{rt "watch.Interface"}}, error)
+	Watch({{template "ctx"}}, opts {{id rt.Metav1.ListOptions}}) ({{id rt.Watch.Interface}}, error)
 {{- else if eq . "patch"}}
-	Patch({{template "ctx"}}, name string, pt {{rt "types.PatchType"}}, data []byte, opts {{rt "metav1.PatchOptions"}}, subresources ...string) (result {{template "obj" $d}}, err error)
+	Patch({{template "ctx"}}, name string, pt {{id rt.Types.PatchType}}, data []byte, opts {{id rt.Metav1.PatchOptions}}, subresources ...string) (result {{template "obj" $d}}, err error)
 {{- else if eq . "apply"}}
-	Apply({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
+	Apply({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{id rt.Metav1.ApplyOptions}}) (result {{template "obj" $d}}, err error)
 {{- else if eq . "applyStatus"}}
 	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
-	ApplyStatus({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{rt "metav1.ApplyOptions"}}) (result {{template "obj" $d}}, err error)
+	ApplyStatus({{template "ctx"}}, {{$p}} {{template "ac" $d}}, opts {{id rt.Metav1.ApplyOptions}}) (result {{template "obj" $d}}, err error)
 {{- end}}
 {{- end}}
 {{- range .T.Extensions}}
@@ -124,15 +124,15 @@ type {{$t.Name}}Expansion interface{}
 {{- end}}{{end}}
 
 {{define "extSignature"}}{{.X.Method}}({{template "ctx"}}, {{if .X.Subresource}}{{if ne .X.Verb "patch"}}{{.NameParam}} string, {{end}}{{end}}
-{{- if eq .X.Verb "get"}}{{if not .X.Subresource}}name string, {{end}}options {{rt "metav1.GetOptions"}}
-{{- else if eq .X.Verb "list"}}opts {{rt "metav1.ListOptions"}}
-{{- else if eq .X.Verb "create"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{rt "metav1.CreateOptions"}}
-{{- else if eq .X.Verb "update"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{rt "metav1.UpdateOptions"}}
-{{- else if eq .X.Verb "patch"}}name string, pt {{rt "types.PatchType"}}, data []byte, opts {{rt "metav1.PatchOptions"}}, subresources ...string
-{{- else if eq .X.Verb "apply"}}{{.InParam}} *{{ref (.D.ApplyPkg .X.Input) (print .X.Input.Name "ApplyConfiguration")}}, opts {{rt "metav1.ApplyOptions"}}
+{{- if eq .X.Verb "get"}}{{if not .X.Subresource}}name string, {{end}}options {{id rt.Metav1.GetOptions}}
+{{- else if eq .X.Verb "list"}}opts {{id rt.Metav1.ListOptions}}
+{{- else if eq .X.Verb "create"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{id rt.Metav1.CreateOptions}}
+{{- else if eq .X.Verb "update"}}{{.InParam}} *{{ref .X.Input.Pkg .X.Input.Name}}, opts {{id rt.Metav1.UpdateOptions}}
+{{- else if eq .X.Verb "patch"}}name string, pt {{id rt.Types.PatchType}}, data []byte, opts {{id rt.Metav1.PatchOptions}}, subresources ...string
+{{- else if eq .X.Verb "apply"}}{{.InParam}} *{{ref (.D.ApplyPkg .X.Input) (print .X.Input.Name "ApplyConfiguration")}}, opts {{id rt.Metav1.ApplyOptions}}
 {{- end}}) (*{{ref .X.Result.Pkg .ResultName}}, error){{end}}
 
-{{define "typeParams"}}{{template "obj" .}}{{if .HasList}}, {{template "list" .}}{{end}}{{if .HasApply}}, {{template "ac" .}}{{end}}{{end}}
+{{define "typeParams"}}{{template "obj" .}}{{if .Embed.List}}, {{template "list" .}}{{end}}{{if .Embed.Apply}}, {{template "ac" .}}{{end}}{{end}}
 
 {{define "typedClient"}}{{$d := .}}{{$t := .T}}
 // {{$t.Plural}}Getter is implemented by the group version's client, which hands out the client of {{$t.Plural}}.
@@ -148,20 +148,20 @@ type {{$t.Name}}Interface interface {
 
 // {{$t.PrivatePlural}} is {{$t.Name}}Interface over REST.
 type {{$t.PrivatePlural}} struct {
-	*{{rt (print "gentype." .Embed)}}[{{template "typeParams" .}}]
+	*{{id .Embed.Client}}[{{template "typeParams" .}}]
 }
 
 // new{{$t.Plural}} returns the client of {{$t.Plural}}{{if $t.Namespaced}} in namespace{{end}} that sends its requests through c.
 func new{{$t.Plural}}(c *{{.V.GroupVersionGoName}}Client{{if $t.Namespaced}}, namespace string{{end}}) *{{$t.PrivatePlural}} {
 	return &{{$t.PrivatePlural}}{
-		{{rt (print "gentype.New" .Embed)}}[{{template "typeParams" .}}](
+		{{id .Embed.New}}[{{template "typeParams" .}}](
 			{{quote $t.Resource}}, c.RESTClient(), {{ref .SchemePkg "ParameterCodec"}}, {{if $t.Namespaced}}namespace{{else}}""{{end}},
 			func() {{template "obj" .}} { return &{{ref $t.Version.PkgPath $t.Name}}{} },
-			{{- if .HasList}}
+			{{- if .Embed.List}}
 			func() {{template "list" .}} { return &{{ref $t.Version.PkgPath (print $t.Name "List")}}{} },
 			{{- end}}
 			{{- if .Cfg.PrefersProtobuf}}
-			{{rt "gentype.PrefersProtobuf"}}[{{template "obj" .}}](),
+			{{id rt.Gentype.PrefersProtobuf}}[{{template "obj" .}}](),
 			{{- end}}
 		),
 	}
@@ -197,7 +197,7 @@ func (c *{{.D.T.PrivatePlural}}) {{template "extSignature" .}} {
 	patchOpts := opts.ToPatchOptions()
 {{- end}}
 	result := &{{ref .X.Result.Pkg .ResultName}}{}
-	err {{if ne .X.Verb "apply"}}:{{end}}= c.GetClient().{{if eq .X.Verb "apply"}}Patch({{rt "types.ApplyPatchType"}}){{else}}{{.HTTPVerb}}{{end}}{{template "request" .}}
+	err {{if ne .X.Verb "apply"}}:{{end}}= c.GetClient().{{if eq .X.Verb "apply"}}Patch({{id rt.Types.ApplyPatchType}}){{else}}{{.HTTPVerb}}{{end}}{{template "request" .}}
 	{{- if .NameExpr}}.
 		Name({{.NameExpr}}){{end}}
 	{{- if eq .X.Verb "patch"}}.

@@ -41,31 +41,26 @@ func (f *File) importName(pkg string) string {
 	return f.imports.LocalNameOf(pkg)
 }
 
-// RT returns the qualified reference to a runtime table symbol ("rest.Config").
-func (f *File) RT(key string) string {
-	s, ok := Symbols[key]
-	if !ok {
-		panic(fmt.Sprintf("gofile: symbol %q is not in the runtime table", key))
-	}
-	return f.Ref(s.Pkg, s.Name)
-}
+// Ident returns the qualified reference to id, importing its package when needed.
+func (f *File) Ident(id GoIdent) string { return f.Ref(string(id.GoImportPath), id.GoName) }
 
-// Execute renders tmpl with data into the file body; templates call ref, rt and rtt (runtime/testing symbols) bound to this file.
+// Execute renders tmpl with data into the file body; templates call ref and id bound to this file.
 func (f *File) Execute(tmpl *template.Template, data any) error {
 	t, err := tmpl.Clone()
 	if err != nil {
 		return err
 	}
-	t.Funcs(template.FuncMap{"ref": f.Ref, "rt": f.RT,
-		"rtt": func(name string) string { return f.RT("testing." + name) }})
+	t.Funcs(template.FuncMap{"ref": f.Ref, "id": f.Ident})
 	return t.Execute(&f.body, data)
 }
 
-// Funcs are placeholder template functions for parsing templates that File.Execute later binds.
+// Funcs are the template functions: ref (an identifier by import path and name) and id (a GoIdent such
+// as rt.Rest.Config) are placeholders File.Execute binds to the file being rendered; rt is the runtime
+// symbol table.
 var Funcs = template.FuncMap{
 	"ref":   func(pkg, name string) string { return "" },
-	"rt":    func(key string) string { return "" },
-	"rtt":   func(name string) string { return "" },
+	"id":    func(id GoIdent) string { return "" },
+	"rt":    func() *SymbolTable { return Symbols },
 	"lower": strings.ToLower,
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
 }

@@ -1,6 +1,8 @@
 package gofile
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"text/template"
@@ -9,9 +11,9 @@ import (
 func TestFileImportsAndFormats(t *testing.T) {
 	tmpl := template.Must(template.New("t").Funcs(Funcs).Parse(
 		`var a {{ref "example.com/Mixed/v1" "T"}}
-var b   {{rt "rest.Config"}}
+var b   {{id rt.Rest.Config}}
 var c {{ref "example.com/self" "Local"}}
-var d = {{rtt "NewGetActionWithOptions"}}
+var d = {{id rt.Testing.NewGetActionWithOptions}}
 `))
 	f := New("example.com/self", "self")
 	if err := f.Execute(tmpl, nil); err != nil {
@@ -43,13 +45,40 @@ var d = testing.NewGetActionWithOptions
 	}
 }
 
-func TestUnknownSymbolPanics(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "not in the runtime table") {
-			t.Fatalf("recover() = %v", r)
+func TestUnknownSymbolIsAnError(t *testing.T) {
+	tmpl := template.Must(template.New("t").Funcs(Funcs).Parse(`var b {{id rt.Rest.Nope}}`))
+	err := New("p", "p").Execute(tmpl, nil)
+	if err == nil || !strings.Contains(err.Error(), "Nope") {
+		t.Fatalf("Execute error = %v; want the unknown symbol named", err)
+	}
+}
+
+func TestSymbolTableIsComplete(t *testing.T) {
+	table := reflect.ValueOf(Symbols).Elem()
+	for i := range table.NumField() {
+		group := table.Field(i)
+		for j := range group.NumField() {
+			id := group.Field(j).Interface().(GoIdent)
+			if id.GoImportPath == "" || id.GoName != group.Type().Field(j).Name {
+				t.Errorf("%s.%s = %+v", table.Type().Field(i).Name, group.Type().Field(j).Name, id)
+			}
 		}
-	}()
-	New("p", "p").RT("rest.Nope")
+	}
+	if got := Symbols.Gentype.ClientWithList; got != GoImportPath("github.com/kgen-dev/kgen/runtime/gentype").Ident("ClientWithList") {
+		t.Errorf("Symbols.Gentype.ClientWithList = %+v", got)
+	}
+}
+
+func TestClientGoVersionMatchesTheModule(t *testing.T) {
+	mod, err := os.ReadFile("../../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range []string{"k8s.io/api ", "k8s.io/apimachinery "} {
+		if !strings.Contains(string(mod), dep+ClientGoVersion+"\n") {
+			t.Errorf("go.mod does not require %s%s, the release ClientGoVersion names", dep, ClientGoVersion)
+		}
+	}
 }
 
 func TestFormatErrorShowsSource(t *testing.T) {

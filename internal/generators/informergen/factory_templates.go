@@ -3,53 +3,53 @@ package informergen
 const factoryTemplates = `
 {{define "internalInterfaces"}}
 // NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
-type NewInformerFunc func({{ref .Cfg.VersionedClientsetPackage "Interface"}}, {{ref "time" "Duration"}}) {{rt "cache.SharedIndexInformer"}}
+type NewInformerFunc = {{id rt.Informers.NewInformerFunc}}[{{ref .Cfg.VersionedClientsetPackage "Interface"}}]
 
 // SharedInformerFactory is what per-type informers need from the factory.
 type SharedInformerFactory interface {
 	Start(stopCh <-chan struct{})
-	InformerFor(obj {{rt "runtime.Object"}}, newFunc NewInformerFunc) {{rt "cache.SharedIndexInformer"}}
-	InformerName() *{{rt "cache.InformerName"}}
+	InformerFor(obj {{id rt.Runtime.Object}}, newFunc NewInformerFunc) {{id rt.Cache.SharedIndexInformer}}
+	InformerName() *{{id rt.Cache.InformerName}}
 }
 
 // TweakListOptionsFunc adjusts the options of every list and watch request an informer sends.
-type TweakListOptionsFunc = {{rt "informers.TweakListOptionsFunc"}}
+type TweakListOptionsFunc = {{id rt.Informers.TweakListOptionsFunc}}
 
 // InformerOptions configures an informer built without a factory: resync, indexes, request options, metrics name.
-type InformerOptions = {{rt "informers.InformerOptions"}}
+type InformerOptions = {{id rt.Informers.InformerOptions}}
 {{end}}
 
 {{define "factory"}}{{$ii := .InternalInterfacesPkg}}{{$cs := ref .Cfg.VersionedClientsetPackage "Interface"}}
 // SharedInformerOption configures a SharedInformerFactory.
-type SharedInformerOption = {{rt "informers.FactoryOption"}}
+type SharedInformerOption = {{id rt.Informers.FactoryOption}}
 
 // WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
-func WithCustomResyncConfig(resyncConfig map[{{rt "metav1.Object"}}]{{ref "time" "Duration"}}) SharedInformerOption {
-	return {{rt "informers.WithCustomResyncConfig"}}(resyncConfig)
+func WithCustomResyncConfig(resyncConfig map[{{id rt.Metav1.Object}}]{{ref "time" "Duration"}}) SharedInformerOption {
+	return {{id rt.Informers.WithCustomResyncConfig}}(resyncConfig)
 }
 
 // WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) SharedInformerOption {
-	return {{rt "informers.WithTweakListOptions"}}(tweakListOptions)
+	return {{id rt.Informers.WithTweakListOptions}}(tweakListOptions)
 }
 
 // WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
-	return {{rt "informers.WithNamespace"}}(namespace)
+	return {{id rt.Informers.WithNamespace}}(namespace)
 }
 
 // WithTransform makes every informer of the factory pass objects through transform before caching them.
-func WithTransform(transform {{rt "cache.TransformFunc"}}) SharedInformerOption {
-	return {{rt "informers.WithTransform"}}(transform)
+func WithTransform(transform {{id rt.Cache.TransformFunc}}) SharedInformerOption {
+	return {{id rt.Informers.WithTransform}}(transform)
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
-func WithInformerName(informerName *{{rt "cache.InformerName"}}) SharedInformerOption {
-	return {{rt "informers.WithInformerName"}}(informerName)
+func WithInformerName(informerName *{{id rt.Cache.InformerName}}) SharedInformerOption {
+	return {{id rt.Informers.WithInformerName}}(informerName)
 }
 
 type sharedInformerFactory struct {
-	*{{rt "informers.Factory"}}
+	*{{id rt.Informers.Factory}}
 	client {{$cs}}
 }
 
@@ -67,12 +67,12 @@ func NewFilteredSharedInformerFactory(client {{$cs}}, defaultResync {{ref "time"
 
 // NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client {{$cs}}, defaultResync {{ref "time" "Duration"}}, options ...SharedInformerOption) SharedInformerFactory {
-	return &sharedInformerFactory{Factory: {{rt "informers.NewFactory"}}(defaultResync, options...), client: client}
+	return &sharedInformerFactory{Factory: {{id rt.Informers.NewFactory}}(defaultResync, options...), client: client}
 }
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.
-func (f *sharedInformerFactory) InformerFor(obj {{rt "runtime.Object"}}, newFunc {{ref $ii "NewInformerFunc"}}) {{rt "cache.SharedIndexInformer"}} {
-	return f.Factory.InformerFor(obj, func(resync {{ref "time" "Duration"}}) {{rt "cache.SharedIndexInformer"}} { return newFunc(f.client, resync) })
+func (f *sharedInformerFactory) InformerFor(obj {{id rt.Runtime.Object}}, newFunc {{ref $ii "NewInformerFunc"}}) {{id rt.Cache.SharedIndexInformer}} {
+	return f.Factory.InformerFor(obj, func(resync {{ref "time" "Duration"}}) {{id rt.Cache.SharedIndexInformer}} { return newFunc(f.client, resync) })
 }
 
 // SharedInformerFactory shares one informer per resource type of the clientset's group versions among
@@ -104,11 +104,11 @@ type SharedInformerFactory interface {
 	WaitForCacheSync(stopCh <-chan struct{}) map[{{ref "reflect" "Type"}}]bool
 
 	// WaitForCacheSyncWithContext is WaitForCacheSync bounded by ctx rather than a stop channel.
-	WaitForCacheSyncWithContext(ctx {{ref "context" "Context"}}) {{rt "cache.SyncResult"}}
+	WaitForCacheSyncWithContext(ctx {{ref "context" "Context"}}) {{id rt.Cache.SyncResult}}
 
 	// ForResource returns the informer of a resource named by group, version and resource, for code
 	// that does not know the resource's Go type.
-	ForResource(resource {{rt "schema.GroupVersionResource"}}) (GenericInformer, error)
+	ForResource(resource {{id rt.Schema.GroupVersionResource}}) (GenericInformer, error)
 {{range .Groups}}
 	{{.G.GoName}}() {{ref .Pkg "Interface"}}
 {{- end}}
@@ -125,27 +125,27 @@ func (f *sharedInformerFactory) {{.G.GoName}}() {{ref .Pkg "Interface"}} {
 // GenericInformer is a resource's shared informer and lister seen through runtime.Object, for code
 // that works with resources of any type.
 type GenericInformer interface {
-	Informer() {{rt "cache.SharedIndexInformer"}}
-	Lister() {{rt "cache.GenericLister"}}
+	Informer() {{id rt.Cache.SharedIndexInformer}}
+	Lister() {{id rt.Cache.GenericLister}}
 }
 
 type genericInformer struct {
-	informer {{rt "cache.SharedIndexInformer"}}
-	resource {{rt "schema.GroupResource"}}
+	informer {{id rt.Cache.SharedIndexInformer}}
+	resource {{id rt.Schema.GroupResource}}
 }
 
 // Informer returns the resource's shared informer.
-func (f *genericInformer) Informer() {{rt "cache.SharedIndexInformer"}} {
+func (f *genericInformer) Informer() {{id rt.Cache.SharedIndexInformer}} {
 	return f.informer
 }
 
 // Lister returns an untyped lister reading the informer's cache.
-func (f *genericInformer) Lister() {{rt "cache.GenericLister"}} {
-	return {{rt "cache.NewGenericLister"}}(f.Informer().GetIndexer(), f.resource)
+func (f *genericInformer) Lister() {{id rt.Cache.GenericLister}} {
+	return {{id rt.Cache.NewGenericLister}}(f.Informer().GetIndexer(), f.resource)
 }
 
 // ForResource finds the informer of resource among the factory's group versions; other resources are an error.
-func (f *sharedInformerFactory) ForResource(resource {{rt "schema.GroupVersionResource"}}) (GenericInformer, error) {
+func (f *sharedInformerFactory) ForResource(resource {{id rt.Schema.GroupVersionResource}}) (GenericInformer, error) {
 	switch resource {
 {{- range $g := .Groups}}{{range $v := .Versions}}
 	// informers of {{$v.V.GroupVersionGoName}}
@@ -208,7 +208,8 @@ func New(f {{ref $ii "SharedInformerFactory"}}, namespace string, tweakListOptio
 {{range .Types}}
 // {{.Plural}} returns the shared informer and lister of {{.Plural}}.
 func (v *version) {{.Plural}}() Typed{{.Name}}Informer {
-	return &{{.PrivateName}}Informer{factory: v.factory, {{if .Namespaced}}namespace: v.namespace, {{end}}tweakListOptions: v.tweakListOptions}
+	return {{id rt.Informers.NewShared}}(v.factory, &{{ref .Version.PkgPath .Name}}{}, v.tweakListOptions, {{if .Namespaced}}{{id rt.Informers.InNamespace}}(NewTyped{{.Name}}InformerWithOptions, v.namespace){{else}}NewTyped{{.Name}}InformerWithOptions{{end}},
+		{{ref $.ListersPkg (print "New" .Name "Lister")}}, To{{.Name}}IndexInformer)
 }
 {{end}}
 {{end}}

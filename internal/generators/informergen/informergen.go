@@ -6,7 +6,6 @@ import (
 	"text/template"
 
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
-	"github.com/kgen-dev/kgen/internal/generators/listergen"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
@@ -44,9 +43,6 @@ func (c Config) Pkg() string {
 	return path.Join(c.OutputPkg, "externalversions")
 }
 
-// Informed reports whether a type gets an informer: it has a lister and the watch verb.
-func Informed(t *model.Type) bool { return listergen.Listed(t) && t.HasVerb("watch") }
-
 // Generate renders the informers for m into out.
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	r := &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}
@@ -56,7 +52,7 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 		for _, v := range g.Versions {
 			vd := &versionData{groupData: gd, V: v}
 			for _, t := range v.Types {
-				if !v.SkipInformer && Informed(t) {
+				if !v.SkipInformer && t.Informed() {
 					vd.Types = append(vd.Types, t)
 				}
 			}
@@ -133,7 +129,7 @@ type versionData struct {
 func (d *versionData) Pkg() string { return path.Join(d.groupData.Pkg(), d.V.Name) }
 
 // ListersPkg is the import path of the version's listers.
-func (d *versionData) ListersPkg() string { return path.Join(d.Cfg.ListersPackage, listergen.Dir(d.V)) }
+func (d *versionData) ListersPkg() string { return path.Join(d.Cfg.ListersPackage, d.V.OutputPath()) }
 
 type typeData struct {
 	*versionData

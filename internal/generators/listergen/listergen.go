@@ -1,7 +1,6 @@
 package listergen
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"text/template"
@@ -22,52 +21,65 @@ type Config struct {
 	Header []byte
 }
 
-// Listed reports whether a type gets a lister: it has a client with the get and list verbs.
-func Listed(t *model.Type) bool { return t.HasVerb("get") && t.HasVerb("list") }
-
-// Dir is the relative directory of a version's listers ("example/v1").
-func Dir(v *model.Version) string { return path.Join(v.Group.Dir, v.Name) }
-
 // Generate renders the listers for m into out.
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	r := &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}
-	for _, v := range m.Versions() {
-		if v.SkipLister {
-			continue
-		}
-		d := versionData{V: v}
-		dir := filepath.Join(cfg.OutputDir, filepath.FromSlash(Dir(v)))
-		pkg := path.Join(cfg.OutputPkg, Dir(v))
-		for _, t := range v.Types {
-			if !Listed(t) {
-				continue
-			}
-			d.Types = append(d.Types, t)
-			_, err := os.Stat(filepath.Join(dir, t.LowerName()+"_expansion.go"))
-			d.HandWritten = append(d.HandWritten, err == nil)
-			if err := r.Render(dir, pkg, v.Name, t.LowerName()+".go", "lister", t); err != nil {
+	versions := plan(m, cfg)
+	for _, d := range versions {
+		for _, t := range d.Types {
+			if err := r.Render(d.dir, d.pkg, d.V.Name, t.LowerName()+".go", "lister", t); err != nil {
 				return err
 			}
 		}
-		if len(d.Types) == 0 {
-			continue
-		}
-		if err := r.Render(dir, pkg, v.Name, "expansion_generated.go", "expansion", d); err != nil {
+		if err := r.Render(d.dir, d.pkg, d.V.Name, "expansion_generated.go", "expansion", d); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-type versionData struct {
-	V           *model.Version
-	Types       []*model.Type
-	HandWritten []bool
+// plan picks the versions and types that get listers and finds their hand-written expansions.
+func plan(m *model.Model, cfg Config) []*versionData {
+	var versions []*versionData
+	var expansions []string
+	for _, v := range m.Versions() {
+		d := &versionData{V: v, dir: filepath.Join(cfg.OutputDir, filepath.FromSlash(v.OutputPath())), pkg: path.Join(cfg.OutputPkg, v.OutputPath())}
+		for _, t := range v.Types {
+			if !v.SkipLister && t.Listed() {
+				d.Types = append(d.Types, t)
+				expansions = append(expansions, d.expansionFile(t))
+			}
+		}
+		if len(d.Types) > 0 {
+			versions = append(versions, d)
+		}
+	}
+	handWritten := output.Existing(expansions...)
+	for _, d := range versions {
+		d.handWritten = handWritten
+	}
+	return versions
 }
+
+type versionData struct {
+	V     *model.Version
+	Types []*model.Type
+	// dir and pkg are the listers' directory and import path.
+	dir, pkg    string
+	handWritten map[string]bool
+}
+
+// expansionFile is where a hand-written expansion of t's lister would be.
+func (d *versionData) expansionFile(t *model.Type) string {
+	return filepath.Join(d.dir, t.LowerName()+"_expansion.go")
+}
+
+// NeedsExpansion reports whether t's lister needs generated empty expansion interfaces.
+func (d *versionData) NeedsExpansion(t *model.Type) bool { return !d.handWritten[d.expansionFile(t)] }
 
 var templates = template.Must(template.New("").Funcs(gofile.Funcs).Parse(`
 {{define "expansion"}}{{$d := .}}
-{{- range $i, $t := .Types}}{{if not (index $d.HandWritten $i)}}
+{{- range $t := .Types}}{{if $d.NeedsExpansion $t}}
 // {{$t.Name}}ListerExpansion is empty; to give {{$t.Name}}Lister hand-written methods,
 // declare it in {{$t.LowerName}}_expansion.go instead.
 type {{$t.Name}}ListerExpansion interface{}
@@ -83,7 +95,7 @@ type {{$t.Name}}NamespaceListerExpansion interface{}
 // cache, so callers must copy them before making changes.
 type {{.Name}}Lister interface {
 	// List returns the cached {{.Plural}} that selector matches; do not modify them.
-	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
+	List(selector {{id rt.Labels.Selector}}) (ret []*{{$obj}}, err error)
 {{- if .Namespaced}}
 	// {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 	{{.Plural}}(namespace string) {{.Name}}NamespaceLister
@@ -96,25 +108,25 @@ type {{.Name}}Lister interface {
 
 // {{$private}}Lister serves {{.Name}}Lister from an indexer.
 type {{$private}}Lister struct {
-	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
+	{{id rt.Listers.ResourceIndexer}}[*{{$obj}}]
 }
 
 // New{{.Name}}Lister returns a {{.Name}}Lister reading indexer, usually an informer's cache.
-func New{{.Name}}Lister(indexer {{rt "cache.Indexer"}}) {{.Name}}Lister {
-	return &{{$private}}Lister{ {{- rt "listers.New"}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
+func New{{.Name}}Lister(indexer {{id rt.Cache.Indexer}}) {{.Name}}Lister {
+	return &{{$private}}Lister{ {{- id rt.Listers.New}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
 }
 {{- if .Namespaced}}
 
 // {{.Plural}} narrows the lister to the {{.Plural}} of one namespace.
 func (s *{{$private}}Lister) {{.Plural}}(namespace string) {{.Name}}NamespaceLister {
-	return {{$private}}NamespaceLister{ {{- rt "listers.NewNamespaced"}}[*{{$obj}}](s.ResourceIndexer, namespace)}
+	return {{$private}}NamespaceLister{ {{- id rt.Listers.NewNamespaced}}[*{{$obj}}](s.ResourceIndexer, namespace)}
 }
 
 // {{.Name}}NamespaceLister reads the {{.Plural}} of one namespace from an informer's cache. The
 // objects it returns belong to the cache, so callers must copy them before making changes.
 type {{.Name}}NamespaceLister interface {
 	// List returns the namespace's cached {{.Plural}} that selector matches; do not modify them.
-	List(selector {{rt "labels.Selector"}}) (ret []*{{$obj}}, err error)
+	List(selector {{id rt.Labels.Selector}}) (ret []*{{$obj}}, err error)
 	// Get returns the namespace's cached {{.Name}} called name, or a NotFound error; do not modify it.
 	Get(name string) (*{{$obj}}, error)
 	{{.Name}}NamespaceListerExpansion
@@ -122,7 +134,7 @@ type {{.Name}}NamespaceLister interface {
 
 // {{$private}}NamespaceLister serves {{.Name}}NamespaceLister from an indexer, for one namespace.
 type {{$private}}NamespaceLister struct {
-	{{rt "listers.ResourceIndexer"}}[*{{$obj}}]
+	{{id rt.Listers.ResourceIndexer}}[*{{$obj}}]
 }
 {{- end}}
 {{end}}

@@ -37,6 +37,7 @@ type Program struct {
 	Packages []*Package
 
 	byPath    map[string]*Package
+	imp       *exportImporter
 	generated sync.Map // file name -> bool, for files Load did not read itself
 }
 
@@ -58,6 +59,18 @@ type Package struct {
 // Package returns the input package with import path path, or nil.
 func (p *Program) Package(path string) *Package { return p.byPath[path] }
 
+// Import returns the type-checked package path, which must be an input package or one of their
+// dependencies (direct or not).
+func (p *Program) Import(path string) (*types.Package, error) { return p.imp.importPath(path) }
+
+// WithGenerated reports whether the types of package path include the declarations of its generated
+// files: true for dependencies read from export data, false for packages type-checked from their
+// hand-written files (the input packages and the fallbacks) and for unknown paths.
+func (p *Program) WithGenerated(path string) bool {
+	l := p.imp.byPath[path]
+	return l != nil && l.source == nil && l.Export != ""
+}
+
 // HandWritten reports whether obj is declared in a hand-written file, as opposed to one IsGenerated
 // recognises (in dependencies, whose export data includes their generated declarations too). Objects
 // without a position (universe, unsafe) count as hand-written.
@@ -69,13 +82,18 @@ func (p *Program) HandWritten(obj types.Object) bool {
 	if v, ok := p.generated.Load(name); ok {
 		return !v.(bool)
 	}
-	gen := filepath.Base(name) != name && fileGenerated(name)
+	gen := fileGenerated(name)
 	p.generated.Store(name, gen)
 	return !gen
 }
 
-// fileGenerated reads the header of the file called name; an unreadable file counts as hand-written.
+// fileGenerated tells by its name, or else by its header, whether the file called name is generated. A
+// file that cannot be read (export data built with -trimpath names files relative to their module) counts
+// as hand-written unless its name says otherwise.
 func fileGenerated(name string) bool {
+	if IsGenerated(name, nil) {
+		return true
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return false
@@ -122,14 +140,15 @@ type listed struct {
 	DepOnly                       bool
 	Error                         *struct{ Err string }
 
-	// source is set for packages type-checked from source: the input packages, and dependencies without
-	// export data or importing such a package.
-	source *Package
-	done   chan struct{}
+	// fromSource marks packages type-checked from source: the input packages, and dependencies without
+	// export data or importing such a package; source is their result.
+	fromSource bool
+	source     *Package
+	done       chan struct{}
 }
 
 // Load loads the packages matching patterns. Dependencies come from the compiler's export data (built or
-// reused by `go list -export`); the input packages are type-checked from their hand-written files only, so
+// reused by `go list -export`, which never compiles the input packages); the input packages are type-checked from their hand-written files only, so
 // stale or broken generated files do not matter. A dependency without export data (it does not compile,
 // typically because its own generated files are stale), or one that imports an input package, is
 // type-checked from its hand-written files too. Load fails when the go command does, when a pattern names
@@ -138,22 +157,47 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
-	all, err := goList(cfg.Dir, patterns)
+	all, err := goList(cfg.Dir, patterns, false)
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
 	byPath := make(map[string]*listed, len(all))
-	var sources []*listed
 	for _, l := range all {
 		byPath[l.ImportPath] = l
-		needsSource := !l.DepOnly || l.Export == ""
-		for _, imp := range l.Imports {
-			if dep := byPath[l.resolve(imp)]; dep != nil && dep.source != nil {
-				needsSource = true
+	}
+	// Export data is needed for the dependencies that do not import an input package; asking for it
+	// compiles them (or finds them in the build cache), but never the input packages.
+	var exported []string
+	for _, l := range all {
+		switch {
+		case l.ImportPath == "unsafe" || l.ImportPath == "C":
+		case l.DepOnly && !importsSource(l, byPath):
+			exported = append(exported, l.ImportPath)
+		default:
+			l.fromSource = true
+		}
+	}
+	if len(exported) > 0 {
+		withExport, err := goList(cfg.Dir, exported, true)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range withExport {
+			if l := byPath[e.ImportPath]; l != nil {
+				l.Export = e.Export
 			}
 		}
-		if !needsSource || l.ImportPath == "unsafe" || l.ImportPath == "C" {
+	}
+
+	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
+	var sources []*listed
+	for _, l := range all {
+		if l.ImportPath == "unsafe" || l.ImportPath == "C" {
+			continue
+		}
+		// A dependency without export data is checked from source, and so is everything importing it.
+		l.fromSource = l.fromSource || l.Export == "" || importsSource(l, byPath)
+		if !l.fromSource {
 			continue
 		}
 		if !l.DepOnly && l.Error != nil && len(l.GoFiles) == 0 {
@@ -172,6 +216,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	}
 
 	imp := &exportImporter{fset: prog.Fset, byPath: byPath, packages: map[string]*types.Package{}}
+	prog.imp = imp
 	var wg sync.WaitGroup
 	for _, l := range sources {
 		wg.Go(func() { imp.check(l) })
@@ -181,6 +226,17 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	return prog, nil
 }
 
+// importsSource reports whether l imports a package that is type-checked from source. `go list -deps`
+// lists dependencies before the packages importing them, so the imports have been classified already.
+func importsSource(l *listed, byPath map[string]*listed) bool {
+	for _, imp := range l.Imports {
+		if dep := byPath[l.resolve(imp)]; dep != nil && dep.fromSource {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *listed) resolve(path string) string {
 	if p, ok := l.ImportMap[path]; ok {
 		return p
@@ -188,15 +244,22 @@ func (l *listed) resolve(path string) string {
 	return path
 }
 
-func goList(dir string, patterns []string) ([]*listed, error) {
-	args := append([]string{"list", "-e", "-export", "-deps",
-		"-json=ImportPath,Name,Dir,Export,GoFiles,Imports,ImportMap,DepOnly,Error", "--"}, patterns...)
+// goList runs `go list -deps` on patterns, or with export, `go list -export` on the given packages.
+func goList(dir string, patterns []string, export bool) ([]*listed, error) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,Imports,ImportMap,DepOnly,Error", "--"}
+	if export {
+		args = []string{"list", "-e", "-export", "-json=ImportPath,Export", "--"}
+	}
+	args = append(args, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		if export {
+			return nil, fmt.Errorf("go list -export (%d dependencies): %v\n%s", len(patterns), err, stderr.Bytes())
+		}
 		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(patterns, " "), err, stderr.Bytes())
 	}
 	// `go list` warns on stderr about a pattern that matches no package.
@@ -304,7 +367,7 @@ func (imp *exportImporter) importPath(path string) (*types.Package, error) {
 	}
 	l := imp.byPath[path]
 	if l == nil {
-		return nil, fmt.Errorf("package %s is not among the dependencies go list reported", path)
+		return nil, fmt.Errorf("package %s is not a dependency of the input packages", path)
 	}
 	if l.source != nil {
 		if l.source.Types == nil {

@@ -75,6 +75,23 @@ func TestLoad(t *testing.T) {
 	if !prog.HandWritten(method(typeMeta, "GetObjectKind")) {
 		t.Error("TypeMeta.GetObjectKind counted as generated")
 	}
+	runtimePkg, err := prog.Import("k8s.io/apimachinery/pkg/runtime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if obj := runtimePkg.Scope().Lookup("Object"); obj == nil || !types.IsInterface(obj.Type()) {
+		t.Errorf("runtime.Object: %v", obj)
+	}
+	if p, err := prog.Import(testPkg + "a"); err != nil || p != a.Types {
+		t.Errorf("Import(a) = %v, %v; want the input package", p, err)
+	}
+	if _, err := prog.Import("example.com/elsewhere"); err == nil || !strings.Contains(err.Error(), "not a dependency") {
+		t.Errorf("Import of a non-dependency: %v", err)
+	}
+	if !prog.WithGenerated("k8s.io/apimachinery/pkg/apis/meta/v1") || prog.WithGenerated(testPkg+"a") ||
+		prog.WithGenerated(testPkg+"brokendep") || prog.WithGenerated(testPkg+"c") || prog.WithGenerated("example.com/elsewhere") {
+		t.Error("WithGenerated: want true for export data only")
+	}
 	if !prog.HandWritten(types.Universe.Lookup("error")) {
 		t.Error("a universe object counted as generated")
 	}

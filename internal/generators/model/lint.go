@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -184,4 +186,19 @@ func typeName(e ast.Expr) string {
 		return typeName(t.X)
 	}
 	return ""
+}
+
+// Lint applies the --lint-rules checks to an already parsed input package (import path path, directory
+// dir, files parsed into fset), for generators that load packages themselves (deepcopy-gen, register-gen).
+func Lint(rules []string, path, dir string, fset *token.FileSet, files []*ast.File) error {
+	if len(rules) == 0 {
+		return nil
+	}
+	p := &parsedPackage{path: path, dir: dir, fset: fset, files: files}
+	for _, f := range files {
+		if filepath.Base(fset.File(f.Pos()).Name()) == "doc.go" {
+			p.docFile = f
+		}
+	}
+	return p.lint(rules, p.docLines())
 }

@@ -7,13 +7,13 @@ import (
 	"go/token"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
-	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
 )
@@ -117,6 +117,7 @@ type builder struct {
 	referenced map[string]*parsedPackage
 }
 
+// add turns one parsed input package into a version with its types and files it under its group.
 func (b *builder) add(p *parsedPackage) error {
 	if len(p.files) == 0 {
 		return nil
@@ -125,27 +126,58 @@ func (b *builder) add(p *parsedPackage) error {
 		return err
 	}
 	pkgTags, pkgPos := p.packageTags()
-	groupName, hasGroupName := pkgTags["groupName"]
-	parts := strings.Split(p.path, "/")
-	if len(parts) < 2 {
-		return fmt.Errorf("%s: input package path %q needs a group/version layout", p.dir, p.path)
+	v, groupDir, err := newVersion(p, pkgTags, pkgPos)
+	if err != nil {
+		return err
 	}
-	v := &Version{Name: parts[len(parts)-1], PkgPath: p.path, Dir: p.dir}
-	groupDir := strings.ToLower(parts[len(parts)-2])
-	for gen, skip := range map[string]*bool{"client-gen": &v.SkipClient, "lister-gen": &v.SkipLister, "informer-gen": &v.SkipInformer} {
-		switch vals := pkgTags["k8s:"+gen]; {
-		case len(vals) == 0 || len(vals) == 1 && vals[0] == "true":
-		case len(vals) == 1 && vals[0] == "false":
-			*skip = true
-		default:
-			return &TagError{Pos: pkgPos, Tag: "+k8s:" + gen + "=" + strings.Join(vals, ","), Problem: "must be true or false, once"}
+	if v.Types, err = b.types(p, v, groupDir); err != nil || len(v.Types) == 0 {
+		return err
+	}
+	g, err := b.group(groupDir, pkgTags, pkgPos)
+	if err != nil {
+		return err
+	}
+	for _, other := range g.Versions {
+		if other.Name == v.Name {
+			return fmt.Errorf("%s: version %s of group %q is also provided by %s", pkgPos, v.Name, g.Name, other.PkgPath)
 		}
 	}
+	v.Group = g
+	g.Versions = append(g.Versions, v)
+	return nil
+}
 
+// newVersion reads the group directory and version from the package path and the generator opt-outs
+// (+k8s:<gen>=false) from its package tags.
+func newVersion(p *parsedPackage, pkgTags map[string][]string, pkgPos string) (*Version, string, error) {
+	parts := strings.Split(p.path, "/")
+	if len(parts) < 2 {
+		return nil, "", fmt.Errorf("%s: input package path %q needs a group/version layout", p.dir, p.path)
+	}
+	v := &Version{Name: parts[len(parts)-1], PkgPath: p.path, Dir: p.dir}
+	for _, optOut := range []struct {
+		gen  string
+		skip *bool
+	}{{"client-gen", &v.SkipClient}, {"lister-gen", &v.SkipLister}, {"informer-gen", &v.SkipInformer}} {
+		switch vals := pkgTags["k8s:"+optOut.gen]; {
+		case len(vals) == 0 || len(vals) == 1 && vals[0] == "true":
+		case len(vals) == 1 && vals[0] == "false":
+			*optOut.skip = true
+		default:
+			return nil, "", &TagError{Pos: pkgPos, Tag: "+k8s:" + optOut.gen + "=" + strings.Join(vals, ","), Problem: "must be true or false, once"}
+		}
+	}
+	return v, strings.ToLower(parts[len(parts)-2]), nil
+}
+
+// types returns the client-generating types of the package, in declaration order: the +genclient ones,
+// or the ones --included-types-overrides names for its group version.
+func (b *builder) types(p *parsedPackage, v *Version, groupDir string) ([]*Type, error) {
 	included, hasIncluded := b.opts.IncludedTypes[groupDir+"/"+v.Name]
 	if groupWide, ok := b.opts.IncludedTypes[groupDir+"/"]; ok {
 		included, hasIncluded = append(included, groupWide...), true
 	}
+	var out []*Type
 	for _, f := range p.files {
 		index := commentIndex(p.fset, f)
 		for _, decl := range f.Decls {
@@ -154,23 +186,25 @@ func (b *builder) add(p *parsedPackage) error {
 				continue
 			}
 			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				t, err := b.typeFor(p, f, index, ts, v, included, hasIncluded)
+				t, err := b.typeFor(p, f, index, spec.(*ast.TypeSpec), v, included, hasIncluded)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if t != nil {
-					v.Types = append(v.Types, t)
+					out = append(out, t)
 				}
 			}
 		}
 	}
-	if len(v.Types) == 0 {
-		return nil
-	}
+	return out, nil
+}
 
+// group returns the group of directory groupDir, registering it on first use with its name
+// (+groupName, else the directory) and Go name (+groupGoName, else the name's first DNS label); every
+// version of a directory must name the same group.
+func (b *builder) group(groupDir string, pkgTags map[string][]string, pkgPos string) (*Group, error) {
 	name := groupDir
-	if hasGroupName {
+	if groupName, ok := pkgTags["groupName"]; ok {
 		name = groupName[0]
 	}
 	g := b.groups[groupDir]
@@ -184,25 +218,18 @@ func (b *builder) add(p *parsedPackage) error {
 		b.groups[groupDir] = g
 		b.model.Groups = append(b.model.Groups, g)
 	} else if g.Name != name {
-		return fmt.Errorf("%s: group %q differs from group %q of another version in directory %q", pkgPos, name, g.Name, groupDir)
+		return nil, fmt.Errorf("%s: group %q differs from group %q of another version in directory %q", pkgPos, name, g.Name, groupDir)
 	}
 	if goName := pkgTags["groupGoName"]; len(goName) > 0 {
 		if !token.IsIdentifier(goName[0]) {
-			return &TagError{Pos: pkgPos, Tag: "+groupGoName=" + goName[0], Problem: "is not a Go identifier"}
+			return nil, &TagError{Pos: pkgPos, Tag: "+groupGoName=" + goName[0], Problem: "is not a Go identifier"}
 		}
 		g.GoName = namer.IC(goName[0])
 	}
 	if !token.IsIdentifier(g.GoName) {
-		return fmt.Errorf("%s: group %q has no Go identifier: add +groupGoName=<Name> to doc.go", pkgPos, name)
+		return nil, fmt.Errorf("%s: group %q has no Go identifier: add +groupGoName=<Name> to doc.go", pkgPos, name)
 	}
-	v.Group = g
-	for _, other := range g.Versions {
-		if other.Name == v.Name {
-			return fmt.Errorf("%s: version %s of group %q is also provided by %s", pkgPos, v.Name, name, other.PkgPath)
-		}
-	}
-	g.Versions = append(g.Versions, v)
-	return nil
+	return g, nil
 }
 
 // packageTags returns the + tags of doc.go (where package tags live) and doc.go's path.
@@ -210,11 +237,11 @@ func (p *parsedPackage) packageTags() (map[string][]string, string) {
 	if p.docFile == nil {
 		return map[string][]string{}, p.dir
 	}
-	var lines []string
-	for _, l := range p.docLines() {
-		lines = append(lines, l.text)
+	tags := map[string][]string{}
+	for _, t := range extractTags(p.docLines()) {
+		tags[t.key] = append(tags[t.key], t.value)
 	}
-	return gengo.ExtractCommentTags("+", lines), p.fset.Position(p.docFile.Package).Filename
+	return tags, p.fset.Position(p.docFile.Package).Filename
 }
 
 // docLines returns the comment lines of doc.go; none without doc.go.
@@ -234,43 +261,21 @@ func (p *parsedPackage) docPosition() string {
 	return position(p.fset.Position(p.docFile.Package))
 }
 
+// typeFor returns the Type ts declares, or nil when it does not generate a client: it has no +genclient
+// tag, or --included-types-overrides lists other types of its version.
 func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.CommentGroup, ts *ast.TypeSpec, v *Version, included []string, hasIncluded bool) (*Type, error) {
 	pos := p.fset.Position(ts.Name.Pos())
-	var lines []commentLine
-	if c1 := index[pos.Line-1]; c1 != nil {
-		if c2 := index[p.fset.Position(c1.Pos()).Line-2]; c2 != nil {
-			lines = append(lines, splitComment(p.fset, c2)...)
-		}
-		lines = append(lines, splitComment(p.fset, c1)...)
-	} else if c2 := index[pos.Line-2]; c2 != nil {
-		lines = append(lines, splitComment(p.fset, c2)...)
-	}
-	tags, err := parseTypeTags(lines)
+	tags, err := parseTypeTags(typeComment(p.fset, index, pos.Line))
 	if err != nil {
 		return nil, err
 	}
 	if hasIncluded {
-		tags.genclient = false
-		for _, name := range included {
-			if name == ts.Name.Name {
-				tags.genclient = true
-			}
-		}
+		tags.genclient = slices.Contains(included, ts.Name.Name)
 	}
 	if !tags.genclient {
 		return nil, nil
 	}
-	hasStatus := false
-	if st := b.structOf(p, f, ts.Type, 0); st != nil {
-		for _, field := range st.Fields.List {
-			if len(field.Names) == 0 {
-				hasStatus = hasStatus || typeName(field.Type) == "Status"
-			}
-			for _, n := range field.Names {
-				hasStatus = hasStatus || n.Name == "Status"
-			}
-		}
-	}
+	hasStatus := hasStatusMember(b.structOf(p, f, ts.Type, 0))
 	t := &Type{
 		Version:    v,
 		Name:       ts.Name.Name,
@@ -287,30 +292,73 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 	if tags.resourceName != "" {
 		t.Resource = tags.resourceName
 	}
+	if t.Extensions, err = b.extensions(t, tags); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// typeComment returns the comment lines that hold the tags of the type declared on line: the block
+// directly above it, preceded by the block before that when one blank line separates them (gengo's
+// CommentLines and SecondClosestCommentLines).
+func typeComment(fset *token.FileSet, index map[int]*ast.CommentGroup, line int) []commentLine {
+	var lines []commentLine
+	if c1 := index[line-1]; c1 != nil {
+		if c2 := index[fset.Position(c1.Pos()).Line-2]; c2 != nil {
+			lines = append(lines, splitComment(fset, c2)...)
+		}
+		lines = append(lines, splitComment(fset, c1)...)
+	} else if c2 := index[line-2]; c2 != nil {
+		lines = append(lines, splitComment(fset, c2)...)
+	}
+	return lines
+}
+
+// hasStatusMember reports whether the struct has a member, named or embedded, called Status.
+func hasStatusMember(st *ast.StructType) bool {
+	if st == nil {
+		return false
+	}
+	for _, field := range st.Fields.List {
+		if len(field.Names) == 0 && typeName(field.Type) == "Status" {
+			return true
+		}
+		for _, n := range field.Names {
+			if n.Name == "Status" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extensions resolves the input and result types of t's +genclient:method extensions, in tag order,
+// leaving out apply extensions when apply verbs are not enabled; a method declared twice is an error.
+func (b *builder) extensions(t *Type, tags *typeTags) ([]*Extension, error) {
+	var out []*Extension
 	for i, ext := range tags.extensions {
 		if ext.Verb == "apply" && !b.opts.WithApply {
 			continue
 		}
-		self := t.Ref()
-		var errIn, errOut error
-		ext.Input, errIn = resolveTypeRef(ext.Input.Name, v.PkgPath, self)
-		ext.Result, errOut = resolveTypeRef(ext.Result.Name, v.PkgPath, self)
-		if err := errIn; err != nil || errOut != nil {
-			if err == nil {
-				err = errOut
-			}
-			l := tags.extLines[i]
-			return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: err.Error()}
+		l := tags.extLines[i]
+		tagErr := func(problem string) error {
+			return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: problem}
 		}
-		for _, other := range t.Extensions {
+		var err error
+		if ext.Input, err = resolveTypeRef(ext.Input.Name, t.Version.PkgPath, t.Ref()); err != nil {
+			return nil, tagErr(err.Error())
+		}
+		if ext.Result, err = resolveTypeRef(ext.Result.Name, t.Version.PkgPath, t.Ref()); err != nil {
+			return nil, tagErr(err.Error())
+		}
+		for _, other := range out {
 			if other.Method == ext.Method {
-				l := tags.extLines[i]
-				return nil, &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: "method " + ext.Method + " is declared twice"}
+				return nil, tagErr("method " + ext.Method + " is declared twice")
 			}
 		}
-		t.Extensions = append(t.Extensions, ext)
+		out = append(out, ext)
 	}
-	return t, nil
+	return out, nil
 }
 
 // commentIndex maps the line a comment group ends on to the group.

@@ -52,6 +52,10 @@ func (v *Version) GoName() string { return upperFirst(v.Name) }
 // GroupVersionGoName is the identifier joining group and version, used for clientset accessors ("ExampleV1").
 func (v *Version) GroupVersionGoName() string { return v.Group.GoName + v.GoName() }
 
+// OutputPath is the relative slash-separated directory of the version's generated listers and informers
+// ("example/v1").
+func (v *Version) OutputPath() string { return path.Join(v.Group.Dir, v.Name) }
+
 // Type is one +genclient type with everything the generators need to know about it.
 type Type struct {
 	// Version is the group version the type belongs to.
@@ -85,6 +89,12 @@ func (t *Type) HasVerb(verb string) bool {
 	}
 	return false
 }
+
+// Listed reports whether the type gets a lister: its client has the get and list verbs.
+func (t *Type) Listed() bool { return t.HasVerb("get") && t.HasVerb("list") }
+
+// Informed reports whether the type gets an informer: it is listed and its client has the watch verb.
+func (t *Type) Informed() bool { return t.Listed() && t.HasVerb("watch") }
 
 // LowerName is the lowercased type name, used for file names.
 func (t *Type) LowerName() string { return strings.ToLower(t.Name) }

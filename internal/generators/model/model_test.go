@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -200,11 +201,33 @@ func TestPackageOptOuts(t *testing.T) {
 	if v.SkipClient || !v.SkipLister || v.SkipInformer {
 		t.Fatalf("opt-outs = client %v lister %v informer %v; want only lister", v.SkipClient, v.SkipLister, v.SkipInformer)
 	}
-	if err := os.WriteFile(doc, []byte("// +groupName=grp.example.com\n// +k8s:client-gen=maybe\npackage v1\n"), 0o644); err != nil {
+	// Two bad opt-outs: the first in client-gen, lister-gen, informer-gen order is reported, every time.
+	bad := "// +groupName=grp.example.com\n// +k8s:informer-gen=no\n// +k8s:lister-gen=maybe\npackage v1\n"
+	if err := os.WriteFile(doc, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "must be true or false") {
-		t.Fatalf("Load error = %v; want the bad opt-out reported", err)
+	for range 5 {
+		_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+		if err == nil || !strings.Contains(err.Error(), "+k8s:lister-gen=maybe: must be true or false") {
+			t.Fatalf("Load error = %v; want the lister-gen opt-out reported", err)
+		}
+	}
+}
+
+func TestListedAndInformed(t *testing.T) {
+	for _, tc := range []struct {
+		verbs            []string
+		listed, informed bool
+	}{
+		{[]string{"get", "list", "watch"}, true, true},
+		{[]string{"get", "list"}, true, false},
+		{[]string{"list", "watch"}, false, false},
+		{nil, false, false},
+	} {
+		ty := &Type{Verbs: tc.verbs}
+		if ty.Listed() != tc.listed || ty.Informed() != tc.informed {
+			t.Errorf("verbs %v: listed %v informed %v; want %v %v", tc.verbs, ty.Listed(), ty.Informed(), tc.listed, tc.informed)
+		}
 	}
 }
 
@@ -234,5 +257,40 @@ func TestStatusFollowsNamedTypes(t *testing.T) {
 		if got := findType(t, m, "grp", "v1beta1", name).HasStatus; got != want {
 			t.Errorf("%s.HasStatus = %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
+	var lines []commentLine
+	for _, text := range []string{
+		"+genclient",
+		"  +groupName=example.com  ",
+		"+groupName=",
+		"+genclient:method=GetScale,verb=get,subresource=scale",
+		"+genclient:method =Spaced",
+		"\t+tabbed",
+		"not a +tag",
+		"+",
+	} {
+		lines = append(lines, commentLine{text: text})
+	}
+	type kv struct {
+		key, value string
+		hasValue   bool
+	}
+	var got []kv
+	for _, tag := range extractTags(lines) {
+		got = append(got, kv{tag.key, tag.value, tag.hasValue})
+	}
+	want := []kv{
+		{"genclient", "", false},
+		{"groupName", "example.com", true},
+		{"groupName", "", true},
+		{"genclient:method", "GetScale,verb=get,subresource=scale", true},
+		{"genclient:method ", "Spaced", true},
+		{"", "", false},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tags = %+v; want %+v", got, want)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/gengo/v2"
+	"k8s.io/gengo/v2/codetags"
 )
 
 // SupportedVerbs are the standard client verbs in interface order; +genclient:onlyVerbs and skipVerbs name them.
@@ -44,6 +44,34 @@ type commentLine struct {
 	pos  token.Position
 }
 
+// tagLine is one +key[=value] comment tag with the line it is on.
+type tagLine struct {
+	key, value string
+	// hasValue records an "=", even with an empty value.
+	hasValue bool
+	line     *commentLine
+}
+
+// extractTags returns the tags of lines in order, in code-generator's syntax: a line that starts with "+"
+// once surrounding spaces are trimmed is a tag, whose key runs up to the first "=" and whose value is
+// the rest of the line.
+func extractTags(lines []commentLine) []tagLine {
+	var out []tagLine
+	for i := range lines {
+		text := strings.Trim(lines[i].text, " ")
+		if !strings.HasPrefix(text, "+") {
+			continue
+		}
+		for _, found := range codetags.Extract("+", []string{text}) {
+			for _, t := range found {
+				key, value, hasValue := strings.Cut(t, "=")
+				out = append(out, tagLine{key: key, value: value, hasValue: hasValue, line: &lines[i]})
+			}
+		}
+	}
+	return out
+}
+
 // typeTags is the parsed tag set of one type.
 type typeTags struct {
 	genclient     bool
@@ -62,71 +90,66 @@ type typeTags struct {
 func parseTypeTags(lines []commentLine) (*typeTags, error) {
 	tags := &typeTags{}
 	var onlyLine, skipLine *commentLine
-	for i := range lines {
-		l := &lines[i]
-		values := gengo.ExtractCommentTags("+", []string{l.text})
-		for key, vals := range values {
-			val := vals[0]
-			hasValue := strings.Contains(strings.TrimSpace(l.text), "=")
-			tagErr := func(format string, args ...any) error {
-				return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: fmt.Sprintf(format, args...)}
+	for _, tag := range extractTags(lines) {
+		l, key, val, hasValue := tag.line, tag.key, tag.value, tag.hasValue
+		tagErr := func(format string, args ...any) error {
+			return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: fmt.Sprintf(format, args...)}
+		}
+		noValue := func() error {
+			if hasValue {
+				return tagErr("takes no value")
 			}
-			noValue := func() error {
-				if hasValue {
-					return tagErr("takes no value")
-				}
-				return nil
+			return nil
+		}
+		var err error
+		switch key {
+		case "genclient":
+			if val != "" {
+				err = tagErr("takes no value: use +genclient to generate a client or omit the tag")
 			}
-			var err error
-			switch key {
-			case "genclient":
-				if val != "" {
-					err = tagErr("takes no value: use +genclient to generate a client or omit the tag")
-				}
-				tags.genclient = true
-			case "nonNamespaced", "readonly":
-				if val != "" {
-					err = tagErr("is no longer supported: use +genclient:%s", key)
-				}
-			case "genclient:nonNamespaced":
-				err, tags.nonNamespaced = noValue(), true
-			case "genclient:noVerbs":
-				err, tags.noVerbs = noValue(), true
-			case "genclient:noStatus":
-				err, tags.noStatus = noValue(), true
-			case "genclient:readonly":
-				err, tags.readonly = noValue(), true
-			case "genclient:onlyVerbs", "genclient:skipVerbs":
-				var verbs []string
-				if verbs, err = parseVerbList(val); err != nil {
-					err = tagErr("%v", err)
-				} else if key == "genclient:onlyVerbs" {
-					tags.onlyVerbs, onlyLine = append(tags.onlyVerbs, verbs...), l
-				} else {
-					tags.skipVerbs, skipLine = append(tags.skipVerbs, verbs...), l
-				}
-			case "genclient:method":
-				var ext *Extension
-				if ext, err = parseExtension(val); err != nil {
-					err = tagErr("%v", err)
-				} else {
-					tags.extensions = append(tags.extensions, ext)
-					tags.extLines = append(tags.extLines, *l)
-				}
-			case "resourceName":
-				if val == "" {
-					err = tagErr("needs a value: +resourceName=<plural resource>")
-				}
-				tags.resourceName = val
-			default:
-				if strings.HasPrefix(key, "genclient") {
-					err = tagErr("unknown tag (supported: +genclient, +genclient:nonNamespaced, +genclient:noVerbs, " +
-						"+genclient:onlyVerbs=, +genclient:skipVerbs=, +genclient:readonly, +genclient:noStatus, +genclient:method=)")
-				}
+			tags.genclient = true
+		case "nonNamespaced", "readonly":
+			if val != "" {
+				err = tagErr("is no longer supported: use +genclient:%s", key)
 			}
-			if err != nil {
-				return nil, err
+		case "genclient:nonNamespaced":
+			err, tags.nonNamespaced = noValue(), true
+		case "genclient:noVerbs":
+			err, tags.noVerbs = noValue(), true
+		case "genclient:noStatus":
+			err, tags.noStatus = noValue(), true
+		case "genclient:readonly":
+			err, tags.readonly = noValue(), true
+		case "genclient:onlyVerbs", "genclient:skipVerbs":
+			var verbs []string
+			if verbs, err = parseVerbList(val); err != nil {
+				err = tagErr("%v", err)
+			} else if key == "genclient:onlyVerbs" {
+				tags.onlyVerbs, onlyLine = append(tags.onlyVerbs, verbs...), l
+			} else {
+				tags.skipVerbs, skipLine = append(tags.skipVerbs, verbs...), l
 			}
+		case "genclient:method":
+			var ext *Extension
+			if ext, err = parseExtension(val); err != nil {
+				err = tagErr("%v", err)
+			} else {
+				tags.extensions = append(tags.extensions, ext)
+				tags.extLines = append(tags.extLines, *l)
+			}
+		case "resourceName":
+			if val == "" {
+				err = tagErr("needs a value: +resourceName=<plural resource>")
+			}
+			tags.resourceName = val
+		default:
+			if strings.HasPrefix(key, "genclient") {
+				err = tagErr("unknown tag (supported: +genclient, +genclient:nonNamespaced, +genclient:noVerbs, " +
+					"+genclient:onlyVerbs=, +genclient:skipVerbs=, +genclient:readonly, +genclient:noStatus, +genclient:method=)")
+			}
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if onlyLine != nil && skipLine != nil {

@@ -232,3 +232,15 @@ func (s *Set) Verify(w io.Writer) (bool, error) {
 	}
 	return len(changes) == 0, nil
 }
+
+// Existing reports which of paths name existing files: generators ask it, before they render anything,
+// which hand-written files (such as expansions) sit beside their output.
+func Existing(paths ...string) map[string]bool {
+	found := map[string]bool{}
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			found[filepath.Clean(p)] = true
+		}
+	}
+	return found
+}

@@ -120,3 +120,13 @@ func TestWriteAllStagesEverythingBeforeReplacingAnything(t *testing.T) {
 		t.Fatalf("temporary files left behind: %v", leftovers)
 	}
 }
+
+func TestExistingFindsFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a", "x_expansion.go")
+	writeFiles(t, map[string]string{file: "package a\n"})
+	got := Existing(file, filepath.Join(dir, "a"), filepath.Join(dir, "missing.go"))
+	if len(got) != 1 || !got[file] {
+		t.Fatalf("Existing = %v; want only %s", got, file)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
 
+	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
@@ -173,4 +174,54 @@ func exitCode(name string, err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
+}
+
+// InPackage are the flags of the generators that write one file into each input package's own directory
+// (deepcopy-gen, register-gen): code-generator's --output-file, --go-header-file and --lint-rules, plus
+// --verify.
+type InPackage struct {
+	// OutputFile is the file name written into each package directory.
+	OutputFile string
+	common     Common
+}
+
+// AddFlags registers the flags (and klog's) on fs; defaultFile is --output-file's default.
+func (p *InPackage) AddFlags(fs *pflag.FlagSet, defaultFile string) {
+	fs.StringVar(&p.OutputFile, "output-file", defaultFile, "the name of the file to write into each input package's directory")
+	fs.StringVar(&p.common.GoHeaderFile, "go-header-file", "", "the path to a file containing boilerplate header text; YEAR is replaced with the current year")
+	fs.StringSliceVar(&p.common.LintRules, "lint-rules", nil, "comma-separated tag checks input packages must pass: "+strings.Join(model.LintRules, ","))
+	fs.BoolVar(&p.common.Verify, "verify", false, "generate in memory, print a unified diff of what differs from the files on disk, write nothing, and exit non-zero if anything differs")
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	fs.AddGoFlagSet(klogFlags)
+}
+
+// Load validates the flags and the package patterns and reads the boilerplate header.
+func (p *InPackage) Load(patterns []string) (header []byte, err error) {
+	if p.OutputFile == "" {
+		return nil, fmt.Errorf("--output-file must be specified")
+	}
+	if len(patterns) == 0 {
+		return nil, fmt.Errorf("no input packages: pass package patterns as arguments")
+	}
+	if err := model.ValidateLintRules(p.common.LintRules); err != nil {
+		return nil, err
+	}
+	return p.common.Header()
+}
+
+// Lint applies --lint-rules to every input package of prog, reporting all problems at once.
+func (p *InPackage) Lint(prog *load.Program) error {
+	var errs []error
+	for _, pkg := range prog.Packages {
+		if err := model.Lint(p.common.LintRules, pkg.Path, pkg.Dir, prog.Fset, pkg.Files); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Finish writes (or with --verify compares) the output set, as Common.Finish does.
+func (p *InPackage) Finish(set *output.Set, start time.Time, stdout, stderr io.Writer) error {
+	return p.common.Finish(set, start, stdout, stderr)
 }

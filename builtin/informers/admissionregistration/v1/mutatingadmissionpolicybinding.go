@@ -40,29 +40,21 @@ type TypedMutatingAdmissionPolicyBindingInformer interface {
 	TypedInformer() MutatingAdmissionPolicyBindingIndexInformer
 }
 
-// MutatingAdmissionPolicyBindingIndexInformer is a shared index informer of MutatingAdmissionPolicyBindings with typed handlers and indexes.
-type MutatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-// MutatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for MutatingAdmissionPolicyBindings.
-type MutatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-// MutatingAdmissionPolicyBindingDetailedHandlerFuncs are typed event handler functions for MutatingAdmissionPolicyBindings that also learn
-// whether an add comes from the initial list.
-type MutatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-// MutatingAdmissionPolicyBindingFilteringHandler passes only the MutatingAdmissionPolicyBindings its filter accepts to a typed handler.
-type MutatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-// MutatingAdmissionPolicyBindingIndexers are typed index functions for MutatingAdmissionPolicyBindings.
-type MutatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-// DeletedMutatingAdmissionPolicyBinding is a deleted MutatingAdmissionPolicyBinding whose final state may be unknown.
-type DeletedMutatingAdmissionPolicyBinding = cache.DeletedObject[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
-
-type mutatingAdmissionPolicyBindingInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of MutatingAdmissionPolicyBindings.
+type (
+	// MutatingAdmissionPolicyBindingIndexInformer is a shared index informer of MutatingAdmissionPolicyBindings with typed handlers and indexes.
+	MutatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+	// MutatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for MutatingAdmissionPolicyBindings.
+	MutatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+	// MutatingAdmissionPolicyBindingDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	MutatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+	// MutatingAdmissionPolicyBindingFilteringHandler passes only the MutatingAdmissionPolicyBindings its filter accepts to a typed handler.
+	MutatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+	// MutatingAdmissionPolicyBindingIndexers are typed index functions for MutatingAdmissionPolicyBindings.
+	MutatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+	// DeletedMutatingAdmissionPolicyBinding is a deleted MutatingAdmissionPolicyBinding whose final state may be unknown.
+	DeletedMutatingAdmissionPolicyBinding = cache.DeletedObject[*admissionregistrationv1.MutatingAdmissionPolicyBinding]
+)
 
 // NewMutatingAdmissionPolicyBindingInformer builds an informer of MutatingAdmissionPolicyBindings of its own; a factory's shared one saves memory and connections.
 func NewMutatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewMutatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Inte
 // NewTypedMutatingAdmissionPolicyBindingInformerWithOptions is NewMutatingAdmissionPolicyBindingInformerWithOptions with a typed result.
 func NewTypedMutatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingAdmissionPolicyBindingIndexInformer {
 	c := client.AdmissionregistrationV1().MutatingAdmissionPolicyBindings()
-	gvr := admissionregistrationv1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings")
-	return informers.NewTypedInformer(client, &admissionregistrationv1.MutatingAdmissionPolicyBinding{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *mutatingAdmissionPolicyBindingInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewMutatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for MutatingAdmissionPolicyBindings.
-func (f *mutatingAdmissionPolicyBindingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1.MutatingAdmissionPolicyBinding{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for MutatingAdmissionPolicyBindings.
-func (f *mutatingAdmissionPolicyBindingInformer) TypedInformer() MutatingAdmissionPolicyBindingIndexInformer {
-	return ToMutatingAdmissionPolicyBindingIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *mutatingAdmissionPolicyBindingInformer) Lister() listersadmissionregistrationv1.MutatingAdmissionPolicyBindingLister {
-	return listersadmissionregistrationv1.NewMutatingAdmissionPolicyBindingLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1.MutatingAdmissionPolicyBinding{}, admissionregistrationv1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"), options, c.List, c.Watch)
 }
 
 // ToTypedMutatingAdmissionPolicyBindingInformer returns informer with its typed view.
 func ToTypedMutatingAdmissionPolicyBindingInformer(informer MutatingAdmissionPolicyBindingInformer) TypedMutatingAdmissionPolicyBindingInformer {
-	if typed, ok := informer.(TypedMutatingAdmissionPolicyBindingInformer); ok {
-		return typed
-	}
-	return typedMutatingAdmissionPolicyBindingInformer{informer}
-}
-
-type typedMutatingAdmissionPolicyBindingInformer struct {
-	MutatingAdmissionPolicyBindingInformer
-}
-
-func (i typedMutatingAdmissionPolicyBindingInformer) TypedInformer() MutatingAdmissionPolicyBindingIndexInformer {
-	return ToMutatingAdmissionPolicyBindingIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToMutatingAdmissionPolicyBindingIndexInformer)
 }
 
 // ToMutatingAdmissionPolicyBindingIndexInformer returns the typed view of a shared informer of MutatingAdmissionPolicyBindings.
 func ToMutatingAdmissionPolicyBindingIndexInformer(informer cache.SharedIndexInformer) MutatingAdmissionPolicyBindingIndexInformer {
-	if typed, ok := informer.(MutatingAdmissionPolicyBindingIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1.MutatingAdmissionPolicyBinding](informer)
+	return informers.TypedView[*admissionregistrationv1.MutatingAdmissionPolicyBinding](informer)
 }

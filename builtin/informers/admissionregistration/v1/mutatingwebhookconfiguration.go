@@ -40,29 +40,21 @@ type TypedMutatingWebhookConfigurationInformer interface {
 	TypedInformer() MutatingWebhookConfigurationIndexInformer
 }
 
-// MutatingWebhookConfigurationIndexInformer is a shared index informer of MutatingWebhookConfigurations with typed handlers and indexes.
-type MutatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-// MutatingWebhookConfigurationHandlerFuncs are typed event handler functions for MutatingWebhookConfigurations.
-type MutatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-// MutatingWebhookConfigurationDetailedHandlerFuncs are typed event handler functions for MutatingWebhookConfigurations that also learn
-// whether an add comes from the initial list.
-type MutatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-// MutatingWebhookConfigurationFilteringHandler passes only the MutatingWebhookConfigurations its filter accepts to a typed handler.
-type MutatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-// MutatingWebhookConfigurationIndexers are typed index functions for MutatingWebhookConfigurations.
-type MutatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-// DeletedMutatingWebhookConfiguration is a deleted MutatingWebhookConfiguration whose final state may be unknown.
-type DeletedMutatingWebhookConfiguration = cache.DeletedObject[*admissionregistrationv1.MutatingWebhookConfiguration]
-
-type mutatingWebhookConfigurationInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of MutatingWebhookConfigurations.
+type (
+	// MutatingWebhookConfigurationIndexInformer is a shared index informer of MutatingWebhookConfigurations with typed handlers and indexes.
+	MutatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.MutatingWebhookConfiguration]
+	// MutatingWebhookConfigurationHandlerFuncs are typed event handler functions for MutatingWebhookConfigurations.
+	MutatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
+	// MutatingWebhookConfigurationDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	MutatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.MutatingWebhookConfiguration]
+	// MutatingWebhookConfigurationFilteringHandler passes only the MutatingWebhookConfigurations its filter accepts to a typed handler.
+	MutatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.MutatingWebhookConfiguration]
+	// MutatingWebhookConfigurationIndexers are typed index functions for MutatingWebhookConfigurations.
+	MutatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.MutatingWebhookConfiguration]
+	// DeletedMutatingWebhookConfiguration is a deleted MutatingWebhookConfiguration whose final state may be unknown.
+	DeletedMutatingWebhookConfiguration = cache.DeletedObject[*admissionregistrationv1.MutatingWebhookConfiguration]
+)
 
 // NewMutatingWebhookConfigurationInformer builds an informer of MutatingWebhookConfigurations of its own; a factory's shared one saves memory and connections.
 func NewMutatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewMutatingWebhookConfigurationInformerWithOptions(client kubernetes.Interf
 // NewTypedMutatingWebhookConfigurationInformerWithOptions is NewMutatingWebhookConfigurationInformerWithOptions with a typed result.
 func NewTypedMutatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingWebhookConfigurationIndexInformer {
 	c := client.AdmissionregistrationV1().MutatingWebhookConfigurations()
-	gvr := admissionregistrationv1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations")
-	return informers.NewTypedInformer(client, &admissionregistrationv1.MutatingWebhookConfiguration{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *mutatingWebhookConfigurationInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewMutatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for MutatingWebhookConfigurations.
-func (f *mutatingWebhookConfigurationInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1.MutatingWebhookConfiguration{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for MutatingWebhookConfigurations.
-func (f *mutatingWebhookConfigurationInformer) TypedInformer() MutatingWebhookConfigurationIndexInformer {
-	return ToMutatingWebhookConfigurationIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *mutatingWebhookConfigurationInformer) Lister() listersadmissionregistrationv1.MutatingWebhookConfigurationLister {
-	return listersadmissionregistrationv1.NewMutatingWebhookConfigurationLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1.MutatingWebhookConfiguration{}, admissionregistrationv1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"), options, c.List, c.Watch)
 }
 
 // ToTypedMutatingWebhookConfigurationInformer returns informer with its typed view.
 func ToTypedMutatingWebhookConfigurationInformer(informer MutatingWebhookConfigurationInformer) TypedMutatingWebhookConfigurationInformer {
-	if typed, ok := informer.(TypedMutatingWebhookConfigurationInformer); ok {
-		return typed
-	}
-	return typedMutatingWebhookConfigurationInformer{informer}
-}
-
-type typedMutatingWebhookConfigurationInformer struct {
-	MutatingWebhookConfigurationInformer
-}
-
-func (i typedMutatingWebhookConfigurationInformer) TypedInformer() MutatingWebhookConfigurationIndexInformer {
-	return ToMutatingWebhookConfigurationIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToMutatingWebhookConfigurationIndexInformer)
 }
 
 // ToMutatingWebhookConfigurationIndexInformer returns the typed view of a shared informer of MutatingWebhookConfigurations.
 func ToMutatingWebhookConfigurationIndexInformer(informer cache.SharedIndexInformer) MutatingWebhookConfigurationIndexInformer {
-	if typed, ok := informer.(MutatingWebhookConfigurationIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1.MutatingWebhookConfiguration](informer)
+	return informers.TypedView[*admissionregistrationv1.MutatingWebhookConfiguration](informer)
 }

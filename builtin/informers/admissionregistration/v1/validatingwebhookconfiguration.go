@@ -40,29 +40,21 @@ type TypedValidatingWebhookConfigurationInformer interface {
 	TypedInformer() ValidatingWebhookConfigurationIndexInformer
 }
 
-// ValidatingWebhookConfigurationIndexInformer is a shared index informer of ValidatingWebhookConfigurations with typed handlers and indexes.
-type ValidatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-// ValidatingWebhookConfigurationHandlerFuncs are typed event handler functions for ValidatingWebhookConfigurations.
-type ValidatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-// ValidatingWebhookConfigurationDetailedHandlerFuncs are typed event handler functions for ValidatingWebhookConfigurations that also learn
-// whether an add comes from the initial list.
-type ValidatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-// ValidatingWebhookConfigurationFilteringHandler passes only the ValidatingWebhookConfigurations its filter accepts to a typed handler.
-type ValidatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-// ValidatingWebhookConfigurationIndexers are typed index functions for ValidatingWebhookConfigurations.
-type ValidatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-// DeletedValidatingWebhookConfiguration is a deleted ValidatingWebhookConfiguration whose final state may be unknown.
-type DeletedValidatingWebhookConfiguration = cache.DeletedObject[*admissionregistrationv1.ValidatingWebhookConfiguration]
-
-type validatingWebhookConfigurationInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ValidatingWebhookConfigurations.
+type (
+	// ValidatingWebhookConfigurationIndexInformer is a shared index informer of ValidatingWebhookConfigurations with typed handlers and indexes.
+	ValidatingWebhookConfigurationIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1.ValidatingWebhookConfiguration]
+	// ValidatingWebhookConfigurationHandlerFuncs are typed event handler functions for ValidatingWebhookConfigurations.
+	ValidatingWebhookConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
+	// ValidatingWebhookConfigurationDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ValidatingWebhookConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1.ValidatingWebhookConfiguration]
+	// ValidatingWebhookConfigurationFilteringHandler passes only the ValidatingWebhookConfigurations its filter accepts to a typed handler.
+	ValidatingWebhookConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1.ValidatingWebhookConfiguration]
+	// ValidatingWebhookConfigurationIndexers are typed index functions for ValidatingWebhookConfigurations.
+	ValidatingWebhookConfigurationIndexers = cache.TypedIndexers[*admissionregistrationv1.ValidatingWebhookConfiguration]
+	// DeletedValidatingWebhookConfiguration is a deleted ValidatingWebhookConfiguration whose final state may be unknown.
+	DeletedValidatingWebhookConfiguration = cache.DeletedObject[*admissionregistrationv1.ValidatingWebhookConfiguration]
+)
 
 // NewValidatingWebhookConfigurationInformer builds an informer of ValidatingWebhookConfigurations of its own; a factory's shared one saves memory and connections.
 func NewValidatingWebhookConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewValidatingWebhookConfigurationInformerWithOptions(client kubernetes.Inte
 // NewTypedValidatingWebhookConfigurationInformerWithOptions is NewValidatingWebhookConfigurationInformerWithOptions with a typed result.
 func NewTypedValidatingWebhookConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingWebhookConfigurationIndexInformer {
 	c := client.AdmissionregistrationV1().ValidatingWebhookConfigurations()
-	gvr := admissionregistrationv1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations")
-	return informers.NewTypedInformer(client, &admissionregistrationv1.ValidatingWebhookConfiguration{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *validatingWebhookConfigurationInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewValidatingWebhookConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ValidatingWebhookConfigurations.
-func (f *validatingWebhookConfigurationInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1.ValidatingWebhookConfiguration{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ValidatingWebhookConfigurations.
-func (f *validatingWebhookConfigurationInformer) TypedInformer() ValidatingWebhookConfigurationIndexInformer {
-	return ToValidatingWebhookConfigurationIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *validatingWebhookConfigurationInformer) Lister() listersadmissionregistrationv1.ValidatingWebhookConfigurationLister {
-	return listersadmissionregistrationv1.NewValidatingWebhookConfigurationLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1.ValidatingWebhookConfiguration{}, admissionregistrationv1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"), options, c.List, c.Watch)
 }
 
 // ToTypedValidatingWebhookConfigurationInformer returns informer with its typed view.
 func ToTypedValidatingWebhookConfigurationInformer(informer ValidatingWebhookConfigurationInformer) TypedValidatingWebhookConfigurationInformer {
-	if typed, ok := informer.(TypedValidatingWebhookConfigurationInformer); ok {
-		return typed
-	}
-	return typedValidatingWebhookConfigurationInformer{informer}
-}
-
-type typedValidatingWebhookConfigurationInformer struct {
-	ValidatingWebhookConfigurationInformer
-}
-
-func (i typedValidatingWebhookConfigurationInformer) TypedInformer() ValidatingWebhookConfigurationIndexInformer {
-	return ToValidatingWebhookConfigurationIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToValidatingWebhookConfigurationIndexInformer)
 }
 
 // ToValidatingWebhookConfigurationIndexInformer returns the typed view of a shared informer of ValidatingWebhookConfigurations.
 func ToValidatingWebhookConfigurationIndexInformer(informer cache.SharedIndexInformer) ValidatingWebhookConfigurationIndexInformer {
-	if typed, ok := informer.(ValidatingWebhookConfigurationIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1.ValidatingWebhookConfiguration](informer)
+	return informers.TypedView[*admissionregistrationv1.ValidatingWebhookConfiguration](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersadmissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/listers/admissionregistration/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	admissionregistrationv1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -47,20 +50,24 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // MutatingAdmissionPolicies returns the shared informer and lister of MutatingAdmissionPolicies.
 func (v *version) MutatingAdmissionPolicies() TypedMutatingAdmissionPolicyInformer {
-	return &mutatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1alpha1.MutatingAdmissionPolicy{}, v.tweakListOptions, NewTypedMutatingAdmissionPolicyInformerWithOptions,
+		listersadmissionregistrationv1alpha1.NewMutatingAdmissionPolicyLister, ToMutatingAdmissionPolicyIndexInformer)
 }
 
 // MutatingAdmissionPolicyBindings returns the shared informer and lister of MutatingAdmissionPolicyBindings.
 func (v *version) MutatingAdmissionPolicyBindings() TypedMutatingAdmissionPolicyBindingInformer {
-	return &mutatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding{}, v.tweakListOptions, NewTypedMutatingAdmissionPolicyBindingInformerWithOptions,
+		listersadmissionregistrationv1alpha1.NewMutatingAdmissionPolicyBindingLister, ToMutatingAdmissionPolicyBindingIndexInformer)
 }
 
 // ValidatingAdmissionPolicies returns the shared informer and lister of ValidatingAdmissionPolicies.
 func (v *version) ValidatingAdmissionPolicies() TypedValidatingAdmissionPolicyInformer {
-	return &validatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1alpha1.ValidatingAdmissionPolicy{}, v.tweakListOptions, NewTypedValidatingAdmissionPolicyInformerWithOptions,
+		listersadmissionregistrationv1alpha1.NewValidatingAdmissionPolicyLister, ToValidatingAdmissionPolicyIndexInformer)
 }
 
 // ValidatingAdmissionPolicyBindings returns the shared informer and lister of ValidatingAdmissionPolicyBindings.
 func (v *version) ValidatingAdmissionPolicyBindings() TypedValidatingAdmissionPolicyBindingInformer {
-	return &validatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding{}, v.tweakListOptions, NewTypedValidatingAdmissionPolicyBindingInformerWithOptions,
+		listersadmissionregistrationv1alpha1.NewValidatingAdmissionPolicyBindingLister, ToValidatingAdmissionPolicyBindingIndexInformer)
 }

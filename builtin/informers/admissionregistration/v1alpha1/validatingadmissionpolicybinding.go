@@ -40,29 +40,21 @@ type TypedValidatingAdmissionPolicyBindingInformer interface {
 	TypedInformer() ValidatingAdmissionPolicyBindingIndexInformer
 }
 
-// ValidatingAdmissionPolicyBindingIndexInformer is a shared index informer of ValidatingAdmissionPolicyBindings with typed handlers and indexes.
-type ValidatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-// ValidatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicyBindings.
-type ValidatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-// ValidatingAdmissionPolicyBindingDetailedHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicyBindings that also learn
-// whether an add comes from the initial list.
-type ValidatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-// ValidatingAdmissionPolicyBindingFilteringHandler passes only the ValidatingAdmissionPolicyBindings its filter accepts to a typed handler.
-type ValidatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-// ValidatingAdmissionPolicyBindingIndexers are typed index functions for ValidatingAdmissionPolicyBindings.
-type ValidatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-// DeletedValidatingAdmissionPolicyBinding is a deleted ValidatingAdmissionPolicyBinding whose final state may be unknown.
-type DeletedValidatingAdmissionPolicyBinding = cache.DeletedObject[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
-
-type validatingAdmissionPolicyBindingInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ValidatingAdmissionPolicyBindings.
+type (
+	// ValidatingAdmissionPolicyBindingIndexInformer is a shared index informer of ValidatingAdmissionPolicyBindings with typed handlers and indexes.
+	ValidatingAdmissionPolicyBindingIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+	// ValidatingAdmissionPolicyBindingHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicyBindings.
+	ValidatingAdmissionPolicyBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+	// ValidatingAdmissionPolicyBindingDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ValidatingAdmissionPolicyBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+	// ValidatingAdmissionPolicyBindingFilteringHandler passes only the ValidatingAdmissionPolicyBindings its filter accepts to a typed handler.
+	ValidatingAdmissionPolicyBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+	// ValidatingAdmissionPolicyBindingIndexers are typed index functions for ValidatingAdmissionPolicyBindings.
+	ValidatingAdmissionPolicyBindingIndexers = cache.TypedIndexers[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+	// DeletedValidatingAdmissionPolicyBinding is a deleted ValidatingAdmissionPolicyBinding whose final state may be unknown.
+	DeletedValidatingAdmissionPolicyBinding = cache.DeletedObject[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding]
+)
 
 // NewValidatingAdmissionPolicyBindingInformer builds an informer of ValidatingAdmissionPolicyBindings of its own; a factory's shared one saves memory and connections.
 func NewValidatingAdmissionPolicyBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewValidatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.In
 // NewTypedValidatingAdmissionPolicyBindingInformerWithOptions is NewValidatingAdmissionPolicyBindingInformerWithOptions with a typed result.
 func NewTypedValidatingAdmissionPolicyBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingAdmissionPolicyBindingIndexInformer {
 	c := client.AdmissionregistrationV1alpha1().ValidatingAdmissionPolicyBindings()
-	gvr := admissionregistrationv1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings")
-	return informers.NewTypedInformer(client, &admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *validatingAdmissionPolicyBindingInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewValidatingAdmissionPolicyBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ValidatingAdmissionPolicyBindings.
-func (f *validatingAdmissionPolicyBindingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ValidatingAdmissionPolicyBindings.
-func (f *validatingAdmissionPolicyBindingInformer) TypedInformer() ValidatingAdmissionPolicyBindingIndexInformer {
-	return ToValidatingAdmissionPolicyBindingIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *validatingAdmissionPolicyBindingInformer) Lister() listersadmissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingLister {
-	return listersadmissionregistrationv1alpha1.NewValidatingAdmissionPolicyBindingLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding{}, admissionregistrationv1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings"), options, c.List, c.Watch)
 }
 
 // ToTypedValidatingAdmissionPolicyBindingInformer returns informer with its typed view.
 func ToTypedValidatingAdmissionPolicyBindingInformer(informer ValidatingAdmissionPolicyBindingInformer) TypedValidatingAdmissionPolicyBindingInformer {
-	if typed, ok := informer.(TypedValidatingAdmissionPolicyBindingInformer); ok {
-		return typed
-	}
-	return typedValidatingAdmissionPolicyBindingInformer{informer}
-}
-
-type typedValidatingAdmissionPolicyBindingInformer struct {
-	ValidatingAdmissionPolicyBindingInformer
-}
-
-func (i typedValidatingAdmissionPolicyBindingInformer) TypedInformer() ValidatingAdmissionPolicyBindingIndexInformer {
-	return ToValidatingAdmissionPolicyBindingIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToValidatingAdmissionPolicyBindingIndexInformer)
 }
 
 // ToValidatingAdmissionPolicyBindingIndexInformer returns the typed view of a shared informer of ValidatingAdmissionPolicyBindings.
 func ToValidatingAdmissionPolicyBindingIndexInformer(informer cache.SharedIndexInformer) ValidatingAdmissionPolicyBindingIndexInformer {
-	if typed, ok := informer.(ValidatingAdmissionPolicyBindingIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding](informer)
+	return informers.TypedView[*admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding](informer)
 }

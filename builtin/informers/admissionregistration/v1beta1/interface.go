@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersadmissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/listers/admissionregistration/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	admissionregistrationv1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -51,30 +54,36 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // MutatingAdmissionPolicies returns the shared informer and lister of MutatingAdmissionPolicies.
 func (v *version) MutatingAdmissionPolicies() TypedMutatingAdmissionPolicyInformer {
-	return &mutatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.MutatingAdmissionPolicy{}, v.tweakListOptions, NewTypedMutatingAdmissionPolicyInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewMutatingAdmissionPolicyLister, ToMutatingAdmissionPolicyIndexInformer)
 }
 
 // MutatingAdmissionPolicyBindings returns the shared informer and lister of MutatingAdmissionPolicyBindings.
 func (v *version) MutatingAdmissionPolicyBindings() TypedMutatingAdmissionPolicyBindingInformer {
-	return &mutatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.MutatingAdmissionPolicyBinding{}, v.tweakListOptions, NewTypedMutatingAdmissionPolicyBindingInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewMutatingAdmissionPolicyBindingLister, ToMutatingAdmissionPolicyBindingIndexInformer)
 }
 
 // MutatingWebhookConfigurations returns the shared informer and lister of MutatingWebhookConfigurations.
 func (v *version) MutatingWebhookConfigurations() TypedMutatingWebhookConfigurationInformer {
-	return &mutatingWebhookConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.MutatingWebhookConfiguration{}, v.tweakListOptions, NewTypedMutatingWebhookConfigurationInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewMutatingWebhookConfigurationLister, ToMutatingWebhookConfigurationIndexInformer)
 }
 
 // ValidatingAdmissionPolicies returns the shared informer and lister of ValidatingAdmissionPolicies.
 func (v *version) ValidatingAdmissionPolicies() TypedValidatingAdmissionPolicyInformer {
-	return &validatingAdmissionPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.ValidatingAdmissionPolicy{}, v.tweakListOptions, NewTypedValidatingAdmissionPolicyInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewValidatingAdmissionPolicyLister, ToValidatingAdmissionPolicyIndexInformer)
 }
 
 // ValidatingAdmissionPolicyBindings returns the shared informer and lister of ValidatingAdmissionPolicyBindings.
 func (v *version) ValidatingAdmissionPolicyBindings() TypedValidatingAdmissionPolicyBindingInformer {
-	return &validatingAdmissionPolicyBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding{}, v.tweakListOptions, NewTypedValidatingAdmissionPolicyBindingInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewValidatingAdmissionPolicyBindingLister, ToValidatingAdmissionPolicyBindingIndexInformer)
 }
 
 // ValidatingWebhookConfigurations returns the shared informer and lister of ValidatingWebhookConfigurations.
 func (v *version) ValidatingWebhookConfigurations() TypedValidatingWebhookConfigurationInformer {
-	return &validatingWebhookConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &admissionregistrationv1beta1.ValidatingWebhookConfiguration{}, v.tweakListOptions, NewTypedValidatingWebhookConfigurationInformerWithOptions,
+		listersadmissionregistrationv1beta1.NewValidatingWebhookConfigurationLister, ToValidatingWebhookConfigurationIndexInformer)
 }

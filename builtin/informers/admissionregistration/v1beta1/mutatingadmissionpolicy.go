@@ -40,29 +40,21 @@ type TypedMutatingAdmissionPolicyInformer interface {
 	TypedInformer() MutatingAdmissionPolicyIndexInformer
 }
 
-// MutatingAdmissionPolicyIndexInformer is a shared index informer of MutatingAdmissionPolicies with typed handlers and indexes.
-type MutatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-// MutatingAdmissionPolicyHandlerFuncs are typed event handler functions for MutatingAdmissionPolicies.
-type MutatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-// MutatingAdmissionPolicyDetailedHandlerFuncs are typed event handler functions for MutatingAdmissionPolicies that also learn
-// whether an add comes from the initial list.
-type MutatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-// MutatingAdmissionPolicyFilteringHandler passes only the MutatingAdmissionPolicies its filter accepts to a typed handler.
-type MutatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-// MutatingAdmissionPolicyIndexers are typed index functions for MutatingAdmissionPolicies.
-type MutatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-// DeletedMutatingAdmissionPolicy is a deleted MutatingAdmissionPolicy whose final state may be unknown.
-type DeletedMutatingAdmissionPolicy = cache.DeletedObject[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
-
-type mutatingAdmissionPolicyInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of MutatingAdmissionPolicies.
+type (
+	// MutatingAdmissionPolicyIndexInformer is a shared index informer of MutatingAdmissionPolicies with typed handlers and indexes.
+	MutatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+	// MutatingAdmissionPolicyHandlerFuncs are typed event handler functions for MutatingAdmissionPolicies.
+	MutatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+	// MutatingAdmissionPolicyDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	MutatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+	// MutatingAdmissionPolicyFilteringHandler passes only the MutatingAdmissionPolicies its filter accepts to a typed handler.
+	MutatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+	// MutatingAdmissionPolicyIndexers are typed index functions for MutatingAdmissionPolicies.
+	MutatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+	// DeletedMutatingAdmissionPolicy is a deleted MutatingAdmissionPolicy whose final state may be unknown.
+	DeletedMutatingAdmissionPolicy = cache.DeletedObject[*admissionregistrationv1beta1.MutatingAdmissionPolicy]
+)
 
 // NewMutatingAdmissionPolicyInformer builds an informer of MutatingAdmissionPolicies of its own; a factory's shared one saves memory and connections.
 func NewMutatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewMutatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, 
 // NewTypedMutatingAdmissionPolicyInformerWithOptions is NewMutatingAdmissionPolicyInformerWithOptions with a typed result.
 func NewTypedMutatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) MutatingAdmissionPolicyIndexInformer {
 	c := client.AdmissionregistrationV1beta1().MutatingAdmissionPolicies()
-	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies")
-	return informers.NewTypedInformer(client, &admissionregistrationv1beta1.MutatingAdmissionPolicy{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *mutatingAdmissionPolicyInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewMutatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for MutatingAdmissionPolicies.
-func (f *mutatingAdmissionPolicyInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1beta1.MutatingAdmissionPolicy{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for MutatingAdmissionPolicies.
-func (f *mutatingAdmissionPolicyInformer) TypedInformer() MutatingAdmissionPolicyIndexInformer {
-	return ToMutatingAdmissionPolicyIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *mutatingAdmissionPolicyInformer) Lister() listersadmissionregistrationv1beta1.MutatingAdmissionPolicyLister {
-	return listersadmissionregistrationv1beta1.NewMutatingAdmissionPolicyLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1beta1.MutatingAdmissionPolicy{}, admissionregistrationv1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"), options, c.List, c.Watch)
 }
 
 // ToTypedMutatingAdmissionPolicyInformer returns informer with its typed view.
 func ToTypedMutatingAdmissionPolicyInformer(informer MutatingAdmissionPolicyInformer) TypedMutatingAdmissionPolicyInformer {
-	if typed, ok := informer.(TypedMutatingAdmissionPolicyInformer); ok {
-		return typed
-	}
-	return typedMutatingAdmissionPolicyInformer{informer}
-}
-
-type typedMutatingAdmissionPolicyInformer struct {
-	MutatingAdmissionPolicyInformer
-}
-
-func (i typedMutatingAdmissionPolicyInformer) TypedInformer() MutatingAdmissionPolicyIndexInformer {
-	return ToMutatingAdmissionPolicyIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToMutatingAdmissionPolicyIndexInformer)
 }
 
 // ToMutatingAdmissionPolicyIndexInformer returns the typed view of a shared informer of MutatingAdmissionPolicies.
 func ToMutatingAdmissionPolicyIndexInformer(informer cache.SharedIndexInformer) MutatingAdmissionPolicyIndexInformer {
-	if typed, ok := informer.(MutatingAdmissionPolicyIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1beta1.MutatingAdmissionPolicy](informer)
+	return informers.TypedView[*admissionregistrationv1beta1.MutatingAdmissionPolicy](informer)
 }

@@ -40,29 +40,21 @@ type TypedValidatingAdmissionPolicyInformer interface {
 	TypedInformer() ValidatingAdmissionPolicyIndexInformer
 }
 
-// ValidatingAdmissionPolicyIndexInformer is a shared index informer of ValidatingAdmissionPolicies with typed handlers and indexes.
-type ValidatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-// ValidatingAdmissionPolicyHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicies.
-type ValidatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-// ValidatingAdmissionPolicyDetailedHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicies that also learn
-// whether an add comes from the initial list.
-type ValidatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-// ValidatingAdmissionPolicyFilteringHandler passes only the ValidatingAdmissionPolicies its filter accepts to a typed handler.
-type ValidatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-// ValidatingAdmissionPolicyIndexers are typed index functions for ValidatingAdmissionPolicies.
-type ValidatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-// DeletedValidatingAdmissionPolicy is a deleted ValidatingAdmissionPolicy whose final state may be unknown.
-type DeletedValidatingAdmissionPolicy = cache.DeletedObject[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
-
-type validatingAdmissionPolicyInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ValidatingAdmissionPolicies.
+type (
+	// ValidatingAdmissionPolicyIndexInformer is a shared index informer of ValidatingAdmissionPolicies with typed handlers and indexes.
+	ValidatingAdmissionPolicyIndexInformer cache.TypedSharedIndexInformer[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+	// ValidatingAdmissionPolicyHandlerFuncs are typed event handler functions for ValidatingAdmissionPolicies.
+	ValidatingAdmissionPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+	// ValidatingAdmissionPolicyDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ValidatingAdmissionPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+	// ValidatingAdmissionPolicyFilteringHandler passes only the ValidatingAdmissionPolicies its filter accepts to a typed handler.
+	ValidatingAdmissionPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+	// ValidatingAdmissionPolicyIndexers are typed index functions for ValidatingAdmissionPolicies.
+	ValidatingAdmissionPolicyIndexers = cache.TypedIndexers[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+	// DeletedValidatingAdmissionPolicy is a deleted ValidatingAdmissionPolicy whose final state may be unknown.
+	DeletedValidatingAdmissionPolicy = cache.DeletedObject[*admissionregistrationv1beta1.ValidatingAdmissionPolicy]
+)
 
 // NewValidatingAdmissionPolicyInformer builds an informer of ValidatingAdmissionPolicies of its own; a factory's shared one saves memory and connections.
 func NewValidatingAdmissionPolicyInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewValidatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface
 // NewTypedValidatingAdmissionPolicyInformerWithOptions is NewValidatingAdmissionPolicyInformerWithOptions with a typed result.
 func NewTypedValidatingAdmissionPolicyInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ValidatingAdmissionPolicyIndexInformer {
 	c := client.AdmissionregistrationV1beta1().ValidatingAdmissionPolicies()
-	gvr := admissionregistrationv1beta1.SchemeGroupVersion.WithResource("validatingadmissionpolicies")
-	return informers.NewTypedInformer(client, &admissionregistrationv1beta1.ValidatingAdmissionPolicy{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *validatingAdmissionPolicyInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewValidatingAdmissionPolicyInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ValidatingAdmissionPolicies.
-func (f *validatingAdmissionPolicyInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&admissionregistrationv1beta1.ValidatingAdmissionPolicy{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ValidatingAdmissionPolicies.
-func (f *validatingAdmissionPolicyInformer) TypedInformer() ValidatingAdmissionPolicyIndexInformer {
-	return ToValidatingAdmissionPolicyIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *validatingAdmissionPolicyInformer) Lister() listersadmissionregistrationv1beta1.ValidatingAdmissionPolicyLister {
-	return listersadmissionregistrationv1beta1.NewValidatingAdmissionPolicyLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &admissionregistrationv1beta1.ValidatingAdmissionPolicy{}, admissionregistrationv1beta1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"), options, c.List, c.Watch)
 }
 
 // ToTypedValidatingAdmissionPolicyInformer returns informer with its typed view.
 func ToTypedValidatingAdmissionPolicyInformer(informer ValidatingAdmissionPolicyInformer) TypedValidatingAdmissionPolicyInformer {
-	if typed, ok := informer.(TypedValidatingAdmissionPolicyInformer); ok {
-		return typed
-	}
-	return typedValidatingAdmissionPolicyInformer{informer}
-}
-
-type typedValidatingAdmissionPolicyInformer struct {
-	ValidatingAdmissionPolicyInformer
-}
-
-func (i typedValidatingAdmissionPolicyInformer) TypedInformer() ValidatingAdmissionPolicyIndexInformer {
-	return ToValidatingAdmissionPolicyIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToValidatingAdmissionPolicyIndexInformer)
 }
 
 // ToValidatingAdmissionPolicyIndexInformer returns the typed view of a shared informer of ValidatingAdmissionPolicies.
 func ToValidatingAdmissionPolicyIndexInformer(informer cache.SharedIndexInformer) ValidatingAdmissionPolicyIndexInformer {
-	if typed, ok := informer.(ValidatingAdmissionPolicyIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*admissionregistrationv1beta1.ValidatingAdmissionPolicy](informer)
+	return informers.TypedView[*admissionregistrationv1beta1.ValidatingAdmissionPolicy](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersapiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/listers/apiserverinternal/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	apiserverinternalv1alpha1 "k8s.io/api/apiserverinternal/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // StorageVersions returns the shared informer and lister of StorageVersions.
 func (v *version) StorageVersions() TypedStorageVersionInformer {
-	return &storageVersionInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &apiserverinternalv1alpha1.StorageVersion{}, v.tweakListOptions, NewTypedStorageVersionInformerWithOptions,
+		listersapiserverinternalv1alpha1.NewStorageVersionLister, ToStorageVersionIndexInformer)
 }

@@ -40,29 +40,21 @@ type TypedStorageVersionInformer interface {
 	TypedInformer() StorageVersionIndexInformer
 }
 
-// StorageVersionIndexInformer is a shared index informer of StorageVersions with typed handlers and indexes.
-type StorageVersionIndexInformer cache.TypedSharedIndexInformer[*apiserverinternalv1alpha1.StorageVersion]
-
-// StorageVersionHandlerFuncs are typed event handler functions for StorageVersions.
-type StorageVersionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apiserverinternalv1alpha1.StorageVersion]
-
-// StorageVersionDetailedHandlerFuncs are typed event handler functions for StorageVersions that also learn
-// whether an add comes from the initial list.
-type StorageVersionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apiserverinternalv1alpha1.StorageVersion]
-
-// StorageVersionFilteringHandler passes only the StorageVersions its filter accepts to a typed handler.
-type StorageVersionFilteringHandler = cache.TypedFilteringResourceEventHandler[*apiserverinternalv1alpha1.StorageVersion]
-
-// StorageVersionIndexers are typed index functions for StorageVersions.
-type StorageVersionIndexers = cache.TypedIndexers[*apiserverinternalv1alpha1.StorageVersion]
-
-// DeletedStorageVersion is a deleted StorageVersion whose final state may be unknown.
-type DeletedStorageVersion = cache.DeletedObject[*apiserverinternalv1alpha1.StorageVersion]
-
-type storageVersionInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of StorageVersions.
+type (
+	// StorageVersionIndexInformer is a shared index informer of StorageVersions with typed handlers and indexes.
+	StorageVersionIndexInformer cache.TypedSharedIndexInformer[*apiserverinternalv1alpha1.StorageVersion]
+	// StorageVersionHandlerFuncs are typed event handler functions for StorageVersions.
+	StorageVersionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apiserverinternalv1alpha1.StorageVersion]
+	// StorageVersionDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	StorageVersionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apiserverinternalv1alpha1.StorageVersion]
+	// StorageVersionFilteringHandler passes only the StorageVersions its filter accepts to a typed handler.
+	StorageVersionFilteringHandler = cache.TypedFilteringResourceEventHandler[*apiserverinternalv1alpha1.StorageVersion]
+	// StorageVersionIndexers are typed index functions for StorageVersions.
+	StorageVersionIndexers = cache.TypedIndexers[*apiserverinternalv1alpha1.StorageVersion]
+	// DeletedStorageVersion is a deleted StorageVersion whose final state may be unknown.
+	DeletedStorageVersion = cache.DeletedObject[*apiserverinternalv1alpha1.StorageVersion]
+)
 
 // NewStorageVersionInformer builds an informer of StorageVersions of its own; a factory's shared one saves memory and connections.
 func NewStorageVersionInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewStorageVersionInformerWithOptions(client kubernetes.Interface, options i
 // NewTypedStorageVersionInformerWithOptions is NewStorageVersionInformerWithOptions with a typed result.
 func NewTypedStorageVersionInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageVersionIndexInformer {
 	c := client.InternalV1alpha1().StorageVersions()
-	gvr := apiserverinternalv1alpha1.SchemeGroupVersion.WithResource("storageversions")
-	return informers.NewTypedInformer(client, &apiserverinternalv1alpha1.StorageVersion{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *storageVersionInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewStorageVersionInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for StorageVersions.
-func (f *storageVersionInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apiserverinternalv1alpha1.StorageVersion{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for StorageVersions.
-func (f *storageVersionInformer) TypedInformer() StorageVersionIndexInformer {
-	return ToStorageVersionIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *storageVersionInformer) Lister() listersapiserverinternalv1alpha1.StorageVersionLister {
-	return listersapiserverinternalv1alpha1.NewStorageVersionLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &apiserverinternalv1alpha1.StorageVersion{}, apiserverinternalv1alpha1.SchemeGroupVersion.WithResource("storageversions"), options, c.List, c.Watch)
 }
 
 // ToTypedStorageVersionInformer returns informer with its typed view.
 func ToTypedStorageVersionInformer(informer StorageVersionInformer) TypedStorageVersionInformer {
-	if typed, ok := informer.(TypedStorageVersionInformer); ok {
-		return typed
-	}
-	return typedStorageVersionInformer{informer}
-}
-
-type typedStorageVersionInformer struct{ StorageVersionInformer }
-
-func (i typedStorageVersionInformer) TypedInformer() StorageVersionIndexInformer {
-	return ToStorageVersionIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToStorageVersionIndexInformer)
 }
 
 // ToStorageVersionIndexInformer returns the typed view of a shared informer of StorageVersions.
 func ToStorageVersionIndexInformer(informer cache.SharedIndexInformer) StorageVersionIndexInformer {
-	if typed, ok := informer.(StorageVersionIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*apiserverinternalv1alpha1.StorageVersion](informer)
+	return informers.TypedView[*apiserverinternalv1alpha1.StorageVersion](informer)
 }

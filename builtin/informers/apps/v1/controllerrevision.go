@@ -40,30 +40,21 @@ type TypedControllerRevisionInformer interface {
 	TypedInformer() ControllerRevisionIndexInformer
 }
 
-// ControllerRevisionIndexInformer is a shared index informer of ControllerRevisions with typed handlers and indexes.
-type ControllerRevisionIndexInformer cache.TypedSharedIndexInformer[*appsv1.ControllerRevision]
-
-// ControllerRevisionHandlerFuncs are typed event handler functions for ControllerRevisions.
-type ControllerRevisionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.ControllerRevision]
-
-// ControllerRevisionDetailedHandlerFuncs are typed event handler functions for ControllerRevisions that also learn
-// whether an add comes from the initial list.
-type ControllerRevisionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.ControllerRevision]
-
-// ControllerRevisionFilteringHandler passes only the ControllerRevisions its filter accepts to a typed handler.
-type ControllerRevisionFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.ControllerRevision]
-
-// ControllerRevisionIndexers are typed index functions for ControllerRevisions.
-type ControllerRevisionIndexers = cache.TypedIndexers[*appsv1.ControllerRevision]
-
-// DeletedControllerRevision is a deleted ControllerRevision whose final state may be unknown.
-type DeletedControllerRevision = cache.DeletedObject[*appsv1.ControllerRevision]
-
-type controllerRevisionInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ControllerRevisions.
+type (
+	// ControllerRevisionIndexInformer is a shared index informer of ControllerRevisions with typed handlers and indexes.
+	ControllerRevisionIndexInformer cache.TypedSharedIndexInformer[*appsv1.ControllerRevision]
+	// ControllerRevisionHandlerFuncs are typed event handler functions for ControllerRevisions.
+	ControllerRevisionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.ControllerRevision]
+	// ControllerRevisionDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ControllerRevisionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.ControllerRevision]
+	// ControllerRevisionFilteringHandler passes only the ControllerRevisions its filter accepts to a typed handler.
+	ControllerRevisionFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.ControllerRevision]
+	// ControllerRevisionIndexers are typed index functions for ControllerRevisions.
+	ControllerRevisionIndexers = cache.TypedIndexers[*appsv1.ControllerRevision]
+	// DeletedControllerRevision is a deleted ControllerRevision whose final state may be unknown.
+	DeletedControllerRevision = cache.DeletedObject[*appsv1.ControllerRevision]
+)
 
 // NewControllerRevisionInformer builds an informer of ControllerRevisions of its own; a factory's shared one saves memory and connections.
 func NewControllerRevisionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewControllerRevisionInformerWithOptions(client kubernetes.Interface, names
 // NewTypedControllerRevisionInformerWithOptions is NewControllerRevisionInformerWithOptions with a typed result.
 func NewTypedControllerRevisionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ControllerRevisionIndexInformer {
 	c := client.AppsV1().ControllerRevisions(namespace)
-	gvr := appsv1.SchemeGroupVersion.WithResource("controllerrevisions")
-	return informers.NewTypedInformer(client, &appsv1.ControllerRevision{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *controllerRevisionInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewControllerRevisionInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ControllerRevisions.
-func (f *controllerRevisionInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&appsv1.ControllerRevision{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ControllerRevisions.
-func (f *controllerRevisionInformer) TypedInformer() ControllerRevisionIndexInformer {
-	return ToControllerRevisionIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *controllerRevisionInformer) Lister() listersappsv1.ControllerRevisionLister {
-	return listersappsv1.NewControllerRevisionLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &appsv1.ControllerRevision{}, appsv1.SchemeGroupVersion.WithResource("controllerrevisions"), options, c.List, c.Watch)
 }
 
 // ToTypedControllerRevisionInformer returns informer with its typed view.
 func ToTypedControllerRevisionInformer(informer ControllerRevisionInformer) TypedControllerRevisionInformer {
-	if typed, ok := informer.(TypedControllerRevisionInformer); ok {
-		return typed
-	}
-	return typedControllerRevisionInformer{informer}
-}
-
-type typedControllerRevisionInformer struct{ ControllerRevisionInformer }
-
-func (i typedControllerRevisionInformer) TypedInformer() ControllerRevisionIndexInformer {
-	return ToControllerRevisionIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToControllerRevisionIndexInformer)
 }
 
 // ToControllerRevisionIndexInformer returns the typed view of a shared informer of ControllerRevisions.
 func ToControllerRevisionIndexInformer(informer cache.SharedIndexInformer) ControllerRevisionIndexInformer {
-	if typed, ok := informer.(ControllerRevisionIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*appsv1.ControllerRevision](informer)
+	return informers.TypedView[*appsv1.ControllerRevision](informer)
 }

@@ -40,30 +40,21 @@ type TypedDaemonSetInformer interface {
 	TypedInformer() DaemonSetIndexInformer
 }
 
-// DaemonSetIndexInformer is a shared index informer of DaemonSets with typed handlers and indexes.
-type DaemonSetIndexInformer cache.TypedSharedIndexInformer[*appsv1.DaemonSet]
-
-// DaemonSetHandlerFuncs are typed event handler functions for DaemonSets.
-type DaemonSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.DaemonSet]
-
-// DaemonSetDetailedHandlerFuncs are typed event handler functions for DaemonSets that also learn
-// whether an add comes from the initial list.
-type DaemonSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.DaemonSet]
-
-// DaemonSetFilteringHandler passes only the DaemonSets its filter accepts to a typed handler.
-type DaemonSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.DaemonSet]
-
-// DaemonSetIndexers are typed index functions for DaemonSets.
-type DaemonSetIndexers = cache.TypedIndexers[*appsv1.DaemonSet]
-
-// DeletedDaemonSet is a deleted DaemonSet whose final state may be unknown.
-type DeletedDaemonSet = cache.DeletedObject[*appsv1.DaemonSet]
-
-type daemonSetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of DaemonSets.
+type (
+	// DaemonSetIndexInformer is a shared index informer of DaemonSets with typed handlers and indexes.
+	DaemonSetIndexInformer cache.TypedSharedIndexInformer[*appsv1.DaemonSet]
+	// DaemonSetHandlerFuncs are typed event handler functions for DaemonSets.
+	DaemonSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1.DaemonSet]
+	// DaemonSetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	DaemonSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1.DaemonSet]
+	// DaemonSetFilteringHandler passes only the DaemonSets its filter accepts to a typed handler.
+	DaemonSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1.DaemonSet]
+	// DaemonSetIndexers are typed index functions for DaemonSets.
+	DaemonSetIndexers = cache.TypedIndexers[*appsv1.DaemonSet]
+	// DeletedDaemonSet is a deleted DaemonSet whose final state may be unknown.
+	DeletedDaemonSet = cache.DeletedObject[*appsv1.DaemonSet]
+)
 
 // NewDaemonSetInformer builds an informer of DaemonSets of its own; a factory's shared one saves memory and connections.
 func NewDaemonSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewDaemonSetInformerWithOptions(client kubernetes.Interface, namespace stri
 // NewTypedDaemonSetInformerWithOptions is NewDaemonSetInformerWithOptions with a typed result.
 func NewTypedDaemonSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) DaemonSetIndexInformer {
 	c := client.AppsV1().DaemonSets(namespace)
-	gvr := appsv1.SchemeGroupVersion.WithResource("daemonsets")
-	return informers.NewTypedInformer(client, &appsv1.DaemonSet{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *daemonSetInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewDaemonSetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for DaemonSets.
-func (f *daemonSetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&appsv1.DaemonSet{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for DaemonSets.
-func (f *daemonSetInformer) TypedInformer() DaemonSetIndexInformer {
-	return ToDaemonSetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *daemonSetInformer) Lister() listersappsv1.DaemonSetLister {
-	return listersappsv1.NewDaemonSetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &appsv1.DaemonSet{}, appsv1.SchemeGroupVersion.WithResource("daemonsets"), options, c.List, c.Watch)
 }
 
 // ToTypedDaemonSetInformer returns informer with its typed view.
 func ToTypedDaemonSetInformer(informer DaemonSetInformer) TypedDaemonSetInformer {
-	if typed, ok := informer.(TypedDaemonSetInformer); ok {
-		return typed
-	}
-	return typedDaemonSetInformer{informer}
-}
-
-type typedDaemonSetInformer struct{ DaemonSetInformer }
-
-func (i typedDaemonSetInformer) TypedInformer() DaemonSetIndexInformer {
-	return ToDaemonSetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToDaemonSetIndexInformer)
 }
 
 // ToDaemonSetIndexInformer returns the typed view of a shared informer of DaemonSets.
 func ToDaemonSetIndexInformer(informer cache.SharedIndexInformer) DaemonSetIndexInformer {
-	if typed, ok := informer.(DaemonSetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*appsv1.DaemonSet](informer)
+	return informers.TypedView[*appsv1.DaemonSet](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersappsv1 "github.com/kgen-dev/kgen/builtin/listers/apps/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	appsv1 "k8s.io/api/apps/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -49,25 +52,30 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ControllerRevisions returns the shared informer and lister of ControllerRevisions.
 func (v *version) ControllerRevisions() TypedControllerRevisionInformer {
-	return &controllerRevisionInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1.ControllerRevision{}, v.tweakListOptions, informers.InNamespace(NewTypedControllerRevisionInformerWithOptions, v.namespace),
+		listersappsv1.NewControllerRevisionLister, ToControllerRevisionIndexInformer)
 }
 
 // DaemonSets returns the shared informer and lister of DaemonSets.
 func (v *version) DaemonSets() TypedDaemonSetInformer {
-	return &daemonSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1.DaemonSet{}, v.tweakListOptions, informers.InNamespace(NewTypedDaemonSetInformerWithOptions, v.namespace),
+		listersappsv1.NewDaemonSetLister, ToDaemonSetIndexInformer)
 }
 
 // Deployments returns the shared informer and lister of Deployments.
 func (v *version) Deployments() TypedDeploymentInformer {
-	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1.Deployment{}, v.tweakListOptions, informers.InNamespace(NewTypedDeploymentInformerWithOptions, v.namespace),
+		listersappsv1.NewDeploymentLister, ToDeploymentIndexInformer)
 }
 
 // ReplicaSets returns the shared informer and lister of ReplicaSets.
 func (v *version) ReplicaSets() TypedReplicaSetInformer {
-	return &replicaSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1.ReplicaSet{}, v.tweakListOptions, informers.InNamespace(NewTypedReplicaSetInformerWithOptions, v.namespace),
+		listersappsv1.NewReplicaSetLister, ToReplicaSetIndexInformer)
 }
 
 // StatefulSets returns the shared informer and lister of StatefulSets.
 func (v *version) StatefulSets() TypedStatefulSetInformer {
-	return &statefulSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1.StatefulSet{}, v.tweakListOptions, informers.InNamespace(NewTypedStatefulSetInformerWithOptions, v.namespace),
+		listersappsv1.NewStatefulSetLister, ToStatefulSetIndexInformer)
 }

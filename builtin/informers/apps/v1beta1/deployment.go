@@ -40,30 +40,21 @@ type TypedDeploymentInformer interface {
 	TypedInformer() DeploymentIndexInformer
 }
 
-// DeploymentIndexInformer is a shared index informer of Deployments with typed handlers and indexes.
-type DeploymentIndexInformer cache.TypedSharedIndexInformer[*appsv1beta1.Deployment]
-
-// DeploymentHandlerFuncs are typed event handler functions for Deployments.
-type DeploymentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta1.Deployment]
-
-// DeploymentDetailedHandlerFuncs are typed event handler functions for Deployments that also learn
-// whether an add comes from the initial list.
-type DeploymentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta1.Deployment]
-
-// DeploymentFilteringHandler passes only the Deployments its filter accepts to a typed handler.
-type DeploymentFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta1.Deployment]
-
-// DeploymentIndexers are typed index functions for Deployments.
-type DeploymentIndexers = cache.TypedIndexers[*appsv1beta1.Deployment]
-
-// DeletedDeployment is a deleted Deployment whose final state may be unknown.
-type DeletedDeployment = cache.DeletedObject[*appsv1beta1.Deployment]
-
-type deploymentInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Deployments.
+type (
+	// DeploymentIndexInformer is a shared index informer of Deployments with typed handlers and indexes.
+	DeploymentIndexInformer cache.TypedSharedIndexInformer[*appsv1beta1.Deployment]
+	// DeploymentHandlerFuncs are typed event handler functions for Deployments.
+	DeploymentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta1.Deployment]
+	// DeploymentDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	DeploymentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta1.Deployment]
+	// DeploymentFilteringHandler passes only the Deployments its filter accepts to a typed handler.
+	DeploymentFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta1.Deployment]
+	// DeploymentIndexers are typed index functions for Deployments.
+	DeploymentIndexers = cache.TypedIndexers[*appsv1beta1.Deployment]
+	// DeletedDeployment is a deleted Deployment whose final state may be unknown.
+	DeletedDeployment = cache.DeletedObject[*appsv1beta1.Deployment]
+)
 
 // NewDeploymentInformer builds an informer of Deployments of its own; a factory's shared one saves memory and connections.
 func NewDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewDeploymentInformerWithOptions(client kubernetes.Interface, namespace str
 // NewTypedDeploymentInformerWithOptions is NewDeploymentInformerWithOptions with a typed result.
 func NewTypedDeploymentInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) DeploymentIndexInformer {
 	c := client.AppsV1beta1().Deployments(namespace)
-	gvr := appsv1beta1.SchemeGroupVersion.WithResource("deployments")
-	return informers.NewTypedInformer(client, &appsv1beta1.Deployment{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *deploymentInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewDeploymentInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Deployments.
-func (f *deploymentInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&appsv1beta1.Deployment{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Deployments.
-func (f *deploymentInformer) TypedInformer() DeploymentIndexInformer {
-	return ToDeploymentIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *deploymentInformer) Lister() listersappsv1beta1.DeploymentLister {
-	return listersappsv1beta1.NewDeploymentLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &appsv1beta1.Deployment{}, appsv1beta1.SchemeGroupVersion.WithResource("deployments"), options, c.List, c.Watch)
 }
 
 // ToTypedDeploymentInformer returns informer with its typed view.
 func ToTypedDeploymentInformer(informer DeploymentInformer) TypedDeploymentInformer {
-	if typed, ok := informer.(TypedDeploymentInformer); ok {
-		return typed
-	}
-	return typedDeploymentInformer{informer}
-}
-
-type typedDeploymentInformer struct{ DeploymentInformer }
-
-func (i typedDeploymentInformer) TypedInformer() DeploymentIndexInformer {
-	return ToDeploymentIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToDeploymentIndexInformer)
 }
 
 // ToDeploymentIndexInformer returns the typed view of a shared informer of Deployments.
 func ToDeploymentIndexInformer(informer cache.SharedIndexInformer) DeploymentIndexInformer {
-	if typed, ok := informer.(DeploymentIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*appsv1beta1.Deployment](informer)
+	return informers.TypedView[*appsv1beta1.Deployment](informer)
 }

@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersappsv1beta1 "github.com/kgen-dev/kgen/builtin/listers/apps/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	appsv1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ControllerRevisions returns the shared informer and lister of ControllerRevisions.
 func (v *version) ControllerRevisions() TypedControllerRevisionInformer {
-	return &controllerRevisionInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1beta1.ControllerRevision{}, v.tweakListOptions, informers.InNamespace(NewTypedControllerRevisionInformerWithOptions, v.namespace),
+		listersappsv1beta1.NewControllerRevisionLister, ToControllerRevisionIndexInformer)
 }
 
 // Deployments returns the shared informer and lister of Deployments.
 func (v *version) Deployments() TypedDeploymentInformer {
-	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1beta1.Deployment{}, v.tweakListOptions, informers.InNamespace(NewTypedDeploymentInformerWithOptions, v.namespace),
+		listersappsv1beta1.NewDeploymentLister, ToDeploymentIndexInformer)
 }
 
 // StatefulSets returns the shared informer and lister of StatefulSets.
 func (v *version) StatefulSets() TypedStatefulSetInformer {
-	return &statefulSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &appsv1beta1.StatefulSet{}, v.tweakListOptions, informers.InNamespace(NewTypedStatefulSetInformerWithOptions, v.namespace),
+		listersappsv1beta1.NewStatefulSetLister, ToStatefulSetIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedStatefulSetInformer interface {
 	TypedInformer() StatefulSetIndexInformer
 }
 
-// StatefulSetIndexInformer is a shared index informer of StatefulSets with typed handlers and indexes.
-type StatefulSetIndexInformer cache.TypedSharedIndexInformer[*appsv1beta1.StatefulSet]
-
-// StatefulSetHandlerFuncs are typed event handler functions for StatefulSets.
-type StatefulSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta1.StatefulSet]
-
-// StatefulSetDetailedHandlerFuncs are typed event handler functions for StatefulSets that also learn
-// whether an add comes from the initial list.
-type StatefulSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta1.StatefulSet]
-
-// StatefulSetFilteringHandler passes only the StatefulSets its filter accepts to a typed handler.
-type StatefulSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta1.StatefulSet]
-
-// StatefulSetIndexers are typed index functions for StatefulSets.
-type StatefulSetIndexers = cache.TypedIndexers[*appsv1beta1.StatefulSet]
-
-// DeletedStatefulSet is a deleted StatefulSet whose final state may be unknown.
-type DeletedStatefulSet = cache.DeletedObject[*appsv1beta1.StatefulSet]
-
-type statefulSetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of StatefulSets.
+type (
+	// StatefulSetIndexInformer is a shared index informer of StatefulSets with typed handlers and indexes.
+	StatefulSetIndexInformer cache.TypedSharedIndexInformer[*appsv1beta1.StatefulSet]
+	// StatefulSetHandlerFuncs are typed event handler functions for StatefulSets.
+	StatefulSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta1.StatefulSet]
+	// StatefulSetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	StatefulSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta1.StatefulSet]
+	// StatefulSetFilteringHandler passes only the StatefulSets its filter accepts to a typed handler.
+	StatefulSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta1.StatefulSet]
+	// StatefulSetIndexers are typed index functions for StatefulSets.
+	StatefulSetIndexers = cache.TypedIndexers[*appsv1beta1.StatefulSet]
+	// DeletedStatefulSet is a deleted StatefulSet whose final state may be unknown.
+	DeletedStatefulSet = cache.DeletedObject[*appsv1beta1.StatefulSet]
+)
 
 // NewStatefulSetInformer builds an informer of StatefulSets of its own; a factory's shared one saves memory and connections.
 func NewStatefulSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewStatefulSetInformerWithOptions(client kubernetes.Interface, namespace st
 // NewTypedStatefulSetInformerWithOptions is NewStatefulSetInformerWithOptions with a typed result.
 func NewTypedStatefulSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) StatefulSetIndexInformer {
 	c := client.AppsV1beta1().StatefulSets(namespace)
-	gvr := appsv1beta1.SchemeGroupVersion.WithResource("statefulsets")
-	return informers.NewTypedInformer(client, &appsv1beta1.StatefulSet{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *statefulSetInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewStatefulSetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for StatefulSets.
-func (f *statefulSetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&appsv1beta1.StatefulSet{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for StatefulSets.
-func (f *statefulSetInformer) TypedInformer() StatefulSetIndexInformer {
-	return ToStatefulSetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *statefulSetInformer) Lister() listersappsv1beta1.StatefulSetLister {
-	return listersappsv1beta1.NewStatefulSetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &appsv1beta1.StatefulSet{}, appsv1beta1.SchemeGroupVersion.WithResource("statefulsets"), options, c.List, c.Watch)
 }
 
 // ToTypedStatefulSetInformer returns informer with its typed view.
 func ToTypedStatefulSetInformer(informer StatefulSetInformer) TypedStatefulSetInformer {
-	if typed, ok := informer.(TypedStatefulSetInformer); ok {
-		return typed
-	}
-	return typedStatefulSetInformer{informer}
-}
-
-type typedStatefulSetInformer struct{ StatefulSetInformer }
-
-func (i typedStatefulSetInformer) TypedInformer() StatefulSetIndexInformer {
-	return ToStatefulSetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToStatefulSetIndexInformer)
 }
 
 // ToStatefulSetIndexInformer returns the typed view of a shared informer of StatefulSets.
 func ToStatefulSetIndexInformer(informer cache.SharedIndexInformer) StatefulSetIndexInformer {
-	if typed, ok := informer.(StatefulSetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*appsv1beta1.StatefulSet](informer)
+	return informers.TypedView[*appsv1beta1.StatefulSet](informer)
 }

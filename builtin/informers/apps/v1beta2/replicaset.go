@@ -40,30 +40,21 @@ type TypedReplicaSetInformer interface {
 	TypedInformer() ReplicaSetIndexInformer
 }
 
-// ReplicaSetIndexInformer is a shared index informer of ReplicaSets with typed handlers and indexes.
-type ReplicaSetIndexInformer cache.TypedSharedIndexInformer[*appsv1beta2.ReplicaSet]
-
-// ReplicaSetHandlerFuncs are typed event handler functions for ReplicaSets.
-type ReplicaSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta2.ReplicaSet]
-
-// ReplicaSetDetailedHandlerFuncs are typed event handler functions for ReplicaSets that also learn
-// whether an add comes from the initial list.
-type ReplicaSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta2.ReplicaSet]
-
-// ReplicaSetFilteringHandler passes only the ReplicaSets its filter accepts to a typed handler.
-type ReplicaSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta2.ReplicaSet]
-
-// ReplicaSetIndexers are typed index functions for ReplicaSets.
-type ReplicaSetIndexers = cache.TypedIndexers[*appsv1beta2.ReplicaSet]
-
-// DeletedReplicaSet is a deleted ReplicaSet whose final state may be unknown.
-type DeletedReplicaSet = cache.DeletedObject[*appsv1beta2.ReplicaSet]
-
-type replicaSetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ReplicaSets.
+type (
+	// ReplicaSetIndexInformer is a shared index informer of ReplicaSets with typed handlers and indexes.
+	ReplicaSetIndexInformer cache.TypedSharedIndexInformer[*appsv1beta2.ReplicaSet]
+	// ReplicaSetHandlerFuncs are typed event handler functions for ReplicaSets.
+	ReplicaSetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*appsv1beta2.ReplicaSet]
+	// ReplicaSetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ReplicaSetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*appsv1beta2.ReplicaSet]
+	// ReplicaSetFilteringHandler passes only the ReplicaSets its filter accepts to a typed handler.
+	ReplicaSetFilteringHandler = cache.TypedFilteringResourceEventHandler[*appsv1beta2.ReplicaSet]
+	// ReplicaSetIndexers are typed index functions for ReplicaSets.
+	ReplicaSetIndexers = cache.TypedIndexers[*appsv1beta2.ReplicaSet]
+	// DeletedReplicaSet is a deleted ReplicaSet whose final state may be unknown.
+	DeletedReplicaSet = cache.DeletedObject[*appsv1beta2.ReplicaSet]
+)
 
 // NewReplicaSetInformer builds an informer of ReplicaSets of its own; a factory's shared one saves memory and connections.
 func NewReplicaSetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewReplicaSetInformerWithOptions(client kubernetes.Interface, namespace str
 // NewTypedReplicaSetInformerWithOptions is NewReplicaSetInformerWithOptions with a typed result.
 func NewTypedReplicaSetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ReplicaSetIndexInformer {
 	c := client.AppsV1beta2().ReplicaSets(namespace)
-	gvr := appsv1beta2.SchemeGroupVersion.WithResource("replicasets")
-	return informers.NewTypedInformer(client, &appsv1beta2.ReplicaSet{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *replicaSetInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewReplicaSetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ReplicaSets.
-func (f *replicaSetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&appsv1beta2.ReplicaSet{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ReplicaSets.
-func (f *replicaSetInformer) TypedInformer() ReplicaSetIndexInformer {
-	return ToReplicaSetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *replicaSetInformer) Lister() listersappsv1beta2.ReplicaSetLister {
-	return listersappsv1beta2.NewReplicaSetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &appsv1beta2.ReplicaSet{}, appsv1beta2.SchemeGroupVersion.WithResource("replicasets"), options, c.List, c.Watch)
 }
 
 // ToTypedReplicaSetInformer returns informer with its typed view.
 func ToTypedReplicaSetInformer(informer ReplicaSetInformer) TypedReplicaSetInformer {
-	if typed, ok := informer.(TypedReplicaSetInformer); ok {
-		return typed
-	}
-	return typedReplicaSetInformer{informer}
-}
-
-type typedReplicaSetInformer struct{ ReplicaSetInformer }
-
-func (i typedReplicaSetInformer) TypedInformer() ReplicaSetIndexInformer {
-	return ToReplicaSetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToReplicaSetIndexInformer)
 }
 
 // ToReplicaSetIndexInformer returns the typed view of a shared informer of ReplicaSets.
 func ToReplicaSetIndexInformer(informer cache.SharedIndexInformer) ReplicaSetIndexInformer {
-	if typed, ok := informer.(ReplicaSetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*appsv1beta2.ReplicaSet](informer)
+	return informers.TypedView[*appsv1beta2.ReplicaSet](informer)
 }

@@ -40,30 +40,21 @@ type TypedHorizontalPodAutoscalerInformer interface {
 	TypedInformer() HorizontalPodAutoscalerIndexInformer
 }
 
-// HorizontalPodAutoscalerIndexInformer is a shared index informer of HorizontalPodAutoscalers with typed handlers and indexes.
-type HorizontalPodAutoscalerIndexInformer cache.TypedSharedIndexInformer[*autoscalingv1.HorizontalPodAutoscaler]
-
-// HorizontalPodAutoscalerHandlerFuncs are typed event handler functions for HorizontalPodAutoscalers.
-type HorizontalPodAutoscalerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*autoscalingv1.HorizontalPodAutoscaler]
-
-// HorizontalPodAutoscalerDetailedHandlerFuncs are typed event handler functions for HorizontalPodAutoscalers that also learn
-// whether an add comes from the initial list.
-type HorizontalPodAutoscalerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*autoscalingv1.HorizontalPodAutoscaler]
-
-// HorizontalPodAutoscalerFilteringHandler passes only the HorizontalPodAutoscalers its filter accepts to a typed handler.
-type HorizontalPodAutoscalerFilteringHandler = cache.TypedFilteringResourceEventHandler[*autoscalingv1.HorizontalPodAutoscaler]
-
-// HorizontalPodAutoscalerIndexers are typed index functions for HorizontalPodAutoscalers.
-type HorizontalPodAutoscalerIndexers = cache.TypedIndexers[*autoscalingv1.HorizontalPodAutoscaler]
-
-// DeletedHorizontalPodAutoscaler is a deleted HorizontalPodAutoscaler whose final state may be unknown.
-type DeletedHorizontalPodAutoscaler = cache.DeletedObject[*autoscalingv1.HorizontalPodAutoscaler]
-
-type horizontalPodAutoscalerInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of HorizontalPodAutoscalers.
+type (
+	// HorizontalPodAutoscalerIndexInformer is a shared index informer of HorizontalPodAutoscalers with typed handlers and indexes.
+	HorizontalPodAutoscalerIndexInformer cache.TypedSharedIndexInformer[*autoscalingv1.HorizontalPodAutoscaler]
+	// HorizontalPodAutoscalerHandlerFuncs are typed event handler functions for HorizontalPodAutoscalers.
+	HorizontalPodAutoscalerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*autoscalingv1.HorizontalPodAutoscaler]
+	// HorizontalPodAutoscalerDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	HorizontalPodAutoscalerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*autoscalingv1.HorizontalPodAutoscaler]
+	// HorizontalPodAutoscalerFilteringHandler passes only the HorizontalPodAutoscalers its filter accepts to a typed handler.
+	HorizontalPodAutoscalerFilteringHandler = cache.TypedFilteringResourceEventHandler[*autoscalingv1.HorizontalPodAutoscaler]
+	// HorizontalPodAutoscalerIndexers are typed index functions for HorizontalPodAutoscalers.
+	HorizontalPodAutoscalerIndexers = cache.TypedIndexers[*autoscalingv1.HorizontalPodAutoscaler]
+	// DeletedHorizontalPodAutoscaler is a deleted HorizontalPodAutoscaler whose final state may be unknown.
+	DeletedHorizontalPodAutoscaler = cache.DeletedObject[*autoscalingv1.HorizontalPodAutoscaler]
+)
 
 // NewHorizontalPodAutoscalerInformer builds an informer of HorizontalPodAutoscalers of its own; a factory's shared one saves memory and connections.
 func NewHorizontalPodAutoscalerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,50 +84,15 @@ func NewHorizontalPodAutoscalerInformerWithOptions(client kubernetes.Interface, 
 // NewTypedHorizontalPodAutoscalerInformerWithOptions is NewHorizontalPodAutoscalerInformerWithOptions with a typed result.
 func NewTypedHorizontalPodAutoscalerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) HorizontalPodAutoscalerIndexInformer {
 	c := client.AutoscalingV1().HorizontalPodAutoscalers(namespace)
-	gvr := autoscalingv1.SchemeGroupVersion.WithResource("horizontalpodautoscalers")
-	return informers.NewTypedInformer(client, &autoscalingv1.HorizontalPodAutoscaler{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *horizontalPodAutoscalerInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewHorizontalPodAutoscalerInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for HorizontalPodAutoscalers.
-func (f *horizontalPodAutoscalerInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&autoscalingv1.HorizontalPodAutoscaler{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for HorizontalPodAutoscalers.
-func (f *horizontalPodAutoscalerInformer) TypedInformer() HorizontalPodAutoscalerIndexInformer {
-	return ToHorizontalPodAutoscalerIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *horizontalPodAutoscalerInformer) Lister() listersautoscalingv1.HorizontalPodAutoscalerLister {
-	return listersautoscalingv1.NewHorizontalPodAutoscalerLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &autoscalingv1.HorizontalPodAutoscaler{}, autoscalingv1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"), options, c.List, c.Watch)
 }
 
 // ToTypedHorizontalPodAutoscalerInformer returns informer with its typed view.
 func ToTypedHorizontalPodAutoscalerInformer(informer HorizontalPodAutoscalerInformer) TypedHorizontalPodAutoscalerInformer {
-	if typed, ok := informer.(TypedHorizontalPodAutoscalerInformer); ok {
-		return typed
-	}
-	return typedHorizontalPodAutoscalerInformer{informer}
-}
-
-type typedHorizontalPodAutoscalerInformer struct {
-	HorizontalPodAutoscalerInformer
-}
-
-func (i typedHorizontalPodAutoscalerInformer) TypedInformer() HorizontalPodAutoscalerIndexInformer {
-	return ToHorizontalPodAutoscalerIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToHorizontalPodAutoscalerIndexInformer)
 }
 
 // ToHorizontalPodAutoscalerIndexInformer returns the typed view of a shared informer of HorizontalPodAutoscalers.
 func ToHorizontalPodAutoscalerIndexInformer(informer cache.SharedIndexInformer) HorizontalPodAutoscalerIndexInformer {
-	if typed, ok := informer.(HorizontalPodAutoscalerIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*autoscalingv1.HorizontalPodAutoscaler](informer)
+	return informers.TypedView[*autoscalingv1.HorizontalPodAutoscaler](informer)
 }

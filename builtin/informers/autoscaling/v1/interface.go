@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersautoscalingv1 "github.com/kgen-dev/kgen/builtin/listers/autoscaling/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // HorizontalPodAutoscalers returns the shared informer and lister of HorizontalPodAutoscalers.
 func (v *version) HorizontalPodAutoscalers() TypedHorizontalPodAutoscalerInformer {
-	return &horizontalPodAutoscalerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &autoscalingv1.HorizontalPodAutoscaler{}, v.tweakListOptions, informers.InNamespace(NewTypedHorizontalPodAutoscalerInformerWithOptions, v.namespace),
+		listersautoscalingv1.NewHorizontalPodAutoscalerLister, ToHorizontalPodAutoscalerIndexInformer)
 }

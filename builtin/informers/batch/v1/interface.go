@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersbatchv1 "github.com/kgen-dev/kgen/builtin/listers/batch/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	batchv1 "k8s.io/api/batch/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CronJobs returns the shared informer and lister of CronJobs.
 func (v *version) CronJobs() TypedCronJobInformer {
-	return &cronJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &batchv1.CronJob{}, v.tweakListOptions, informers.InNamespace(NewTypedCronJobInformerWithOptions, v.namespace),
+		listersbatchv1.NewCronJobLister, ToCronJobIndexInformer)
 }
 
 // Jobs returns the shared informer and lister of Jobs.
 func (v *version) Jobs() TypedJobInformer {
-	return &jobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &batchv1.Job{}, v.tweakListOptions, informers.InNamespace(NewTypedJobInformerWithOptions, v.namespace),
+		listersbatchv1.NewJobLister, ToJobIndexInformer)
 }

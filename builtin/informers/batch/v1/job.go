@@ -40,30 +40,21 @@ type TypedJobInformer interface {
 	TypedInformer() JobIndexInformer
 }
 
-// JobIndexInformer is a shared index informer of Jobs with typed handlers and indexes.
-type JobIndexInformer cache.TypedSharedIndexInformer[*batchv1.Job]
-
-// JobHandlerFuncs are typed event handler functions for Jobs.
-type JobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1.Job]
-
-// JobDetailedHandlerFuncs are typed event handler functions for Jobs that also learn
-// whether an add comes from the initial list.
-type JobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1.Job]
-
-// JobFilteringHandler passes only the Jobs its filter accepts to a typed handler.
-type JobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1.Job]
-
-// JobIndexers are typed index functions for Jobs.
-type JobIndexers = cache.TypedIndexers[*batchv1.Job]
-
-// DeletedJob is a deleted Job whose final state may be unknown.
-type DeletedJob = cache.DeletedObject[*batchv1.Job]
-
-type jobInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Jobs.
+type (
+	// JobIndexInformer is a shared index informer of Jobs with typed handlers and indexes.
+	JobIndexInformer cache.TypedSharedIndexInformer[*batchv1.Job]
+	// JobHandlerFuncs are typed event handler functions for Jobs.
+	JobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1.Job]
+	// JobDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	JobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1.Job]
+	// JobFilteringHandler passes only the Jobs its filter accepts to a typed handler.
+	JobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1.Job]
+	// JobIndexers are typed index functions for Jobs.
+	JobIndexers = cache.TypedIndexers[*batchv1.Job]
+	// DeletedJob is a deleted Job whose final state may be unknown.
+	DeletedJob = cache.DeletedObject[*batchv1.Job]
+)
 
 // NewJobInformer builds an informer of Jobs of its own; a factory's shared one saves memory and connections.
 func NewJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,46 +84,15 @@ func NewJobInformerWithOptions(client kubernetes.Interface, namespace string, op
 // NewTypedJobInformerWithOptions is NewJobInformerWithOptions with a typed result.
 func NewTypedJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) JobIndexInformer {
 	c := client.BatchV1().Jobs(namespace)
-	gvr := batchv1.SchemeGroupVersion.WithResource("jobs")
-	return informers.NewTypedInformer(client, &batchv1.Job{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *jobInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewJobInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Jobs.
-func (f *jobInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&batchv1.Job{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Jobs.
-func (f *jobInformer) TypedInformer() JobIndexInformer {
-	return ToJobIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *jobInformer) Lister() listersbatchv1.JobLister {
-	return listersbatchv1.NewJobLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &batchv1.Job{}, batchv1.SchemeGroupVersion.WithResource("jobs"), options, c.List, c.Watch)
 }
 
 // ToTypedJobInformer returns informer with its typed view.
 func ToTypedJobInformer(informer JobInformer) TypedJobInformer {
-	if typed, ok := informer.(TypedJobInformer); ok {
-		return typed
-	}
-	return typedJobInformer{informer}
+	return informers.WithTypedView(informer, ToJobIndexInformer)
 }
-
-type typedJobInformer struct{ JobInformer }
-
-func (i typedJobInformer) TypedInformer() JobIndexInformer { return ToJobIndexInformer(i.Informer()) }
 
 // ToJobIndexInformer returns the typed view of a shared informer of Jobs.
 func ToJobIndexInformer(informer cache.SharedIndexInformer) JobIndexInformer {
-	if typed, ok := informer.(JobIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*batchv1.Job](informer)
+	return informers.TypedView[*batchv1.Job](informer)
 }

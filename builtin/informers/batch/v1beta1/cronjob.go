@@ -40,30 +40,21 @@ type TypedCronJobInformer interface {
 	TypedInformer() CronJobIndexInformer
 }
 
-// CronJobIndexInformer is a shared index informer of CronJobs with typed handlers and indexes.
-type CronJobIndexInformer cache.TypedSharedIndexInformer[*batchv1beta1.CronJob]
-
-// CronJobHandlerFuncs are typed event handler functions for CronJobs.
-type CronJobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1beta1.CronJob]
-
-// CronJobDetailedHandlerFuncs are typed event handler functions for CronJobs that also learn
-// whether an add comes from the initial list.
-type CronJobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1beta1.CronJob]
-
-// CronJobFilteringHandler passes only the CronJobs its filter accepts to a typed handler.
-type CronJobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1beta1.CronJob]
-
-// CronJobIndexers are typed index functions for CronJobs.
-type CronJobIndexers = cache.TypedIndexers[*batchv1beta1.CronJob]
-
-// DeletedCronJob is a deleted CronJob whose final state may be unknown.
-type DeletedCronJob = cache.DeletedObject[*batchv1beta1.CronJob]
-
-type cronJobInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of CronJobs.
+type (
+	// CronJobIndexInformer is a shared index informer of CronJobs with typed handlers and indexes.
+	CronJobIndexInformer cache.TypedSharedIndexInformer[*batchv1beta1.CronJob]
+	// CronJobHandlerFuncs are typed event handler functions for CronJobs.
+	CronJobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*batchv1beta1.CronJob]
+	// CronJobDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CronJobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*batchv1beta1.CronJob]
+	// CronJobFilteringHandler passes only the CronJobs its filter accepts to a typed handler.
+	CronJobFilteringHandler = cache.TypedFilteringResourceEventHandler[*batchv1beta1.CronJob]
+	// CronJobIndexers are typed index functions for CronJobs.
+	CronJobIndexers = cache.TypedIndexers[*batchv1beta1.CronJob]
+	// DeletedCronJob is a deleted CronJob whose final state may be unknown.
+	DeletedCronJob = cache.DeletedObject[*batchv1beta1.CronJob]
+)
 
 // NewCronJobInformer builds an informer of CronJobs of its own; a factory's shared one saves memory and connections.
 func NewCronJobInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewCronJobInformerWithOptions(client kubernetes.Interface, namespace string
 // NewTypedCronJobInformerWithOptions is NewCronJobInformerWithOptions with a typed result.
 func NewTypedCronJobInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CronJobIndexInformer {
 	c := client.BatchV1beta1().CronJobs(namespace)
-	gvr := batchv1beta1.SchemeGroupVersion.WithResource("cronjobs")
-	return informers.NewTypedInformer(client, &batchv1beta1.CronJob{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *cronJobInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCronJobInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CronJobs.
-func (f *cronJobInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&batchv1beta1.CronJob{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CronJobs.
-func (f *cronJobInformer) TypedInformer() CronJobIndexInformer {
-	return ToCronJobIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *cronJobInformer) Lister() listersbatchv1beta1.CronJobLister {
-	return listersbatchv1beta1.NewCronJobLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &batchv1beta1.CronJob{}, batchv1beta1.SchemeGroupVersion.WithResource("cronjobs"), options, c.List, c.Watch)
 }
 
 // ToTypedCronJobInformer returns informer with its typed view.
 func ToTypedCronJobInformer(informer CronJobInformer) TypedCronJobInformer {
-	if typed, ok := informer.(TypedCronJobInformer); ok {
-		return typed
-	}
-	return typedCronJobInformer{informer}
-}
-
-type typedCronJobInformer struct{ CronJobInformer }
-
-func (i typedCronJobInformer) TypedInformer() CronJobIndexInformer {
-	return ToCronJobIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCronJobIndexInformer)
 }
 
 // ToCronJobIndexInformer returns the typed view of a shared informer of CronJobs.
 func ToCronJobIndexInformer(informer cache.SharedIndexInformer) CronJobIndexInformer {
-	if typed, ok := informer.(CronJobIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*batchv1beta1.CronJob](informer)
+	return informers.TypedView[*batchv1beta1.CronJob](informer)
 }

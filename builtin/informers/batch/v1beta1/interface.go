@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersbatchv1beta1 "github.com/kgen-dev/kgen/builtin/listers/batch/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	batchv1beta1 "k8s.io/api/batch/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CronJobs returns the shared informer and lister of CronJobs.
 func (v *version) CronJobs() TypedCronJobInformer {
-	return &cronJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &batchv1beta1.CronJob{}, v.tweakListOptions, informers.InNamespace(NewTypedCronJobInformerWithOptions, v.namespace),
+		listersbatchv1beta1.NewCronJobLister, ToCronJobIndexInformer)
 }

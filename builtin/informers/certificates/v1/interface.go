@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscertificatesv1 "github.com/kgen-dev/kgen/builtin/listers/certificates/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	certificatesv1 "k8s.io/api/certificates/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CertificateSigningRequests returns the shared informer and lister of CertificateSigningRequests.
 func (v *version) CertificateSigningRequests() TypedCertificateSigningRequestInformer {
-	return &certificateSigningRequestInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &certificatesv1.CertificateSigningRequest{}, v.tweakListOptions, NewTypedCertificateSigningRequestInformerWithOptions,
+		listerscertificatesv1.NewCertificateSigningRequestLister, ToCertificateSigningRequestIndexInformer)
 }
 
 // ClusterTrustBundles returns the shared informer and lister of ClusterTrustBundles.
 func (v *version) ClusterTrustBundles() TypedClusterTrustBundleInformer {
-	return &clusterTrustBundleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &certificatesv1.ClusterTrustBundle{}, v.tweakListOptions, NewTypedClusterTrustBundleInformerWithOptions,
+		listerscertificatesv1.NewClusterTrustBundleLister, ToClusterTrustBundleIndexInformer)
 }
 
 // PodCertificateRequests returns the shared informer and lister of PodCertificateRequests.
 func (v *version) PodCertificateRequests() TypedPodCertificateRequestInformer {
-	return &podCertificateRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &certificatesv1.PodCertificateRequest{}, v.tweakListOptions, informers.InNamespace(NewTypedPodCertificateRequestInformerWithOptions, v.namespace),
+		listerscertificatesv1.NewPodCertificateRequestLister, ToPodCertificateRequestIndexInformer)
 }

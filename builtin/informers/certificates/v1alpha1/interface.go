@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscertificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/listers/certificates/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	certificatesv1alpha1 "k8s.io/api/certificates/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ClusterTrustBundles returns the shared informer and lister of ClusterTrustBundles.
 func (v *version) ClusterTrustBundles() TypedClusterTrustBundleInformer {
-	return &clusterTrustBundleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &certificatesv1alpha1.ClusterTrustBundle{}, v.tweakListOptions, NewTypedClusterTrustBundleInformerWithOptions,
+		listerscertificatesv1alpha1.NewClusterTrustBundleLister, ToClusterTrustBundleIndexInformer)
 }

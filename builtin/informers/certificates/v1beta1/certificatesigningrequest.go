@@ -40,29 +40,21 @@ type TypedCertificateSigningRequestInformer interface {
 	TypedInformer() CertificateSigningRequestIndexInformer
 }
 
-// CertificateSigningRequestIndexInformer is a shared index informer of CertificateSigningRequests with typed handlers and indexes.
-type CertificateSigningRequestIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.CertificateSigningRequest]
-
-// CertificateSigningRequestHandlerFuncs are typed event handler functions for CertificateSigningRequests.
-type CertificateSigningRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.CertificateSigningRequest]
-
-// CertificateSigningRequestDetailedHandlerFuncs are typed event handler functions for CertificateSigningRequests that also learn
-// whether an add comes from the initial list.
-type CertificateSigningRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.CertificateSigningRequest]
-
-// CertificateSigningRequestFilteringHandler passes only the CertificateSigningRequests its filter accepts to a typed handler.
-type CertificateSigningRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.CertificateSigningRequest]
-
-// CertificateSigningRequestIndexers are typed index functions for CertificateSigningRequests.
-type CertificateSigningRequestIndexers = cache.TypedIndexers[*certificatesv1beta1.CertificateSigningRequest]
-
-// DeletedCertificateSigningRequest is a deleted CertificateSigningRequest whose final state may be unknown.
-type DeletedCertificateSigningRequest = cache.DeletedObject[*certificatesv1beta1.CertificateSigningRequest]
-
-type certificateSigningRequestInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of CertificateSigningRequests.
+type (
+	// CertificateSigningRequestIndexInformer is a shared index informer of CertificateSigningRequests with typed handlers and indexes.
+	CertificateSigningRequestIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.CertificateSigningRequest]
+	// CertificateSigningRequestHandlerFuncs are typed event handler functions for CertificateSigningRequests.
+	CertificateSigningRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.CertificateSigningRequest]
+	// CertificateSigningRequestDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CertificateSigningRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.CertificateSigningRequest]
+	// CertificateSigningRequestFilteringHandler passes only the CertificateSigningRequests its filter accepts to a typed handler.
+	CertificateSigningRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.CertificateSigningRequest]
+	// CertificateSigningRequestIndexers are typed index functions for CertificateSigningRequests.
+	CertificateSigningRequestIndexers = cache.TypedIndexers[*certificatesv1beta1.CertificateSigningRequest]
+	// DeletedCertificateSigningRequest is a deleted CertificateSigningRequest whose final state may be unknown.
+	DeletedCertificateSigningRequest = cache.DeletedObject[*certificatesv1beta1.CertificateSigningRequest]
+)
 
 // NewCertificateSigningRequestInformer builds an informer of CertificateSigningRequests of its own; a factory's shared one saves memory and connections.
 func NewCertificateSigningRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewCertificateSigningRequestInformerWithOptions(client kubernetes.Interface
 // NewTypedCertificateSigningRequestInformerWithOptions is NewCertificateSigningRequestInformerWithOptions with a typed result.
 func NewTypedCertificateSigningRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CertificateSigningRequestIndexInformer {
 	c := client.CertificatesV1beta1().CertificateSigningRequests()
-	gvr := certificatesv1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests")
-	return informers.NewTypedInformer(client, &certificatesv1beta1.CertificateSigningRequest{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *certificateSigningRequestInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCertificateSigningRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CertificateSigningRequests.
-func (f *certificateSigningRequestInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&certificatesv1beta1.CertificateSigningRequest{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CertificateSigningRequests.
-func (f *certificateSigningRequestInformer) TypedInformer() CertificateSigningRequestIndexInformer {
-	return ToCertificateSigningRequestIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *certificateSigningRequestInformer) Lister() listerscertificatesv1beta1.CertificateSigningRequestLister {
-	return listerscertificatesv1beta1.NewCertificateSigningRequestLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &certificatesv1beta1.CertificateSigningRequest{}, certificatesv1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests"), options, c.List, c.Watch)
 }
 
 // ToTypedCertificateSigningRequestInformer returns informer with its typed view.
 func ToTypedCertificateSigningRequestInformer(informer CertificateSigningRequestInformer) TypedCertificateSigningRequestInformer {
-	if typed, ok := informer.(TypedCertificateSigningRequestInformer); ok {
-		return typed
-	}
-	return typedCertificateSigningRequestInformer{informer}
-}
-
-type typedCertificateSigningRequestInformer struct {
-	CertificateSigningRequestInformer
-}
-
-func (i typedCertificateSigningRequestInformer) TypedInformer() CertificateSigningRequestIndexInformer {
-	return ToCertificateSigningRequestIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCertificateSigningRequestIndexInformer)
 }
 
 // ToCertificateSigningRequestIndexInformer returns the typed view of a shared informer of CertificateSigningRequests.
 func ToCertificateSigningRequestIndexInformer(informer cache.SharedIndexInformer) CertificateSigningRequestIndexInformer {
-	if typed, ok := informer.(CertificateSigningRequestIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*certificatesv1beta1.CertificateSigningRequest](informer)
+	return informers.TypedView[*certificatesv1beta1.CertificateSigningRequest](informer)
 }

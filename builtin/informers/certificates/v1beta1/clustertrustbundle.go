@@ -40,29 +40,21 @@ type TypedClusterTrustBundleInformer interface {
 	TypedInformer() ClusterTrustBundleIndexInformer
 }
 
-// ClusterTrustBundleIndexInformer is a shared index informer of ClusterTrustBundles with typed handlers and indexes.
-type ClusterTrustBundleIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.ClusterTrustBundle]
-
-// ClusterTrustBundleHandlerFuncs are typed event handler functions for ClusterTrustBundles.
-type ClusterTrustBundleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.ClusterTrustBundle]
-
-// ClusterTrustBundleDetailedHandlerFuncs are typed event handler functions for ClusterTrustBundles that also learn
-// whether an add comes from the initial list.
-type ClusterTrustBundleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.ClusterTrustBundle]
-
-// ClusterTrustBundleFilteringHandler passes only the ClusterTrustBundles its filter accepts to a typed handler.
-type ClusterTrustBundleFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.ClusterTrustBundle]
-
-// ClusterTrustBundleIndexers are typed index functions for ClusterTrustBundles.
-type ClusterTrustBundleIndexers = cache.TypedIndexers[*certificatesv1beta1.ClusterTrustBundle]
-
-// DeletedClusterTrustBundle is a deleted ClusterTrustBundle whose final state may be unknown.
-type DeletedClusterTrustBundle = cache.DeletedObject[*certificatesv1beta1.ClusterTrustBundle]
-
-type clusterTrustBundleInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ClusterTrustBundles.
+type (
+	// ClusterTrustBundleIndexInformer is a shared index informer of ClusterTrustBundles with typed handlers and indexes.
+	ClusterTrustBundleIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.ClusterTrustBundle]
+	// ClusterTrustBundleHandlerFuncs are typed event handler functions for ClusterTrustBundles.
+	ClusterTrustBundleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.ClusterTrustBundle]
+	// ClusterTrustBundleDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ClusterTrustBundleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.ClusterTrustBundle]
+	// ClusterTrustBundleFilteringHandler passes only the ClusterTrustBundles its filter accepts to a typed handler.
+	ClusterTrustBundleFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.ClusterTrustBundle]
+	// ClusterTrustBundleIndexers are typed index functions for ClusterTrustBundles.
+	ClusterTrustBundleIndexers = cache.TypedIndexers[*certificatesv1beta1.ClusterTrustBundle]
+	// DeletedClusterTrustBundle is a deleted ClusterTrustBundle whose final state may be unknown.
+	DeletedClusterTrustBundle = cache.DeletedObject[*certificatesv1beta1.ClusterTrustBundle]
+)
 
 // NewClusterTrustBundleInformer builds an informer of ClusterTrustBundles of its own; a factory's shared one saves memory and connections.
 func NewClusterTrustBundleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewClusterTrustBundleInformerWithOptions(client kubernetes.Interface, optio
 // NewTypedClusterTrustBundleInformerWithOptions is NewClusterTrustBundleInformerWithOptions with a typed result.
 func NewTypedClusterTrustBundleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterTrustBundleIndexInformer {
 	c := client.CertificatesV1beta1().ClusterTrustBundles()
-	gvr := certificatesv1beta1.SchemeGroupVersion.WithResource("clustertrustbundles")
-	return informers.NewTypedInformer(client, &certificatesv1beta1.ClusterTrustBundle{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *clusterTrustBundleInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewClusterTrustBundleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ClusterTrustBundles.
-func (f *clusterTrustBundleInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&certificatesv1beta1.ClusterTrustBundle{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ClusterTrustBundles.
-func (f *clusterTrustBundleInformer) TypedInformer() ClusterTrustBundleIndexInformer {
-	return ToClusterTrustBundleIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *clusterTrustBundleInformer) Lister() listerscertificatesv1beta1.ClusterTrustBundleLister {
-	return listerscertificatesv1beta1.NewClusterTrustBundleLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &certificatesv1beta1.ClusterTrustBundle{}, certificatesv1beta1.SchemeGroupVersion.WithResource("clustertrustbundles"), options, c.List, c.Watch)
 }
 
 // ToTypedClusterTrustBundleInformer returns informer with its typed view.
 func ToTypedClusterTrustBundleInformer(informer ClusterTrustBundleInformer) TypedClusterTrustBundleInformer {
-	if typed, ok := informer.(TypedClusterTrustBundleInformer); ok {
-		return typed
-	}
-	return typedClusterTrustBundleInformer{informer}
-}
-
-type typedClusterTrustBundleInformer struct{ ClusterTrustBundleInformer }
-
-func (i typedClusterTrustBundleInformer) TypedInformer() ClusterTrustBundleIndexInformer {
-	return ToClusterTrustBundleIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToClusterTrustBundleIndexInformer)
 }
 
 // ToClusterTrustBundleIndexInformer returns the typed view of a shared informer of ClusterTrustBundles.
 func ToClusterTrustBundleIndexInformer(informer cache.SharedIndexInformer) ClusterTrustBundleIndexInformer {
-	if typed, ok := informer.(ClusterTrustBundleIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*certificatesv1beta1.ClusterTrustBundle](informer)
+	return informers.TypedView[*certificatesv1beta1.ClusterTrustBundle](informer)
 }

@@ -40,30 +40,21 @@ type TypedPodCertificateRequestInformer interface {
 	TypedInformer() PodCertificateRequestIndexInformer
 }
 
-// PodCertificateRequestIndexInformer is a shared index informer of PodCertificateRequests with typed handlers and indexes.
-type PodCertificateRequestIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.PodCertificateRequest]
-
-// PodCertificateRequestHandlerFuncs are typed event handler functions for PodCertificateRequests.
-type PodCertificateRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.PodCertificateRequest]
-
-// PodCertificateRequestDetailedHandlerFuncs are typed event handler functions for PodCertificateRequests that also learn
-// whether an add comes from the initial list.
-type PodCertificateRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.PodCertificateRequest]
-
-// PodCertificateRequestFilteringHandler passes only the PodCertificateRequests its filter accepts to a typed handler.
-type PodCertificateRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.PodCertificateRequest]
-
-// PodCertificateRequestIndexers are typed index functions for PodCertificateRequests.
-type PodCertificateRequestIndexers = cache.TypedIndexers[*certificatesv1beta1.PodCertificateRequest]
-
-// DeletedPodCertificateRequest is a deleted PodCertificateRequest whose final state may be unknown.
-type DeletedPodCertificateRequest = cache.DeletedObject[*certificatesv1beta1.PodCertificateRequest]
-
-type podCertificateRequestInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of PodCertificateRequests.
+type (
+	// PodCertificateRequestIndexInformer is a shared index informer of PodCertificateRequests with typed handlers and indexes.
+	PodCertificateRequestIndexInformer cache.TypedSharedIndexInformer[*certificatesv1beta1.PodCertificateRequest]
+	// PodCertificateRequestHandlerFuncs are typed event handler functions for PodCertificateRequests.
+	PodCertificateRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certificatesv1beta1.PodCertificateRequest]
+	// PodCertificateRequestDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PodCertificateRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certificatesv1beta1.PodCertificateRequest]
+	// PodCertificateRequestFilteringHandler passes only the PodCertificateRequests its filter accepts to a typed handler.
+	PodCertificateRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*certificatesv1beta1.PodCertificateRequest]
+	// PodCertificateRequestIndexers are typed index functions for PodCertificateRequests.
+	PodCertificateRequestIndexers = cache.TypedIndexers[*certificatesv1beta1.PodCertificateRequest]
+	// DeletedPodCertificateRequest is a deleted PodCertificateRequest whose final state may be unknown.
+	DeletedPodCertificateRequest = cache.DeletedObject[*certificatesv1beta1.PodCertificateRequest]
+)
 
 // NewPodCertificateRequestInformer builds an informer of PodCertificateRequests of its own; a factory's shared one saves memory and connections.
 func NewPodCertificateRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewPodCertificateRequestInformerWithOptions(client kubernetes.Interface, na
 // NewTypedPodCertificateRequestInformerWithOptions is NewPodCertificateRequestInformerWithOptions with a typed result.
 func NewTypedPodCertificateRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodCertificateRequestIndexInformer {
 	c := client.CertificatesV1beta1().PodCertificateRequests(namespace)
-	gvr := certificatesv1beta1.SchemeGroupVersion.WithResource("podcertificaterequests")
-	return informers.NewTypedInformer(client, &certificatesv1beta1.PodCertificateRequest{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *podCertificateRequestInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPodCertificateRequestInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PodCertificateRequests.
-func (f *podCertificateRequestInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&certificatesv1beta1.PodCertificateRequest{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PodCertificateRequests.
-func (f *podCertificateRequestInformer) TypedInformer() PodCertificateRequestIndexInformer {
-	return ToPodCertificateRequestIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *podCertificateRequestInformer) Lister() listerscertificatesv1beta1.PodCertificateRequestLister {
-	return listerscertificatesv1beta1.NewPodCertificateRequestLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &certificatesv1beta1.PodCertificateRequest{}, certificatesv1beta1.SchemeGroupVersion.WithResource("podcertificaterequests"), options, c.List, c.Watch)
 }
 
 // ToTypedPodCertificateRequestInformer returns informer with its typed view.
 func ToTypedPodCertificateRequestInformer(informer PodCertificateRequestInformer) TypedPodCertificateRequestInformer {
-	if typed, ok := informer.(TypedPodCertificateRequestInformer); ok {
-		return typed
-	}
-	return typedPodCertificateRequestInformer{informer}
-}
-
-type typedPodCertificateRequestInformer struct{ PodCertificateRequestInformer }
-
-func (i typedPodCertificateRequestInformer) TypedInformer() PodCertificateRequestIndexInformer {
-	return ToPodCertificateRequestIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPodCertificateRequestIndexInformer)
 }
 
 // ToPodCertificateRequestIndexInformer returns the typed view of a shared informer of PodCertificateRequests.
 func ToPodCertificateRequestIndexInformer(informer cache.SharedIndexInformer) PodCertificateRequestIndexInformer {
-	if typed, ok := informer.(PodCertificateRequestIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*certificatesv1beta1.PodCertificateRequest](informer)
+	return informers.TypedView[*certificatesv1beta1.PodCertificateRequest](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscoordinationv1 "github.com/kgen-dev/kgen/builtin/listers/coordination/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	coordinationv1 "k8s.io/api/coordination/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Leases returns the shared informer and lister of Leases.
 func (v *version) Leases() TypedLeaseInformer {
-	return &leaseInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &coordinationv1.Lease{}, v.tweakListOptions, informers.InNamespace(NewTypedLeaseInformerWithOptions, v.namespace),
+		listerscoordinationv1.NewLeaseLister, ToLeaseIndexInformer)
 }

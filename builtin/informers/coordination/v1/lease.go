@@ -40,30 +40,21 @@ type TypedLeaseInformer interface {
 	TypedInformer() LeaseIndexInformer
 }
 
-// LeaseIndexInformer is a shared index informer of Leases with typed handlers and indexes.
-type LeaseIndexInformer cache.TypedSharedIndexInformer[*coordinationv1.Lease]
-
-// LeaseHandlerFuncs are typed event handler functions for Leases.
-type LeaseHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1.Lease]
-
-// LeaseDetailedHandlerFuncs are typed event handler functions for Leases that also learn
-// whether an add comes from the initial list.
-type LeaseDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1.Lease]
-
-// LeaseFilteringHandler passes only the Leases its filter accepts to a typed handler.
-type LeaseFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1.Lease]
-
-// LeaseIndexers are typed index functions for Leases.
-type LeaseIndexers = cache.TypedIndexers[*coordinationv1.Lease]
-
-// DeletedLease is a deleted Lease whose final state may be unknown.
-type DeletedLease = cache.DeletedObject[*coordinationv1.Lease]
-
-type leaseInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Leases.
+type (
+	// LeaseIndexInformer is a shared index informer of Leases with typed handlers and indexes.
+	LeaseIndexInformer cache.TypedSharedIndexInformer[*coordinationv1.Lease]
+	// LeaseHandlerFuncs are typed event handler functions for Leases.
+	LeaseHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1.Lease]
+	// LeaseDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	LeaseDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1.Lease]
+	// LeaseFilteringHandler passes only the Leases its filter accepts to a typed handler.
+	LeaseFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1.Lease]
+	// LeaseIndexers are typed index functions for Leases.
+	LeaseIndexers = cache.TypedIndexers[*coordinationv1.Lease]
+	// DeletedLease is a deleted Lease whose final state may be unknown.
+	DeletedLease = cache.DeletedObject[*coordinationv1.Lease]
+)
 
 // NewLeaseInformer builds an informer of Leases of its own; a factory's shared one saves memory and connections.
 func NewLeaseInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewLeaseInformerWithOptions(client kubernetes.Interface, namespace string, 
 // NewTypedLeaseInformerWithOptions is NewLeaseInformerWithOptions with a typed result.
 func NewTypedLeaseInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LeaseIndexInformer {
 	c := client.CoordinationV1().Leases(namespace)
-	gvr := coordinationv1.SchemeGroupVersion.WithResource("leases")
-	return informers.NewTypedInformer(client, &coordinationv1.Lease{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *leaseInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewLeaseInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Leases.
-func (f *leaseInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&coordinationv1.Lease{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Leases.
-func (f *leaseInformer) TypedInformer() LeaseIndexInformer {
-	return ToLeaseIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *leaseInformer) Lister() listerscoordinationv1.LeaseLister {
-	return listerscoordinationv1.NewLeaseLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &coordinationv1.Lease{}, coordinationv1.SchemeGroupVersion.WithResource("leases"), options, c.List, c.Watch)
 }
 
 // ToTypedLeaseInformer returns informer with its typed view.
 func ToTypedLeaseInformer(informer LeaseInformer) TypedLeaseInformer {
-	if typed, ok := informer.(TypedLeaseInformer); ok {
-		return typed
-	}
-	return typedLeaseInformer{informer}
-}
-
-type typedLeaseInformer struct{ LeaseInformer }
-
-func (i typedLeaseInformer) TypedInformer() LeaseIndexInformer {
-	return ToLeaseIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToLeaseIndexInformer)
 }
 
 // ToLeaseIndexInformer returns the typed view of a shared informer of Leases.
 func ToLeaseIndexInformer(informer cache.SharedIndexInformer) LeaseIndexInformer {
-	if typed, ok := informer.(LeaseIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*coordinationv1.Lease](informer)
+	return informers.TypedView[*coordinationv1.Lease](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha2
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscoordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/listers/coordination/v1alpha2"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	coordinationv1alpha2 "k8s.io/api/coordination/v1alpha2"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // LeaseCandidates returns the shared informer and lister of LeaseCandidates.
 func (v *version) LeaseCandidates() TypedLeaseCandidateInformer {
-	return &leaseCandidateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &coordinationv1alpha2.LeaseCandidate{}, v.tweakListOptions, informers.InNamespace(NewTypedLeaseCandidateInformerWithOptions, v.namespace),
+		listerscoordinationv1alpha2.NewLeaseCandidateLister, ToLeaseCandidateIndexInformer)
 }

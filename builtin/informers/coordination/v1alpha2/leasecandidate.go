@@ -40,30 +40,21 @@ type TypedLeaseCandidateInformer interface {
 	TypedInformer() LeaseCandidateIndexInformer
 }
 
-// LeaseCandidateIndexInformer is a shared index informer of LeaseCandidates with typed handlers and indexes.
-type LeaseCandidateIndexInformer cache.TypedSharedIndexInformer[*coordinationv1alpha2.LeaseCandidate]
-
-// LeaseCandidateHandlerFuncs are typed event handler functions for LeaseCandidates.
-type LeaseCandidateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1alpha2.LeaseCandidate]
-
-// LeaseCandidateDetailedHandlerFuncs are typed event handler functions for LeaseCandidates that also learn
-// whether an add comes from the initial list.
-type LeaseCandidateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1alpha2.LeaseCandidate]
-
-// LeaseCandidateFilteringHandler passes only the LeaseCandidates its filter accepts to a typed handler.
-type LeaseCandidateFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1alpha2.LeaseCandidate]
-
-// LeaseCandidateIndexers are typed index functions for LeaseCandidates.
-type LeaseCandidateIndexers = cache.TypedIndexers[*coordinationv1alpha2.LeaseCandidate]
-
-// DeletedLeaseCandidate is a deleted LeaseCandidate whose final state may be unknown.
-type DeletedLeaseCandidate = cache.DeletedObject[*coordinationv1alpha2.LeaseCandidate]
-
-type leaseCandidateInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of LeaseCandidates.
+type (
+	// LeaseCandidateIndexInformer is a shared index informer of LeaseCandidates with typed handlers and indexes.
+	LeaseCandidateIndexInformer cache.TypedSharedIndexInformer[*coordinationv1alpha2.LeaseCandidate]
+	// LeaseCandidateHandlerFuncs are typed event handler functions for LeaseCandidates.
+	LeaseCandidateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*coordinationv1alpha2.LeaseCandidate]
+	// LeaseCandidateDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	LeaseCandidateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*coordinationv1alpha2.LeaseCandidate]
+	// LeaseCandidateFilteringHandler passes only the LeaseCandidates its filter accepts to a typed handler.
+	LeaseCandidateFilteringHandler = cache.TypedFilteringResourceEventHandler[*coordinationv1alpha2.LeaseCandidate]
+	// LeaseCandidateIndexers are typed index functions for LeaseCandidates.
+	LeaseCandidateIndexers = cache.TypedIndexers[*coordinationv1alpha2.LeaseCandidate]
+	// DeletedLeaseCandidate is a deleted LeaseCandidate whose final state may be unknown.
+	DeletedLeaseCandidate = cache.DeletedObject[*coordinationv1alpha2.LeaseCandidate]
+)
 
 // NewLeaseCandidateInformer builds an informer of LeaseCandidates of its own; a factory's shared one saves memory and connections.
 func NewLeaseCandidateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewLeaseCandidateInformerWithOptions(client kubernetes.Interface, namespace
 // NewTypedLeaseCandidateInformerWithOptions is NewLeaseCandidateInformerWithOptions with a typed result.
 func NewTypedLeaseCandidateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LeaseCandidateIndexInformer {
 	c := client.CoordinationV1alpha2().LeaseCandidates(namespace)
-	gvr := coordinationv1alpha2.SchemeGroupVersion.WithResource("leasecandidates")
-	return informers.NewTypedInformer(client, &coordinationv1alpha2.LeaseCandidate{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *leaseCandidateInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewLeaseCandidateInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for LeaseCandidates.
-func (f *leaseCandidateInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&coordinationv1alpha2.LeaseCandidate{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for LeaseCandidates.
-func (f *leaseCandidateInformer) TypedInformer() LeaseCandidateIndexInformer {
-	return ToLeaseCandidateIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *leaseCandidateInformer) Lister() listerscoordinationv1alpha2.LeaseCandidateLister {
-	return listerscoordinationv1alpha2.NewLeaseCandidateLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &coordinationv1alpha2.LeaseCandidate{}, coordinationv1alpha2.SchemeGroupVersion.WithResource("leasecandidates"), options, c.List, c.Watch)
 }
 
 // ToTypedLeaseCandidateInformer returns informer with its typed view.
 func ToTypedLeaseCandidateInformer(informer LeaseCandidateInformer) TypedLeaseCandidateInformer {
-	if typed, ok := informer.(TypedLeaseCandidateInformer); ok {
-		return typed
-	}
-	return typedLeaseCandidateInformer{informer}
-}
-
-type typedLeaseCandidateInformer struct{ LeaseCandidateInformer }
-
-func (i typedLeaseCandidateInformer) TypedInformer() LeaseCandidateIndexInformer {
-	return ToLeaseCandidateIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToLeaseCandidateIndexInformer)
 }
 
 // ToLeaseCandidateIndexInformer returns the typed view of a shared informer of LeaseCandidates.
 func ToLeaseCandidateIndexInformer(informer cache.SharedIndexInformer) LeaseCandidateIndexInformer {
-	if typed, ok := informer.(LeaseCandidateIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*coordinationv1alpha2.LeaseCandidate](informer)
+	return informers.TypedView[*coordinationv1alpha2.LeaseCandidate](informer)
 }

@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/listers/coordination/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	coordinationv1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Leases returns the shared informer and lister of Leases.
 func (v *version) Leases() TypedLeaseInformer {
-	return &leaseInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &coordinationv1beta1.Lease{}, v.tweakListOptions, informers.InNamespace(NewTypedLeaseInformerWithOptions, v.namespace),
+		listerscoordinationv1beta1.NewLeaseLister, ToLeaseIndexInformer)
 }
 
 // LeaseCandidates returns the shared informer and lister of LeaseCandidates.
 func (v *version) LeaseCandidates() TypedLeaseCandidateInformer {
-	return &leaseCandidateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &coordinationv1beta1.LeaseCandidate{}, v.tweakListOptions, informers.InNamespace(NewTypedLeaseCandidateInformerWithOptions, v.namespace),
+		listerscoordinationv1beta1.NewLeaseCandidateLister, ToLeaseCandidateIndexInformer)
 }

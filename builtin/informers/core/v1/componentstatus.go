@@ -40,29 +40,21 @@ type TypedComponentStatusInformer interface {
 	TypedInformer() ComponentStatusIndexInformer
 }
 
-// ComponentStatusIndexInformer is a shared index informer of ComponentStatuses with typed handlers and indexes.
-type ComponentStatusIndexInformer cache.TypedSharedIndexInformer[*corev1.ComponentStatus]
-
-// ComponentStatusHandlerFuncs are typed event handler functions for ComponentStatuses.
-type ComponentStatusHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ComponentStatus]
-
-// ComponentStatusDetailedHandlerFuncs are typed event handler functions for ComponentStatuses that also learn
-// whether an add comes from the initial list.
-type ComponentStatusDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ComponentStatus]
-
-// ComponentStatusFilteringHandler passes only the ComponentStatuses its filter accepts to a typed handler.
-type ComponentStatusFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ComponentStatus]
-
-// ComponentStatusIndexers are typed index functions for ComponentStatuses.
-type ComponentStatusIndexers = cache.TypedIndexers[*corev1.ComponentStatus]
-
-// DeletedComponentStatus is a deleted ComponentStatus whose final state may be unknown.
-type DeletedComponentStatus = cache.DeletedObject[*corev1.ComponentStatus]
-
-type componentStatusInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ComponentStatuses.
+type (
+	// ComponentStatusIndexInformer is a shared index informer of ComponentStatuses with typed handlers and indexes.
+	ComponentStatusIndexInformer cache.TypedSharedIndexInformer[*corev1.ComponentStatus]
+	// ComponentStatusHandlerFuncs are typed event handler functions for ComponentStatuses.
+	ComponentStatusHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ComponentStatus]
+	// ComponentStatusDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ComponentStatusDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ComponentStatus]
+	// ComponentStatusFilteringHandler passes only the ComponentStatuses its filter accepts to a typed handler.
+	ComponentStatusFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ComponentStatus]
+	// ComponentStatusIndexers are typed index functions for ComponentStatuses.
+	ComponentStatusIndexers = cache.TypedIndexers[*corev1.ComponentStatus]
+	// DeletedComponentStatus is a deleted ComponentStatus whose final state may be unknown.
+	DeletedComponentStatus = cache.DeletedObject[*corev1.ComponentStatus]
+)
 
 // NewComponentStatusInformer builds an informer of ComponentStatuses of its own; a factory's shared one saves memory and connections.
 func NewComponentStatusInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewComponentStatusInformerWithOptions(client kubernetes.Interface, options 
 // NewTypedComponentStatusInformerWithOptions is NewComponentStatusInformerWithOptions with a typed result.
 func NewTypedComponentStatusInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ComponentStatusIndexInformer {
 	c := client.CoreV1().ComponentStatuses()
-	gvr := corev1.SchemeGroupVersion.WithResource("componentstatuses")
-	return informers.NewTypedInformer(client, &corev1.ComponentStatus{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *componentStatusInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ComponentStatuses.
-func (f *componentStatusInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.ComponentStatus{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ComponentStatuses.
-func (f *componentStatusInformer) TypedInformer() ComponentStatusIndexInformer {
-	return ToComponentStatusIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *componentStatusInformer) Lister() listerscorev1.ComponentStatusLister {
-	return listerscorev1.NewComponentStatusLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.ComponentStatus{}, corev1.SchemeGroupVersion.WithResource("componentstatuses"), options, c.List, c.Watch)
 }
 
 // ToTypedComponentStatusInformer returns informer with its typed view.
 func ToTypedComponentStatusInformer(informer ComponentStatusInformer) TypedComponentStatusInformer {
-	if typed, ok := informer.(TypedComponentStatusInformer); ok {
-		return typed
-	}
-	return typedComponentStatusInformer{informer}
-}
-
-type typedComponentStatusInformer struct{ ComponentStatusInformer }
-
-func (i typedComponentStatusInformer) TypedInformer() ComponentStatusIndexInformer {
-	return ToComponentStatusIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToComponentStatusIndexInformer)
 }
 
 // ToComponentStatusIndexInformer returns the typed view of a shared informer of ComponentStatuses.
 func ToComponentStatusIndexInformer(informer cache.SharedIndexInformer) ComponentStatusIndexInformer {
-	if typed, ok := informer.(ComponentStatusIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.ComponentStatus](informer)
+	return informers.TypedView[*corev1.ComponentStatus](informer)
 }

@@ -40,30 +40,21 @@ type TypedConfigMapInformer interface {
 	TypedInformer() ConfigMapIndexInformer
 }
 
-// ConfigMapIndexInformer is a shared index informer of ConfigMaps with typed handlers and indexes.
-type ConfigMapIndexInformer cache.TypedSharedIndexInformer[*corev1.ConfigMap]
-
-// ConfigMapHandlerFuncs are typed event handler functions for ConfigMaps.
-type ConfigMapHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ConfigMap]
-
-// ConfigMapDetailedHandlerFuncs are typed event handler functions for ConfigMaps that also learn
-// whether an add comes from the initial list.
-type ConfigMapDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]
-
-// ConfigMapFilteringHandler passes only the ConfigMaps its filter accepts to a typed handler.
-type ConfigMapFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]
-
-// ConfigMapIndexers are typed index functions for ConfigMaps.
-type ConfigMapIndexers = cache.TypedIndexers[*corev1.ConfigMap]
-
-// DeletedConfigMap is a deleted ConfigMap whose final state may be unknown.
-type DeletedConfigMap = cache.DeletedObject[*corev1.ConfigMap]
-
-type configMapInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ConfigMaps.
+type (
+	// ConfigMapIndexInformer is a shared index informer of ConfigMaps with typed handlers and indexes.
+	ConfigMapIndexInformer cache.TypedSharedIndexInformer[*corev1.ConfigMap]
+	// ConfigMapHandlerFuncs are typed event handler functions for ConfigMaps.
+	ConfigMapHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ConfigMap]
+	// ConfigMapDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ConfigMapDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]
+	// ConfigMapFilteringHandler passes only the ConfigMaps its filter accepts to a typed handler.
+	ConfigMapFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]
+	// ConfigMapIndexers are typed index functions for ConfigMaps.
+	ConfigMapIndexers = cache.TypedIndexers[*corev1.ConfigMap]
+	// DeletedConfigMap is a deleted ConfigMap whose final state may be unknown.
+	DeletedConfigMap = cache.DeletedObject[*corev1.ConfigMap]
+)
 
 // NewConfigMapInformer builds an informer of ConfigMaps of its own; a factory's shared one saves memory and connections.
 func NewConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewConfigMapInformerWithOptions(client kubernetes.Interface, namespace stri
 // NewTypedConfigMapInformerWithOptions is NewConfigMapInformerWithOptions with a typed result.
 func NewTypedConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ConfigMapIndexInformer {
 	c := client.CoreV1().ConfigMaps(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("configmaps")
-	return informers.NewTypedInformer(client, &corev1.ConfigMap{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *configMapInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewConfigMapInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ConfigMaps.
-func (f *configMapInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.ConfigMap{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ConfigMaps.
-func (f *configMapInformer) TypedInformer() ConfigMapIndexInformer {
-	return ToConfigMapIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *configMapInformer) Lister() listerscorev1.ConfigMapLister {
-	return listerscorev1.NewConfigMapLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.ConfigMap{}, corev1.SchemeGroupVersion.WithResource("configmaps"), options, c.List, c.Watch)
 }
 
 // ToTypedConfigMapInformer returns informer with its typed view.
 func ToTypedConfigMapInformer(informer ConfigMapInformer) TypedConfigMapInformer {
-	if typed, ok := informer.(TypedConfigMapInformer); ok {
-		return typed
-	}
-	return typedConfigMapInformer{informer}
-}
-
-type typedConfigMapInformer struct{ ConfigMapInformer }
-
-func (i typedConfigMapInformer) TypedInformer() ConfigMapIndexInformer {
-	return ToConfigMapIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToConfigMapIndexInformer)
 }
 
 // ToConfigMapIndexInformer returns the typed view of a shared informer of ConfigMaps.
 func ToConfigMapIndexInformer(informer cache.SharedIndexInformer) ConfigMapIndexInformer {
-	if typed, ok := informer.(ConfigMapIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.ConfigMap](informer)
+	return informers.TypedView[*corev1.ConfigMap](informer)
 }

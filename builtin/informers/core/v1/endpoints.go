@@ -40,30 +40,21 @@ type TypedEndpointsInformer interface {
 	TypedInformer() EndpointsIndexInformer
 }
 
-// EndpointsIndexInformer is a shared index informer of Endpoints with typed handlers and indexes.
-type EndpointsIndexInformer cache.TypedSharedIndexInformer[*corev1.Endpoints]
-
-// EndpointsHandlerFuncs are typed event handler functions for Endpoints.
-type EndpointsHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Endpoints]
-
-// EndpointsDetailedHandlerFuncs are typed event handler functions for Endpoints that also learn
-// whether an add comes from the initial list.
-type EndpointsDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Endpoints]
-
-// EndpointsFilteringHandler passes only the Endpoints its filter accepts to a typed handler.
-type EndpointsFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Endpoints]
-
-// EndpointsIndexers are typed index functions for Endpoints.
-type EndpointsIndexers = cache.TypedIndexers[*corev1.Endpoints]
-
-// DeletedEndpoints is a deleted Endpoints whose final state may be unknown.
-type DeletedEndpoints = cache.DeletedObject[*corev1.Endpoints]
-
-type endpointsInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Endpoints.
+type (
+	// EndpointsIndexInformer is a shared index informer of Endpoints with typed handlers and indexes.
+	EndpointsIndexInformer cache.TypedSharedIndexInformer[*corev1.Endpoints]
+	// EndpointsHandlerFuncs are typed event handler functions for Endpoints.
+	EndpointsHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Endpoints]
+	// EndpointsDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	EndpointsDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Endpoints]
+	// EndpointsFilteringHandler passes only the Endpoints its filter accepts to a typed handler.
+	EndpointsFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Endpoints]
+	// EndpointsIndexers are typed index functions for Endpoints.
+	EndpointsIndexers = cache.TypedIndexers[*corev1.Endpoints]
+	// DeletedEndpoints is a deleted Endpoints whose final state may be unknown.
+	DeletedEndpoints = cache.DeletedObject[*corev1.Endpoints]
+)
 
 // NewEndpointsInformer builds an informer of Endpoints of its own; a factory's shared one saves memory and connections.
 func NewEndpointsInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewEndpointsInformerWithOptions(client kubernetes.Interface, namespace stri
 // NewTypedEndpointsInformerWithOptions is NewEndpointsInformerWithOptions with a typed result.
 func NewTypedEndpointsInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EndpointsIndexInformer {
 	c := client.CoreV1().Endpoints(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("endpoints")
-	return informers.NewTypedInformer(client, &corev1.Endpoints{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *endpointsInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewEndpointsInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Endpoints.
-func (f *endpointsInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Endpoints{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Endpoints.
-func (f *endpointsInformer) TypedInformer() EndpointsIndexInformer {
-	return ToEndpointsIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *endpointsInformer) Lister() listerscorev1.EndpointsLister {
-	return listerscorev1.NewEndpointsLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Endpoints{}, corev1.SchemeGroupVersion.WithResource("endpoints"), options, c.List, c.Watch)
 }
 
 // ToTypedEndpointsInformer returns informer with its typed view.
 func ToTypedEndpointsInformer(informer EndpointsInformer) TypedEndpointsInformer {
-	if typed, ok := informer.(TypedEndpointsInformer); ok {
-		return typed
-	}
-	return typedEndpointsInformer{informer}
-}
-
-type typedEndpointsInformer struct{ EndpointsInformer }
-
-func (i typedEndpointsInformer) TypedInformer() EndpointsIndexInformer {
-	return ToEndpointsIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToEndpointsIndexInformer)
 }
 
 // ToEndpointsIndexInformer returns the typed view of a shared informer of Endpoints.
 func ToEndpointsIndexInformer(informer cache.SharedIndexInformer) EndpointsIndexInformer {
-	if typed, ok := informer.(EndpointsIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Endpoints](informer)
+	return informers.TypedView[*corev1.Endpoints](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerscorev1 "github.com/kgen-dev/kgen/builtin/listers/core/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -71,80 +74,96 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ComponentStatuses returns the shared informer and lister of ComponentStatuses.
 func (v *version) ComponentStatuses() TypedComponentStatusInformer {
-	return &componentStatusInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.ComponentStatus{}, v.tweakListOptions, NewTypedComponentStatusInformerWithOptions,
+		listerscorev1.NewComponentStatusLister, ToComponentStatusIndexInformer)
 }
 
 // ConfigMaps returns the shared informer and lister of ConfigMaps.
 func (v *version) ConfigMaps() TypedConfigMapInformer {
-	return &configMapInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.ConfigMap{}, v.tweakListOptions, informers.InNamespace(NewTypedConfigMapInformerWithOptions, v.namespace),
+		listerscorev1.NewConfigMapLister, ToConfigMapIndexInformer)
 }
 
 // Endpoints returns the shared informer and lister of Endpoints.
 func (v *version) Endpoints() TypedEndpointsInformer {
-	return &endpointsInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Endpoints{}, v.tweakListOptions, informers.InNamespace(NewTypedEndpointsInformerWithOptions, v.namespace),
+		listerscorev1.NewEndpointsLister, ToEndpointsIndexInformer)
 }
 
 // Events returns the shared informer and lister of Events.
 func (v *version) Events() TypedEventInformer {
-	return &eventInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Event{}, v.tweakListOptions, informers.InNamespace(NewTypedEventInformerWithOptions, v.namespace),
+		listerscorev1.NewEventLister, ToEventIndexInformer)
 }
 
 // LimitRanges returns the shared informer and lister of LimitRanges.
 func (v *version) LimitRanges() TypedLimitRangeInformer {
-	return &limitRangeInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.LimitRange{}, v.tweakListOptions, informers.InNamespace(NewTypedLimitRangeInformerWithOptions, v.namespace),
+		listerscorev1.NewLimitRangeLister, ToLimitRangeIndexInformer)
 }
 
 // Namespaces returns the shared informer and lister of Namespaces.
 func (v *version) Namespaces() TypedNamespaceInformer {
-	return &namespaceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Namespace{}, v.tweakListOptions, NewTypedNamespaceInformerWithOptions,
+		listerscorev1.NewNamespaceLister, ToNamespaceIndexInformer)
 }
 
 // Nodes returns the shared informer and lister of Nodes.
 func (v *version) Nodes() TypedNodeInformer {
-	return &nodeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Node{}, v.tweakListOptions, NewTypedNodeInformerWithOptions,
+		listerscorev1.NewNodeLister, ToNodeIndexInformer)
 }
 
 // PersistentVolumes returns the shared informer and lister of PersistentVolumes.
 func (v *version) PersistentVolumes() TypedPersistentVolumeInformer {
-	return &persistentVolumeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.PersistentVolume{}, v.tweakListOptions, NewTypedPersistentVolumeInformerWithOptions,
+		listerscorev1.NewPersistentVolumeLister, ToPersistentVolumeIndexInformer)
 }
 
 // PersistentVolumeClaims returns the shared informer and lister of PersistentVolumeClaims.
 func (v *version) PersistentVolumeClaims() TypedPersistentVolumeClaimInformer {
-	return &persistentVolumeClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.PersistentVolumeClaim{}, v.tweakListOptions, informers.InNamespace(NewTypedPersistentVolumeClaimInformerWithOptions, v.namespace),
+		listerscorev1.NewPersistentVolumeClaimLister, ToPersistentVolumeClaimIndexInformer)
 }
 
 // Pods returns the shared informer and lister of Pods.
 func (v *version) Pods() TypedPodInformer {
-	return &podInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Pod{}, v.tweakListOptions, informers.InNamespace(NewTypedPodInformerWithOptions, v.namespace),
+		listerscorev1.NewPodLister, ToPodIndexInformer)
 }
 
 // PodTemplates returns the shared informer and lister of PodTemplates.
 func (v *version) PodTemplates() TypedPodTemplateInformer {
-	return &podTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.PodTemplate{}, v.tweakListOptions, informers.InNamespace(NewTypedPodTemplateInformerWithOptions, v.namespace),
+		listerscorev1.NewPodTemplateLister, ToPodTemplateIndexInformer)
 }
 
 // ReplicationControllers returns the shared informer and lister of ReplicationControllers.
 func (v *version) ReplicationControllers() TypedReplicationControllerInformer {
-	return &replicationControllerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.ReplicationController{}, v.tweakListOptions, informers.InNamespace(NewTypedReplicationControllerInformerWithOptions, v.namespace),
+		listerscorev1.NewReplicationControllerLister, ToReplicationControllerIndexInformer)
 }
 
 // ResourceQuotas returns the shared informer and lister of ResourceQuotas.
 func (v *version) ResourceQuotas() TypedResourceQuotaInformer {
-	return &resourceQuotaInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.ResourceQuota{}, v.tweakListOptions, informers.InNamespace(NewTypedResourceQuotaInformerWithOptions, v.namespace),
+		listerscorev1.NewResourceQuotaLister, ToResourceQuotaIndexInformer)
 }
 
 // Secrets returns the shared informer and lister of Secrets.
 func (v *version) Secrets() TypedSecretInformer {
-	return &secretInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Secret{}, v.tweakListOptions, informers.InNamespace(NewTypedSecretInformerWithOptions, v.namespace),
+		listerscorev1.NewSecretLister, ToSecretIndexInformer)
 }
 
 // Services returns the shared informer and lister of Services.
 func (v *version) Services() TypedServiceInformer {
-	return &serviceInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.Service{}, v.tweakListOptions, informers.InNamespace(NewTypedServiceInformerWithOptions, v.namespace),
+		listerscorev1.NewServiceLister, ToServiceIndexInformer)
 }
 
 // ServiceAccounts returns the shared informer and lister of ServiceAccounts.
 func (v *version) ServiceAccounts() TypedServiceAccountInformer {
-	return &serviceAccountInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &corev1.ServiceAccount{}, v.tweakListOptions, informers.InNamespace(NewTypedServiceAccountInformerWithOptions, v.namespace),
+		listerscorev1.NewServiceAccountLister, ToServiceAccountIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedLimitRangeInformer interface {
 	TypedInformer() LimitRangeIndexInformer
 }
 
-// LimitRangeIndexInformer is a shared index informer of LimitRanges with typed handlers and indexes.
-type LimitRangeIndexInformer cache.TypedSharedIndexInformer[*corev1.LimitRange]
-
-// LimitRangeHandlerFuncs are typed event handler functions for LimitRanges.
-type LimitRangeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.LimitRange]
-
-// LimitRangeDetailedHandlerFuncs are typed event handler functions for LimitRanges that also learn
-// whether an add comes from the initial list.
-type LimitRangeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.LimitRange]
-
-// LimitRangeFilteringHandler passes only the LimitRanges its filter accepts to a typed handler.
-type LimitRangeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.LimitRange]
-
-// LimitRangeIndexers are typed index functions for LimitRanges.
-type LimitRangeIndexers = cache.TypedIndexers[*corev1.LimitRange]
-
-// DeletedLimitRange is a deleted LimitRange whose final state may be unknown.
-type DeletedLimitRange = cache.DeletedObject[*corev1.LimitRange]
-
-type limitRangeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of LimitRanges.
+type (
+	// LimitRangeIndexInformer is a shared index informer of LimitRanges with typed handlers and indexes.
+	LimitRangeIndexInformer cache.TypedSharedIndexInformer[*corev1.LimitRange]
+	// LimitRangeHandlerFuncs are typed event handler functions for LimitRanges.
+	LimitRangeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.LimitRange]
+	// LimitRangeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	LimitRangeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.LimitRange]
+	// LimitRangeFilteringHandler passes only the LimitRanges its filter accepts to a typed handler.
+	LimitRangeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.LimitRange]
+	// LimitRangeIndexers are typed index functions for LimitRanges.
+	LimitRangeIndexers = cache.TypedIndexers[*corev1.LimitRange]
+	// DeletedLimitRange is a deleted LimitRange whose final state may be unknown.
+	DeletedLimitRange = cache.DeletedObject[*corev1.LimitRange]
+)
 
 // NewLimitRangeInformer builds an informer of LimitRanges of its own; a factory's shared one saves memory and connections.
 func NewLimitRangeInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewLimitRangeInformerWithOptions(client kubernetes.Interface, namespace str
 // NewTypedLimitRangeInformerWithOptions is NewLimitRangeInformerWithOptions with a typed result.
 func NewTypedLimitRangeInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) LimitRangeIndexInformer {
 	c := client.CoreV1().LimitRanges(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("limitranges")
-	return informers.NewTypedInformer(client, &corev1.LimitRange{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *limitRangeInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewLimitRangeInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for LimitRanges.
-func (f *limitRangeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.LimitRange{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for LimitRanges.
-func (f *limitRangeInformer) TypedInformer() LimitRangeIndexInformer {
-	return ToLimitRangeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *limitRangeInformer) Lister() listerscorev1.LimitRangeLister {
-	return listerscorev1.NewLimitRangeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.LimitRange{}, corev1.SchemeGroupVersion.WithResource("limitranges"), options, c.List, c.Watch)
 }
 
 // ToTypedLimitRangeInformer returns informer with its typed view.
 func ToTypedLimitRangeInformer(informer LimitRangeInformer) TypedLimitRangeInformer {
-	if typed, ok := informer.(TypedLimitRangeInformer); ok {
-		return typed
-	}
-	return typedLimitRangeInformer{informer}
-}
-
-type typedLimitRangeInformer struct{ LimitRangeInformer }
-
-func (i typedLimitRangeInformer) TypedInformer() LimitRangeIndexInformer {
-	return ToLimitRangeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToLimitRangeIndexInformer)
 }
 
 // ToLimitRangeIndexInformer returns the typed view of a shared informer of LimitRanges.
 func ToLimitRangeIndexInformer(informer cache.SharedIndexInformer) LimitRangeIndexInformer {
-	if typed, ok := informer.(LimitRangeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.LimitRange](informer)
+	return informers.TypedView[*corev1.LimitRange](informer)
 }

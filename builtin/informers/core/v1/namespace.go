@@ -40,29 +40,21 @@ type TypedNamespaceInformer interface {
 	TypedInformer() NamespaceIndexInformer
 }
 
-// NamespaceIndexInformer is a shared index informer of Namespaces with typed handlers and indexes.
-type NamespaceIndexInformer cache.TypedSharedIndexInformer[*corev1.Namespace]
-
-// NamespaceHandlerFuncs are typed event handler functions for Namespaces.
-type NamespaceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Namespace]
-
-// NamespaceDetailedHandlerFuncs are typed event handler functions for Namespaces that also learn
-// whether an add comes from the initial list.
-type NamespaceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Namespace]
-
-// NamespaceFilteringHandler passes only the Namespaces its filter accepts to a typed handler.
-type NamespaceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Namespace]
-
-// NamespaceIndexers are typed index functions for Namespaces.
-type NamespaceIndexers = cache.TypedIndexers[*corev1.Namespace]
-
-// DeletedNamespace is a deleted Namespace whose final state may be unknown.
-type DeletedNamespace = cache.DeletedObject[*corev1.Namespace]
-
-type namespaceInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of Namespaces.
+type (
+	// NamespaceIndexInformer is a shared index informer of Namespaces with typed handlers and indexes.
+	NamespaceIndexInformer cache.TypedSharedIndexInformer[*corev1.Namespace]
+	// NamespaceHandlerFuncs are typed event handler functions for Namespaces.
+	NamespaceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Namespace]
+	// NamespaceDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	NamespaceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Namespace]
+	// NamespaceFilteringHandler passes only the Namespaces its filter accepts to a typed handler.
+	NamespaceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Namespace]
+	// NamespaceIndexers are typed index functions for Namespaces.
+	NamespaceIndexers = cache.TypedIndexers[*corev1.Namespace]
+	// DeletedNamespace is a deleted Namespace whose final state may be unknown.
+	DeletedNamespace = cache.DeletedObject[*corev1.Namespace]
+)
 
 // NewNamespaceInformer builds an informer of Namespaces of its own; a factory's shared one saves memory and connections.
 func NewNamespaceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewNamespaceInformerWithOptions(client kubernetes.Interface, options intern
 // NewTypedNamespaceInformerWithOptions is NewNamespaceInformerWithOptions with a typed result.
 func NewTypedNamespaceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) NamespaceIndexInformer {
 	c := client.CoreV1().Namespaces()
-	gvr := corev1.SchemeGroupVersion.WithResource("namespaces")
-	return informers.NewTypedInformer(client, &corev1.Namespace{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *namespaceInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Namespaces.
-func (f *namespaceInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Namespace{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Namespaces.
-func (f *namespaceInformer) TypedInformer() NamespaceIndexInformer {
-	return ToNamespaceIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *namespaceInformer) Lister() listerscorev1.NamespaceLister {
-	return listerscorev1.NewNamespaceLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Namespace{}, corev1.SchemeGroupVersion.WithResource("namespaces"), options, c.List, c.Watch)
 }
 
 // ToTypedNamespaceInformer returns informer with its typed view.
 func ToTypedNamespaceInformer(informer NamespaceInformer) TypedNamespaceInformer {
-	if typed, ok := informer.(TypedNamespaceInformer); ok {
-		return typed
-	}
-	return typedNamespaceInformer{informer}
-}
-
-type typedNamespaceInformer struct{ NamespaceInformer }
-
-func (i typedNamespaceInformer) TypedInformer() NamespaceIndexInformer {
-	return ToNamespaceIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToNamespaceIndexInformer)
 }
 
 // ToNamespaceIndexInformer returns the typed view of a shared informer of Namespaces.
 func ToNamespaceIndexInformer(informer cache.SharedIndexInformer) NamespaceIndexInformer {
-	if typed, ok := informer.(NamespaceIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Namespace](informer)
+	return informers.TypedView[*corev1.Namespace](informer)
 }

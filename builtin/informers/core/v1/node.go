@@ -40,29 +40,21 @@ type TypedNodeInformer interface {
 	TypedInformer() NodeIndexInformer
 }
 
-// NodeIndexInformer is a shared index informer of Nodes with typed handlers and indexes.
-type NodeIndexInformer cache.TypedSharedIndexInformer[*corev1.Node]
-
-// NodeHandlerFuncs are typed event handler functions for Nodes.
-type NodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Node]
-
-// NodeDetailedHandlerFuncs are typed event handler functions for Nodes that also learn
-// whether an add comes from the initial list.
-type NodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Node]
-
-// NodeFilteringHandler passes only the Nodes its filter accepts to a typed handler.
-type NodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Node]
-
-// NodeIndexers are typed index functions for Nodes.
-type NodeIndexers = cache.TypedIndexers[*corev1.Node]
-
-// DeletedNode is a deleted Node whose final state may be unknown.
-type DeletedNode = cache.DeletedObject[*corev1.Node]
-
-type nodeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of Nodes.
+type (
+	// NodeIndexInformer is a shared index informer of Nodes with typed handlers and indexes.
+	NodeIndexInformer cache.TypedSharedIndexInformer[*corev1.Node]
+	// NodeHandlerFuncs are typed event handler functions for Nodes.
+	NodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Node]
+	// NodeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	NodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Node]
+	// NodeFilteringHandler passes only the Nodes its filter accepts to a typed handler.
+	NodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Node]
+	// NodeIndexers are typed index functions for Nodes.
+	NodeIndexers = cache.TypedIndexers[*corev1.Node]
+	// DeletedNode is a deleted Node whose final state may be unknown.
+	DeletedNode = cache.DeletedObject[*corev1.Node]
+)
 
 // NewNodeInformer builds an informer of Nodes of its own; a factory's shared one saves memory and connections.
 func NewNodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewNodeInformerWithOptions(client kubernetes.Interface, options internalint
 // NewTypedNodeInformerWithOptions is NewNodeInformerWithOptions with a typed result.
 func NewTypedNodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) NodeIndexInformer {
 	c := client.CoreV1().Nodes()
-	gvr := corev1.SchemeGroupVersion.WithResource("nodes")
-	return informers.NewTypedInformer(client, &corev1.Node{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *nodeInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Nodes.
-func (f *nodeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Node{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Nodes.
-func (f *nodeInformer) TypedInformer() NodeIndexInformer {
-	return ToNodeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *nodeInformer) Lister() listerscorev1.NodeLister {
-	return listerscorev1.NewNodeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Node{}, corev1.SchemeGroupVersion.WithResource("nodes"), options, c.List, c.Watch)
 }
 
 // ToTypedNodeInformer returns informer with its typed view.
 func ToTypedNodeInformer(informer NodeInformer) TypedNodeInformer {
-	if typed, ok := informer.(TypedNodeInformer); ok {
-		return typed
-	}
-	return typedNodeInformer{informer}
-}
-
-type typedNodeInformer struct{ NodeInformer }
-
-func (i typedNodeInformer) TypedInformer() NodeIndexInformer {
-	return ToNodeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToNodeIndexInformer)
 }
 
 // ToNodeIndexInformer returns the typed view of a shared informer of Nodes.
 func ToNodeIndexInformer(informer cache.SharedIndexInformer) NodeIndexInformer {
-	if typed, ok := informer.(NodeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Node](informer)
+	return informers.TypedView[*corev1.Node](informer)
 }

@@ -40,29 +40,21 @@ type TypedPersistentVolumeInformer interface {
 	TypedInformer() PersistentVolumeIndexInformer
 }
 
-// PersistentVolumeIndexInformer is a shared index informer of PersistentVolumes with typed handlers and indexes.
-type PersistentVolumeIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolume]
-
-// PersistentVolumeHandlerFuncs are typed event handler functions for PersistentVolumes.
-type PersistentVolumeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolume]
-
-// PersistentVolumeDetailedHandlerFuncs are typed event handler functions for PersistentVolumes that also learn
-// whether an add comes from the initial list.
-type PersistentVolumeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolume]
-
-// PersistentVolumeFilteringHandler passes only the PersistentVolumes its filter accepts to a typed handler.
-type PersistentVolumeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolume]
-
-// PersistentVolumeIndexers are typed index functions for PersistentVolumes.
-type PersistentVolumeIndexers = cache.TypedIndexers[*corev1.PersistentVolume]
-
-// DeletedPersistentVolume is a deleted PersistentVolume whose final state may be unknown.
-type DeletedPersistentVolume = cache.DeletedObject[*corev1.PersistentVolume]
-
-type persistentVolumeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of PersistentVolumes.
+type (
+	// PersistentVolumeIndexInformer is a shared index informer of PersistentVolumes with typed handlers and indexes.
+	PersistentVolumeIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolume]
+	// PersistentVolumeHandlerFuncs are typed event handler functions for PersistentVolumes.
+	PersistentVolumeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolume]
+	// PersistentVolumeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PersistentVolumeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolume]
+	// PersistentVolumeFilteringHandler passes only the PersistentVolumes its filter accepts to a typed handler.
+	PersistentVolumeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolume]
+	// PersistentVolumeIndexers are typed index functions for PersistentVolumes.
+	PersistentVolumeIndexers = cache.TypedIndexers[*corev1.PersistentVolume]
+	// DeletedPersistentVolume is a deleted PersistentVolume whose final state may be unknown.
+	DeletedPersistentVolume = cache.DeletedObject[*corev1.PersistentVolume]
+)
 
 // NewPersistentVolumeInformer builds an informer of PersistentVolumes of its own; a factory's shared one saves memory and connections.
 func NewPersistentVolumeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewPersistentVolumeInformerWithOptions(client kubernetes.Interface, options
 // NewTypedPersistentVolumeInformerWithOptions is NewPersistentVolumeInformerWithOptions with a typed result.
 func NewTypedPersistentVolumeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PersistentVolumeIndexInformer {
 	c := client.CoreV1().PersistentVolumes()
-	gvr := corev1.SchemeGroupVersion.WithResource("persistentvolumes")
-	return informers.NewTypedInformer(client, &corev1.PersistentVolume{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *persistentVolumeInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PersistentVolumes.
-func (f *persistentVolumeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.PersistentVolume{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PersistentVolumes.
-func (f *persistentVolumeInformer) TypedInformer() PersistentVolumeIndexInformer {
-	return ToPersistentVolumeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *persistentVolumeInformer) Lister() listerscorev1.PersistentVolumeLister {
-	return listerscorev1.NewPersistentVolumeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.PersistentVolume{}, corev1.SchemeGroupVersion.WithResource("persistentvolumes"), options, c.List, c.Watch)
 }
 
 // ToTypedPersistentVolumeInformer returns informer with its typed view.
 func ToTypedPersistentVolumeInformer(informer PersistentVolumeInformer) TypedPersistentVolumeInformer {
-	if typed, ok := informer.(TypedPersistentVolumeInformer); ok {
-		return typed
-	}
-	return typedPersistentVolumeInformer{informer}
-}
-
-type typedPersistentVolumeInformer struct{ PersistentVolumeInformer }
-
-func (i typedPersistentVolumeInformer) TypedInformer() PersistentVolumeIndexInformer {
-	return ToPersistentVolumeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPersistentVolumeIndexInformer)
 }
 
 // ToPersistentVolumeIndexInformer returns the typed view of a shared informer of PersistentVolumes.
 func ToPersistentVolumeIndexInformer(informer cache.SharedIndexInformer) PersistentVolumeIndexInformer {
-	if typed, ok := informer.(PersistentVolumeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolume](informer)
+	return informers.TypedView[*corev1.PersistentVolume](informer)
 }

@@ -40,30 +40,21 @@ type TypedPersistentVolumeClaimInformer interface {
 	TypedInformer() PersistentVolumeClaimIndexInformer
 }
 
-// PersistentVolumeClaimIndexInformer is a shared index informer of PersistentVolumeClaims with typed handlers and indexes.
-type PersistentVolumeClaimIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolumeClaim]
-
-// PersistentVolumeClaimHandlerFuncs are typed event handler functions for PersistentVolumeClaims.
-type PersistentVolumeClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolumeClaim]
-
-// PersistentVolumeClaimDetailedHandlerFuncs are typed event handler functions for PersistentVolumeClaims that also learn
-// whether an add comes from the initial list.
-type PersistentVolumeClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolumeClaim]
-
-// PersistentVolumeClaimFilteringHandler passes only the PersistentVolumeClaims its filter accepts to a typed handler.
-type PersistentVolumeClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolumeClaim]
-
-// PersistentVolumeClaimIndexers are typed index functions for PersistentVolumeClaims.
-type PersistentVolumeClaimIndexers = cache.TypedIndexers[*corev1.PersistentVolumeClaim]
-
-// DeletedPersistentVolumeClaim is a deleted PersistentVolumeClaim whose final state may be unknown.
-type DeletedPersistentVolumeClaim = cache.DeletedObject[*corev1.PersistentVolumeClaim]
-
-type persistentVolumeClaimInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of PersistentVolumeClaims.
+type (
+	// PersistentVolumeClaimIndexInformer is a shared index informer of PersistentVolumeClaims with typed handlers and indexes.
+	PersistentVolumeClaimIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolumeClaim]
+	// PersistentVolumeClaimHandlerFuncs are typed event handler functions for PersistentVolumeClaims.
+	PersistentVolumeClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolumeClaim]
+	// PersistentVolumeClaimDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PersistentVolumeClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolumeClaim]
+	// PersistentVolumeClaimFilteringHandler passes only the PersistentVolumeClaims its filter accepts to a typed handler.
+	PersistentVolumeClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolumeClaim]
+	// PersistentVolumeClaimIndexers are typed index functions for PersistentVolumeClaims.
+	PersistentVolumeClaimIndexers = cache.TypedIndexers[*corev1.PersistentVolumeClaim]
+	// DeletedPersistentVolumeClaim is a deleted PersistentVolumeClaim whose final state may be unknown.
+	DeletedPersistentVolumeClaim = cache.DeletedObject[*corev1.PersistentVolumeClaim]
+)
 
 // NewPersistentVolumeClaimInformer builds an informer of PersistentVolumeClaims of its own; a factory's shared one saves memory and connections.
 func NewPersistentVolumeClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewPersistentVolumeClaimInformerWithOptions(client kubernetes.Interface, na
 // NewTypedPersistentVolumeClaimInformerWithOptions is NewPersistentVolumeClaimInformerWithOptions with a typed result.
 func NewTypedPersistentVolumeClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PersistentVolumeClaimIndexInformer {
 	c := client.CoreV1().PersistentVolumeClaims(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("persistentvolumeclaims")
-	return informers.NewTypedInformer(client, &corev1.PersistentVolumeClaim{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *persistentVolumeClaimInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPersistentVolumeClaimInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PersistentVolumeClaims.
-func (f *persistentVolumeClaimInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.PersistentVolumeClaim{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PersistentVolumeClaims.
-func (f *persistentVolumeClaimInformer) TypedInformer() PersistentVolumeClaimIndexInformer {
-	return ToPersistentVolumeClaimIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *persistentVolumeClaimInformer) Lister() listerscorev1.PersistentVolumeClaimLister {
-	return listerscorev1.NewPersistentVolumeClaimLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.PersistentVolumeClaim{}, corev1.SchemeGroupVersion.WithResource("persistentvolumeclaims"), options, c.List, c.Watch)
 }
 
 // ToTypedPersistentVolumeClaimInformer returns informer with its typed view.
 func ToTypedPersistentVolumeClaimInformer(informer PersistentVolumeClaimInformer) TypedPersistentVolumeClaimInformer {
-	if typed, ok := informer.(TypedPersistentVolumeClaimInformer); ok {
-		return typed
-	}
-	return typedPersistentVolumeClaimInformer{informer}
-}
-
-type typedPersistentVolumeClaimInformer struct{ PersistentVolumeClaimInformer }
-
-func (i typedPersistentVolumeClaimInformer) TypedInformer() PersistentVolumeClaimIndexInformer {
-	return ToPersistentVolumeClaimIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPersistentVolumeClaimIndexInformer)
 }
 
 // ToPersistentVolumeClaimIndexInformer returns the typed view of a shared informer of PersistentVolumeClaims.
 func ToPersistentVolumeClaimIndexInformer(informer cache.SharedIndexInformer) PersistentVolumeClaimIndexInformer {
-	if typed, ok := informer.(PersistentVolumeClaimIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolumeClaim](informer)
+	return informers.TypedView[*corev1.PersistentVolumeClaim](informer)
 }

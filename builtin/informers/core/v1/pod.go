@@ -40,30 +40,21 @@ type TypedPodInformer interface {
 	TypedInformer() PodIndexInformer
 }
 
-// PodIndexInformer is a shared index informer of Pods with typed handlers and indexes.
-type PodIndexInformer cache.TypedSharedIndexInformer[*corev1.Pod]
-
-// PodHandlerFuncs are typed event handler functions for Pods.
-type PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Pod]
-
-// PodDetailedHandlerFuncs are typed event handler functions for Pods that also learn
-// whether an add comes from the initial list.
-type PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]
-
-// PodFilteringHandler passes only the Pods its filter accepts to a typed handler.
-type PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Pod]
-
-// PodIndexers are typed index functions for Pods.
-type PodIndexers = cache.TypedIndexers[*corev1.Pod]
-
-// DeletedPod is a deleted Pod whose final state may be unknown.
-type DeletedPod = cache.DeletedObject[*corev1.Pod]
-
-type podInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Pods.
+type (
+	// PodIndexInformer is a shared index informer of Pods with typed handlers and indexes.
+	PodIndexInformer cache.TypedSharedIndexInformer[*corev1.Pod]
+	// PodHandlerFuncs are typed event handler functions for Pods.
+	PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Pod]
+	// PodDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]
+	// PodFilteringHandler passes only the Pods its filter accepts to a typed handler.
+	PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Pod]
+	// PodIndexers are typed index functions for Pods.
+	PodIndexers = cache.TypedIndexers[*corev1.Pod]
+	// DeletedPod is a deleted Pod whose final state may be unknown.
+	DeletedPod = cache.DeletedObject[*corev1.Pod]
+)
 
 // NewPodInformer builds an informer of Pods of its own; a factory's shared one saves memory and connections.
 func NewPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,46 +84,15 @@ func NewPodInformerWithOptions(client kubernetes.Interface, namespace string, op
 // NewTypedPodInformerWithOptions is NewPodInformerWithOptions with a typed result.
 func NewTypedPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodIndexInformer {
 	c := client.CoreV1().Pods(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("pods")
-	return informers.NewTypedInformer(client, &corev1.Pod{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *podInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPodInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Pods.
-func (f *podInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Pod{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Pods.
-func (f *podInformer) TypedInformer() PodIndexInformer {
-	return ToPodIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *podInformer) Lister() listerscorev1.PodLister {
-	return listerscorev1.NewPodLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Pod{}, corev1.SchemeGroupVersion.WithResource("pods"), options, c.List, c.Watch)
 }
 
 // ToTypedPodInformer returns informer with its typed view.
 func ToTypedPodInformer(informer PodInformer) TypedPodInformer {
-	if typed, ok := informer.(TypedPodInformer); ok {
-		return typed
-	}
-	return typedPodInformer{informer}
+	return informers.WithTypedView(informer, ToPodIndexInformer)
 }
-
-type typedPodInformer struct{ PodInformer }
-
-func (i typedPodInformer) TypedInformer() PodIndexInformer { return ToPodIndexInformer(i.Informer()) }
 
 // ToPodIndexInformer returns the typed view of a shared informer of Pods.
 func ToPodIndexInformer(informer cache.SharedIndexInformer) PodIndexInformer {
-	if typed, ok := informer.(PodIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Pod](informer)
+	return informers.TypedView[*corev1.Pod](informer)
 }

@@ -40,30 +40,21 @@ type TypedPodTemplateInformer interface {
 	TypedInformer() PodTemplateIndexInformer
 }
 
-// PodTemplateIndexInformer is a shared index informer of PodTemplates with typed handlers and indexes.
-type PodTemplateIndexInformer cache.TypedSharedIndexInformer[*corev1.PodTemplate]
-
-// PodTemplateHandlerFuncs are typed event handler functions for PodTemplates.
-type PodTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PodTemplate]
-
-// PodTemplateDetailedHandlerFuncs are typed event handler functions for PodTemplates that also learn
-// whether an add comes from the initial list.
-type PodTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PodTemplate]
-
-// PodTemplateFilteringHandler passes only the PodTemplates its filter accepts to a typed handler.
-type PodTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PodTemplate]
-
-// PodTemplateIndexers are typed index functions for PodTemplates.
-type PodTemplateIndexers = cache.TypedIndexers[*corev1.PodTemplate]
-
-// DeletedPodTemplate is a deleted PodTemplate whose final state may be unknown.
-type DeletedPodTemplate = cache.DeletedObject[*corev1.PodTemplate]
-
-type podTemplateInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of PodTemplates.
+type (
+	// PodTemplateIndexInformer is a shared index informer of PodTemplates with typed handlers and indexes.
+	PodTemplateIndexInformer cache.TypedSharedIndexInformer[*corev1.PodTemplate]
+	// PodTemplateHandlerFuncs are typed event handler functions for PodTemplates.
+	PodTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PodTemplate]
+	// PodTemplateDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PodTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PodTemplate]
+	// PodTemplateFilteringHandler passes only the PodTemplates its filter accepts to a typed handler.
+	PodTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PodTemplate]
+	// PodTemplateIndexers are typed index functions for PodTemplates.
+	PodTemplateIndexers = cache.TypedIndexers[*corev1.PodTemplate]
+	// DeletedPodTemplate is a deleted PodTemplate whose final state may be unknown.
+	DeletedPodTemplate = cache.DeletedObject[*corev1.PodTemplate]
+)
 
 // NewPodTemplateInformer builds an informer of PodTemplates of its own; a factory's shared one saves memory and connections.
 func NewPodTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewPodTemplateInformerWithOptions(client kubernetes.Interface, namespace st
 // NewTypedPodTemplateInformerWithOptions is NewPodTemplateInformerWithOptions with a typed result.
 func NewTypedPodTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodTemplateIndexInformer {
 	c := client.CoreV1().PodTemplates(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("podtemplates")
-	return informers.NewTypedInformer(client, &corev1.PodTemplate{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *podTemplateInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPodTemplateInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PodTemplates.
-func (f *podTemplateInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.PodTemplate{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PodTemplates.
-func (f *podTemplateInformer) TypedInformer() PodTemplateIndexInformer {
-	return ToPodTemplateIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *podTemplateInformer) Lister() listerscorev1.PodTemplateLister {
-	return listerscorev1.NewPodTemplateLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.PodTemplate{}, corev1.SchemeGroupVersion.WithResource("podtemplates"), options, c.List, c.Watch)
 }
 
 // ToTypedPodTemplateInformer returns informer with its typed view.
 func ToTypedPodTemplateInformer(informer PodTemplateInformer) TypedPodTemplateInformer {
-	if typed, ok := informer.(TypedPodTemplateInformer); ok {
-		return typed
-	}
-	return typedPodTemplateInformer{informer}
-}
-
-type typedPodTemplateInformer struct{ PodTemplateInformer }
-
-func (i typedPodTemplateInformer) TypedInformer() PodTemplateIndexInformer {
-	return ToPodTemplateIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPodTemplateIndexInformer)
 }
 
 // ToPodTemplateIndexInformer returns the typed view of a shared informer of PodTemplates.
 func ToPodTemplateIndexInformer(informer cache.SharedIndexInformer) PodTemplateIndexInformer {
-	if typed, ok := informer.(PodTemplateIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.PodTemplate](informer)
+	return informers.TypedView[*corev1.PodTemplate](informer)
 }

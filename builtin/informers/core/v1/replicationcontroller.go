@@ -40,30 +40,21 @@ type TypedReplicationControllerInformer interface {
 	TypedInformer() ReplicationControllerIndexInformer
 }
 
-// ReplicationControllerIndexInformer is a shared index informer of ReplicationControllers with typed handlers and indexes.
-type ReplicationControllerIndexInformer cache.TypedSharedIndexInformer[*corev1.ReplicationController]
-
-// ReplicationControllerHandlerFuncs are typed event handler functions for ReplicationControllers.
-type ReplicationControllerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ReplicationController]
-
-// ReplicationControllerDetailedHandlerFuncs are typed event handler functions for ReplicationControllers that also learn
-// whether an add comes from the initial list.
-type ReplicationControllerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ReplicationController]
-
-// ReplicationControllerFilteringHandler passes only the ReplicationControllers its filter accepts to a typed handler.
-type ReplicationControllerFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ReplicationController]
-
-// ReplicationControllerIndexers are typed index functions for ReplicationControllers.
-type ReplicationControllerIndexers = cache.TypedIndexers[*corev1.ReplicationController]
-
-// DeletedReplicationController is a deleted ReplicationController whose final state may be unknown.
-type DeletedReplicationController = cache.DeletedObject[*corev1.ReplicationController]
-
-type replicationControllerInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ReplicationControllers.
+type (
+	// ReplicationControllerIndexInformer is a shared index informer of ReplicationControllers with typed handlers and indexes.
+	ReplicationControllerIndexInformer cache.TypedSharedIndexInformer[*corev1.ReplicationController]
+	// ReplicationControllerHandlerFuncs are typed event handler functions for ReplicationControllers.
+	ReplicationControllerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ReplicationController]
+	// ReplicationControllerDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ReplicationControllerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ReplicationController]
+	// ReplicationControllerFilteringHandler passes only the ReplicationControllers its filter accepts to a typed handler.
+	ReplicationControllerFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ReplicationController]
+	// ReplicationControllerIndexers are typed index functions for ReplicationControllers.
+	ReplicationControllerIndexers = cache.TypedIndexers[*corev1.ReplicationController]
+	// DeletedReplicationController is a deleted ReplicationController whose final state may be unknown.
+	DeletedReplicationController = cache.DeletedObject[*corev1.ReplicationController]
+)
 
 // NewReplicationControllerInformer builds an informer of ReplicationControllers of its own; a factory's shared one saves memory and connections.
 func NewReplicationControllerInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewReplicationControllerInformerWithOptions(client kubernetes.Interface, na
 // NewTypedReplicationControllerInformerWithOptions is NewReplicationControllerInformerWithOptions with a typed result.
 func NewTypedReplicationControllerInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ReplicationControllerIndexInformer {
 	c := client.CoreV1().ReplicationControllers(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("replicationcontrollers")
-	return informers.NewTypedInformer(client, &corev1.ReplicationController{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *replicationControllerInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewReplicationControllerInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ReplicationControllers.
-func (f *replicationControllerInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.ReplicationController{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ReplicationControllers.
-func (f *replicationControllerInformer) TypedInformer() ReplicationControllerIndexInformer {
-	return ToReplicationControllerIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *replicationControllerInformer) Lister() listerscorev1.ReplicationControllerLister {
-	return listerscorev1.NewReplicationControllerLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.ReplicationController{}, corev1.SchemeGroupVersion.WithResource("replicationcontrollers"), options, c.List, c.Watch)
 }
 
 // ToTypedReplicationControllerInformer returns informer with its typed view.
 func ToTypedReplicationControllerInformer(informer ReplicationControllerInformer) TypedReplicationControllerInformer {
-	if typed, ok := informer.(TypedReplicationControllerInformer); ok {
-		return typed
-	}
-	return typedReplicationControllerInformer{informer}
-}
-
-type typedReplicationControllerInformer struct{ ReplicationControllerInformer }
-
-func (i typedReplicationControllerInformer) TypedInformer() ReplicationControllerIndexInformer {
-	return ToReplicationControllerIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToReplicationControllerIndexInformer)
 }
 
 // ToReplicationControllerIndexInformer returns the typed view of a shared informer of ReplicationControllers.
 func ToReplicationControllerIndexInformer(informer cache.SharedIndexInformer) ReplicationControllerIndexInformer {
-	if typed, ok := informer.(ReplicationControllerIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.ReplicationController](informer)
+	return informers.TypedView[*corev1.ReplicationController](informer)
 }

@@ -40,30 +40,21 @@ type TypedResourceQuotaInformer interface {
 	TypedInformer() ResourceQuotaIndexInformer
 }
 
-// ResourceQuotaIndexInformer is a shared index informer of ResourceQuotas with typed handlers and indexes.
-type ResourceQuotaIndexInformer cache.TypedSharedIndexInformer[*corev1.ResourceQuota]
-
-// ResourceQuotaHandlerFuncs are typed event handler functions for ResourceQuotas.
-type ResourceQuotaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ResourceQuota]
-
-// ResourceQuotaDetailedHandlerFuncs are typed event handler functions for ResourceQuotas that also learn
-// whether an add comes from the initial list.
-type ResourceQuotaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ResourceQuota]
-
-// ResourceQuotaFilteringHandler passes only the ResourceQuotas its filter accepts to a typed handler.
-type ResourceQuotaFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ResourceQuota]
-
-// ResourceQuotaIndexers are typed index functions for ResourceQuotas.
-type ResourceQuotaIndexers = cache.TypedIndexers[*corev1.ResourceQuota]
-
-// DeletedResourceQuota is a deleted ResourceQuota whose final state may be unknown.
-type DeletedResourceQuota = cache.DeletedObject[*corev1.ResourceQuota]
-
-type resourceQuotaInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ResourceQuotas.
+type (
+	// ResourceQuotaIndexInformer is a shared index informer of ResourceQuotas with typed handlers and indexes.
+	ResourceQuotaIndexInformer cache.TypedSharedIndexInformer[*corev1.ResourceQuota]
+	// ResourceQuotaHandlerFuncs are typed event handler functions for ResourceQuotas.
+	ResourceQuotaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ResourceQuota]
+	// ResourceQuotaDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ResourceQuotaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ResourceQuota]
+	// ResourceQuotaFilteringHandler passes only the ResourceQuotas its filter accepts to a typed handler.
+	ResourceQuotaFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ResourceQuota]
+	// ResourceQuotaIndexers are typed index functions for ResourceQuotas.
+	ResourceQuotaIndexers = cache.TypedIndexers[*corev1.ResourceQuota]
+	// DeletedResourceQuota is a deleted ResourceQuota whose final state may be unknown.
+	DeletedResourceQuota = cache.DeletedObject[*corev1.ResourceQuota]
+)
 
 // NewResourceQuotaInformer builds an informer of ResourceQuotas of its own; a factory's shared one saves memory and connections.
 func NewResourceQuotaInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewResourceQuotaInformerWithOptions(client kubernetes.Interface, namespace 
 // NewTypedResourceQuotaInformerWithOptions is NewResourceQuotaInformerWithOptions with a typed result.
 func NewTypedResourceQuotaInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceQuotaIndexInformer {
 	c := client.CoreV1().ResourceQuotas(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("resourcequotas")
-	return informers.NewTypedInformer(client, &corev1.ResourceQuota{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *resourceQuotaInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewResourceQuotaInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ResourceQuotas.
-func (f *resourceQuotaInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.ResourceQuota{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ResourceQuotas.
-func (f *resourceQuotaInformer) TypedInformer() ResourceQuotaIndexInformer {
-	return ToResourceQuotaIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *resourceQuotaInformer) Lister() listerscorev1.ResourceQuotaLister {
-	return listerscorev1.NewResourceQuotaLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.ResourceQuota{}, corev1.SchemeGroupVersion.WithResource("resourcequotas"), options, c.List, c.Watch)
 }
 
 // ToTypedResourceQuotaInformer returns informer with its typed view.
 func ToTypedResourceQuotaInformer(informer ResourceQuotaInformer) TypedResourceQuotaInformer {
-	if typed, ok := informer.(TypedResourceQuotaInformer); ok {
-		return typed
-	}
-	return typedResourceQuotaInformer{informer}
-}
-
-type typedResourceQuotaInformer struct{ ResourceQuotaInformer }
-
-func (i typedResourceQuotaInformer) TypedInformer() ResourceQuotaIndexInformer {
-	return ToResourceQuotaIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToResourceQuotaIndexInformer)
 }
 
 // ToResourceQuotaIndexInformer returns the typed view of a shared informer of ResourceQuotas.
 func ToResourceQuotaIndexInformer(informer cache.SharedIndexInformer) ResourceQuotaIndexInformer {
-	if typed, ok := informer.(ResourceQuotaIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.ResourceQuota](informer)
+	return informers.TypedView[*corev1.ResourceQuota](informer)
 }

@@ -40,30 +40,21 @@ type TypedSecretInformer interface {
 	TypedInformer() SecretIndexInformer
 }
 
-// SecretIndexInformer is a shared index informer of Secrets with typed handlers and indexes.
-type SecretIndexInformer cache.TypedSharedIndexInformer[*corev1.Secret]
-
-// SecretHandlerFuncs are typed event handler functions for Secrets.
-type SecretHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Secret]
-
-// SecretDetailedHandlerFuncs are typed event handler functions for Secrets that also learn
-// whether an add comes from the initial list.
-type SecretDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Secret]
-
-// SecretFilteringHandler passes only the Secrets its filter accepts to a typed handler.
-type SecretFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Secret]
-
-// SecretIndexers are typed index functions for Secrets.
-type SecretIndexers = cache.TypedIndexers[*corev1.Secret]
-
-// DeletedSecret is a deleted Secret whose final state may be unknown.
-type DeletedSecret = cache.DeletedObject[*corev1.Secret]
-
-type secretInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Secrets.
+type (
+	// SecretIndexInformer is a shared index informer of Secrets with typed handlers and indexes.
+	SecretIndexInformer cache.TypedSharedIndexInformer[*corev1.Secret]
+	// SecretHandlerFuncs are typed event handler functions for Secrets.
+	SecretHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Secret]
+	// SecretDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	SecretDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Secret]
+	// SecretFilteringHandler passes only the Secrets its filter accepts to a typed handler.
+	SecretFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Secret]
+	// SecretIndexers are typed index functions for Secrets.
+	SecretIndexers = cache.TypedIndexers[*corev1.Secret]
+	// DeletedSecret is a deleted Secret whose final state may be unknown.
+	DeletedSecret = cache.DeletedObject[*corev1.Secret]
+)
 
 // NewSecretInformer builds an informer of Secrets of its own; a factory's shared one saves memory and connections.
 func NewSecretInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewSecretInformerWithOptions(client kubernetes.Interface, namespace string,
 // NewTypedSecretInformerWithOptions is NewSecretInformerWithOptions with a typed result.
 func NewTypedSecretInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) SecretIndexInformer {
 	c := client.CoreV1().Secrets(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("secrets")
-	return informers.NewTypedInformer(client, &corev1.Secret{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *secretInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewSecretInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Secrets.
-func (f *secretInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Secret{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Secrets.
-func (f *secretInformer) TypedInformer() SecretIndexInformer {
-	return ToSecretIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *secretInformer) Lister() listerscorev1.SecretLister {
-	return listerscorev1.NewSecretLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Secret{}, corev1.SchemeGroupVersion.WithResource("secrets"), options, c.List, c.Watch)
 }
 
 // ToTypedSecretInformer returns informer with its typed view.
 func ToTypedSecretInformer(informer SecretInformer) TypedSecretInformer {
-	if typed, ok := informer.(TypedSecretInformer); ok {
-		return typed
-	}
-	return typedSecretInformer{informer}
-}
-
-type typedSecretInformer struct{ SecretInformer }
-
-func (i typedSecretInformer) TypedInformer() SecretIndexInformer {
-	return ToSecretIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToSecretIndexInformer)
 }
 
 // ToSecretIndexInformer returns the typed view of a shared informer of Secrets.
 func ToSecretIndexInformer(informer cache.SharedIndexInformer) SecretIndexInformer {
-	if typed, ok := informer.(SecretIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Secret](informer)
+	return informers.TypedView[*corev1.Secret](informer)
 }

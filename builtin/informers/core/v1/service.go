@@ -40,30 +40,21 @@ type TypedServiceInformer interface {
 	TypedInformer() ServiceIndexInformer
 }
 
-// ServiceIndexInformer is a shared index informer of Services with typed handlers and indexes.
-type ServiceIndexInformer cache.TypedSharedIndexInformer[*corev1.Service]
-
-// ServiceHandlerFuncs are typed event handler functions for Services.
-type ServiceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Service]
-
-// ServiceDetailedHandlerFuncs are typed event handler functions for Services that also learn
-// whether an add comes from the initial list.
-type ServiceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Service]
-
-// ServiceFilteringHandler passes only the Services its filter accepts to a typed handler.
-type ServiceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Service]
-
-// ServiceIndexers are typed index functions for Services.
-type ServiceIndexers = cache.TypedIndexers[*corev1.Service]
-
-// DeletedService is a deleted Service whose final state may be unknown.
-type DeletedService = cache.DeletedObject[*corev1.Service]
-
-type serviceInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Services.
+type (
+	// ServiceIndexInformer is a shared index informer of Services with typed handlers and indexes.
+	ServiceIndexInformer cache.TypedSharedIndexInformer[*corev1.Service]
+	// ServiceHandlerFuncs are typed event handler functions for Services.
+	ServiceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Service]
+	// ServiceDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ServiceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Service]
+	// ServiceFilteringHandler passes only the Services its filter accepts to a typed handler.
+	ServiceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Service]
+	// ServiceIndexers are typed index functions for Services.
+	ServiceIndexers = cache.TypedIndexers[*corev1.Service]
+	// DeletedService is a deleted Service whose final state may be unknown.
+	DeletedService = cache.DeletedObject[*corev1.Service]
+)
 
 // NewServiceInformer builds an informer of Services of its own; a factory's shared one saves memory and connections.
 func NewServiceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewServiceInformerWithOptions(client kubernetes.Interface, namespace string
 // NewTypedServiceInformerWithOptions is NewServiceInformerWithOptions with a typed result.
 func NewTypedServiceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceIndexInformer {
 	c := client.CoreV1().Services(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("services")
-	return informers.NewTypedInformer(client, &corev1.Service{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *serviceInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewServiceInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Services.
-func (f *serviceInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.Service{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Services.
-func (f *serviceInformer) TypedInformer() ServiceIndexInformer {
-	return ToServiceIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *serviceInformer) Lister() listerscorev1.ServiceLister {
-	return listerscorev1.NewServiceLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.Service{}, corev1.SchemeGroupVersion.WithResource("services"), options, c.List, c.Watch)
 }
 
 // ToTypedServiceInformer returns informer with its typed view.
 func ToTypedServiceInformer(informer ServiceInformer) TypedServiceInformer {
-	if typed, ok := informer.(TypedServiceInformer); ok {
-		return typed
-	}
-	return typedServiceInformer{informer}
-}
-
-type typedServiceInformer struct{ ServiceInformer }
-
-func (i typedServiceInformer) TypedInformer() ServiceIndexInformer {
-	return ToServiceIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToServiceIndexInformer)
 }
 
 // ToServiceIndexInformer returns the typed view of a shared informer of Services.
 func ToServiceIndexInformer(informer cache.SharedIndexInformer) ServiceIndexInformer {
-	if typed, ok := informer.(ServiceIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.Service](informer)
+	return informers.TypedView[*corev1.Service](informer)
 }

@@ -40,30 +40,21 @@ type TypedServiceAccountInformer interface {
 	TypedInformer() ServiceAccountIndexInformer
 }
 
-// ServiceAccountIndexInformer is a shared index informer of ServiceAccounts with typed handlers and indexes.
-type ServiceAccountIndexInformer cache.TypedSharedIndexInformer[*corev1.ServiceAccount]
-
-// ServiceAccountHandlerFuncs are typed event handler functions for ServiceAccounts.
-type ServiceAccountHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ServiceAccount]
-
-// ServiceAccountDetailedHandlerFuncs are typed event handler functions for ServiceAccounts that also learn
-// whether an add comes from the initial list.
-type ServiceAccountDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ServiceAccount]
-
-// ServiceAccountFilteringHandler passes only the ServiceAccounts its filter accepts to a typed handler.
-type ServiceAccountFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ServiceAccount]
-
-// ServiceAccountIndexers are typed index functions for ServiceAccounts.
-type ServiceAccountIndexers = cache.TypedIndexers[*corev1.ServiceAccount]
-
-// DeletedServiceAccount is a deleted ServiceAccount whose final state may be unknown.
-type DeletedServiceAccount = cache.DeletedObject[*corev1.ServiceAccount]
-
-type serviceAccountInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ServiceAccounts.
+type (
+	// ServiceAccountIndexInformer is a shared index informer of ServiceAccounts with typed handlers and indexes.
+	ServiceAccountIndexInformer cache.TypedSharedIndexInformer[*corev1.ServiceAccount]
+	// ServiceAccountHandlerFuncs are typed event handler functions for ServiceAccounts.
+	ServiceAccountHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ServiceAccount]
+	// ServiceAccountDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ServiceAccountDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ServiceAccount]
+	// ServiceAccountFilteringHandler passes only the ServiceAccounts its filter accepts to a typed handler.
+	ServiceAccountFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ServiceAccount]
+	// ServiceAccountIndexers are typed index functions for ServiceAccounts.
+	ServiceAccountIndexers = cache.TypedIndexers[*corev1.ServiceAccount]
+	// DeletedServiceAccount is a deleted ServiceAccount whose final state may be unknown.
+	DeletedServiceAccount = cache.DeletedObject[*corev1.ServiceAccount]
+)
 
 // NewServiceAccountInformer builds an informer of ServiceAccounts of its own; a factory's shared one saves memory and connections.
 func NewServiceAccountInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewServiceAccountInformerWithOptions(client kubernetes.Interface, namespace
 // NewTypedServiceAccountInformerWithOptions is NewServiceAccountInformerWithOptions with a typed result.
 func NewTypedServiceAccountInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceAccountIndexInformer {
 	c := client.CoreV1().ServiceAccounts(namespace)
-	gvr := corev1.SchemeGroupVersion.WithResource("serviceaccounts")
-	return informers.NewTypedInformer(client, &corev1.ServiceAccount{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *serviceAccountInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewServiceAccountInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ServiceAccounts.
-func (f *serviceAccountInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&corev1.ServiceAccount{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ServiceAccounts.
-func (f *serviceAccountInformer) TypedInformer() ServiceAccountIndexInformer {
-	return ToServiceAccountIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *serviceAccountInformer) Lister() listerscorev1.ServiceAccountLister {
-	return listerscorev1.NewServiceAccountLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &corev1.ServiceAccount{}, corev1.SchemeGroupVersion.WithResource("serviceaccounts"), options, c.List, c.Watch)
 }
 
 // ToTypedServiceAccountInformer returns informer with its typed view.
 func ToTypedServiceAccountInformer(informer ServiceAccountInformer) TypedServiceAccountInformer {
-	if typed, ok := informer.(TypedServiceAccountInformer); ok {
-		return typed
-	}
-	return typedServiceAccountInformer{informer}
-}
-
-type typedServiceAccountInformer struct{ ServiceAccountInformer }
-
-func (i typedServiceAccountInformer) TypedInformer() ServiceAccountIndexInformer {
-	return ToServiceAccountIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToServiceAccountIndexInformer)
 }
 
 // ToServiceAccountIndexInformer returns the typed view of a shared informer of ServiceAccounts.
 func ToServiceAccountIndexInformer(informer cache.SharedIndexInformer) ServiceAccountIndexInformer {
-	if typed, ok := informer.(ServiceAccountIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*corev1.ServiceAccount](informer)
+	return informers.TypedView[*corev1.ServiceAccount](informer)
 }

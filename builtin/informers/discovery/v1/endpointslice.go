@@ -40,30 +40,21 @@ type TypedEndpointSliceInformer interface {
 	TypedInformer() EndpointSliceIndexInformer
 }
 
-// EndpointSliceIndexInformer is a shared index informer of EndpointSlices with typed handlers and indexes.
-type EndpointSliceIndexInformer cache.TypedSharedIndexInformer[*discoveryv1.EndpointSlice]
-
-// EndpointSliceHandlerFuncs are typed event handler functions for EndpointSlices.
-type EndpointSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*discoveryv1.EndpointSlice]
-
-// EndpointSliceDetailedHandlerFuncs are typed event handler functions for EndpointSlices that also learn
-// whether an add comes from the initial list.
-type EndpointSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*discoveryv1.EndpointSlice]
-
-// EndpointSliceFilteringHandler passes only the EndpointSlices its filter accepts to a typed handler.
-type EndpointSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*discoveryv1.EndpointSlice]
-
-// EndpointSliceIndexers are typed index functions for EndpointSlices.
-type EndpointSliceIndexers = cache.TypedIndexers[*discoveryv1.EndpointSlice]
-
-// DeletedEndpointSlice is a deleted EndpointSlice whose final state may be unknown.
-type DeletedEndpointSlice = cache.DeletedObject[*discoveryv1.EndpointSlice]
-
-type endpointSliceInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of EndpointSlices.
+type (
+	// EndpointSliceIndexInformer is a shared index informer of EndpointSlices with typed handlers and indexes.
+	EndpointSliceIndexInformer cache.TypedSharedIndexInformer[*discoveryv1.EndpointSlice]
+	// EndpointSliceHandlerFuncs are typed event handler functions for EndpointSlices.
+	EndpointSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*discoveryv1.EndpointSlice]
+	// EndpointSliceDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	EndpointSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*discoveryv1.EndpointSlice]
+	// EndpointSliceFilteringHandler passes only the EndpointSlices its filter accepts to a typed handler.
+	EndpointSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*discoveryv1.EndpointSlice]
+	// EndpointSliceIndexers are typed index functions for EndpointSlices.
+	EndpointSliceIndexers = cache.TypedIndexers[*discoveryv1.EndpointSlice]
+	// DeletedEndpointSlice is a deleted EndpointSlice whose final state may be unknown.
+	DeletedEndpointSlice = cache.DeletedObject[*discoveryv1.EndpointSlice]
+)
 
 // NewEndpointSliceInformer builds an informer of EndpointSlices of its own; a factory's shared one saves memory and connections.
 func NewEndpointSliceInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewEndpointSliceInformerWithOptions(client kubernetes.Interface, namespace 
 // NewTypedEndpointSliceInformerWithOptions is NewEndpointSliceInformerWithOptions with a typed result.
 func NewTypedEndpointSliceInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EndpointSliceIndexInformer {
 	c := client.DiscoveryV1().EndpointSlices(namespace)
-	gvr := discoveryv1.SchemeGroupVersion.WithResource("endpointslices")
-	return informers.NewTypedInformer(client, &discoveryv1.EndpointSlice{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *endpointSliceInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewEndpointSliceInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for EndpointSlices.
-func (f *endpointSliceInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&discoveryv1.EndpointSlice{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for EndpointSlices.
-func (f *endpointSliceInformer) TypedInformer() EndpointSliceIndexInformer {
-	return ToEndpointSliceIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *endpointSliceInformer) Lister() listersdiscoveryv1.EndpointSliceLister {
-	return listersdiscoveryv1.NewEndpointSliceLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &discoveryv1.EndpointSlice{}, discoveryv1.SchemeGroupVersion.WithResource("endpointslices"), options, c.List, c.Watch)
 }
 
 // ToTypedEndpointSliceInformer returns informer with its typed view.
 func ToTypedEndpointSliceInformer(informer EndpointSliceInformer) TypedEndpointSliceInformer {
-	if typed, ok := informer.(TypedEndpointSliceInformer); ok {
-		return typed
-	}
-	return typedEndpointSliceInformer{informer}
-}
-
-type typedEndpointSliceInformer struct{ EndpointSliceInformer }
-
-func (i typedEndpointSliceInformer) TypedInformer() EndpointSliceIndexInformer {
-	return ToEndpointSliceIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToEndpointSliceIndexInformer)
 }
 
 // ToEndpointSliceIndexInformer returns the typed view of a shared informer of EndpointSlices.
 func ToEndpointSliceIndexInformer(informer cache.SharedIndexInformer) EndpointSliceIndexInformer {
-	if typed, ok := informer.(EndpointSliceIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*discoveryv1.EndpointSlice](informer)
+	return informers.TypedView[*discoveryv1.EndpointSlice](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersdiscoveryv1 "github.com/kgen-dev/kgen/builtin/listers/discovery/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	discoveryv1 "k8s.io/api/discovery/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // EndpointSlices returns the shared informer and lister of EndpointSlices.
 func (v *version) EndpointSlices() TypedEndpointSliceInformer {
-	return &endpointSliceInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &discoveryv1.EndpointSlice{}, v.tweakListOptions, informers.InNamespace(NewTypedEndpointSliceInformerWithOptions, v.namespace),
+		listersdiscoveryv1.NewEndpointSliceLister, ToEndpointSliceIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedEventInformer interface {
 	TypedInformer() EventIndexInformer
 }
 
-// EventIndexInformer is a shared index informer of Events with typed handlers and indexes.
-type EventIndexInformer cache.TypedSharedIndexInformer[*eventsv1.Event]
-
-// EventHandlerFuncs are typed event handler functions for Events.
-type EventHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*eventsv1.Event]
-
-// EventDetailedHandlerFuncs are typed event handler functions for Events that also learn
-// whether an add comes from the initial list.
-type EventDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*eventsv1.Event]
-
-// EventFilteringHandler passes only the Events its filter accepts to a typed handler.
-type EventFilteringHandler = cache.TypedFilteringResourceEventHandler[*eventsv1.Event]
-
-// EventIndexers are typed index functions for Events.
-type EventIndexers = cache.TypedIndexers[*eventsv1.Event]
-
-// DeletedEvent is a deleted Event whose final state may be unknown.
-type DeletedEvent = cache.DeletedObject[*eventsv1.Event]
-
-type eventInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Events.
+type (
+	// EventIndexInformer is a shared index informer of Events with typed handlers and indexes.
+	EventIndexInformer cache.TypedSharedIndexInformer[*eventsv1.Event]
+	// EventHandlerFuncs are typed event handler functions for Events.
+	EventHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*eventsv1.Event]
+	// EventDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	EventDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*eventsv1.Event]
+	// EventFilteringHandler passes only the Events its filter accepts to a typed handler.
+	EventFilteringHandler = cache.TypedFilteringResourceEventHandler[*eventsv1.Event]
+	// EventIndexers are typed index functions for Events.
+	EventIndexers = cache.TypedIndexers[*eventsv1.Event]
+	// DeletedEvent is a deleted Event whose final state may be unknown.
+	DeletedEvent = cache.DeletedObject[*eventsv1.Event]
+)
 
 // NewEventInformer builds an informer of Events of its own; a factory's shared one saves memory and connections.
 func NewEventInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewEventInformerWithOptions(client kubernetes.Interface, namespace string, 
 // NewTypedEventInformerWithOptions is NewEventInformerWithOptions with a typed result.
 func NewTypedEventInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EventIndexInformer {
 	c := client.EventsV1().Events(namespace)
-	gvr := eventsv1.SchemeGroupVersion.WithResource("events")
-	return informers.NewTypedInformer(client, &eventsv1.Event{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *eventInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewEventInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Events.
-func (f *eventInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&eventsv1.Event{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Events.
-func (f *eventInformer) TypedInformer() EventIndexInformer {
-	return ToEventIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *eventInformer) Lister() listerseventsv1.EventLister {
-	return listerseventsv1.NewEventLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &eventsv1.Event{}, eventsv1.SchemeGroupVersion.WithResource("events"), options, c.List, c.Watch)
 }
 
 // ToTypedEventInformer returns informer with its typed view.
 func ToTypedEventInformer(informer EventInformer) TypedEventInformer {
-	if typed, ok := informer.(TypedEventInformer); ok {
-		return typed
-	}
-	return typedEventInformer{informer}
-}
-
-type typedEventInformer struct{ EventInformer }
-
-func (i typedEventInformer) TypedInformer() EventIndexInformer {
-	return ToEventIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToEventIndexInformer)
 }
 
 // ToEventIndexInformer returns the typed view of a shared informer of Events.
 func ToEventIndexInformer(informer cache.SharedIndexInformer) EventIndexInformer {
-	if typed, ok := informer.(EventIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*eventsv1.Event](informer)
+	return informers.TypedView[*eventsv1.Event](informer)
 }

@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerseventsv1beta1 "github.com/kgen-dev/kgen/builtin/listers/events/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	eventsv1beta1 "k8s.io/api/events/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Events returns the shared informer and lister of Events.
 func (v *version) Events() TypedEventInformer {
-	return &eventInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &eventsv1beta1.Event{}, v.tweakListOptions, informers.InNamespace(NewTypedEventInformerWithOptions, v.namespace),
+		listerseventsv1beta1.NewEventLister, ToEventIndexInformer)
 }

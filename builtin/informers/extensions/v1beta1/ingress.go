@@ -40,30 +40,21 @@ type TypedIngressInformer interface {
 	TypedInformer() IngressIndexInformer
 }
 
-// IngressIndexInformer is a shared index informer of Ingresses with typed handlers and indexes.
-type IngressIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta1.Ingress]
-
-// IngressHandlerFuncs are typed event handler functions for Ingresses.
-type IngressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.Ingress]
-
-// IngressDetailedHandlerFuncs are typed event handler functions for Ingresses that also learn
-// whether an add comes from the initial list.
-type IngressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.Ingress]
-
-// IngressFilteringHandler passes only the Ingresses its filter accepts to a typed handler.
-type IngressFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.Ingress]
-
-// IngressIndexers are typed index functions for Ingresses.
-type IngressIndexers = cache.TypedIndexers[*extensionsv1beta1.Ingress]
-
-// DeletedIngress is a deleted Ingress whose final state may be unknown.
-type DeletedIngress = cache.DeletedObject[*extensionsv1beta1.Ingress]
-
-type ingressInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Ingresses.
+type (
+	// IngressIndexInformer is a shared index informer of Ingresses with typed handlers and indexes.
+	IngressIndexInformer cache.TypedSharedIndexInformer[*extensionsv1beta1.Ingress]
+	// IngressHandlerFuncs are typed event handler functions for Ingresses.
+	IngressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*extensionsv1beta1.Ingress]
+	// IngressDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	IngressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*extensionsv1beta1.Ingress]
+	// IngressFilteringHandler passes only the Ingresses its filter accepts to a typed handler.
+	IngressFilteringHandler = cache.TypedFilteringResourceEventHandler[*extensionsv1beta1.Ingress]
+	// IngressIndexers are typed index functions for Ingresses.
+	IngressIndexers = cache.TypedIndexers[*extensionsv1beta1.Ingress]
+	// DeletedIngress is a deleted Ingress whose final state may be unknown.
+	DeletedIngress = cache.DeletedObject[*extensionsv1beta1.Ingress]
+)
 
 // NewIngressInformer builds an informer of Ingresses of its own; a factory's shared one saves memory and connections.
 func NewIngressInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewIngressInformerWithOptions(client kubernetes.Interface, namespace string
 // NewTypedIngressInformerWithOptions is NewIngressInformerWithOptions with a typed result.
 func NewTypedIngressInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) IngressIndexInformer {
 	c := client.ExtensionsV1beta1().Ingresses(namespace)
-	gvr := extensionsv1beta1.SchemeGroupVersion.WithResource("ingresses")
-	return informers.NewTypedInformer(client, &extensionsv1beta1.Ingress{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *ingressInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewIngressInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Ingresses.
-func (f *ingressInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&extensionsv1beta1.Ingress{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Ingresses.
-func (f *ingressInformer) TypedInformer() IngressIndexInformer {
-	return ToIngressIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *ingressInformer) Lister() listersextensionsv1beta1.IngressLister {
-	return listersextensionsv1beta1.NewIngressLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &extensionsv1beta1.Ingress{}, extensionsv1beta1.SchemeGroupVersion.WithResource("ingresses"), options, c.List, c.Watch)
 }
 
 // ToTypedIngressInformer returns informer with its typed view.
 func ToTypedIngressInformer(informer IngressInformer) TypedIngressInformer {
-	if typed, ok := informer.(TypedIngressInformer); ok {
-		return typed
-	}
-	return typedIngressInformer{informer}
-}
-
-type typedIngressInformer struct{ IngressInformer }
-
-func (i typedIngressInformer) TypedInformer() IngressIndexInformer {
-	return ToIngressIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToIngressIndexInformer)
 }
 
 // ToIngressIndexInformer returns the typed view of a shared informer of Ingresses.
 func ToIngressIndexInformer(informer cache.SharedIndexInformer) IngressIndexInformer {
-	if typed, ok := informer.(IngressIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*extensionsv1beta1.Ingress](informer)
+	return informers.TypedView[*extensionsv1beta1.Ingress](informer)
 }

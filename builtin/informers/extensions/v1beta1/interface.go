@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/listers/extensions/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	extensionsv1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -49,25 +52,30 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // DaemonSets returns the shared informer and lister of DaemonSets.
 func (v *version) DaemonSets() TypedDaemonSetInformer {
-	return &daemonSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &extensionsv1beta1.DaemonSet{}, v.tweakListOptions, informers.InNamespace(NewTypedDaemonSetInformerWithOptions, v.namespace),
+		listersextensionsv1beta1.NewDaemonSetLister, ToDaemonSetIndexInformer)
 }
 
 // Deployments returns the shared informer and lister of Deployments.
 func (v *version) Deployments() TypedDeploymentInformer {
-	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &extensionsv1beta1.Deployment{}, v.tweakListOptions, informers.InNamespace(NewTypedDeploymentInformerWithOptions, v.namespace),
+		listersextensionsv1beta1.NewDeploymentLister, ToDeploymentIndexInformer)
 }
 
 // Ingresses returns the shared informer and lister of Ingresses.
 func (v *version) Ingresses() TypedIngressInformer {
-	return &ingressInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &extensionsv1beta1.Ingress{}, v.tweakListOptions, informers.InNamespace(NewTypedIngressInformerWithOptions, v.namespace),
+		listersextensionsv1beta1.NewIngressLister, ToIngressIndexInformer)
 }
 
 // NetworkPolicies returns the shared informer and lister of NetworkPolicies.
 func (v *version) NetworkPolicies() TypedNetworkPolicyInformer {
-	return &networkPolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &extensionsv1beta1.NetworkPolicy{}, v.tweakListOptions, informers.InNamespace(NewTypedNetworkPolicyInformerWithOptions, v.namespace),
+		listersextensionsv1beta1.NewNetworkPolicyLister, ToNetworkPolicyIndexInformer)
 }
 
 // ReplicaSets returns the shared informer and lister of ReplicaSets.
 func (v *version) ReplicaSets() TypedReplicaSetInformer {
-	return &replicaSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &extensionsv1beta1.ReplicaSet{}, v.tweakListOptions, informers.InNamespace(NewTypedReplicaSetInformerWithOptions, v.namespace),
+		listersextensionsv1beta1.NewReplicaSetLister, ToReplicaSetIndexInformer)
 }

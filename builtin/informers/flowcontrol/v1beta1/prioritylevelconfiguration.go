@@ -40,29 +40,21 @@ type TypedPriorityLevelConfigurationInformer interface {
 	TypedInformer() PriorityLevelConfigurationIndexInformer
 }
 
-// PriorityLevelConfigurationIndexInformer is a shared index informer of PriorityLevelConfigurations with typed handlers and indexes.
-type PriorityLevelConfigurationIndexInformer cache.TypedSharedIndexInformer[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-// PriorityLevelConfigurationHandlerFuncs are typed event handler functions for PriorityLevelConfigurations.
-type PriorityLevelConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-// PriorityLevelConfigurationDetailedHandlerFuncs are typed event handler functions for PriorityLevelConfigurations that also learn
-// whether an add comes from the initial list.
-type PriorityLevelConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-// PriorityLevelConfigurationFilteringHandler passes only the PriorityLevelConfigurations its filter accepts to a typed handler.
-type PriorityLevelConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-// PriorityLevelConfigurationIndexers are typed index functions for PriorityLevelConfigurations.
-type PriorityLevelConfigurationIndexers = cache.TypedIndexers[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-// DeletedPriorityLevelConfiguration is a deleted PriorityLevelConfiguration whose final state may be unknown.
-type DeletedPriorityLevelConfiguration = cache.DeletedObject[*flowcontrolv1beta1.PriorityLevelConfiguration]
-
-type priorityLevelConfigurationInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of PriorityLevelConfigurations.
+type (
+	// PriorityLevelConfigurationIndexInformer is a shared index informer of PriorityLevelConfigurations with typed handlers and indexes.
+	PriorityLevelConfigurationIndexInformer cache.TypedSharedIndexInformer[*flowcontrolv1beta1.PriorityLevelConfiguration]
+	// PriorityLevelConfigurationHandlerFuncs are typed event handler functions for PriorityLevelConfigurations.
+	PriorityLevelConfigurationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
+	// PriorityLevelConfigurationDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PriorityLevelConfigurationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta1.PriorityLevelConfiguration]
+	// PriorityLevelConfigurationFilteringHandler passes only the PriorityLevelConfigurations its filter accepts to a typed handler.
+	PriorityLevelConfigurationFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta1.PriorityLevelConfiguration]
+	// PriorityLevelConfigurationIndexers are typed index functions for PriorityLevelConfigurations.
+	PriorityLevelConfigurationIndexers = cache.TypedIndexers[*flowcontrolv1beta1.PriorityLevelConfiguration]
+	// DeletedPriorityLevelConfiguration is a deleted PriorityLevelConfiguration whose final state may be unknown.
+	DeletedPriorityLevelConfiguration = cache.DeletedObject[*flowcontrolv1beta1.PriorityLevelConfiguration]
+)
 
 // NewPriorityLevelConfigurationInformer builds an informer of PriorityLevelConfigurations of its own; a factory's shared one saves memory and connections.
 func NewPriorityLevelConfigurationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewPriorityLevelConfigurationInformerWithOptions(client kubernetes.Interfac
 // NewTypedPriorityLevelConfigurationInformerWithOptions is NewPriorityLevelConfigurationInformerWithOptions with a typed result.
 func NewTypedPriorityLevelConfigurationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PriorityLevelConfigurationIndexInformer {
 	c := client.FlowcontrolV1beta1().PriorityLevelConfigurations()
-	gvr := flowcontrolv1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations")
-	return informers.NewTypedInformer(client, &flowcontrolv1beta1.PriorityLevelConfiguration{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *priorityLevelConfigurationInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPriorityLevelConfigurationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PriorityLevelConfigurations.
-func (f *priorityLevelConfigurationInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&flowcontrolv1beta1.PriorityLevelConfiguration{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PriorityLevelConfigurations.
-func (f *priorityLevelConfigurationInformer) TypedInformer() PriorityLevelConfigurationIndexInformer {
-	return ToPriorityLevelConfigurationIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *priorityLevelConfigurationInformer) Lister() listersflowcontrolv1beta1.PriorityLevelConfigurationLister {
-	return listersflowcontrolv1beta1.NewPriorityLevelConfigurationLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &flowcontrolv1beta1.PriorityLevelConfiguration{}, flowcontrolv1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"), options, c.List, c.Watch)
 }
 
 // ToTypedPriorityLevelConfigurationInformer returns informer with its typed view.
 func ToTypedPriorityLevelConfigurationInformer(informer PriorityLevelConfigurationInformer) TypedPriorityLevelConfigurationInformer {
-	if typed, ok := informer.(TypedPriorityLevelConfigurationInformer); ok {
-		return typed
-	}
-	return typedPriorityLevelConfigurationInformer{informer}
-}
-
-type typedPriorityLevelConfigurationInformer struct {
-	PriorityLevelConfigurationInformer
-}
-
-func (i typedPriorityLevelConfigurationInformer) TypedInformer() PriorityLevelConfigurationIndexInformer {
-	return ToPriorityLevelConfigurationIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPriorityLevelConfigurationIndexInformer)
 }
 
 // ToPriorityLevelConfigurationIndexInformer returns the typed view of a shared informer of PriorityLevelConfigurations.
 func ToPriorityLevelConfigurationIndexInformer(informer cache.SharedIndexInformer) PriorityLevelConfigurationIndexInformer {
-	if typed, ok := informer.(PriorityLevelConfigurationIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*flowcontrolv1beta1.PriorityLevelConfiguration](informer)
+	return informers.TypedView[*flowcontrolv1beta1.PriorityLevelConfiguration](informer)
 }

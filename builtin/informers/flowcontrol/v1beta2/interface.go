@@ -20,6 +20,9 @@ package v1beta2
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersflowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/listers/flowcontrol/v1beta2"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	flowcontrolv1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // FlowSchemas returns the shared informer and lister of FlowSchemas.
 func (v *version) FlowSchemas() TypedFlowSchemaInformer {
-	return &flowSchemaInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &flowcontrolv1beta2.FlowSchema{}, v.tweakListOptions, NewTypedFlowSchemaInformerWithOptions,
+		listersflowcontrolv1beta2.NewFlowSchemaLister, ToFlowSchemaIndexInformer)
 }
 
 // PriorityLevelConfigurations returns the shared informer and lister of PriorityLevelConfigurations.
 func (v *version) PriorityLevelConfigurations() TypedPriorityLevelConfigurationInformer {
-	return &priorityLevelConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &flowcontrolv1beta2.PriorityLevelConfiguration{}, v.tweakListOptions, NewTypedPriorityLevelConfigurationInformerWithOptions,
+		listersflowcontrolv1beta2.NewPriorityLevelConfigurationLister, ToPriorityLevelConfigurationIndexInformer)
 }

@@ -40,29 +40,21 @@ type TypedFlowSchemaInformer interface {
 	TypedInformer() FlowSchemaIndexInformer
 }
 
-// FlowSchemaIndexInformer is a shared index informer of FlowSchemas with typed handlers and indexes.
-type FlowSchemaIndexInformer cache.TypedSharedIndexInformer[*flowcontrolv1beta3.FlowSchema]
-
-// FlowSchemaHandlerFuncs are typed event handler functions for FlowSchemas.
-type FlowSchemaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta3.FlowSchema]
-
-// FlowSchemaDetailedHandlerFuncs are typed event handler functions for FlowSchemas that also learn
-// whether an add comes from the initial list.
-type FlowSchemaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta3.FlowSchema]
-
-// FlowSchemaFilteringHandler passes only the FlowSchemas its filter accepts to a typed handler.
-type FlowSchemaFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta3.FlowSchema]
-
-// FlowSchemaIndexers are typed index functions for FlowSchemas.
-type FlowSchemaIndexers = cache.TypedIndexers[*flowcontrolv1beta3.FlowSchema]
-
-// DeletedFlowSchema is a deleted FlowSchema whose final state may be unknown.
-type DeletedFlowSchema = cache.DeletedObject[*flowcontrolv1beta3.FlowSchema]
-
-type flowSchemaInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of FlowSchemas.
+type (
+	// FlowSchemaIndexInformer is a shared index informer of FlowSchemas with typed handlers and indexes.
+	FlowSchemaIndexInformer cache.TypedSharedIndexInformer[*flowcontrolv1beta3.FlowSchema]
+	// FlowSchemaHandlerFuncs are typed event handler functions for FlowSchemas.
+	FlowSchemaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*flowcontrolv1beta3.FlowSchema]
+	// FlowSchemaDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	FlowSchemaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*flowcontrolv1beta3.FlowSchema]
+	// FlowSchemaFilteringHandler passes only the FlowSchemas its filter accepts to a typed handler.
+	FlowSchemaFilteringHandler = cache.TypedFilteringResourceEventHandler[*flowcontrolv1beta3.FlowSchema]
+	// FlowSchemaIndexers are typed index functions for FlowSchemas.
+	FlowSchemaIndexers = cache.TypedIndexers[*flowcontrolv1beta3.FlowSchema]
+	// DeletedFlowSchema is a deleted FlowSchema whose final state may be unknown.
+	DeletedFlowSchema = cache.DeletedObject[*flowcontrolv1beta3.FlowSchema]
+)
 
 // NewFlowSchemaInformer builds an informer of FlowSchemas of its own; a factory's shared one saves memory and connections.
 func NewFlowSchemaInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewFlowSchemaInformerWithOptions(client kubernetes.Interface, options inter
 // NewTypedFlowSchemaInformerWithOptions is NewFlowSchemaInformerWithOptions with a typed result.
 func NewTypedFlowSchemaInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) FlowSchemaIndexInformer {
 	c := client.FlowcontrolV1beta3().FlowSchemas()
-	gvr := flowcontrolv1beta3.SchemeGroupVersion.WithResource("flowschemas")
-	return informers.NewTypedInformer(client, &flowcontrolv1beta3.FlowSchema{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *flowSchemaInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewFlowSchemaInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for FlowSchemas.
-func (f *flowSchemaInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&flowcontrolv1beta3.FlowSchema{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for FlowSchemas.
-func (f *flowSchemaInformer) TypedInformer() FlowSchemaIndexInformer {
-	return ToFlowSchemaIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *flowSchemaInformer) Lister() listersflowcontrolv1beta3.FlowSchemaLister {
-	return listersflowcontrolv1beta3.NewFlowSchemaLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &flowcontrolv1beta3.FlowSchema{}, flowcontrolv1beta3.SchemeGroupVersion.WithResource("flowschemas"), options, c.List, c.Watch)
 }
 
 // ToTypedFlowSchemaInformer returns informer with its typed view.
 func ToTypedFlowSchemaInformer(informer FlowSchemaInformer) TypedFlowSchemaInformer {
-	if typed, ok := informer.(TypedFlowSchemaInformer); ok {
-		return typed
-	}
-	return typedFlowSchemaInformer{informer}
-}
-
-type typedFlowSchemaInformer struct{ FlowSchemaInformer }
-
-func (i typedFlowSchemaInformer) TypedInformer() FlowSchemaIndexInformer {
-	return ToFlowSchemaIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToFlowSchemaIndexInformer)
 }
 
 // ToFlowSchemaIndexInformer returns the typed view of a shared informer of FlowSchemas.
 func ToFlowSchemaIndexInformer(informer cache.SharedIndexInformer) FlowSchemaIndexInformer {
-	if typed, ok := informer.(FlowSchemaIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*flowcontrolv1beta3.FlowSchema](informer)
+	return informers.TypedView[*flowcontrolv1beta3.FlowSchema](informer)
 }

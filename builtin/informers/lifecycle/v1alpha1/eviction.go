@@ -40,30 +40,21 @@ type TypedEvictionInformer interface {
 	TypedInformer() EvictionIndexInformer
 }
 
-// EvictionIndexInformer is a shared index informer of Evictions with typed handlers and indexes.
-type EvictionIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alpha1.Eviction]
-
-// EvictionHandlerFuncs are typed event handler functions for Evictions.
-type EvictionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.Eviction]
-
-// EvictionDetailedHandlerFuncs are typed event handler functions for Evictions that also learn
-// whether an add comes from the initial list.
-type EvictionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.Eviction]
-
-// EvictionFilteringHandler passes only the Evictions its filter accepts to a typed handler.
-type EvictionFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.Eviction]
-
-// EvictionIndexers are typed index functions for Evictions.
-type EvictionIndexers = cache.TypedIndexers[*lifecyclev1alpha1.Eviction]
-
-// DeletedEviction is a deleted Eviction whose final state may be unknown.
-type DeletedEviction = cache.DeletedObject[*lifecyclev1alpha1.Eviction]
-
-type evictionInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Evictions.
+type (
+	// EvictionIndexInformer is a shared index informer of Evictions with typed handlers and indexes.
+	EvictionIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alpha1.Eviction]
+	// EvictionHandlerFuncs are typed event handler functions for Evictions.
+	EvictionHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.Eviction]
+	// EvictionDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	EvictionDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.Eviction]
+	// EvictionFilteringHandler passes only the Evictions its filter accepts to a typed handler.
+	EvictionFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.Eviction]
+	// EvictionIndexers are typed index functions for Evictions.
+	EvictionIndexers = cache.TypedIndexers[*lifecyclev1alpha1.Eviction]
+	// DeletedEviction is a deleted Eviction whose final state may be unknown.
+	DeletedEviction = cache.DeletedObject[*lifecyclev1alpha1.Eviction]
+)
 
 // NewEvictionInformer builds an informer of Evictions of its own; a factory's shared one saves memory and connections.
 func NewEvictionInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewEvictionInformerWithOptions(client kubernetes.Interface, namespace strin
 // NewTypedEvictionInformerWithOptions is NewEvictionInformerWithOptions with a typed result.
 func NewTypedEvictionInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EvictionIndexInformer {
 	c := client.LifecycleV1alpha1().Evictions(namespace)
-	gvr := lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictions")
-	return informers.NewTypedInformer(client, &lifecyclev1alpha1.Eviction{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *evictionInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewEvictionInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Evictions.
-func (f *evictionInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&lifecyclev1alpha1.Eviction{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Evictions.
-func (f *evictionInformer) TypedInformer() EvictionIndexInformer {
-	return ToEvictionIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *evictionInformer) Lister() listerslifecyclev1alpha1.EvictionLister {
-	return listerslifecyclev1alpha1.NewEvictionLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &lifecyclev1alpha1.Eviction{}, lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictions"), options, c.List, c.Watch)
 }
 
 // ToTypedEvictionInformer returns informer with its typed view.
 func ToTypedEvictionInformer(informer EvictionInformer) TypedEvictionInformer {
-	if typed, ok := informer.(TypedEvictionInformer); ok {
-		return typed
-	}
-	return typedEvictionInformer{informer}
-}
-
-type typedEvictionInformer struct{ EvictionInformer }
-
-func (i typedEvictionInformer) TypedInformer() EvictionIndexInformer {
-	return ToEvictionIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToEvictionIndexInformer)
 }
 
 // ToEvictionIndexInformer returns the typed view of a shared informer of Evictions.
 func ToEvictionIndexInformer(informer cache.SharedIndexInformer) EvictionIndexInformer {
-	if typed, ok := informer.(EvictionIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*lifecyclev1alpha1.Eviction](informer)
+	return informers.TypedView[*lifecyclev1alpha1.Eviction](informer)
 }

@@ -40,30 +40,21 @@ type TypedEvictionRequestInformer interface {
 	TypedInformer() EvictionRequestIndexInformer
 }
 
-// EvictionRequestIndexInformer is a shared index informer of EvictionRequests with typed handlers and indexes.
-type EvictionRequestIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alpha1.EvictionRequest]
-
-// EvictionRequestHandlerFuncs are typed event handler functions for EvictionRequests.
-type EvictionRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.EvictionRequest]
-
-// EvictionRequestDetailedHandlerFuncs are typed event handler functions for EvictionRequests that also learn
-// whether an add comes from the initial list.
-type EvictionRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.EvictionRequest]
-
-// EvictionRequestFilteringHandler passes only the EvictionRequests its filter accepts to a typed handler.
-type EvictionRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.EvictionRequest]
-
-// EvictionRequestIndexers are typed index functions for EvictionRequests.
-type EvictionRequestIndexers = cache.TypedIndexers[*lifecyclev1alpha1.EvictionRequest]
-
-// DeletedEvictionRequest is a deleted EvictionRequest whose final state may be unknown.
-type DeletedEvictionRequest = cache.DeletedObject[*lifecyclev1alpha1.EvictionRequest]
-
-type evictionRequestInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of EvictionRequests.
+type (
+	// EvictionRequestIndexInformer is a shared index informer of EvictionRequests with typed handlers and indexes.
+	EvictionRequestIndexInformer cache.TypedSharedIndexInformer[*lifecyclev1alpha1.EvictionRequest]
+	// EvictionRequestHandlerFuncs are typed event handler functions for EvictionRequests.
+	EvictionRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*lifecyclev1alpha1.EvictionRequest]
+	// EvictionRequestDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	EvictionRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*lifecyclev1alpha1.EvictionRequest]
+	// EvictionRequestFilteringHandler passes only the EvictionRequests its filter accepts to a typed handler.
+	EvictionRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*lifecyclev1alpha1.EvictionRequest]
+	// EvictionRequestIndexers are typed index functions for EvictionRequests.
+	EvictionRequestIndexers = cache.TypedIndexers[*lifecyclev1alpha1.EvictionRequest]
+	// DeletedEvictionRequest is a deleted EvictionRequest whose final state may be unknown.
+	DeletedEvictionRequest = cache.DeletedObject[*lifecyclev1alpha1.EvictionRequest]
+)
 
 // NewEvictionRequestInformer builds an informer of EvictionRequests of its own; a factory's shared one saves memory and connections.
 func NewEvictionRequestInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewEvictionRequestInformerWithOptions(client kubernetes.Interface, namespac
 // NewTypedEvictionRequestInformerWithOptions is NewEvictionRequestInformerWithOptions with a typed result.
 func NewTypedEvictionRequestInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) EvictionRequestIndexInformer {
 	c := client.LifecycleV1alpha1().EvictionRequests(namespace)
-	gvr := lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictionrequests")
-	return informers.NewTypedInformer(client, &lifecyclev1alpha1.EvictionRequest{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *evictionRequestInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewEvictionRequestInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for EvictionRequests.
-func (f *evictionRequestInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&lifecyclev1alpha1.EvictionRequest{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for EvictionRequests.
-func (f *evictionRequestInformer) TypedInformer() EvictionRequestIndexInformer {
-	return ToEvictionRequestIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *evictionRequestInformer) Lister() listerslifecyclev1alpha1.EvictionRequestLister {
-	return listerslifecyclev1alpha1.NewEvictionRequestLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &lifecyclev1alpha1.EvictionRequest{}, lifecyclev1alpha1.SchemeGroupVersion.WithResource("evictionrequests"), options, c.List, c.Watch)
 }
 
 // ToTypedEvictionRequestInformer returns informer with its typed view.
 func ToTypedEvictionRequestInformer(informer EvictionRequestInformer) TypedEvictionRequestInformer {
-	if typed, ok := informer.(TypedEvictionRequestInformer); ok {
-		return typed
-	}
-	return typedEvictionRequestInformer{informer}
-}
-
-type typedEvictionRequestInformer struct{ EvictionRequestInformer }
-
-func (i typedEvictionRequestInformer) TypedInformer() EvictionRequestIndexInformer {
-	return ToEvictionRequestIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToEvictionRequestIndexInformer)
 }
 
 // ToEvictionRequestIndexInformer returns the typed view of a shared informer of EvictionRequests.
 func ToEvictionRequestIndexInformer(informer cache.SharedIndexInformer) EvictionRequestIndexInformer {
-	if typed, ok := informer.(EvictionRequestIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*lifecyclev1alpha1.EvictionRequest](informer)
+	return informers.TypedView[*lifecyclev1alpha1.EvictionRequest](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerslifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/listers/lifecycle/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	lifecyclev1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Evictions returns the shared informer and lister of Evictions.
 func (v *version) Evictions() TypedEvictionInformer {
-	return &evictionInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &lifecyclev1alpha1.Eviction{}, v.tweakListOptions, informers.InNamespace(NewTypedEvictionInformerWithOptions, v.namespace),
+		listerslifecyclev1alpha1.NewEvictionLister, ToEvictionIndexInformer)
 }
 
 // EvictionRequests returns the shared informer and lister of EvictionRequests.
 func (v *version) EvictionRequests() TypedEvictionRequestInformer {
-	return &evictionRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &lifecyclev1alpha1.EvictionRequest{}, v.tweakListOptions, informers.InNamespace(NewTypedEvictionRequestInformerWithOptions, v.namespace),
+		listerslifecyclev1alpha1.NewEvictionRequestLister, ToEvictionRequestIndexInformer)
 }

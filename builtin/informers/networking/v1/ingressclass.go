@@ -40,29 +40,21 @@ type TypedIngressClassInformer interface {
 	TypedInformer() IngressClassIndexInformer
 }
 
-// IngressClassIndexInformer is a shared index informer of IngressClasses with typed handlers and indexes.
-type IngressClassIndexInformer cache.TypedSharedIndexInformer[*networkingv1.IngressClass]
-
-// IngressClassHandlerFuncs are typed event handler functions for IngressClasses.
-type IngressClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.IngressClass]
-
-// IngressClassDetailedHandlerFuncs are typed event handler functions for IngressClasses that also learn
-// whether an add comes from the initial list.
-type IngressClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.IngressClass]
-
-// IngressClassFilteringHandler passes only the IngressClasses its filter accepts to a typed handler.
-type IngressClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.IngressClass]
-
-// IngressClassIndexers are typed index functions for IngressClasses.
-type IngressClassIndexers = cache.TypedIndexers[*networkingv1.IngressClass]
-
-// DeletedIngressClass is a deleted IngressClass whose final state may be unknown.
-type DeletedIngressClass = cache.DeletedObject[*networkingv1.IngressClass]
-
-type ingressClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of IngressClasses.
+type (
+	// IngressClassIndexInformer is a shared index informer of IngressClasses with typed handlers and indexes.
+	IngressClassIndexInformer cache.TypedSharedIndexInformer[*networkingv1.IngressClass]
+	// IngressClassHandlerFuncs are typed event handler functions for IngressClasses.
+	IngressClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.IngressClass]
+	// IngressClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	IngressClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.IngressClass]
+	// IngressClassFilteringHandler passes only the IngressClasses its filter accepts to a typed handler.
+	IngressClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.IngressClass]
+	// IngressClassIndexers are typed index functions for IngressClasses.
+	IngressClassIndexers = cache.TypedIndexers[*networkingv1.IngressClass]
+	// DeletedIngressClass is a deleted IngressClass whose final state may be unknown.
+	DeletedIngressClass = cache.DeletedObject[*networkingv1.IngressClass]
+)
 
 // NewIngressClassInformer builds an informer of IngressClasses of its own; a factory's shared one saves memory and connections.
 func NewIngressClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewIngressClassInformerWithOptions(client kubernetes.Interface, options int
 // NewTypedIngressClassInformerWithOptions is NewIngressClassInformerWithOptions with a typed result.
 func NewTypedIngressClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) IngressClassIndexInformer {
 	c := client.NetworkingV1().IngressClasses()
-	gvr := networkingv1.SchemeGroupVersion.WithResource("ingressclasses")
-	return informers.NewTypedInformer(client, &networkingv1.IngressClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *ingressClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewIngressClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for IngressClasses.
-func (f *ingressClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&networkingv1.IngressClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for IngressClasses.
-func (f *ingressClassInformer) TypedInformer() IngressClassIndexInformer {
-	return ToIngressClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *ingressClassInformer) Lister() listersnetworkingv1.IngressClassLister {
-	return listersnetworkingv1.NewIngressClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &networkingv1.IngressClass{}, networkingv1.SchemeGroupVersion.WithResource("ingressclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedIngressClassInformer returns informer with its typed view.
 func ToTypedIngressClassInformer(informer IngressClassInformer) TypedIngressClassInformer {
-	if typed, ok := informer.(TypedIngressClassInformer); ok {
-		return typed
-	}
-	return typedIngressClassInformer{informer}
-}
-
-type typedIngressClassInformer struct{ IngressClassInformer }
-
-func (i typedIngressClassInformer) TypedInformer() IngressClassIndexInformer {
-	return ToIngressClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToIngressClassIndexInformer)
 }
 
 // ToIngressClassIndexInformer returns the typed view of a shared informer of IngressClasses.
 func ToIngressClassIndexInformer(informer cache.SharedIndexInformer) IngressClassIndexInformer {
-	if typed, ok := informer.(IngressClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*networkingv1.IngressClass](informer)
+	return informers.TypedView[*networkingv1.IngressClass](informer)
 }

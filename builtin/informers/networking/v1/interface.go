@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersnetworkingv1 "github.com/kgen-dev/kgen/builtin/listers/networking/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	networkingv1 "k8s.io/api/networking/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -49,25 +52,30 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // IPAddresses returns the shared informer and lister of IPAddresses.
 func (v *version) IPAddresses() TypedIPAddressInformer {
-	return &iPAddressInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &networkingv1.IPAddress{}, v.tweakListOptions, NewTypedIPAddressInformerWithOptions,
+		listersnetworkingv1.NewIPAddressLister, ToIPAddressIndexInformer)
 }
 
 // Ingresses returns the shared informer and lister of Ingresses.
 func (v *version) Ingresses() TypedIngressInformer {
-	return &ingressInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &networkingv1.Ingress{}, v.tweakListOptions, informers.InNamespace(NewTypedIngressInformerWithOptions, v.namespace),
+		listersnetworkingv1.NewIngressLister, ToIngressIndexInformer)
 }
 
 // IngressClasses returns the shared informer and lister of IngressClasses.
 func (v *version) IngressClasses() TypedIngressClassInformer {
-	return &ingressClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &networkingv1.IngressClass{}, v.tweakListOptions, NewTypedIngressClassInformerWithOptions,
+		listersnetworkingv1.NewIngressClassLister, ToIngressClassIndexInformer)
 }
 
 // NetworkPolicies returns the shared informer and lister of NetworkPolicies.
 func (v *version) NetworkPolicies() TypedNetworkPolicyInformer {
-	return &networkPolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &networkingv1.NetworkPolicy{}, v.tweakListOptions, informers.InNamespace(NewTypedNetworkPolicyInformerWithOptions, v.namespace),
+		listersnetworkingv1.NewNetworkPolicyLister, ToNetworkPolicyIndexInformer)
 }
 
 // ServiceCIDRs returns the shared informer and lister of ServiceCIDRs.
 func (v *version) ServiceCIDRs() TypedServiceCIDRInformer {
-	return &serviceCIDRInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &networkingv1.ServiceCIDR{}, v.tweakListOptions, NewTypedServiceCIDRInformerWithOptions,
+		listersnetworkingv1.NewServiceCIDRLister, ToServiceCIDRIndexInformer)
 }

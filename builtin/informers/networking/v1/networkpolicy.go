@@ -40,30 +40,21 @@ type TypedNetworkPolicyInformer interface {
 	TypedInformer() NetworkPolicyIndexInformer
 }
 
-// NetworkPolicyIndexInformer is a shared index informer of NetworkPolicies with typed handlers and indexes.
-type NetworkPolicyIndexInformer cache.TypedSharedIndexInformer[*networkingv1.NetworkPolicy]
-
-// NetworkPolicyHandlerFuncs are typed event handler functions for NetworkPolicies.
-type NetworkPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.NetworkPolicy]
-
-// NetworkPolicyDetailedHandlerFuncs are typed event handler functions for NetworkPolicies that also learn
-// whether an add comes from the initial list.
-type NetworkPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.NetworkPolicy]
-
-// NetworkPolicyFilteringHandler passes only the NetworkPolicies its filter accepts to a typed handler.
-type NetworkPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.NetworkPolicy]
-
-// NetworkPolicyIndexers are typed index functions for NetworkPolicies.
-type NetworkPolicyIndexers = cache.TypedIndexers[*networkingv1.NetworkPolicy]
-
-// DeletedNetworkPolicy is a deleted NetworkPolicy whose final state may be unknown.
-type DeletedNetworkPolicy = cache.DeletedObject[*networkingv1.NetworkPolicy]
-
-type networkPolicyInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of NetworkPolicies.
+type (
+	// NetworkPolicyIndexInformer is a shared index informer of NetworkPolicies with typed handlers and indexes.
+	NetworkPolicyIndexInformer cache.TypedSharedIndexInformer[*networkingv1.NetworkPolicy]
+	// NetworkPolicyHandlerFuncs are typed event handler functions for NetworkPolicies.
+	NetworkPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.NetworkPolicy]
+	// NetworkPolicyDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	NetworkPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.NetworkPolicy]
+	// NetworkPolicyFilteringHandler passes only the NetworkPolicies its filter accepts to a typed handler.
+	NetworkPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.NetworkPolicy]
+	// NetworkPolicyIndexers are typed index functions for NetworkPolicies.
+	NetworkPolicyIndexers = cache.TypedIndexers[*networkingv1.NetworkPolicy]
+	// DeletedNetworkPolicy is a deleted NetworkPolicy whose final state may be unknown.
+	DeletedNetworkPolicy = cache.DeletedObject[*networkingv1.NetworkPolicy]
+)
 
 // NewNetworkPolicyInformer builds an informer of NetworkPolicies of its own; a factory's shared one saves memory and connections.
 func NewNetworkPolicyInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewNetworkPolicyInformerWithOptions(client kubernetes.Interface, namespace 
 // NewTypedNetworkPolicyInformerWithOptions is NewNetworkPolicyInformerWithOptions with a typed result.
 func NewTypedNetworkPolicyInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) NetworkPolicyIndexInformer {
 	c := client.NetworkingV1().NetworkPolicies(namespace)
-	gvr := networkingv1.SchemeGroupVersion.WithResource("networkpolicies")
-	return informers.NewTypedInformer(client, &networkingv1.NetworkPolicy{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *networkPolicyInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewNetworkPolicyInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for NetworkPolicies.
-func (f *networkPolicyInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&networkingv1.NetworkPolicy{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for NetworkPolicies.
-func (f *networkPolicyInformer) TypedInformer() NetworkPolicyIndexInformer {
-	return ToNetworkPolicyIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *networkPolicyInformer) Lister() listersnetworkingv1.NetworkPolicyLister {
-	return listersnetworkingv1.NewNetworkPolicyLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &networkingv1.NetworkPolicy{}, networkingv1.SchemeGroupVersion.WithResource("networkpolicies"), options, c.List, c.Watch)
 }
 
 // ToTypedNetworkPolicyInformer returns informer with its typed view.
 func ToTypedNetworkPolicyInformer(informer NetworkPolicyInformer) TypedNetworkPolicyInformer {
-	if typed, ok := informer.(TypedNetworkPolicyInformer); ok {
-		return typed
-	}
-	return typedNetworkPolicyInformer{informer}
-}
-
-type typedNetworkPolicyInformer struct{ NetworkPolicyInformer }
-
-func (i typedNetworkPolicyInformer) TypedInformer() NetworkPolicyIndexInformer {
-	return ToNetworkPolicyIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToNetworkPolicyIndexInformer)
 }
 
 // ToNetworkPolicyIndexInformer returns the typed view of a shared informer of NetworkPolicies.
 func ToNetworkPolicyIndexInformer(informer cache.SharedIndexInformer) NetworkPolicyIndexInformer {
-	if typed, ok := informer.(NetworkPolicyIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*networkingv1.NetworkPolicy](informer)
+	return informers.TypedView[*networkingv1.NetworkPolicy](informer)
 }

@@ -40,29 +40,21 @@ type TypedServiceCIDRInformer interface {
 	TypedInformer() ServiceCIDRIndexInformer
 }
 
-// ServiceCIDRIndexInformer is a shared index informer of ServiceCIDRs with typed handlers and indexes.
-type ServiceCIDRIndexInformer cache.TypedSharedIndexInformer[*networkingv1.ServiceCIDR]
-
-// ServiceCIDRHandlerFuncs are typed event handler functions for ServiceCIDRs.
-type ServiceCIDRHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.ServiceCIDR]
-
-// ServiceCIDRDetailedHandlerFuncs are typed event handler functions for ServiceCIDRs that also learn
-// whether an add comes from the initial list.
-type ServiceCIDRDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.ServiceCIDR]
-
-// ServiceCIDRFilteringHandler passes only the ServiceCIDRs its filter accepts to a typed handler.
-type ServiceCIDRFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.ServiceCIDR]
-
-// ServiceCIDRIndexers are typed index functions for ServiceCIDRs.
-type ServiceCIDRIndexers = cache.TypedIndexers[*networkingv1.ServiceCIDR]
-
-// DeletedServiceCIDR is a deleted ServiceCIDR whose final state may be unknown.
-type DeletedServiceCIDR = cache.DeletedObject[*networkingv1.ServiceCIDR]
-
-type serviceCIDRInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ServiceCIDRs.
+type (
+	// ServiceCIDRIndexInformer is a shared index informer of ServiceCIDRs with typed handlers and indexes.
+	ServiceCIDRIndexInformer cache.TypedSharedIndexInformer[*networkingv1.ServiceCIDR]
+	// ServiceCIDRHandlerFuncs are typed event handler functions for ServiceCIDRs.
+	ServiceCIDRHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1.ServiceCIDR]
+	// ServiceCIDRDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ServiceCIDRDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1.ServiceCIDR]
+	// ServiceCIDRFilteringHandler passes only the ServiceCIDRs its filter accepts to a typed handler.
+	ServiceCIDRFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1.ServiceCIDR]
+	// ServiceCIDRIndexers are typed index functions for ServiceCIDRs.
+	ServiceCIDRIndexers = cache.TypedIndexers[*networkingv1.ServiceCIDR]
+	// DeletedServiceCIDR is a deleted ServiceCIDR whose final state may be unknown.
+	DeletedServiceCIDR = cache.DeletedObject[*networkingv1.ServiceCIDR]
+)
 
 // NewServiceCIDRInformer builds an informer of ServiceCIDRs of its own; a factory's shared one saves memory and connections.
 func NewServiceCIDRInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewServiceCIDRInformerWithOptions(client kubernetes.Interface, options inte
 // NewTypedServiceCIDRInformerWithOptions is NewServiceCIDRInformerWithOptions with a typed result.
 func NewTypedServiceCIDRInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ServiceCIDRIndexInformer {
 	c := client.NetworkingV1().ServiceCIDRs()
-	gvr := networkingv1.SchemeGroupVersion.WithResource("servicecidrs")
-	return informers.NewTypedInformer(client, &networkingv1.ServiceCIDR{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *serviceCIDRInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewServiceCIDRInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ServiceCIDRs.
-func (f *serviceCIDRInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&networkingv1.ServiceCIDR{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ServiceCIDRs.
-func (f *serviceCIDRInformer) TypedInformer() ServiceCIDRIndexInformer {
-	return ToServiceCIDRIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *serviceCIDRInformer) Lister() listersnetworkingv1.ServiceCIDRLister {
-	return listersnetworkingv1.NewServiceCIDRLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &networkingv1.ServiceCIDR{}, networkingv1.SchemeGroupVersion.WithResource("servicecidrs"), options, c.List, c.Watch)
 }
 
 // ToTypedServiceCIDRInformer returns informer with its typed view.
 func ToTypedServiceCIDRInformer(informer ServiceCIDRInformer) TypedServiceCIDRInformer {
-	if typed, ok := informer.(TypedServiceCIDRInformer); ok {
-		return typed
-	}
-	return typedServiceCIDRInformer{informer}
-}
-
-type typedServiceCIDRInformer struct{ ServiceCIDRInformer }
-
-func (i typedServiceCIDRInformer) TypedInformer() ServiceCIDRIndexInformer {
-	return ToServiceCIDRIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToServiceCIDRIndexInformer)
 }
 
 // ToServiceCIDRIndexInformer returns the typed view of a shared informer of ServiceCIDRs.
 func ToServiceCIDRIndexInformer(informer cache.SharedIndexInformer) ServiceCIDRIndexInformer {
-	if typed, ok := informer.(ServiceCIDRIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*networkingv1.ServiceCIDR](informer)
+	return informers.TypedView[*networkingv1.ServiceCIDR](informer)
 }

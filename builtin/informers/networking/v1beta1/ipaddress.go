@@ -40,29 +40,21 @@ type TypedIPAddressInformer interface {
 	TypedInformer() IPAddressIndexInformer
 }
 
-// IPAddressIndexInformer is a shared index informer of IPAddresses with typed handlers and indexes.
-type IPAddressIndexInformer cache.TypedSharedIndexInformer[*networkingv1beta1.IPAddress]
-
-// IPAddressHandlerFuncs are typed event handler functions for IPAddresses.
-type IPAddressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1beta1.IPAddress]
-
-// IPAddressDetailedHandlerFuncs are typed event handler functions for IPAddresses that also learn
-// whether an add comes from the initial list.
-type IPAddressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1beta1.IPAddress]
-
-// IPAddressFilteringHandler passes only the IPAddresses its filter accepts to a typed handler.
-type IPAddressFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1beta1.IPAddress]
-
-// IPAddressIndexers are typed index functions for IPAddresses.
-type IPAddressIndexers = cache.TypedIndexers[*networkingv1beta1.IPAddress]
-
-// DeletedIPAddress is a deleted IPAddress whose final state may be unknown.
-type DeletedIPAddress = cache.DeletedObject[*networkingv1beta1.IPAddress]
-
-type iPAddressInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of IPAddresses.
+type (
+	// IPAddressIndexInformer is a shared index informer of IPAddresses with typed handlers and indexes.
+	IPAddressIndexInformer cache.TypedSharedIndexInformer[*networkingv1beta1.IPAddress]
+	// IPAddressHandlerFuncs are typed event handler functions for IPAddresses.
+	IPAddressHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*networkingv1beta1.IPAddress]
+	// IPAddressDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	IPAddressDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*networkingv1beta1.IPAddress]
+	// IPAddressFilteringHandler passes only the IPAddresses its filter accepts to a typed handler.
+	IPAddressFilteringHandler = cache.TypedFilteringResourceEventHandler[*networkingv1beta1.IPAddress]
+	// IPAddressIndexers are typed index functions for IPAddresses.
+	IPAddressIndexers = cache.TypedIndexers[*networkingv1beta1.IPAddress]
+	// DeletedIPAddress is a deleted IPAddress whose final state may be unknown.
+	DeletedIPAddress = cache.DeletedObject[*networkingv1beta1.IPAddress]
+)
 
 // NewIPAddressInformer builds an informer of IPAddresses of its own; a factory's shared one saves memory and connections.
 func NewIPAddressInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewIPAddressInformerWithOptions(client kubernetes.Interface, options intern
 // NewTypedIPAddressInformerWithOptions is NewIPAddressInformerWithOptions with a typed result.
 func NewTypedIPAddressInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) IPAddressIndexInformer {
 	c := client.NetworkingV1beta1().IPAddresses()
-	gvr := networkingv1beta1.SchemeGroupVersion.WithResource("ipaddresses")
-	return informers.NewTypedInformer(client, &networkingv1beta1.IPAddress{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *iPAddressInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewIPAddressInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for IPAddresses.
-func (f *iPAddressInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&networkingv1beta1.IPAddress{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for IPAddresses.
-func (f *iPAddressInformer) TypedInformer() IPAddressIndexInformer {
-	return ToIPAddressIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *iPAddressInformer) Lister() listersnetworkingv1beta1.IPAddressLister {
-	return listersnetworkingv1beta1.NewIPAddressLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &networkingv1beta1.IPAddress{}, networkingv1beta1.SchemeGroupVersion.WithResource("ipaddresses"), options, c.List, c.Watch)
 }
 
 // ToTypedIPAddressInformer returns informer with its typed view.
 func ToTypedIPAddressInformer(informer IPAddressInformer) TypedIPAddressInformer {
-	if typed, ok := informer.(TypedIPAddressInformer); ok {
-		return typed
-	}
-	return typedIPAddressInformer{informer}
-}
-
-type typedIPAddressInformer struct{ IPAddressInformer }
-
-func (i typedIPAddressInformer) TypedInformer() IPAddressIndexInformer {
-	return ToIPAddressIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToIPAddressIndexInformer)
 }
 
 // ToIPAddressIndexInformer returns the typed view of a shared informer of IPAddresses.
 func ToIPAddressIndexInformer(informer cache.SharedIndexInformer) IPAddressIndexInformer {
-	if typed, ok := informer.(IPAddressIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*networkingv1beta1.IPAddress](informer)
+	return informers.TypedView[*networkingv1beta1.IPAddress](informer)
 }

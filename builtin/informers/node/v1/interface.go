@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersnodev1 "github.com/kgen-dev/kgen/builtin/listers/node/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	nodev1 "k8s.io/api/node/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // RuntimeClasses returns the shared informer and lister of RuntimeClasses.
 func (v *version) RuntimeClasses() TypedRuntimeClassInformer {
-	return &runtimeClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &nodev1.RuntimeClass{}, v.tweakListOptions, NewTypedRuntimeClassInformerWithOptions,
+		listersnodev1.NewRuntimeClassLister, ToRuntimeClassIndexInformer)
 }

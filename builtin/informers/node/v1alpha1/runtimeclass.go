@@ -40,29 +40,21 @@ type TypedRuntimeClassInformer interface {
 	TypedInformer() RuntimeClassIndexInformer
 }
 
-// RuntimeClassIndexInformer is a shared index informer of RuntimeClasses with typed handlers and indexes.
-type RuntimeClassIndexInformer cache.TypedSharedIndexInformer[*nodev1alpha1.RuntimeClass]
-
-// RuntimeClassHandlerFuncs are typed event handler functions for RuntimeClasses.
-type RuntimeClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*nodev1alpha1.RuntimeClass]
-
-// RuntimeClassDetailedHandlerFuncs are typed event handler functions for RuntimeClasses that also learn
-// whether an add comes from the initial list.
-type RuntimeClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*nodev1alpha1.RuntimeClass]
-
-// RuntimeClassFilteringHandler passes only the RuntimeClasses its filter accepts to a typed handler.
-type RuntimeClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*nodev1alpha1.RuntimeClass]
-
-// RuntimeClassIndexers are typed index functions for RuntimeClasses.
-type RuntimeClassIndexers = cache.TypedIndexers[*nodev1alpha1.RuntimeClass]
-
-// DeletedRuntimeClass is a deleted RuntimeClass whose final state may be unknown.
-type DeletedRuntimeClass = cache.DeletedObject[*nodev1alpha1.RuntimeClass]
-
-type runtimeClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of RuntimeClasses.
+type (
+	// RuntimeClassIndexInformer is a shared index informer of RuntimeClasses with typed handlers and indexes.
+	RuntimeClassIndexInformer cache.TypedSharedIndexInformer[*nodev1alpha1.RuntimeClass]
+	// RuntimeClassHandlerFuncs are typed event handler functions for RuntimeClasses.
+	RuntimeClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*nodev1alpha1.RuntimeClass]
+	// RuntimeClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	RuntimeClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*nodev1alpha1.RuntimeClass]
+	// RuntimeClassFilteringHandler passes only the RuntimeClasses its filter accepts to a typed handler.
+	RuntimeClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*nodev1alpha1.RuntimeClass]
+	// RuntimeClassIndexers are typed index functions for RuntimeClasses.
+	RuntimeClassIndexers = cache.TypedIndexers[*nodev1alpha1.RuntimeClass]
+	// DeletedRuntimeClass is a deleted RuntimeClass whose final state may be unknown.
+	DeletedRuntimeClass = cache.DeletedObject[*nodev1alpha1.RuntimeClass]
+)
 
 // NewRuntimeClassInformer builds an informer of RuntimeClasses of its own; a factory's shared one saves memory and connections.
 func NewRuntimeClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewRuntimeClassInformerWithOptions(client kubernetes.Interface, options int
 // NewTypedRuntimeClassInformerWithOptions is NewRuntimeClassInformerWithOptions with a typed result.
 func NewTypedRuntimeClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) RuntimeClassIndexInformer {
 	c := client.NodeV1alpha1().RuntimeClasses()
-	gvr := nodev1alpha1.SchemeGroupVersion.WithResource("runtimeclasses")
-	return informers.NewTypedInformer(client, &nodev1alpha1.RuntimeClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *runtimeClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewRuntimeClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for RuntimeClasses.
-func (f *runtimeClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&nodev1alpha1.RuntimeClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for RuntimeClasses.
-func (f *runtimeClassInformer) TypedInformer() RuntimeClassIndexInformer {
-	return ToRuntimeClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *runtimeClassInformer) Lister() listersnodev1alpha1.RuntimeClassLister {
-	return listersnodev1alpha1.NewRuntimeClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &nodev1alpha1.RuntimeClass{}, nodev1alpha1.SchemeGroupVersion.WithResource("runtimeclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedRuntimeClassInformer returns informer with its typed view.
 func ToTypedRuntimeClassInformer(informer RuntimeClassInformer) TypedRuntimeClassInformer {
-	if typed, ok := informer.(TypedRuntimeClassInformer); ok {
-		return typed
-	}
-	return typedRuntimeClassInformer{informer}
-}
-
-type typedRuntimeClassInformer struct{ RuntimeClassInformer }
-
-func (i typedRuntimeClassInformer) TypedInformer() RuntimeClassIndexInformer {
-	return ToRuntimeClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToRuntimeClassIndexInformer)
 }
 
 // ToRuntimeClassIndexInformer returns the typed view of a shared informer of RuntimeClasses.
 func ToRuntimeClassIndexInformer(informer cache.SharedIndexInformer) RuntimeClassIndexInformer {
-	if typed, ok := informer.(RuntimeClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*nodev1alpha1.RuntimeClass](informer)
+	return informers.TypedView[*nodev1alpha1.RuntimeClass](informer)
 }

@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersnodev1beta1 "github.com/kgen-dev/kgen/builtin/listers/node/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	nodev1beta1 "k8s.io/api/node/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // RuntimeClasses returns the shared informer and lister of RuntimeClasses.
 func (v *version) RuntimeClasses() TypedRuntimeClassInformer {
-	return &runtimeClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &nodev1beta1.RuntimeClass{}, v.tweakListOptions, NewTypedRuntimeClassInformerWithOptions,
+		listersnodev1beta1.NewRuntimeClassLister, ToRuntimeClassIndexInformer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerspolicyv1 "github.com/kgen-dev/kgen/builtin/listers/policy/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	policyv1 "k8s.io/api/policy/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // PodDisruptionBudgets returns the shared informer and lister of PodDisruptionBudgets.
 func (v *version) PodDisruptionBudgets() TypedPodDisruptionBudgetInformer {
-	return &podDisruptionBudgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &policyv1.PodDisruptionBudget{}, v.tweakListOptions, informers.InNamespace(NewTypedPodDisruptionBudgetInformerWithOptions, v.namespace),
+		listerspolicyv1.NewPodDisruptionBudgetLister, ToPodDisruptionBudgetIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedPodDisruptionBudgetInformer interface {
 	TypedInformer() PodDisruptionBudgetIndexInformer
 }
 
-// PodDisruptionBudgetIndexInformer is a shared index informer of PodDisruptionBudgets with typed handlers and indexes.
-type PodDisruptionBudgetIndexInformer cache.TypedSharedIndexInformer[*policyv1.PodDisruptionBudget]
-
-// PodDisruptionBudgetHandlerFuncs are typed event handler functions for PodDisruptionBudgets.
-type PodDisruptionBudgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*policyv1.PodDisruptionBudget]
-
-// PodDisruptionBudgetDetailedHandlerFuncs are typed event handler functions for PodDisruptionBudgets that also learn
-// whether an add comes from the initial list.
-type PodDisruptionBudgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*policyv1.PodDisruptionBudget]
-
-// PodDisruptionBudgetFilteringHandler passes only the PodDisruptionBudgets its filter accepts to a typed handler.
-type PodDisruptionBudgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*policyv1.PodDisruptionBudget]
-
-// PodDisruptionBudgetIndexers are typed index functions for PodDisruptionBudgets.
-type PodDisruptionBudgetIndexers = cache.TypedIndexers[*policyv1.PodDisruptionBudget]
-
-// DeletedPodDisruptionBudget is a deleted PodDisruptionBudget whose final state may be unknown.
-type DeletedPodDisruptionBudget = cache.DeletedObject[*policyv1.PodDisruptionBudget]
-
-type podDisruptionBudgetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of PodDisruptionBudgets.
+type (
+	// PodDisruptionBudgetIndexInformer is a shared index informer of PodDisruptionBudgets with typed handlers and indexes.
+	PodDisruptionBudgetIndexInformer cache.TypedSharedIndexInformer[*policyv1.PodDisruptionBudget]
+	// PodDisruptionBudgetHandlerFuncs are typed event handler functions for PodDisruptionBudgets.
+	PodDisruptionBudgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*policyv1.PodDisruptionBudget]
+	// PodDisruptionBudgetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PodDisruptionBudgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*policyv1.PodDisruptionBudget]
+	// PodDisruptionBudgetFilteringHandler passes only the PodDisruptionBudgets its filter accepts to a typed handler.
+	PodDisruptionBudgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*policyv1.PodDisruptionBudget]
+	// PodDisruptionBudgetIndexers are typed index functions for PodDisruptionBudgets.
+	PodDisruptionBudgetIndexers = cache.TypedIndexers[*policyv1.PodDisruptionBudget]
+	// DeletedPodDisruptionBudget is a deleted PodDisruptionBudget whose final state may be unknown.
+	DeletedPodDisruptionBudget = cache.DeletedObject[*policyv1.PodDisruptionBudget]
+)
 
 // NewPodDisruptionBudgetInformer builds an informer of PodDisruptionBudgets of its own; a factory's shared one saves memory and connections.
 func NewPodDisruptionBudgetInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewPodDisruptionBudgetInformerWithOptions(client kubernetes.Interface, name
 // NewTypedPodDisruptionBudgetInformerWithOptions is NewPodDisruptionBudgetInformerWithOptions with a typed result.
 func NewTypedPodDisruptionBudgetInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodDisruptionBudgetIndexInformer {
 	c := client.PolicyV1().PodDisruptionBudgets(namespace)
-	gvr := policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets")
-	return informers.NewTypedInformer(client, &policyv1.PodDisruptionBudget{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *podDisruptionBudgetInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPodDisruptionBudgetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PodDisruptionBudgets.
-func (f *podDisruptionBudgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&policyv1.PodDisruptionBudget{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PodDisruptionBudgets.
-func (f *podDisruptionBudgetInformer) TypedInformer() PodDisruptionBudgetIndexInformer {
-	return ToPodDisruptionBudgetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *podDisruptionBudgetInformer) Lister() listerspolicyv1.PodDisruptionBudgetLister {
-	return listerspolicyv1.NewPodDisruptionBudgetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &policyv1.PodDisruptionBudget{}, policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"), options, c.List, c.Watch)
 }
 
 // ToTypedPodDisruptionBudgetInformer returns informer with its typed view.
 func ToTypedPodDisruptionBudgetInformer(informer PodDisruptionBudgetInformer) TypedPodDisruptionBudgetInformer {
-	if typed, ok := informer.(TypedPodDisruptionBudgetInformer); ok {
-		return typed
-	}
-	return typedPodDisruptionBudgetInformer{informer}
-}
-
-type typedPodDisruptionBudgetInformer struct{ PodDisruptionBudgetInformer }
-
-func (i typedPodDisruptionBudgetInformer) TypedInformer() PodDisruptionBudgetIndexInformer {
-	return ToPodDisruptionBudgetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPodDisruptionBudgetIndexInformer)
 }
 
 // ToPodDisruptionBudgetIndexInformer returns the typed view of a shared informer of PodDisruptionBudgets.
 func ToPodDisruptionBudgetIndexInformer(informer cache.SharedIndexInformer) PodDisruptionBudgetIndexInformer {
-	if typed, ok := informer.(PodDisruptionBudgetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*policyv1.PodDisruptionBudget](informer)
+	return informers.TypedView[*policyv1.PodDisruptionBudget](informer)
 }

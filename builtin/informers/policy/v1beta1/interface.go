@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listerspolicyv1beta1 "github.com/kgen-dev/kgen/builtin/listers/policy/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	policyv1beta1 "k8s.io/api/policy/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // PodDisruptionBudgets returns the shared informer and lister of PodDisruptionBudgets.
 func (v *version) PodDisruptionBudgets() TypedPodDisruptionBudgetInformer {
-	return &podDisruptionBudgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &policyv1beta1.PodDisruptionBudget{}, v.tweakListOptions, informers.InNamespace(NewTypedPodDisruptionBudgetInformerWithOptions, v.namespace),
+		listerspolicyv1beta1.NewPodDisruptionBudgetLister, ToPodDisruptionBudgetIndexInformer)
 }

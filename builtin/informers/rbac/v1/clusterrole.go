@@ -40,29 +40,21 @@ type TypedClusterRoleInformer interface {
 	TypedInformer() ClusterRoleIndexInformer
 }
 
-// ClusterRoleIndexInformer is a shared index informer of ClusterRoles with typed handlers and indexes.
-type ClusterRoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1.ClusterRole]
-
-// ClusterRoleHandlerFuncs are typed event handler functions for ClusterRoles.
-type ClusterRoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1.ClusterRole]
-
-// ClusterRoleDetailedHandlerFuncs are typed event handler functions for ClusterRoles that also learn
-// whether an add comes from the initial list.
-type ClusterRoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1.ClusterRole]
-
-// ClusterRoleFilteringHandler passes only the ClusterRoles its filter accepts to a typed handler.
-type ClusterRoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1.ClusterRole]
-
-// ClusterRoleIndexers are typed index functions for ClusterRoles.
-type ClusterRoleIndexers = cache.TypedIndexers[*rbacv1.ClusterRole]
-
-// DeletedClusterRole is a deleted ClusterRole whose final state may be unknown.
-type DeletedClusterRole = cache.DeletedObject[*rbacv1.ClusterRole]
-
-type clusterRoleInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ClusterRoles.
+type (
+	// ClusterRoleIndexInformer is a shared index informer of ClusterRoles with typed handlers and indexes.
+	ClusterRoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1.ClusterRole]
+	// ClusterRoleHandlerFuncs are typed event handler functions for ClusterRoles.
+	ClusterRoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1.ClusterRole]
+	// ClusterRoleDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ClusterRoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1.ClusterRole]
+	// ClusterRoleFilteringHandler passes only the ClusterRoles its filter accepts to a typed handler.
+	ClusterRoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1.ClusterRole]
+	// ClusterRoleIndexers are typed index functions for ClusterRoles.
+	ClusterRoleIndexers = cache.TypedIndexers[*rbacv1.ClusterRole]
+	// DeletedClusterRole is a deleted ClusterRole whose final state may be unknown.
+	DeletedClusterRole = cache.DeletedObject[*rbacv1.ClusterRole]
+)
 
 // NewClusterRoleInformer builds an informer of ClusterRoles of its own; a factory's shared one saves memory and connections.
 func NewClusterRoleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewClusterRoleInformerWithOptions(client kubernetes.Interface, options inte
 // NewTypedClusterRoleInformerWithOptions is NewClusterRoleInformerWithOptions with a typed result.
 func NewTypedClusterRoleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterRoleIndexInformer {
 	c := client.RbacV1().ClusterRoles()
-	gvr := rbacv1.SchemeGroupVersion.WithResource("clusterroles")
-	return informers.NewTypedInformer(client, &rbacv1.ClusterRole{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *clusterRoleInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewClusterRoleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ClusterRoles.
-func (f *clusterRoleInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&rbacv1.ClusterRole{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ClusterRoles.
-func (f *clusterRoleInformer) TypedInformer() ClusterRoleIndexInformer {
-	return ToClusterRoleIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *clusterRoleInformer) Lister() listersrbacv1.ClusterRoleLister {
-	return listersrbacv1.NewClusterRoleLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &rbacv1.ClusterRole{}, rbacv1.SchemeGroupVersion.WithResource("clusterroles"), options, c.List, c.Watch)
 }
 
 // ToTypedClusterRoleInformer returns informer with its typed view.
 func ToTypedClusterRoleInformer(informer ClusterRoleInformer) TypedClusterRoleInformer {
-	if typed, ok := informer.(TypedClusterRoleInformer); ok {
-		return typed
-	}
-	return typedClusterRoleInformer{informer}
-}
-
-type typedClusterRoleInformer struct{ ClusterRoleInformer }
-
-func (i typedClusterRoleInformer) TypedInformer() ClusterRoleIndexInformer {
-	return ToClusterRoleIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToClusterRoleIndexInformer)
 }
 
 // ToClusterRoleIndexInformer returns the typed view of a shared informer of ClusterRoles.
 func ToClusterRoleIndexInformer(informer cache.SharedIndexInformer) ClusterRoleIndexInformer {
-	if typed, ok := informer.(ClusterRoleIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*rbacv1.ClusterRole](informer)
+	return informers.TypedView[*rbacv1.ClusterRole](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersrbacv1 "github.com/kgen-dev/kgen/builtin/listers/rbac/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	rbacv1 "k8s.io/api/rbac/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -47,20 +50,24 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ClusterRoles returns the shared informer and lister of ClusterRoles.
 func (v *version) ClusterRoles() TypedClusterRoleInformer {
-	return &clusterRoleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1.ClusterRole{}, v.tweakListOptions, NewTypedClusterRoleInformerWithOptions,
+		listersrbacv1.NewClusterRoleLister, ToClusterRoleIndexInformer)
 }
 
 // ClusterRoleBindings returns the shared informer and lister of ClusterRoleBindings.
 func (v *version) ClusterRoleBindings() TypedClusterRoleBindingInformer {
-	return &clusterRoleBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1.ClusterRoleBinding{}, v.tweakListOptions, NewTypedClusterRoleBindingInformerWithOptions,
+		listersrbacv1.NewClusterRoleBindingLister, ToClusterRoleBindingIndexInformer)
 }
 
 // Roles returns the shared informer and lister of Roles.
 func (v *version) Roles() TypedRoleInformer {
-	return &roleInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1.Role{}, v.tweakListOptions, informers.InNamespace(NewTypedRoleInformerWithOptions, v.namespace),
+		listersrbacv1.NewRoleLister, ToRoleIndexInformer)
 }
 
 // RoleBindings returns the shared informer and lister of RoleBindings.
 func (v *version) RoleBindings() TypedRoleBindingInformer {
-	return &roleBindingInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1.RoleBinding{}, v.tweakListOptions, informers.InNamespace(NewTypedRoleBindingInformerWithOptions, v.namespace),
+		listersrbacv1.NewRoleBindingLister, ToRoleBindingIndexInformer)
 }

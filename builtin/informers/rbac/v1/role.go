@@ -40,30 +40,21 @@ type TypedRoleInformer interface {
 	TypedInformer() RoleIndexInformer
 }
 
-// RoleIndexInformer is a shared index informer of Roles with typed handlers and indexes.
-type RoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1.Role]
-
-// RoleHandlerFuncs are typed event handler functions for Roles.
-type RoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1.Role]
-
-// RoleDetailedHandlerFuncs are typed event handler functions for Roles that also learn
-// whether an add comes from the initial list.
-type RoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1.Role]
-
-// RoleFilteringHandler passes only the Roles its filter accepts to a typed handler.
-type RoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1.Role]
-
-// RoleIndexers are typed index functions for Roles.
-type RoleIndexers = cache.TypedIndexers[*rbacv1.Role]
-
-// DeletedRole is a deleted Role whose final state may be unknown.
-type DeletedRole = cache.DeletedObject[*rbacv1.Role]
-
-type roleInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Roles.
+type (
+	// RoleIndexInformer is a shared index informer of Roles with typed handlers and indexes.
+	RoleIndexInformer cache.TypedSharedIndexInformer[*rbacv1.Role]
+	// RoleHandlerFuncs are typed event handler functions for Roles.
+	RoleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1.Role]
+	// RoleDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	RoleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1.Role]
+	// RoleFilteringHandler passes only the Roles its filter accepts to a typed handler.
+	RoleFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1.Role]
+	// RoleIndexers are typed index functions for Roles.
+	RoleIndexers = cache.TypedIndexers[*rbacv1.Role]
+	// DeletedRole is a deleted Role whose final state may be unknown.
+	DeletedRole = cache.DeletedObject[*rbacv1.Role]
+)
 
 // NewRoleInformer builds an informer of Roles of its own; a factory's shared one saves memory and connections.
 func NewRoleInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewRoleInformerWithOptions(client kubernetes.Interface, namespace string, o
 // NewTypedRoleInformerWithOptions is NewRoleInformerWithOptions with a typed result.
 func NewTypedRoleInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) RoleIndexInformer {
 	c := client.RbacV1().Roles(namespace)
-	gvr := rbacv1.SchemeGroupVersion.WithResource("roles")
-	return informers.NewTypedInformer(client, &rbacv1.Role{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *roleInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewRoleInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Roles.
-func (f *roleInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&rbacv1.Role{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Roles.
-func (f *roleInformer) TypedInformer() RoleIndexInformer {
-	return ToRoleIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *roleInformer) Lister() listersrbacv1.RoleLister {
-	return listersrbacv1.NewRoleLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &rbacv1.Role{}, rbacv1.SchemeGroupVersion.WithResource("roles"), options, c.List, c.Watch)
 }
 
 // ToTypedRoleInformer returns informer with its typed view.
 func ToTypedRoleInformer(informer RoleInformer) TypedRoleInformer {
-	if typed, ok := informer.(TypedRoleInformer); ok {
-		return typed
-	}
-	return typedRoleInformer{informer}
-}
-
-type typedRoleInformer struct{ RoleInformer }
-
-func (i typedRoleInformer) TypedInformer() RoleIndexInformer {
-	return ToRoleIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToRoleIndexInformer)
 }
 
 // ToRoleIndexInformer returns the typed view of a shared informer of Roles.
 func ToRoleIndexInformer(informer cache.SharedIndexInformer) RoleIndexInformer {
-	if typed, ok := informer.(RoleIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*rbacv1.Role](informer)
+	return informers.TypedView[*rbacv1.Role](informer)
 }

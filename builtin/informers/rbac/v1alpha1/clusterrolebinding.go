@@ -40,29 +40,21 @@ type TypedClusterRoleBindingInformer interface {
 	TypedInformer() ClusterRoleBindingIndexInformer
 }
 
-// ClusterRoleBindingIndexInformer is a shared index informer of ClusterRoleBindings with typed handlers and indexes.
-type ClusterRoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1alpha1.ClusterRoleBinding]
-
-// ClusterRoleBindingHandlerFuncs are typed event handler functions for ClusterRoleBindings.
-type ClusterRoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1alpha1.ClusterRoleBinding]
-
-// ClusterRoleBindingDetailedHandlerFuncs are typed event handler functions for ClusterRoleBindings that also learn
-// whether an add comes from the initial list.
-type ClusterRoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1alpha1.ClusterRoleBinding]
-
-// ClusterRoleBindingFilteringHandler passes only the ClusterRoleBindings its filter accepts to a typed handler.
-type ClusterRoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1alpha1.ClusterRoleBinding]
-
-// ClusterRoleBindingIndexers are typed index functions for ClusterRoleBindings.
-type ClusterRoleBindingIndexers = cache.TypedIndexers[*rbacv1alpha1.ClusterRoleBinding]
-
-// DeletedClusterRoleBinding is a deleted ClusterRoleBinding whose final state may be unknown.
-type DeletedClusterRoleBinding = cache.DeletedObject[*rbacv1alpha1.ClusterRoleBinding]
-
-type clusterRoleBindingInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ClusterRoleBindings.
+type (
+	// ClusterRoleBindingIndexInformer is a shared index informer of ClusterRoleBindings with typed handlers and indexes.
+	ClusterRoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1alpha1.ClusterRoleBinding]
+	// ClusterRoleBindingHandlerFuncs are typed event handler functions for ClusterRoleBindings.
+	ClusterRoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1alpha1.ClusterRoleBinding]
+	// ClusterRoleBindingDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ClusterRoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1alpha1.ClusterRoleBinding]
+	// ClusterRoleBindingFilteringHandler passes only the ClusterRoleBindings its filter accepts to a typed handler.
+	ClusterRoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1alpha1.ClusterRoleBinding]
+	// ClusterRoleBindingIndexers are typed index functions for ClusterRoleBindings.
+	ClusterRoleBindingIndexers = cache.TypedIndexers[*rbacv1alpha1.ClusterRoleBinding]
+	// DeletedClusterRoleBinding is a deleted ClusterRoleBinding whose final state may be unknown.
+	DeletedClusterRoleBinding = cache.DeletedObject[*rbacv1alpha1.ClusterRoleBinding]
+)
 
 // NewClusterRoleBindingInformer builds an informer of ClusterRoleBindings of its own; a factory's shared one saves memory and connections.
 func NewClusterRoleBindingInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewClusterRoleBindingInformerWithOptions(client kubernetes.Interface, optio
 // NewTypedClusterRoleBindingInformerWithOptions is NewClusterRoleBindingInformerWithOptions with a typed result.
 func NewTypedClusterRoleBindingInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ClusterRoleBindingIndexInformer {
 	c := client.RbacV1alpha1().ClusterRoleBindings()
-	gvr := rbacv1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings")
-	return informers.NewTypedInformer(client, &rbacv1alpha1.ClusterRoleBinding{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *clusterRoleBindingInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewClusterRoleBindingInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ClusterRoleBindings.
-func (f *clusterRoleBindingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&rbacv1alpha1.ClusterRoleBinding{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ClusterRoleBindings.
-func (f *clusterRoleBindingInformer) TypedInformer() ClusterRoleBindingIndexInformer {
-	return ToClusterRoleBindingIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *clusterRoleBindingInformer) Lister() listersrbacv1alpha1.ClusterRoleBindingLister {
-	return listersrbacv1alpha1.NewClusterRoleBindingLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &rbacv1alpha1.ClusterRoleBinding{}, rbacv1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings"), options, c.List, c.Watch)
 }
 
 // ToTypedClusterRoleBindingInformer returns informer with its typed view.
 func ToTypedClusterRoleBindingInformer(informer ClusterRoleBindingInformer) TypedClusterRoleBindingInformer {
-	if typed, ok := informer.(TypedClusterRoleBindingInformer); ok {
-		return typed
-	}
-	return typedClusterRoleBindingInformer{informer}
-}
-
-type typedClusterRoleBindingInformer struct{ ClusterRoleBindingInformer }
-
-func (i typedClusterRoleBindingInformer) TypedInformer() ClusterRoleBindingIndexInformer {
-	return ToClusterRoleBindingIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToClusterRoleBindingIndexInformer)
 }
 
 // ToClusterRoleBindingIndexInformer returns the typed view of a shared informer of ClusterRoleBindings.
 func ToClusterRoleBindingIndexInformer(informer cache.SharedIndexInformer) ClusterRoleBindingIndexInformer {
-	if typed, ok := informer.(ClusterRoleBindingIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*rbacv1alpha1.ClusterRoleBinding](informer)
+	return informers.TypedView[*rbacv1alpha1.ClusterRoleBinding](informer)
 }

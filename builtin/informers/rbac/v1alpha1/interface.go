@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/listers/rbac/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	rbacv1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -47,20 +50,24 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ClusterRoles returns the shared informer and lister of ClusterRoles.
 func (v *version) ClusterRoles() TypedClusterRoleInformer {
-	return &clusterRoleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1alpha1.ClusterRole{}, v.tweakListOptions, NewTypedClusterRoleInformerWithOptions,
+		listersrbacv1alpha1.NewClusterRoleLister, ToClusterRoleIndexInformer)
 }
 
 // ClusterRoleBindings returns the shared informer and lister of ClusterRoleBindings.
 func (v *version) ClusterRoleBindings() TypedClusterRoleBindingInformer {
-	return &clusterRoleBindingInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1alpha1.ClusterRoleBinding{}, v.tweakListOptions, NewTypedClusterRoleBindingInformerWithOptions,
+		listersrbacv1alpha1.NewClusterRoleBindingLister, ToClusterRoleBindingIndexInformer)
 }
 
 // Roles returns the shared informer and lister of Roles.
 func (v *version) Roles() TypedRoleInformer {
-	return &roleInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1alpha1.Role{}, v.tweakListOptions, informers.InNamespace(NewTypedRoleInformerWithOptions, v.namespace),
+		listersrbacv1alpha1.NewRoleLister, ToRoleIndexInformer)
 }
 
 // RoleBindings returns the shared informer and lister of RoleBindings.
 func (v *version) RoleBindings() TypedRoleBindingInformer {
-	return &roleBindingInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &rbacv1alpha1.RoleBinding{}, v.tweakListOptions, informers.InNamespace(NewTypedRoleBindingInformerWithOptions, v.namespace),
+		listersrbacv1alpha1.NewRoleBindingLister, ToRoleBindingIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedRoleBindingInformer interface {
 	TypedInformer() RoleBindingIndexInformer
 }
 
-// RoleBindingIndexInformer is a shared index informer of RoleBindings with typed handlers and indexes.
-type RoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1beta1.RoleBinding]
-
-// RoleBindingHandlerFuncs are typed event handler functions for RoleBindings.
-type RoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1beta1.RoleBinding]
-
-// RoleBindingDetailedHandlerFuncs are typed event handler functions for RoleBindings that also learn
-// whether an add comes from the initial list.
-type RoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1beta1.RoleBinding]
-
-// RoleBindingFilteringHandler passes only the RoleBindings its filter accepts to a typed handler.
-type RoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1beta1.RoleBinding]
-
-// RoleBindingIndexers are typed index functions for RoleBindings.
-type RoleBindingIndexers = cache.TypedIndexers[*rbacv1beta1.RoleBinding]
-
-// DeletedRoleBinding is a deleted RoleBinding whose final state may be unknown.
-type DeletedRoleBinding = cache.DeletedObject[*rbacv1beta1.RoleBinding]
-
-type roleBindingInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of RoleBindings.
+type (
+	// RoleBindingIndexInformer is a shared index informer of RoleBindings with typed handlers and indexes.
+	RoleBindingIndexInformer cache.TypedSharedIndexInformer[*rbacv1beta1.RoleBinding]
+	// RoleBindingHandlerFuncs are typed event handler functions for RoleBindings.
+	RoleBindingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*rbacv1beta1.RoleBinding]
+	// RoleBindingDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	RoleBindingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*rbacv1beta1.RoleBinding]
+	// RoleBindingFilteringHandler passes only the RoleBindings its filter accepts to a typed handler.
+	RoleBindingFilteringHandler = cache.TypedFilteringResourceEventHandler[*rbacv1beta1.RoleBinding]
+	// RoleBindingIndexers are typed index functions for RoleBindings.
+	RoleBindingIndexers = cache.TypedIndexers[*rbacv1beta1.RoleBinding]
+	// DeletedRoleBinding is a deleted RoleBinding whose final state may be unknown.
+	DeletedRoleBinding = cache.DeletedObject[*rbacv1beta1.RoleBinding]
+)
 
 // NewRoleBindingInformer builds an informer of RoleBindings of its own; a factory's shared one saves memory and connections.
 func NewRoleBindingInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewRoleBindingInformerWithOptions(client kubernetes.Interface, namespace st
 // NewTypedRoleBindingInformerWithOptions is NewRoleBindingInformerWithOptions with a typed result.
 func NewTypedRoleBindingInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) RoleBindingIndexInformer {
 	c := client.RbacV1beta1().RoleBindings(namespace)
-	gvr := rbacv1beta1.SchemeGroupVersion.WithResource("rolebindings")
-	return informers.NewTypedInformer(client, &rbacv1beta1.RoleBinding{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *roleBindingInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewRoleBindingInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for RoleBindings.
-func (f *roleBindingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&rbacv1beta1.RoleBinding{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for RoleBindings.
-func (f *roleBindingInformer) TypedInformer() RoleBindingIndexInformer {
-	return ToRoleBindingIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *roleBindingInformer) Lister() listersrbacv1beta1.RoleBindingLister {
-	return listersrbacv1beta1.NewRoleBindingLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &rbacv1beta1.RoleBinding{}, rbacv1beta1.SchemeGroupVersion.WithResource("rolebindings"), options, c.List, c.Watch)
 }
 
 // ToTypedRoleBindingInformer returns informer with its typed view.
 func ToTypedRoleBindingInformer(informer RoleBindingInformer) TypedRoleBindingInformer {
-	if typed, ok := informer.(TypedRoleBindingInformer); ok {
-		return typed
-	}
-	return typedRoleBindingInformer{informer}
-}
-
-type typedRoleBindingInformer struct{ RoleBindingInformer }
-
-func (i typedRoleBindingInformer) TypedInformer() RoleBindingIndexInformer {
-	return ToRoleBindingIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToRoleBindingIndexInformer)
 }
 
 // ToRoleBindingIndexInformer returns the typed view of a shared informer of RoleBindings.
 func ToRoleBindingIndexInformer(informer cache.SharedIndexInformer) RoleBindingIndexInformer {
-	if typed, ok := informer.(RoleBindingIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*rbacv1beta1.RoleBinding](informer)
+	return informers.TypedView[*rbacv1beta1.RoleBinding](informer)
 }

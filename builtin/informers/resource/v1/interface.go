@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersresourcev1 "github.com/kgen-dev/kgen/builtin/listers/resource/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	resourcev1 "k8s.io/api/resource/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -49,25 +52,30 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // DeviceClasses returns the shared informer and lister of DeviceClasses.
 func (v *version) DeviceClasses() TypedDeviceClassInformer {
-	return &deviceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1.DeviceClass{}, v.tweakListOptions, NewTypedDeviceClassInformerWithOptions,
+		listersresourcev1.NewDeviceClassLister, ToDeviceClassIndexInformer)
 }
 
 // DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 func (v *version) DeviceTaintRules() TypedDeviceTaintRuleInformer {
-	return &deviceTaintRuleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1.DeviceTaintRule{}, v.tweakListOptions, NewTypedDeviceTaintRuleInformerWithOptions,
+		listersresourcev1.NewDeviceTaintRuleLister, ToDeviceTaintRuleIndexInformer)
 }
 
 // ResourceClaims returns the shared informer and lister of ResourceClaims.
 func (v *version) ResourceClaims() TypedResourceClaimInformer {
-	return &resourceClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1.ResourceClaim{}, v.tweakListOptions, informers.InNamespace(NewTypedResourceClaimInformerWithOptions, v.namespace),
+		listersresourcev1.NewResourceClaimLister, ToResourceClaimIndexInformer)
 }
 
 // ResourceClaimTemplates returns the shared informer and lister of ResourceClaimTemplates.
 func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
-	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1.ResourceClaimTemplate{}, v.tweakListOptions, informers.InNamespace(NewTypedResourceClaimTemplateInformerWithOptions, v.namespace),
+		listersresourcev1.NewResourceClaimTemplateLister, ToResourceClaimTemplateIndexInformer)
 }
 
 // ResourceSlices returns the shared informer and lister of ResourceSlices.
 func (v *version) ResourceSlices() TypedResourceSliceInformer {
-	return &resourceSliceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1.ResourceSlice{}, v.tweakListOptions, NewTypedResourceSliceInformerWithOptions,
+		listersresourcev1.NewResourceSliceLister, ToResourceSliceIndexInformer)
 }

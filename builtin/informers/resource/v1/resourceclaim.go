@@ -40,30 +40,21 @@ type TypedResourceClaimInformer interface {
 	TypedInformer() ResourceClaimIndexInformer
 }
 
-// ResourceClaimIndexInformer is a shared index informer of ResourceClaims with typed handlers and indexes.
-type ResourceClaimIndexInformer cache.TypedSharedIndexInformer[*resourcev1.ResourceClaim]
-
-// ResourceClaimHandlerFuncs are typed event handler functions for ResourceClaims.
-type ResourceClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1.ResourceClaim]
-
-// ResourceClaimDetailedHandlerFuncs are typed event handler functions for ResourceClaims that also learn
-// whether an add comes from the initial list.
-type ResourceClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1.ResourceClaim]
-
-// ResourceClaimFilteringHandler passes only the ResourceClaims its filter accepts to a typed handler.
-type ResourceClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1.ResourceClaim]
-
-// ResourceClaimIndexers are typed index functions for ResourceClaims.
-type ResourceClaimIndexers = cache.TypedIndexers[*resourcev1.ResourceClaim]
-
-// DeletedResourceClaim is a deleted ResourceClaim whose final state may be unknown.
-type DeletedResourceClaim = cache.DeletedObject[*resourcev1.ResourceClaim]
-
-type resourceClaimInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ResourceClaims.
+type (
+	// ResourceClaimIndexInformer is a shared index informer of ResourceClaims with typed handlers and indexes.
+	ResourceClaimIndexInformer cache.TypedSharedIndexInformer[*resourcev1.ResourceClaim]
+	// ResourceClaimHandlerFuncs are typed event handler functions for ResourceClaims.
+	ResourceClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1.ResourceClaim]
+	// ResourceClaimDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ResourceClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1.ResourceClaim]
+	// ResourceClaimFilteringHandler passes only the ResourceClaims its filter accepts to a typed handler.
+	ResourceClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1.ResourceClaim]
+	// ResourceClaimIndexers are typed index functions for ResourceClaims.
+	ResourceClaimIndexers = cache.TypedIndexers[*resourcev1.ResourceClaim]
+	// DeletedResourceClaim is a deleted ResourceClaim whose final state may be unknown.
+	DeletedResourceClaim = cache.DeletedObject[*resourcev1.ResourceClaim]
+)
 
 // NewResourceClaimInformer builds an informer of ResourceClaims of its own; a factory's shared one saves memory and connections.
 func NewResourceClaimInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewResourceClaimInformerWithOptions(client kubernetes.Interface, namespace 
 // NewTypedResourceClaimInformerWithOptions is NewResourceClaimInformerWithOptions with a typed result.
 func NewTypedResourceClaimInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClaimIndexInformer {
 	c := client.ResourceV1().ResourceClaims(namespace)
-	gvr := resourcev1.SchemeGroupVersion.WithResource("resourceclaims")
-	return informers.NewTypedInformer(client, &resourcev1.ResourceClaim{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *resourceClaimInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewResourceClaimInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ResourceClaims.
-func (f *resourceClaimInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1.ResourceClaim{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ResourceClaims.
-func (f *resourceClaimInformer) TypedInformer() ResourceClaimIndexInformer {
-	return ToResourceClaimIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *resourceClaimInformer) Lister() listersresourcev1.ResourceClaimLister {
-	return listersresourcev1.NewResourceClaimLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1.ResourceClaim{}, resourcev1.SchemeGroupVersion.WithResource("resourceclaims"), options, c.List, c.Watch)
 }
 
 // ToTypedResourceClaimInformer returns informer with its typed view.
 func ToTypedResourceClaimInformer(informer ResourceClaimInformer) TypedResourceClaimInformer {
-	if typed, ok := informer.(TypedResourceClaimInformer); ok {
-		return typed
-	}
-	return typedResourceClaimInformer{informer}
-}
-
-type typedResourceClaimInformer struct{ ResourceClaimInformer }
-
-func (i typedResourceClaimInformer) TypedInformer() ResourceClaimIndexInformer {
-	return ToResourceClaimIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToResourceClaimIndexInformer)
 }
 
 // ToResourceClaimIndexInformer returns the typed view of a shared informer of ResourceClaims.
 func ToResourceClaimIndexInformer(informer cache.SharedIndexInformer) ResourceClaimIndexInformer {
-	if typed, ok := informer.(ResourceClaimIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1.ResourceClaim](informer)
+	return informers.TypedView[*resourcev1.ResourceClaim](informer)
 }

@@ -40,29 +40,21 @@ type TypedDeviceTaintRuleInformer interface {
 	TypedInformer() DeviceTaintRuleIndexInformer
 }
 
-// DeviceTaintRuleIndexInformer is a shared index informer of DeviceTaintRules with typed handlers and indexes.
-type DeviceTaintRuleIndexInformer cache.TypedSharedIndexInformer[*resourcev1alpha3.DeviceTaintRule]
-
-// DeviceTaintRuleHandlerFuncs are typed event handler functions for DeviceTaintRules.
-type DeviceTaintRuleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1alpha3.DeviceTaintRule]
-
-// DeviceTaintRuleDetailedHandlerFuncs are typed event handler functions for DeviceTaintRules that also learn
-// whether an add comes from the initial list.
-type DeviceTaintRuleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1alpha3.DeviceTaintRule]
-
-// DeviceTaintRuleFilteringHandler passes only the DeviceTaintRules its filter accepts to a typed handler.
-type DeviceTaintRuleFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1alpha3.DeviceTaintRule]
-
-// DeviceTaintRuleIndexers are typed index functions for DeviceTaintRules.
-type DeviceTaintRuleIndexers = cache.TypedIndexers[*resourcev1alpha3.DeviceTaintRule]
-
-// DeletedDeviceTaintRule is a deleted DeviceTaintRule whose final state may be unknown.
-type DeletedDeviceTaintRule = cache.DeletedObject[*resourcev1alpha3.DeviceTaintRule]
-
-type deviceTaintRuleInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of DeviceTaintRules.
+type (
+	// DeviceTaintRuleIndexInformer is a shared index informer of DeviceTaintRules with typed handlers and indexes.
+	DeviceTaintRuleIndexInformer cache.TypedSharedIndexInformer[*resourcev1alpha3.DeviceTaintRule]
+	// DeviceTaintRuleHandlerFuncs are typed event handler functions for DeviceTaintRules.
+	DeviceTaintRuleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1alpha3.DeviceTaintRule]
+	// DeviceTaintRuleDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	DeviceTaintRuleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1alpha3.DeviceTaintRule]
+	// DeviceTaintRuleFilteringHandler passes only the DeviceTaintRules its filter accepts to a typed handler.
+	DeviceTaintRuleFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1alpha3.DeviceTaintRule]
+	// DeviceTaintRuleIndexers are typed index functions for DeviceTaintRules.
+	DeviceTaintRuleIndexers = cache.TypedIndexers[*resourcev1alpha3.DeviceTaintRule]
+	// DeletedDeviceTaintRule is a deleted DeviceTaintRule whose final state may be unknown.
+	DeletedDeviceTaintRule = cache.DeletedObject[*resourcev1alpha3.DeviceTaintRule]
+)
 
 // NewDeviceTaintRuleInformer builds an informer of DeviceTaintRules of its own; a factory's shared one saves memory and connections.
 func NewDeviceTaintRuleInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewDeviceTaintRuleInformerWithOptions(client kubernetes.Interface, options 
 // NewTypedDeviceTaintRuleInformerWithOptions is NewDeviceTaintRuleInformerWithOptions with a typed result.
 func NewTypedDeviceTaintRuleInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) DeviceTaintRuleIndexInformer {
 	c := client.ResourceV1alpha3().DeviceTaintRules()
-	gvr := resourcev1alpha3.SchemeGroupVersion.WithResource("devicetaintrules")
-	return informers.NewTypedInformer(client, &resourcev1alpha3.DeviceTaintRule{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *deviceTaintRuleInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewDeviceTaintRuleInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for DeviceTaintRules.
-func (f *deviceTaintRuleInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1alpha3.DeviceTaintRule{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for DeviceTaintRules.
-func (f *deviceTaintRuleInformer) TypedInformer() DeviceTaintRuleIndexInformer {
-	return ToDeviceTaintRuleIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *deviceTaintRuleInformer) Lister() listersresourcev1alpha3.DeviceTaintRuleLister {
-	return listersresourcev1alpha3.NewDeviceTaintRuleLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1alpha3.DeviceTaintRule{}, resourcev1alpha3.SchemeGroupVersion.WithResource("devicetaintrules"), options, c.List, c.Watch)
 }
 
 // ToTypedDeviceTaintRuleInformer returns informer with its typed view.
 func ToTypedDeviceTaintRuleInformer(informer DeviceTaintRuleInformer) TypedDeviceTaintRuleInformer {
-	if typed, ok := informer.(TypedDeviceTaintRuleInformer); ok {
-		return typed
-	}
-	return typedDeviceTaintRuleInformer{informer}
-}
-
-type typedDeviceTaintRuleInformer struct{ DeviceTaintRuleInformer }
-
-func (i typedDeviceTaintRuleInformer) TypedInformer() DeviceTaintRuleIndexInformer {
-	return ToDeviceTaintRuleIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToDeviceTaintRuleIndexInformer)
 }
 
 // ToDeviceTaintRuleIndexInformer returns the typed view of a shared informer of DeviceTaintRules.
 func ToDeviceTaintRuleIndexInformer(informer cache.SharedIndexInformer) DeviceTaintRuleIndexInformer {
-	if typed, ok := informer.(DeviceTaintRuleIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1alpha3.DeviceTaintRule](informer)
+	return informers.TypedView[*resourcev1alpha3.DeviceTaintRule](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha3
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/listers/resource/v1alpha3"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // DeviceTaintRules returns the shared informer and lister of DeviceTaintRules.
 func (v *version) DeviceTaintRules() TypedDeviceTaintRuleInformer {
-	return &deviceTaintRuleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1alpha3.DeviceTaintRule{}, v.tweakListOptions, NewTypedDeviceTaintRuleInformerWithOptions,
+		listersresourcev1alpha3.NewDeviceTaintRuleLister, ToDeviceTaintRuleIndexInformer)
 }
 
 // ResourcePoolStatusRequests returns the shared informer and lister of ResourcePoolStatusRequests.
 func (v *version) ResourcePoolStatusRequests() TypedResourcePoolStatusRequestInformer {
-	return &resourcePoolStatusRequestInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1alpha3.ResourcePoolStatusRequest{}, v.tweakListOptions, NewTypedResourcePoolStatusRequestInformerWithOptions,
+		listersresourcev1alpha3.NewResourcePoolStatusRequestLister, ToResourcePoolStatusRequestIndexInformer)
 }

@@ -40,29 +40,21 @@ type TypedResourcePoolStatusRequestInformer interface {
 	TypedInformer() ResourcePoolStatusRequestIndexInformer
 }
 
-// ResourcePoolStatusRequestIndexInformer is a shared index informer of ResourcePoolStatusRequests with typed handlers and indexes.
-type ResourcePoolStatusRequestIndexInformer cache.TypedSharedIndexInformer[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-// ResourcePoolStatusRequestHandlerFuncs are typed event handler functions for ResourcePoolStatusRequests.
-type ResourcePoolStatusRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-// ResourcePoolStatusRequestDetailedHandlerFuncs are typed event handler functions for ResourcePoolStatusRequests that also learn
-// whether an add comes from the initial list.
-type ResourcePoolStatusRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-// ResourcePoolStatusRequestFilteringHandler passes only the ResourcePoolStatusRequests its filter accepts to a typed handler.
-type ResourcePoolStatusRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-// ResourcePoolStatusRequestIndexers are typed index functions for ResourcePoolStatusRequests.
-type ResourcePoolStatusRequestIndexers = cache.TypedIndexers[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-// DeletedResourcePoolStatusRequest is a deleted ResourcePoolStatusRequest whose final state may be unknown.
-type DeletedResourcePoolStatusRequest = cache.DeletedObject[*resourcev1alpha3.ResourcePoolStatusRequest]
-
-type resourcePoolStatusRequestInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ResourcePoolStatusRequests.
+type (
+	// ResourcePoolStatusRequestIndexInformer is a shared index informer of ResourcePoolStatusRequests with typed handlers and indexes.
+	ResourcePoolStatusRequestIndexInformer cache.TypedSharedIndexInformer[*resourcev1alpha3.ResourcePoolStatusRequest]
+	// ResourcePoolStatusRequestHandlerFuncs are typed event handler functions for ResourcePoolStatusRequests.
+	ResourcePoolStatusRequestHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
+	// ResourcePoolStatusRequestDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ResourcePoolStatusRequestDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1alpha3.ResourcePoolStatusRequest]
+	// ResourcePoolStatusRequestFilteringHandler passes only the ResourcePoolStatusRequests its filter accepts to a typed handler.
+	ResourcePoolStatusRequestFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1alpha3.ResourcePoolStatusRequest]
+	// ResourcePoolStatusRequestIndexers are typed index functions for ResourcePoolStatusRequests.
+	ResourcePoolStatusRequestIndexers = cache.TypedIndexers[*resourcev1alpha3.ResourcePoolStatusRequest]
+	// DeletedResourcePoolStatusRequest is a deleted ResourcePoolStatusRequest whose final state may be unknown.
+	DeletedResourcePoolStatusRequest = cache.DeletedObject[*resourcev1alpha3.ResourcePoolStatusRequest]
+)
 
 // NewResourcePoolStatusRequestInformer builds an informer of ResourcePoolStatusRequests of its own; a factory's shared one saves memory and connections.
 func NewResourcePoolStatusRequestInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewResourcePoolStatusRequestInformerWithOptions(client kubernetes.Interface
 // NewTypedResourcePoolStatusRequestInformerWithOptions is NewResourcePoolStatusRequestInformerWithOptions with a typed result.
 func NewTypedResourcePoolStatusRequestInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ResourcePoolStatusRequestIndexInformer {
 	c := client.ResourceV1alpha3().ResourcePoolStatusRequests()
-	gvr := resourcev1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests")
-	return informers.NewTypedInformer(client, &resourcev1alpha3.ResourcePoolStatusRequest{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *resourcePoolStatusRequestInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewResourcePoolStatusRequestInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ResourcePoolStatusRequests.
-func (f *resourcePoolStatusRequestInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1alpha3.ResourcePoolStatusRequest{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ResourcePoolStatusRequests.
-func (f *resourcePoolStatusRequestInformer) TypedInformer() ResourcePoolStatusRequestIndexInformer {
-	return ToResourcePoolStatusRequestIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *resourcePoolStatusRequestInformer) Lister() listersresourcev1alpha3.ResourcePoolStatusRequestLister {
-	return listersresourcev1alpha3.NewResourcePoolStatusRequestLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1alpha3.ResourcePoolStatusRequest{}, resourcev1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests"), options, c.List, c.Watch)
 }
 
 // ToTypedResourcePoolStatusRequestInformer returns informer with its typed view.
 func ToTypedResourcePoolStatusRequestInformer(informer ResourcePoolStatusRequestInformer) TypedResourcePoolStatusRequestInformer {
-	if typed, ok := informer.(TypedResourcePoolStatusRequestInformer); ok {
-		return typed
-	}
-	return typedResourcePoolStatusRequestInformer{informer}
-}
-
-type typedResourcePoolStatusRequestInformer struct {
-	ResourcePoolStatusRequestInformer
-}
-
-func (i typedResourcePoolStatusRequestInformer) TypedInformer() ResourcePoolStatusRequestIndexInformer {
-	return ToResourcePoolStatusRequestIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToResourcePoolStatusRequestIndexInformer)
 }
 
 // ToResourcePoolStatusRequestIndexInformer returns the typed view of a shared informer of ResourcePoolStatusRequests.
 func ToResourcePoolStatusRequestIndexInformer(informer cache.SharedIndexInformer) ResourcePoolStatusRequestIndexInformer {
-	if typed, ok := informer.(ResourcePoolStatusRequestIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1alpha3.ResourcePoolStatusRequest](informer)
+	return informers.TypedView[*resourcev1alpha3.ResourcePoolStatusRequest](informer)
 }

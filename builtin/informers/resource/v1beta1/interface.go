@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersresourcev1beta1 "github.com/kgen-dev/kgen/builtin/listers/resource/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -47,20 +50,24 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // DeviceClasses returns the shared informer and lister of DeviceClasses.
 func (v *version) DeviceClasses() TypedDeviceClassInformer {
-	return &deviceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1beta1.DeviceClass{}, v.tweakListOptions, NewTypedDeviceClassInformerWithOptions,
+		listersresourcev1beta1.NewDeviceClassLister, ToDeviceClassIndexInformer)
 }
 
 // ResourceClaims returns the shared informer and lister of ResourceClaims.
 func (v *version) ResourceClaims() TypedResourceClaimInformer {
-	return &resourceClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1beta1.ResourceClaim{}, v.tweakListOptions, informers.InNamespace(NewTypedResourceClaimInformerWithOptions, v.namespace),
+		listersresourcev1beta1.NewResourceClaimLister, ToResourceClaimIndexInformer)
 }
 
 // ResourceClaimTemplates returns the shared informer and lister of ResourceClaimTemplates.
 func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
-	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1beta1.ResourceClaimTemplate{}, v.tweakListOptions, informers.InNamespace(NewTypedResourceClaimTemplateInformerWithOptions, v.namespace),
+		listersresourcev1beta1.NewResourceClaimTemplateLister, ToResourceClaimTemplateIndexInformer)
 }
 
 // ResourceSlices returns the shared informer and lister of ResourceSlices.
 func (v *version) ResourceSlices() TypedResourceSliceInformer {
-	return &resourceSliceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &resourcev1beta1.ResourceSlice{}, v.tweakListOptions, NewTypedResourceSliceInformerWithOptions,
+		listersresourcev1beta1.NewResourceSliceLister, ToResourceSliceIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedResourceClaimTemplateInformer interface {
 	TypedInformer() ResourceClaimTemplateIndexInformer
 }
 
-// ResourceClaimTemplateIndexInformer is a shared index informer of ResourceClaimTemplates with typed handlers and indexes.
-type ResourceClaimTemplateIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta1.ResourceClaimTemplate]
-
-// ResourceClaimTemplateHandlerFuncs are typed event handler functions for ResourceClaimTemplates.
-type ResourceClaimTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta1.ResourceClaimTemplate]
-
-// ResourceClaimTemplateDetailedHandlerFuncs are typed event handler functions for ResourceClaimTemplates that also learn
-// whether an add comes from the initial list.
-type ResourceClaimTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta1.ResourceClaimTemplate]
-
-// ResourceClaimTemplateFilteringHandler passes only the ResourceClaimTemplates its filter accepts to a typed handler.
-type ResourceClaimTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta1.ResourceClaimTemplate]
-
-// ResourceClaimTemplateIndexers are typed index functions for ResourceClaimTemplates.
-type ResourceClaimTemplateIndexers = cache.TypedIndexers[*resourcev1beta1.ResourceClaimTemplate]
-
-// DeletedResourceClaimTemplate is a deleted ResourceClaimTemplate whose final state may be unknown.
-type DeletedResourceClaimTemplate = cache.DeletedObject[*resourcev1beta1.ResourceClaimTemplate]
-
-type resourceClaimTemplateInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of ResourceClaimTemplates.
+type (
+	// ResourceClaimTemplateIndexInformer is a shared index informer of ResourceClaimTemplates with typed handlers and indexes.
+	ResourceClaimTemplateIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta1.ResourceClaimTemplate]
+	// ResourceClaimTemplateHandlerFuncs are typed event handler functions for ResourceClaimTemplates.
+	ResourceClaimTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta1.ResourceClaimTemplate]
+	// ResourceClaimTemplateDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ResourceClaimTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta1.ResourceClaimTemplate]
+	// ResourceClaimTemplateFilteringHandler passes only the ResourceClaimTemplates its filter accepts to a typed handler.
+	ResourceClaimTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta1.ResourceClaimTemplate]
+	// ResourceClaimTemplateIndexers are typed index functions for ResourceClaimTemplates.
+	ResourceClaimTemplateIndexers = cache.TypedIndexers[*resourcev1beta1.ResourceClaimTemplate]
+	// DeletedResourceClaimTemplate is a deleted ResourceClaimTemplate whose final state may be unknown.
+	DeletedResourceClaimTemplate = cache.DeletedObject[*resourcev1beta1.ResourceClaimTemplate]
+)
 
 // NewResourceClaimTemplateInformer builds an informer of ResourceClaimTemplates of its own; a factory's shared one saves memory and connections.
 func NewResourceClaimTemplateInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewResourceClaimTemplateInformerWithOptions(client kubernetes.Interface, na
 // NewTypedResourceClaimTemplateInformerWithOptions is NewResourceClaimTemplateInformerWithOptions with a typed result.
 func NewTypedResourceClaimTemplateInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClaimTemplateIndexInformer {
 	c := client.ResourceV1beta1().ResourceClaimTemplates(namespace)
-	gvr := resourcev1beta1.SchemeGroupVersion.WithResource("resourceclaimtemplates")
-	return informers.NewTypedInformer(client, &resourcev1beta1.ResourceClaimTemplate{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *resourceClaimTemplateInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewResourceClaimTemplateInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ResourceClaimTemplates.
-func (f *resourceClaimTemplateInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1beta1.ResourceClaimTemplate{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ResourceClaimTemplates.
-func (f *resourceClaimTemplateInformer) TypedInformer() ResourceClaimTemplateIndexInformer {
-	return ToResourceClaimTemplateIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *resourceClaimTemplateInformer) Lister() listersresourcev1beta1.ResourceClaimTemplateLister {
-	return listersresourcev1beta1.NewResourceClaimTemplateLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1beta1.ResourceClaimTemplate{}, resourcev1beta1.SchemeGroupVersion.WithResource("resourceclaimtemplates"), options, c.List, c.Watch)
 }
 
 // ToTypedResourceClaimTemplateInformer returns informer with its typed view.
 func ToTypedResourceClaimTemplateInformer(informer ResourceClaimTemplateInformer) TypedResourceClaimTemplateInformer {
-	if typed, ok := informer.(TypedResourceClaimTemplateInformer); ok {
-		return typed
-	}
-	return typedResourceClaimTemplateInformer{informer}
-}
-
-type typedResourceClaimTemplateInformer struct{ ResourceClaimTemplateInformer }
-
-func (i typedResourceClaimTemplateInformer) TypedInformer() ResourceClaimTemplateIndexInformer {
-	return ToResourceClaimTemplateIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToResourceClaimTemplateIndexInformer)
 }
 
 // ToResourceClaimTemplateIndexInformer returns the typed view of a shared informer of ResourceClaimTemplates.
 func ToResourceClaimTemplateIndexInformer(informer cache.SharedIndexInformer) ResourceClaimTemplateIndexInformer {
-	if typed, ok := informer.(ResourceClaimTemplateIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1beta1.ResourceClaimTemplate](informer)
+	return informers.TypedView[*resourcev1beta1.ResourceClaimTemplate](informer)
 }

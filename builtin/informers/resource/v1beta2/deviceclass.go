@@ -40,29 +40,21 @@ type TypedDeviceClassInformer interface {
 	TypedInformer() DeviceClassIndexInformer
 }
 
-// DeviceClassIndexInformer is a shared index informer of DeviceClasses with typed handlers and indexes.
-type DeviceClassIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta2.DeviceClass]
-
-// DeviceClassHandlerFuncs are typed event handler functions for DeviceClasses.
-type DeviceClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta2.DeviceClass]
-
-// DeviceClassDetailedHandlerFuncs are typed event handler functions for DeviceClasses that also learn
-// whether an add comes from the initial list.
-type DeviceClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta2.DeviceClass]
-
-// DeviceClassFilteringHandler passes only the DeviceClasses its filter accepts to a typed handler.
-type DeviceClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta2.DeviceClass]
-
-// DeviceClassIndexers are typed index functions for DeviceClasses.
-type DeviceClassIndexers = cache.TypedIndexers[*resourcev1beta2.DeviceClass]
-
-// DeletedDeviceClass is a deleted DeviceClass whose final state may be unknown.
-type DeletedDeviceClass = cache.DeletedObject[*resourcev1beta2.DeviceClass]
-
-type deviceClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of DeviceClasses.
+type (
+	// DeviceClassIndexInformer is a shared index informer of DeviceClasses with typed handlers and indexes.
+	DeviceClassIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta2.DeviceClass]
+	// DeviceClassHandlerFuncs are typed event handler functions for DeviceClasses.
+	DeviceClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta2.DeviceClass]
+	// DeviceClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	DeviceClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta2.DeviceClass]
+	// DeviceClassFilteringHandler passes only the DeviceClasses its filter accepts to a typed handler.
+	DeviceClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta2.DeviceClass]
+	// DeviceClassIndexers are typed index functions for DeviceClasses.
+	DeviceClassIndexers = cache.TypedIndexers[*resourcev1beta2.DeviceClass]
+	// DeletedDeviceClass is a deleted DeviceClass whose final state may be unknown.
+	DeletedDeviceClass = cache.DeletedObject[*resourcev1beta2.DeviceClass]
+)
 
 // NewDeviceClassInformer builds an informer of DeviceClasses of its own; a factory's shared one saves memory and connections.
 func NewDeviceClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewDeviceClassInformerWithOptions(client kubernetes.Interface, options inte
 // NewTypedDeviceClassInformerWithOptions is NewDeviceClassInformerWithOptions with a typed result.
 func NewTypedDeviceClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) DeviceClassIndexInformer {
 	c := client.ResourceV1beta2().DeviceClasses()
-	gvr := resourcev1beta2.SchemeGroupVersion.WithResource("deviceclasses")
-	return informers.NewTypedInformer(client, &resourcev1beta2.DeviceClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *deviceClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewDeviceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for DeviceClasses.
-func (f *deviceClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1beta2.DeviceClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for DeviceClasses.
-func (f *deviceClassInformer) TypedInformer() DeviceClassIndexInformer {
-	return ToDeviceClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *deviceClassInformer) Lister() listersresourcev1beta2.DeviceClassLister {
-	return listersresourcev1beta2.NewDeviceClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1beta2.DeviceClass{}, resourcev1beta2.SchemeGroupVersion.WithResource("deviceclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedDeviceClassInformer returns informer with its typed view.
 func ToTypedDeviceClassInformer(informer DeviceClassInformer) TypedDeviceClassInformer {
-	if typed, ok := informer.(TypedDeviceClassInformer); ok {
-		return typed
-	}
-	return typedDeviceClassInformer{informer}
-}
-
-type typedDeviceClassInformer struct{ DeviceClassInformer }
-
-func (i typedDeviceClassInformer) TypedInformer() DeviceClassIndexInformer {
-	return ToDeviceClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToDeviceClassIndexInformer)
 }
 
 // ToDeviceClassIndexInformer returns the typed view of a shared informer of DeviceClasses.
 func ToDeviceClassIndexInformer(informer cache.SharedIndexInformer) DeviceClassIndexInformer {
-	if typed, ok := informer.(DeviceClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1beta2.DeviceClass](informer)
+	return informers.TypedView[*resourcev1beta2.DeviceClass](informer)
 }

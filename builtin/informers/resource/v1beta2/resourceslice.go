@@ -40,29 +40,21 @@ type TypedResourceSliceInformer interface {
 	TypedInformer() ResourceSliceIndexInformer
 }
 
-// ResourceSliceIndexInformer is a shared index informer of ResourceSlices with typed handlers and indexes.
-type ResourceSliceIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta2.ResourceSlice]
-
-// ResourceSliceHandlerFuncs are typed event handler functions for ResourceSlices.
-type ResourceSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta2.ResourceSlice]
-
-// ResourceSliceDetailedHandlerFuncs are typed event handler functions for ResourceSlices that also learn
-// whether an add comes from the initial list.
-type ResourceSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta2.ResourceSlice]
-
-// ResourceSliceFilteringHandler passes only the ResourceSlices its filter accepts to a typed handler.
-type ResourceSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta2.ResourceSlice]
-
-// ResourceSliceIndexers are typed index functions for ResourceSlices.
-type ResourceSliceIndexers = cache.TypedIndexers[*resourcev1beta2.ResourceSlice]
-
-// DeletedResourceSlice is a deleted ResourceSlice whose final state may be unknown.
-type DeletedResourceSlice = cache.DeletedObject[*resourcev1beta2.ResourceSlice]
-
-type resourceSliceInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ResourceSlices.
+type (
+	// ResourceSliceIndexInformer is a shared index informer of ResourceSlices with typed handlers and indexes.
+	ResourceSliceIndexInformer cache.TypedSharedIndexInformer[*resourcev1beta2.ResourceSlice]
+	// ResourceSliceHandlerFuncs are typed event handler functions for ResourceSlices.
+	ResourceSliceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*resourcev1beta2.ResourceSlice]
+	// ResourceSliceDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ResourceSliceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*resourcev1beta2.ResourceSlice]
+	// ResourceSliceFilteringHandler passes only the ResourceSlices its filter accepts to a typed handler.
+	ResourceSliceFilteringHandler = cache.TypedFilteringResourceEventHandler[*resourcev1beta2.ResourceSlice]
+	// ResourceSliceIndexers are typed index functions for ResourceSlices.
+	ResourceSliceIndexers = cache.TypedIndexers[*resourcev1beta2.ResourceSlice]
+	// DeletedResourceSlice is a deleted ResourceSlice whose final state may be unknown.
+	DeletedResourceSlice = cache.DeletedObject[*resourcev1beta2.ResourceSlice]
+)
 
 // NewResourceSliceInformer builds an informer of ResourceSlices of its own; a factory's shared one saves memory and connections.
 func NewResourceSliceInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewResourceSliceInformerWithOptions(client kubernetes.Interface, options in
 // NewTypedResourceSliceInformerWithOptions is NewResourceSliceInformerWithOptions with a typed result.
 func NewTypedResourceSliceInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) ResourceSliceIndexInformer {
 	c := client.ResourceV1beta2().ResourceSlices()
-	gvr := resourcev1beta2.SchemeGroupVersion.WithResource("resourceslices")
-	return informers.NewTypedInformer(client, &resourcev1beta2.ResourceSlice{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *resourceSliceInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewResourceSliceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ResourceSlices.
-func (f *resourceSliceInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&resourcev1beta2.ResourceSlice{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ResourceSlices.
-func (f *resourceSliceInformer) TypedInformer() ResourceSliceIndexInformer {
-	return ToResourceSliceIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *resourceSliceInformer) Lister() listersresourcev1beta2.ResourceSliceLister {
-	return listersresourcev1beta2.NewResourceSliceLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &resourcev1beta2.ResourceSlice{}, resourcev1beta2.SchemeGroupVersion.WithResource("resourceslices"), options, c.List, c.Watch)
 }
 
 // ToTypedResourceSliceInformer returns informer with its typed view.
 func ToTypedResourceSliceInformer(informer ResourceSliceInformer) TypedResourceSliceInformer {
-	if typed, ok := informer.(TypedResourceSliceInformer); ok {
-		return typed
-	}
-	return typedResourceSliceInformer{informer}
-}
-
-type typedResourceSliceInformer struct{ ResourceSliceInformer }
-
-func (i typedResourceSliceInformer) TypedInformer() ResourceSliceIndexInformer {
-	return ToResourceSliceIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToResourceSliceIndexInformer)
 }
 
 // ToResourceSliceIndexInformer returns the typed view of a shared informer of ResourceSlices.
 func ToResourceSliceIndexInformer(informer cache.SharedIndexInformer) ResourceSliceIndexInformer {
-	if typed, ok := informer.(ResourceSliceIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*resourcev1beta2.ResourceSlice](informer)
+	return informers.TypedView[*resourcev1beta2.ResourceSlice](informer)
 }

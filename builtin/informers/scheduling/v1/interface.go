@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersschedulingv1 "github.com/kgen-dev/kgen/builtin/listers/scheduling/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // PriorityClasses returns the shared informer and lister of PriorityClasses.
 func (v *version) PriorityClasses() TypedPriorityClassInformer {
-	return &priorityClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1.PriorityClass{}, v.tweakListOptions, NewTypedPriorityClassInformerWithOptions,
+		listersschedulingv1.NewPriorityClassLister, ToPriorityClassIndexInformer)
 }

@@ -40,29 +40,21 @@ type TypedPriorityClassInformer interface {
 	TypedInformer() PriorityClassIndexInformer
 }
 
-// PriorityClassIndexInformer is a shared index informer of PriorityClasses with typed handlers and indexes.
-type PriorityClassIndexInformer cache.TypedSharedIndexInformer[*schedulingv1.PriorityClass]
-
-// PriorityClassHandlerFuncs are typed event handler functions for PriorityClasses.
-type PriorityClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1.PriorityClass]
-
-// PriorityClassDetailedHandlerFuncs are typed event handler functions for PriorityClasses that also learn
-// whether an add comes from the initial list.
-type PriorityClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1.PriorityClass]
-
-// PriorityClassFilteringHandler passes only the PriorityClasses its filter accepts to a typed handler.
-type PriorityClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1.PriorityClass]
-
-// PriorityClassIndexers are typed index functions for PriorityClasses.
-type PriorityClassIndexers = cache.TypedIndexers[*schedulingv1.PriorityClass]
-
-// DeletedPriorityClass is a deleted PriorityClass whose final state may be unknown.
-type DeletedPriorityClass = cache.DeletedObject[*schedulingv1.PriorityClass]
-
-type priorityClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of PriorityClasses.
+type (
+	// PriorityClassIndexInformer is a shared index informer of PriorityClasses with typed handlers and indexes.
+	PriorityClassIndexInformer cache.TypedSharedIndexInformer[*schedulingv1.PriorityClass]
+	// PriorityClassHandlerFuncs are typed event handler functions for PriorityClasses.
+	PriorityClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1.PriorityClass]
+	// PriorityClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PriorityClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1.PriorityClass]
+	// PriorityClassFilteringHandler passes only the PriorityClasses its filter accepts to a typed handler.
+	PriorityClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1.PriorityClass]
+	// PriorityClassIndexers are typed index functions for PriorityClasses.
+	PriorityClassIndexers = cache.TypedIndexers[*schedulingv1.PriorityClass]
+	// DeletedPriorityClass is a deleted PriorityClass whose final state may be unknown.
+	DeletedPriorityClass = cache.DeletedObject[*schedulingv1.PriorityClass]
+)
 
 // NewPriorityClassInformer builds an informer of PriorityClasses of its own; a factory's shared one saves memory and connections.
 func NewPriorityClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewPriorityClassInformerWithOptions(client kubernetes.Interface, options in
 // NewTypedPriorityClassInformerWithOptions is NewPriorityClassInformerWithOptions with a typed result.
 func NewTypedPriorityClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) PriorityClassIndexInformer {
 	c := client.SchedulingV1().PriorityClasses()
-	gvr := schedulingv1.SchemeGroupVersion.WithResource("priorityclasses")
-	return informers.NewTypedInformer(client, &schedulingv1.PriorityClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *priorityClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPriorityClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PriorityClasses.
-func (f *priorityClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&schedulingv1.PriorityClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PriorityClasses.
-func (f *priorityClassInformer) TypedInformer() PriorityClassIndexInformer {
-	return ToPriorityClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *priorityClassInformer) Lister() listersschedulingv1.PriorityClassLister {
-	return listersschedulingv1.NewPriorityClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &schedulingv1.PriorityClass{}, schedulingv1.SchemeGroupVersion.WithResource("priorityclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedPriorityClassInformer returns informer with its typed view.
 func ToTypedPriorityClassInformer(informer PriorityClassInformer) TypedPriorityClassInformer {
-	if typed, ok := informer.(TypedPriorityClassInformer); ok {
-		return typed
-	}
-	return typedPriorityClassInformer{informer}
-}
-
-type typedPriorityClassInformer struct{ PriorityClassInformer }
-
-func (i typedPriorityClassInformer) TypedInformer() PriorityClassIndexInformer {
-	return ToPriorityClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPriorityClassIndexInformer)
 }
 
 // ToPriorityClassIndexInformer returns the typed view of a shared informer of PriorityClasses.
 func ToPriorityClassIndexInformer(informer cache.SharedIndexInformer) PriorityClassIndexInformer {
-	if typed, ok := informer.(PriorityClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*schedulingv1.PriorityClass](informer)
+	return informers.TypedView[*schedulingv1.PriorityClass](informer)
 }

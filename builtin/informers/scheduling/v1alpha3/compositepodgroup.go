@@ -40,30 +40,21 @@ type TypedCompositePodGroupInformer interface {
 	TypedInformer() CompositePodGroupIndexInformer
 }
 
-// CompositePodGroupIndexInformer is a shared index informer of CompositePodGroups with typed handlers and indexes.
-type CompositePodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.CompositePodGroup]
-
-// CompositePodGroupHandlerFuncs are typed event handler functions for CompositePodGroups.
-type CompositePodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.CompositePodGroup]
-
-// CompositePodGroupDetailedHandlerFuncs are typed event handler functions for CompositePodGroups that also learn
-// whether an add comes from the initial list.
-type CompositePodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.CompositePodGroup]
-
-// CompositePodGroupFilteringHandler passes only the CompositePodGroups its filter accepts to a typed handler.
-type CompositePodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.CompositePodGroup]
-
-// CompositePodGroupIndexers are typed index functions for CompositePodGroups.
-type CompositePodGroupIndexers = cache.TypedIndexers[*schedulingv1alpha3.CompositePodGroup]
-
-// DeletedCompositePodGroup is a deleted CompositePodGroup whose final state may be unknown.
-type DeletedCompositePodGroup = cache.DeletedObject[*schedulingv1alpha3.CompositePodGroup]
-
-type compositePodGroupInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of CompositePodGroups.
+type (
+	// CompositePodGroupIndexInformer is a shared index informer of CompositePodGroups with typed handlers and indexes.
+	CompositePodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.CompositePodGroup]
+	// CompositePodGroupHandlerFuncs are typed event handler functions for CompositePodGroups.
+	CompositePodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.CompositePodGroup]
+	// CompositePodGroupDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CompositePodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.CompositePodGroup]
+	// CompositePodGroupFilteringHandler passes only the CompositePodGroups its filter accepts to a typed handler.
+	CompositePodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.CompositePodGroup]
+	// CompositePodGroupIndexers are typed index functions for CompositePodGroups.
+	CompositePodGroupIndexers = cache.TypedIndexers[*schedulingv1alpha3.CompositePodGroup]
+	// DeletedCompositePodGroup is a deleted CompositePodGroup whose final state may be unknown.
+	DeletedCompositePodGroup = cache.DeletedObject[*schedulingv1alpha3.CompositePodGroup]
+)
 
 // NewCompositePodGroupInformer builds an informer of CompositePodGroups of its own; a factory's shared one saves memory and connections.
 func NewCompositePodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewCompositePodGroupInformerWithOptions(client kubernetes.Interface, namesp
 // NewTypedCompositePodGroupInformerWithOptions is NewCompositePodGroupInformerWithOptions with a typed result.
 func NewTypedCompositePodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CompositePodGroupIndexInformer {
 	c := client.SchedulingV1alpha3().CompositePodGroups(namespace)
-	gvr := schedulingv1alpha3.SchemeGroupVersion.WithResource("compositepodgroups")
-	return informers.NewTypedInformer(client, &schedulingv1alpha3.CompositePodGroup{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *compositePodGroupInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCompositePodGroupInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CompositePodGroups.
-func (f *compositePodGroupInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&schedulingv1alpha3.CompositePodGroup{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CompositePodGroups.
-func (f *compositePodGroupInformer) TypedInformer() CompositePodGroupIndexInformer {
-	return ToCompositePodGroupIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *compositePodGroupInformer) Lister() listersschedulingv1alpha3.CompositePodGroupLister {
-	return listersschedulingv1alpha3.NewCompositePodGroupLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &schedulingv1alpha3.CompositePodGroup{}, schedulingv1alpha3.SchemeGroupVersion.WithResource("compositepodgroups"), options, c.List, c.Watch)
 }
 
 // ToTypedCompositePodGroupInformer returns informer with its typed view.
 func ToTypedCompositePodGroupInformer(informer CompositePodGroupInformer) TypedCompositePodGroupInformer {
-	if typed, ok := informer.(TypedCompositePodGroupInformer); ok {
-		return typed
-	}
-	return typedCompositePodGroupInformer{informer}
-}
-
-type typedCompositePodGroupInformer struct{ CompositePodGroupInformer }
-
-func (i typedCompositePodGroupInformer) TypedInformer() CompositePodGroupIndexInformer {
-	return ToCompositePodGroupIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCompositePodGroupIndexInformer)
 }
 
 // ToCompositePodGroupIndexInformer returns the typed view of a shared informer of CompositePodGroups.
 func ToCompositePodGroupIndexInformer(informer cache.SharedIndexInformer) CompositePodGroupIndexInformer {
-	if typed, ok := informer.(CompositePodGroupIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*schedulingv1alpha3.CompositePodGroup](informer)
+	return informers.TypedView[*schedulingv1alpha3.CompositePodGroup](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha3
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/listers/scheduling/v1alpha3"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CompositePodGroups returns the shared informer and lister of CompositePodGroups.
 func (v *version) CompositePodGroups() TypedCompositePodGroupInformer {
-	return &compositePodGroupInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1alpha3.CompositePodGroup{}, v.tweakListOptions, informers.InNamespace(NewTypedCompositePodGroupInformerWithOptions, v.namespace),
+		listersschedulingv1alpha3.NewCompositePodGroupLister, ToCompositePodGroupIndexInformer)
 }
 
 // PodGroups returns the shared informer and lister of PodGroups.
 func (v *version) PodGroups() TypedPodGroupInformer {
-	return &podGroupInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1alpha3.PodGroup{}, v.tweakListOptions, informers.InNamespace(NewTypedPodGroupInformerWithOptions, v.namespace),
+		listersschedulingv1alpha3.NewPodGroupLister, ToPodGroupIndexInformer)
 }
 
 // Workloads returns the shared informer and lister of Workloads.
 func (v *version) Workloads() TypedWorkloadInformer {
-	return &workloadInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1alpha3.Workload{}, v.tweakListOptions, informers.InNamespace(NewTypedWorkloadInformerWithOptions, v.namespace),
+		listersschedulingv1alpha3.NewWorkloadLister, ToWorkloadIndexInformer)
 }

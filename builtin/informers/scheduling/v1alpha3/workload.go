@@ -40,30 +40,21 @@ type TypedWorkloadInformer interface {
 	TypedInformer() WorkloadIndexInformer
 }
 
-// WorkloadIndexInformer is a shared index informer of Workloads with typed handlers and indexes.
-type WorkloadIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.Workload]
-
-// WorkloadHandlerFuncs are typed event handler functions for Workloads.
-type WorkloadHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.Workload]
-
-// WorkloadDetailedHandlerFuncs are typed event handler functions for Workloads that also learn
-// whether an add comes from the initial list.
-type WorkloadDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.Workload]
-
-// WorkloadFilteringHandler passes only the Workloads its filter accepts to a typed handler.
-type WorkloadFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.Workload]
-
-// WorkloadIndexers are typed index functions for Workloads.
-type WorkloadIndexers = cache.TypedIndexers[*schedulingv1alpha3.Workload]
-
-// DeletedWorkload is a deleted Workload whose final state may be unknown.
-type DeletedWorkload = cache.DeletedObject[*schedulingv1alpha3.Workload]
-
-type workloadInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Workloads.
+type (
+	// WorkloadIndexInformer is a shared index informer of Workloads with typed handlers and indexes.
+	WorkloadIndexInformer cache.TypedSharedIndexInformer[*schedulingv1alpha3.Workload]
+	// WorkloadHandlerFuncs are typed event handler functions for Workloads.
+	WorkloadHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1alpha3.Workload]
+	// WorkloadDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	WorkloadDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1alpha3.Workload]
+	// WorkloadFilteringHandler passes only the Workloads its filter accepts to a typed handler.
+	WorkloadFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1alpha3.Workload]
+	// WorkloadIndexers are typed index functions for Workloads.
+	WorkloadIndexers = cache.TypedIndexers[*schedulingv1alpha3.Workload]
+	// DeletedWorkload is a deleted Workload whose final state may be unknown.
+	DeletedWorkload = cache.DeletedObject[*schedulingv1alpha3.Workload]
+)
 
 // NewWorkloadInformer builds an informer of Workloads of its own; a factory's shared one saves memory and connections.
 func NewWorkloadInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewWorkloadInformerWithOptions(client kubernetes.Interface, namespace strin
 // NewTypedWorkloadInformerWithOptions is NewWorkloadInformerWithOptions with a typed result.
 func NewTypedWorkloadInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) WorkloadIndexInformer {
 	c := client.SchedulingV1alpha3().Workloads(namespace)
-	gvr := schedulingv1alpha3.SchemeGroupVersion.WithResource("workloads")
-	return informers.NewTypedInformer(client, &schedulingv1alpha3.Workload{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *workloadInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewWorkloadInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Workloads.
-func (f *workloadInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&schedulingv1alpha3.Workload{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Workloads.
-func (f *workloadInformer) TypedInformer() WorkloadIndexInformer {
-	return ToWorkloadIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *workloadInformer) Lister() listersschedulingv1alpha3.WorkloadLister {
-	return listersschedulingv1alpha3.NewWorkloadLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &schedulingv1alpha3.Workload{}, schedulingv1alpha3.SchemeGroupVersion.WithResource("workloads"), options, c.List, c.Watch)
 }
 
 // ToTypedWorkloadInformer returns informer with its typed view.
 func ToTypedWorkloadInformer(informer WorkloadInformer) TypedWorkloadInformer {
-	if typed, ok := informer.(TypedWorkloadInformer); ok {
-		return typed
-	}
-	return typedWorkloadInformer{informer}
-}
-
-type typedWorkloadInformer struct{ WorkloadInformer }
-
-func (i typedWorkloadInformer) TypedInformer() WorkloadIndexInformer {
-	return ToWorkloadIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToWorkloadIndexInformer)
 }
 
 // ToWorkloadIndexInformer returns the typed view of a shared informer of Workloads.
 func ToWorkloadIndexInformer(informer cache.SharedIndexInformer) WorkloadIndexInformer {
-	if typed, ok := informer.(WorkloadIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*schedulingv1alpha3.Workload](informer)
+	return informers.TypedView[*schedulingv1alpha3.Workload](informer)
 }

@@ -20,6 +20,9 @@ package v1beta1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/listers/scheduling/v1beta1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // PodGroups returns the shared informer and lister of PodGroups.
 func (v *version) PodGroups() TypedPodGroupInformer {
-	return &podGroupInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1beta1.PodGroup{}, v.tweakListOptions, informers.InNamespace(NewTypedPodGroupInformerWithOptions, v.namespace),
+		listersschedulingv1beta1.NewPodGroupLister, ToPodGroupIndexInformer)
 }
 
 // PriorityClasses returns the shared informer and lister of PriorityClasses.
 func (v *version) PriorityClasses() TypedPriorityClassInformer {
-	return &priorityClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1beta1.PriorityClass{}, v.tweakListOptions, NewTypedPriorityClassInformerWithOptions,
+		listersschedulingv1beta1.NewPriorityClassLister, ToPriorityClassIndexInformer)
 }
 
 // Workloads returns the shared informer and lister of Workloads.
 func (v *version) Workloads() TypedWorkloadInformer {
-	return &workloadInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &schedulingv1beta1.Workload{}, v.tweakListOptions, informers.InNamespace(NewTypedWorkloadInformerWithOptions, v.namespace),
+		listersschedulingv1beta1.NewWorkloadLister, ToWorkloadIndexInformer)
 }

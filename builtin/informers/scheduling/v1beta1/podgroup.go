@@ -40,30 +40,21 @@ type TypedPodGroupInformer interface {
 	TypedInformer() PodGroupIndexInformer
 }
 
-// PodGroupIndexInformer is a shared index informer of PodGroups with typed handlers and indexes.
-type PodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1beta1.PodGroup]
-
-// PodGroupHandlerFuncs are typed event handler functions for PodGroups.
-type PodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1beta1.PodGroup]
-
-// PodGroupDetailedHandlerFuncs are typed event handler functions for PodGroups that also learn
-// whether an add comes from the initial list.
-type PodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1beta1.PodGroup]
-
-// PodGroupFilteringHandler passes only the PodGroups its filter accepts to a typed handler.
-type PodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1beta1.PodGroup]
-
-// PodGroupIndexers are typed index functions for PodGroups.
-type PodGroupIndexers = cache.TypedIndexers[*schedulingv1beta1.PodGroup]
-
-// DeletedPodGroup is a deleted PodGroup whose final state may be unknown.
-type DeletedPodGroup = cache.DeletedObject[*schedulingv1beta1.PodGroup]
-
-type podGroupInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of PodGroups.
+type (
+	// PodGroupIndexInformer is a shared index informer of PodGroups with typed handlers and indexes.
+	PodGroupIndexInformer cache.TypedSharedIndexInformer[*schedulingv1beta1.PodGroup]
+	// PodGroupHandlerFuncs are typed event handler functions for PodGroups.
+	PodGroupHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*schedulingv1beta1.PodGroup]
+	// PodGroupDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	PodGroupDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*schedulingv1beta1.PodGroup]
+	// PodGroupFilteringHandler passes only the PodGroups its filter accepts to a typed handler.
+	PodGroupFilteringHandler = cache.TypedFilteringResourceEventHandler[*schedulingv1beta1.PodGroup]
+	// PodGroupIndexers are typed index functions for PodGroups.
+	PodGroupIndexers = cache.TypedIndexers[*schedulingv1beta1.PodGroup]
+	// DeletedPodGroup is a deleted PodGroup whose final state may be unknown.
+	DeletedPodGroup = cache.DeletedObject[*schedulingv1beta1.PodGroup]
+)
 
 // NewPodGroupInformer builds an informer of PodGroups of its own; a factory's shared one saves memory and connections.
 func NewPodGroupInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewPodGroupInformerWithOptions(client kubernetes.Interface, namespace strin
 // NewTypedPodGroupInformerWithOptions is NewPodGroupInformerWithOptions with a typed result.
 func NewTypedPodGroupInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodGroupIndexInformer {
 	c := client.SchedulingV1beta1().PodGroups(namespace)
-	gvr := schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups")
-	return informers.NewTypedInformer(client, &schedulingv1beta1.PodGroup{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *podGroupInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewPodGroupInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for PodGroups.
-func (f *podGroupInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&schedulingv1beta1.PodGroup{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for PodGroups.
-func (f *podGroupInformer) TypedInformer() PodGroupIndexInformer {
-	return ToPodGroupIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *podGroupInformer) Lister() listersschedulingv1beta1.PodGroupLister {
-	return listersschedulingv1beta1.NewPodGroupLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &schedulingv1beta1.PodGroup{}, schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups"), options, c.List, c.Watch)
 }
 
 // ToTypedPodGroupInformer returns informer with its typed view.
 func ToTypedPodGroupInformer(informer PodGroupInformer) TypedPodGroupInformer {
-	if typed, ok := informer.(TypedPodGroupInformer); ok {
-		return typed
-	}
-	return typedPodGroupInformer{informer}
-}
-
-type typedPodGroupInformer struct{ PodGroupInformer }
-
-func (i typedPodGroupInformer) TypedInformer() PodGroupIndexInformer {
-	return ToPodGroupIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToPodGroupIndexInformer)
 }
 
 // ToPodGroupIndexInformer returns the typed view of a shared informer of PodGroups.
 func ToPodGroupIndexInformer(informer cache.SharedIndexInformer) PodGroupIndexInformer {
-	if typed, ok := informer.(PodGroupIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*schedulingv1beta1.PodGroup](informer)
+	return informers.TypedView[*schedulingv1beta1.PodGroup](informer)
 }

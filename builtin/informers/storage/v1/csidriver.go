@@ -40,29 +40,21 @@ type TypedCSIDriverInformer interface {
 	TypedInformer() CSIDriverIndexInformer
 }
 
-// CSIDriverIndexInformer is a shared index informer of CSIDrivers with typed handlers and indexes.
-type CSIDriverIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSIDriver]
-
-// CSIDriverHandlerFuncs are typed event handler functions for CSIDrivers.
-type CSIDriverHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIDriver]
-
-// CSIDriverDetailedHandlerFuncs are typed event handler functions for CSIDrivers that also learn
-// whether an add comes from the initial list.
-type CSIDriverDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIDriver]
-
-// CSIDriverFilteringHandler passes only the CSIDrivers its filter accepts to a typed handler.
-type CSIDriverFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIDriver]
-
-// CSIDriverIndexers are typed index functions for CSIDrivers.
-type CSIDriverIndexers = cache.TypedIndexers[*storagev1.CSIDriver]
-
-// DeletedCSIDriver is a deleted CSIDriver whose final state may be unknown.
-type DeletedCSIDriver = cache.DeletedObject[*storagev1.CSIDriver]
-
-type cSIDriverInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of CSIDrivers.
+type (
+	// CSIDriverIndexInformer is a shared index informer of CSIDrivers with typed handlers and indexes.
+	CSIDriverIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSIDriver]
+	// CSIDriverHandlerFuncs are typed event handler functions for CSIDrivers.
+	CSIDriverHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIDriver]
+	// CSIDriverDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CSIDriverDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIDriver]
+	// CSIDriverFilteringHandler passes only the CSIDrivers its filter accepts to a typed handler.
+	CSIDriverFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIDriver]
+	// CSIDriverIndexers are typed index functions for CSIDrivers.
+	CSIDriverIndexers = cache.TypedIndexers[*storagev1.CSIDriver]
+	// DeletedCSIDriver is a deleted CSIDriver whose final state may be unknown.
+	DeletedCSIDriver = cache.DeletedObject[*storagev1.CSIDriver]
+)
 
 // NewCSIDriverInformer builds an informer of CSIDrivers of its own; a factory's shared one saves memory and connections.
 func NewCSIDriverInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewCSIDriverInformerWithOptions(client kubernetes.Interface, options intern
 // NewTypedCSIDriverInformerWithOptions is NewCSIDriverInformerWithOptions with a typed result.
 func NewTypedCSIDriverInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CSIDriverIndexInformer {
 	c := client.StorageV1().CSIDrivers()
-	gvr := storagev1.SchemeGroupVersion.WithResource("csidrivers")
-	return informers.NewTypedInformer(client, &storagev1.CSIDriver{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *cSIDriverInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCSIDriverInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CSIDrivers.
-func (f *cSIDriverInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1.CSIDriver{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CSIDrivers.
-func (f *cSIDriverInformer) TypedInformer() CSIDriverIndexInformer {
-	return ToCSIDriverIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *cSIDriverInformer) Lister() listersstoragev1.CSIDriverLister {
-	return listersstoragev1.NewCSIDriverLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1.CSIDriver{}, storagev1.SchemeGroupVersion.WithResource("csidrivers"), options, c.List, c.Watch)
 }
 
 // ToTypedCSIDriverInformer returns informer with its typed view.
 func ToTypedCSIDriverInformer(informer CSIDriverInformer) TypedCSIDriverInformer {
-	if typed, ok := informer.(TypedCSIDriverInformer); ok {
-		return typed
-	}
-	return typedCSIDriverInformer{informer}
-}
-
-type typedCSIDriverInformer struct{ CSIDriverInformer }
-
-func (i typedCSIDriverInformer) TypedInformer() CSIDriverIndexInformer {
-	return ToCSIDriverIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCSIDriverIndexInformer)
 }
 
 // ToCSIDriverIndexInformer returns the typed view of a shared informer of CSIDrivers.
 func ToCSIDriverIndexInformer(informer cache.SharedIndexInformer) CSIDriverIndexInformer {
-	if typed, ok := informer.(CSIDriverIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1.CSIDriver](informer)
+	return informers.TypedView[*storagev1.CSIDriver](informer)
 }

@@ -40,29 +40,21 @@ type TypedCSINodeInformer interface {
 	TypedInformer() CSINodeIndexInformer
 }
 
-// CSINodeIndexInformer is a shared index informer of CSINodes with typed handlers and indexes.
-type CSINodeIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSINode]
-
-// CSINodeHandlerFuncs are typed event handler functions for CSINodes.
-type CSINodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSINode]
-
-// CSINodeDetailedHandlerFuncs are typed event handler functions for CSINodes that also learn
-// whether an add comes from the initial list.
-type CSINodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSINode]
-
-// CSINodeFilteringHandler passes only the CSINodes its filter accepts to a typed handler.
-type CSINodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSINode]
-
-// CSINodeIndexers are typed index functions for CSINodes.
-type CSINodeIndexers = cache.TypedIndexers[*storagev1.CSINode]
-
-// DeletedCSINode is a deleted CSINode whose final state may be unknown.
-type DeletedCSINode = cache.DeletedObject[*storagev1.CSINode]
-
-type cSINodeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of CSINodes.
+type (
+	// CSINodeIndexInformer is a shared index informer of CSINodes with typed handlers and indexes.
+	CSINodeIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSINode]
+	// CSINodeHandlerFuncs are typed event handler functions for CSINodes.
+	CSINodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSINode]
+	// CSINodeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CSINodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSINode]
+	// CSINodeFilteringHandler passes only the CSINodes its filter accepts to a typed handler.
+	CSINodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSINode]
+	// CSINodeIndexers are typed index functions for CSINodes.
+	CSINodeIndexers = cache.TypedIndexers[*storagev1.CSINode]
+	// DeletedCSINode is a deleted CSINode whose final state may be unknown.
+	DeletedCSINode = cache.DeletedObject[*storagev1.CSINode]
+)
 
 // NewCSINodeInformer builds an informer of CSINodes of its own; a factory's shared one saves memory and connections.
 func NewCSINodeInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewCSINodeInformerWithOptions(client kubernetes.Interface, options internal
 // NewTypedCSINodeInformerWithOptions is NewCSINodeInformerWithOptions with a typed result.
 func NewTypedCSINodeInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) CSINodeIndexInformer {
 	c := client.StorageV1().CSINodes()
-	gvr := storagev1.SchemeGroupVersion.WithResource("csinodes")
-	return informers.NewTypedInformer(client, &storagev1.CSINode{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *cSINodeInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCSINodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CSINodes.
-func (f *cSINodeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1.CSINode{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CSINodes.
-func (f *cSINodeInformer) TypedInformer() CSINodeIndexInformer {
-	return ToCSINodeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *cSINodeInformer) Lister() listersstoragev1.CSINodeLister {
-	return listersstoragev1.NewCSINodeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1.CSINode{}, storagev1.SchemeGroupVersion.WithResource("csinodes"), options, c.List, c.Watch)
 }
 
 // ToTypedCSINodeInformer returns informer with its typed view.
 func ToTypedCSINodeInformer(informer CSINodeInformer) TypedCSINodeInformer {
-	if typed, ok := informer.(TypedCSINodeInformer); ok {
-		return typed
-	}
-	return typedCSINodeInformer{informer}
-}
-
-type typedCSINodeInformer struct{ CSINodeInformer }
-
-func (i typedCSINodeInformer) TypedInformer() CSINodeIndexInformer {
-	return ToCSINodeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCSINodeIndexInformer)
 }
 
 // ToCSINodeIndexInformer returns the typed view of a shared informer of CSINodes.
 func ToCSINodeIndexInformer(informer cache.SharedIndexInformer) CSINodeIndexInformer {
-	if typed, ok := informer.(CSINodeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1.CSINode](informer)
+	return informers.TypedView[*storagev1.CSINode](informer)
 }

@@ -40,30 +40,21 @@ type TypedCSIStorageCapacityInformer interface {
 	TypedInformer() CSIStorageCapacityIndexInformer
 }
 
-// CSIStorageCapacityIndexInformer is a shared index informer of CSIStorageCapacities with typed handlers and indexes.
-type CSIStorageCapacityIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSIStorageCapacity]
-
-// CSIStorageCapacityHandlerFuncs are typed event handler functions for CSIStorageCapacities.
-type CSIStorageCapacityHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIStorageCapacity]
-
-// CSIStorageCapacityDetailedHandlerFuncs are typed event handler functions for CSIStorageCapacities that also learn
-// whether an add comes from the initial list.
-type CSIStorageCapacityDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIStorageCapacity]
-
-// CSIStorageCapacityFilteringHandler passes only the CSIStorageCapacities its filter accepts to a typed handler.
-type CSIStorageCapacityFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIStorageCapacity]
-
-// CSIStorageCapacityIndexers are typed index functions for CSIStorageCapacities.
-type CSIStorageCapacityIndexers = cache.TypedIndexers[*storagev1.CSIStorageCapacity]
-
-// DeletedCSIStorageCapacity is a deleted CSIStorageCapacity whose final state may be unknown.
-type DeletedCSIStorageCapacity = cache.DeletedObject[*storagev1.CSIStorageCapacity]
-
-type cSIStorageCapacityInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of CSIStorageCapacities.
+type (
+	// CSIStorageCapacityIndexInformer is a shared index informer of CSIStorageCapacities with typed handlers and indexes.
+	CSIStorageCapacityIndexInformer cache.TypedSharedIndexInformer[*storagev1.CSIStorageCapacity]
+	// CSIStorageCapacityHandlerFuncs are typed event handler functions for CSIStorageCapacities.
+	CSIStorageCapacityHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.CSIStorageCapacity]
+	// CSIStorageCapacityDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CSIStorageCapacityDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.CSIStorageCapacity]
+	// CSIStorageCapacityFilteringHandler passes only the CSIStorageCapacities its filter accepts to a typed handler.
+	CSIStorageCapacityFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.CSIStorageCapacity]
+	// CSIStorageCapacityIndexers are typed index functions for CSIStorageCapacities.
+	CSIStorageCapacityIndexers = cache.TypedIndexers[*storagev1.CSIStorageCapacity]
+	// DeletedCSIStorageCapacity is a deleted CSIStorageCapacity whose final state may be unknown.
+	DeletedCSIStorageCapacity = cache.DeletedObject[*storagev1.CSIStorageCapacity]
+)
 
 // NewCSIStorageCapacityInformer builds an informer of CSIStorageCapacities of its own; a factory's shared one saves memory and connections.
 func NewCSIStorageCapacityInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewCSIStorageCapacityInformerWithOptions(client kubernetes.Interface, names
 // NewTypedCSIStorageCapacityInformerWithOptions is NewCSIStorageCapacityInformerWithOptions with a typed result.
 func NewTypedCSIStorageCapacityInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) CSIStorageCapacityIndexInformer {
 	c := client.StorageV1().CSIStorageCapacities(namespace)
-	gvr := storagev1.SchemeGroupVersion.WithResource("csistoragecapacities")
-	return informers.NewTypedInformer(client, &storagev1.CSIStorageCapacity{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *cSIStorageCapacityInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCSIStorageCapacityInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CSIStorageCapacities.
-func (f *cSIStorageCapacityInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1.CSIStorageCapacity{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CSIStorageCapacities.
-func (f *cSIStorageCapacityInformer) TypedInformer() CSIStorageCapacityIndexInformer {
-	return ToCSIStorageCapacityIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *cSIStorageCapacityInformer) Lister() listersstoragev1.CSIStorageCapacityLister {
-	return listersstoragev1.NewCSIStorageCapacityLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1.CSIStorageCapacity{}, storagev1.SchemeGroupVersion.WithResource("csistoragecapacities"), options, c.List, c.Watch)
 }
 
 // ToTypedCSIStorageCapacityInformer returns informer with its typed view.
 func ToTypedCSIStorageCapacityInformer(informer CSIStorageCapacityInformer) TypedCSIStorageCapacityInformer {
-	if typed, ok := informer.(TypedCSIStorageCapacityInformer); ok {
-		return typed
-	}
-	return typedCSIStorageCapacityInformer{informer}
-}
-
-type typedCSIStorageCapacityInformer struct{ CSIStorageCapacityInformer }
-
-func (i typedCSIStorageCapacityInformer) TypedInformer() CSIStorageCapacityIndexInformer {
-	return ToCSIStorageCapacityIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCSIStorageCapacityIndexInformer)
 }
 
 // ToCSIStorageCapacityIndexInformer returns the typed view of a shared informer of CSIStorageCapacities.
 func ToCSIStorageCapacityIndexInformer(informer cache.SharedIndexInformer) CSIStorageCapacityIndexInformer {
-	if typed, ok := informer.(CSIStorageCapacityIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1.CSIStorageCapacity](informer)
+	return informers.TypedView[*storagev1.CSIStorageCapacity](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersstoragev1 "github.com/kgen-dev/kgen/builtin/listers/storage/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	storagev1 "k8s.io/api/storage/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -51,30 +54,36 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CSIDrivers returns the shared informer and lister of CSIDrivers.
 func (v *version) CSIDrivers() TypedCSIDriverInformer {
-	return &cSIDriverInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.CSIDriver{}, v.tweakListOptions, NewTypedCSIDriverInformerWithOptions,
+		listersstoragev1.NewCSIDriverLister, ToCSIDriverIndexInformer)
 }
 
 // CSINodes returns the shared informer and lister of CSINodes.
 func (v *version) CSINodes() TypedCSINodeInformer {
-	return &cSINodeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.CSINode{}, v.tweakListOptions, NewTypedCSINodeInformerWithOptions,
+		listersstoragev1.NewCSINodeLister, ToCSINodeIndexInformer)
 }
 
 // CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 func (v *version) CSIStorageCapacities() TypedCSIStorageCapacityInformer {
-	return &cSIStorageCapacityInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.CSIStorageCapacity{}, v.tweakListOptions, informers.InNamespace(NewTypedCSIStorageCapacityInformerWithOptions, v.namespace),
+		listersstoragev1.NewCSIStorageCapacityLister, ToCSIStorageCapacityIndexInformer)
 }
 
 // StorageClasses returns the shared informer and lister of StorageClasses.
 func (v *version) StorageClasses() TypedStorageClassInformer {
-	return &storageClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.StorageClass{}, v.tweakListOptions, NewTypedStorageClassInformerWithOptions,
+		listersstoragev1.NewStorageClassLister, ToStorageClassIndexInformer)
 }
 
 // VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 func (v *version) VolumeAttachments() TypedVolumeAttachmentInformer {
-	return &volumeAttachmentInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.VolumeAttachment{}, v.tweakListOptions, NewTypedVolumeAttachmentInformerWithOptions,
+		listersstoragev1.NewVolumeAttachmentLister, ToVolumeAttachmentIndexInformer)
 }
 
 // VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 func (v *version) VolumeAttributesClasses() TypedVolumeAttributesClassInformer {
-	return &volumeAttributesClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1.VolumeAttributesClass{}, v.tweakListOptions, NewTypedVolumeAttributesClassInformerWithOptions,
+		listersstoragev1.NewVolumeAttributesClassLister, ToVolumeAttributesClassIndexInformer)
 }

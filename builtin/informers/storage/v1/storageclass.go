@@ -40,29 +40,21 @@ type TypedStorageClassInformer interface {
 	TypedInformer() StorageClassIndexInformer
 }
 
-// StorageClassIndexInformer is a shared index informer of StorageClasses with typed handlers and indexes.
-type StorageClassIndexInformer cache.TypedSharedIndexInformer[*storagev1.StorageClass]
-
-// StorageClassHandlerFuncs are typed event handler functions for StorageClasses.
-type StorageClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.StorageClass]
-
-// StorageClassDetailedHandlerFuncs are typed event handler functions for StorageClasses that also learn
-// whether an add comes from the initial list.
-type StorageClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.StorageClass]
-
-// StorageClassFilteringHandler passes only the StorageClasses its filter accepts to a typed handler.
-type StorageClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.StorageClass]
-
-// StorageClassIndexers are typed index functions for StorageClasses.
-type StorageClassIndexers = cache.TypedIndexers[*storagev1.StorageClass]
-
-// DeletedStorageClass is a deleted StorageClass whose final state may be unknown.
-type DeletedStorageClass = cache.DeletedObject[*storagev1.StorageClass]
-
-type storageClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of StorageClasses.
+type (
+	// StorageClassIndexInformer is a shared index informer of StorageClasses with typed handlers and indexes.
+	StorageClassIndexInformer cache.TypedSharedIndexInformer[*storagev1.StorageClass]
+	// StorageClassHandlerFuncs are typed event handler functions for StorageClasses.
+	StorageClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.StorageClass]
+	// StorageClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	StorageClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.StorageClass]
+	// StorageClassFilteringHandler passes only the StorageClasses its filter accepts to a typed handler.
+	StorageClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.StorageClass]
+	// StorageClassIndexers are typed index functions for StorageClasses.
+	StorageClassIndexers = cache.TypedIndexers[*storagev1.StorageClass]
+	// DeletedStorageClass is a deleted StorageClass whose final state may be unknown.
+	DeletedStorageClass = cache.DeletedObject[*storagev1.StorageClass]
+)
 
 // NewStorageClassInformer builds an informer of StorageClasses of its own; a factory's shared one saves memory and connections.
 func NewStorageClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewStorageClassInformerWithOptions(client kubernetes.Interface, options int
 // NewTypedStorageClassInformerWithOptions is NewStorageClassInformerWithOptions with a typed result.
 func NewTypedStorageClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageClassIndexInformer {
 	c := client.StorageV1().StorageClasses()
-	gvr := storagev1.SchemeGroupVersion.WithResource("storageclasses")
-	return informers.NewTypedInformer(client, &storagev1.StorageClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *storageClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewStorageClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for StorageClasses.
-func (f *storageClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1.StorageClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for StorageClasses.
-func (f *storageClassInformer) TypedInformer() StorageClassIndexInformer {
-	return ToStorageClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *storageClassInformer) Lister() listersstoragev1.StorageClassLister {
-	return listersstoragev1.NewStorageClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1.StorageClass{}, storagev1.SchemeGroupVersion.WithResource("storageclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedStorageClassInformer returns informer with its typed view.
 func ToTypedStorageClassInformer(informer StorageClassInformer) TypedStorageClassInformer {
-	if typed, ok := informer.(TypedStorageClassInformer); ok {
-		return typed
-	}
-	return typedStorageClassInformer{informer}
-}
-
-type typedStorageClassInformer struct{ StorageClassInformer }
-
-func (i typedStorageClassInformer) TypedInformer() StorageClassIndexInformer {
-	return ToStorageClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToStorageClassIndexInformer)
 }
 
 // ToStorageClassIndexInformer returns the typed view of a shared informer of StorageClasses.
 func ToStorageClassIndexInformer(informer cache.SharedIndexInformer) StorageClassIndexInformer {
-	if typed, ok := informer.(StorageClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1.StorageClass](informer)
+	return informers.TypedView[*storagev1.StorageClass](informer)
 }

@@ -40,29 +40,21 @@ type TypedVolumeAttachmentInformer interface {
 	TypedInformer() VolumeAttachmentIndexInformer
 }
 
-// VolumeAttachmentIndexInformer is a shared index informer of VolumeAttachments with typed handlers and indexes.
-type VolumeAttachmentIndexInformer cache.TypedSharedIndexInformer[*storagev1.VolumeAttachment]
-
-// VolumeAttachmentHandlerFuncs are typed event handler functions for VolumeAttachments.
-type VolumeAttachmentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.VolumeAttachment]
-
-// VolumeAttachmentDetailedHandlerFuncs are typed event handler functions for VolumeAttachments that also learn
-// whether an add comes from the initial list.
-type VolumeAttachmentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.VolumeAttachment]
-
-// VolumeAttachmentFilteringHandler passes only the VolumeAttachments its filter accepts to a typed handler.
-type VolumeAttachmentFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.VolumeAttachment]
-
-// VolumeAttachmentIndexers are typed index functions for VolumeAttachments.
-type VolumeAttachmentIndexers = cache.TypedIndexers[*storagev1.VolumeAttachment]
-
-// DeletedVolumeAttachment is a deleted VolumeAttachment whose final state may be unknown.
-type DeletedVolumeAttachment = cache.DeletedObject[*storagev1.VolumeAttachment]
-
-type volumeAttachmentInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of VolumeAttachments.
+type (
+	// VolumeAttachmentIndexInformer is a shared index informer of VolumeAttachments with typed handlers and indexes.
+	VolumeAttachmentIndexInformer cache.TypedSharedIndexInformer[*storagev1.VolumeAttachment]
+	// VolumeAttachmentHandlerFuncs are typed event handler functions for VolumeAttachments.
+	VolumeAttachmentHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1.VolumeAttachment]
+	// VolumeAttachmentDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	VolumeAttachmentDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1.VolumeAttachment]
+	// VolumeAttachmentFilteringHandler passes only the VolumeAttachments its filter accepts to a typed handler.
+	VolumeAttachmentFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1.VolumeAttachment]
+	// VolumeAttachmentIndexers are typed index functions for VolumeAttachments.
+	VolumeAttachmentIndexers = cache.TypedIndexers[*storagev1.VolumeAttachment]
+	// DeletedVolumeAttachment is a deleted VolumeAttachment whose final state may be unknown.
+	DeletedVolumeAttachment = cache.DeletedObject[*storagev1.VolumeAttachment]
+)
 
 // NewVolumeAttachmentInformer builds an informer of VolumeAttachments of its own; a factory's shared one saves memory and connections.
 func NewVolumeAttachmentInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewVolumeAttachmentInformerWithOptions(client kubernetes.Interface, options
 // NewTypedVolumeAttachmentInformerWithOptions is NewVolumeAttachmentInformerWithOptions with a typed result.
 func NewTypedVolumeAttachmentInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) VolumeAttachmentIndexInformer {
 	c := client.StorageV1().VolumeAttachments()
-	gvr := storagev1.SchemeGroupVersion.WithResource("volumeattachments")
-	return informers.NewTypedInformer(client, &storagev1.VolumeAttachment{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *volumeAttachmentInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewVolumeAttachmentInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for VolumeAttachments.
-func (f *volumeAttachmentInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1.VolumeAttachment{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for VolumeAttachments.
-func (f *volumeAttachmentInformer) TypedInformer() VolumeAttachmentIndexInformer {
-	return ToVolumeAttachmentIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *volumeAttachmentInformer) Lister() listersstoragev1.VolumeAttachmentLister {
-	return listersstoragev1.NewVolumeAttachmentLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1.VolumeAttachment{}, storagev1.SchemeGroupVersion.WithResource("volumeattachments"), options, c.List, c.Watch)
 }
 
 // ToTypedVolumeAttachmentInformer returns informer with its typed view.
 func ToTypedVolumeAttachmentInformer(informer VolumeAttachmentInformer) TypedVolumeAttachmentInformer {
-	if typed, ok := informer.(TypedVolumeAttachmentInformer); ok {
-		return typed
-	}
-	return typedVolumeAttachmentInformer{informer}
-}
-
-type typedVolumeAttachmentInformer struct{ VolumeAttachmentInformer }
-
-func (i typedVolumeAttachmentInformer) TypedInformer() VolumeAttachmentIndexInformer {
-	return ToVolumeAttachmentIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToVolumeAttachmentIndexInformer)
 }
 
 // ToVolumeAttachmentIndexInformer returns the typed view of a shared informer of VolumeAttachments.
 func ToVolumeAttachmentIndexInformer(informer cache.SharedIndexInformer) VolumeAttachmentIndexInformer {
-	if typed, ok := informer.(VolumeAttachmentIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1.VolumeAttachment](informer)
+	return informers.TypedView[*storagev1.VolumeAttachment](informer)
 }

@@ -20,6 +20,9 @@ package v1alpha1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/listers/storage/v1alpha1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	storagev1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CSIStorageCapacities returns the shared informer and lister of CSIStorageCapacities.
 func (v *version) CSIStorageCapacities() TypedCSIStorageCapacityInformer {
-	return &cSIStorageCapacityInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1alpha1.CSIStorageCapacity{}, v.tweakListOptions, informers.InNamespace(NewTypedCSIStorageCapacityInformerWithOptions, v.namespace),
+		listersstoragev1alpha1.NewCSIStorageCapacityLister, ToCSIStorageCapacityIndexInformer)
 }
 
 // VolumeAttachments returns the shared informer and lister of VolumeAttachments.
 func (v *version) VolumeAttachments() TypedVolumeAttachmentInformer {
-	return &volumeAttachmentInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1alpha1.VolumeAttachment{}, v.tweakListOptions, NewTypedVolumeAttachmentInformerWithOptions,
+		listersstoragev1alpha1.NewVolumeAttachmentLister, ToVolumeAttachmentIndexInformer)
 }
 
 // VolumeAttributesClasses returns the shared informer and lister of VolumeAttributesClasses.
 func (v *version) VolumeAttributesClasses() TypedVolumeAttributesClassInformer {
-	return &volumeAttributesClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagev1alpha1.VolumeAttributesClass{}, v.tweakListOptions, NewTypedVolumeAttributesClassInformerWithOptions,
+		listersstoragev1alpha1.NewVolumeAttributesClassLister, ToVolumeAttributesClassIndexInformer)
 }

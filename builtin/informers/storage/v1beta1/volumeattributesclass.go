@@ -40,29 +40,21 @@ type TypedVolumeAttributesClassInformer interface {
 	TypedInformer() VolumeAttributesClassIndexInformer
 }
 
-// VolumeAttributesClassIndexInformer is a shared index informer of VolumeAttributesClasses with typed handlers and indexes.
-type VolumeAttributesClassIndexInformer cache.TypedSharedIndexInformer[*storagev1beta1.VolumeAttributesClass]
-
-// VolumeAttributesClassHandlerFuncs are typed event handler functions for VolumeAttributesClasses.
-type VolumeAttributesClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1beta1.VolumeAttributesClass]
-
-// VolumeAttributesClassDetailedHandlerFuncs are typed event handler functions for VolumeAttributesClasses that also learn
-// whether an add comes from the initial list.
-type VolumeAttributesClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1beta1.VolumeAttributesClass]
-
-// VolumeAttributesClassFilteringHandler passes only the VolumeAttributesClasses its filter accepts to a typed handler.
-type VolumeAttributesClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1beta1.VolumeAttributesClass]
-
-// VolumeAttributesClassIndexers are typed index functions for VolumeAttributesClasses.
-type VolumeAttributesClassIndexers = cache.TypedIndexers[*storagev1beta1.VolumeAttributesClass]
-
-// DeletedVolumeAttributesClass is a deleted VolumeAttributesClass whose final state may be unknown.
-type DeletedVolumeAttributesClass = cache.DeletedObject[*storagev1beta1.VolumeAttributesClass]
-
-type volumeAttributesClassInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of VolumeAttributesClasses.
+type (
+	// VolumeAttributesClassIndexInformer is a shared index informer of VolumeAttributesClasses with typed handlers and indexes.
+	VolumeAttributesClassIndexInformer cache.TypedSharedIndexInformer[*storagev1beta1.VolumeAttributesClass]
+	// VolumeAttributesClassHandlerFuncs are typed event handler functions for VolumeAttributesClasses.
+	VolumeAttributesClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagev1beta1.VolumeAttributesClass]
+	// VolumeAttributesClassDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	VolumeAttributesClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagev1beta1.VolumeAttributesClass]
+	// VolumeAttributesClassFilteringHandler passes only the VolumeAttributesClasses its filter accepts to a typed handler.
+	VolumeAttributesClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagev1beta1.VolumeAttributesClass]
+	// VolumeAttributesClassIndexers are typed index functions for VolumeAttributesClasses.
+	VolumeAttributesClassIndexers = cache.TypedIndexers[*storagev1beta1.VolumeAttributesClass]
+	// DeletedVolumeAttributesClass is a deleted VolumeAttributesClass whose final state may be unknown.
+	DeletedVolumeAttributesClass = cache.DeletedObject[*storagev1beta1.VolumeAttributesClass]
+)
 
 // NewVolumeAttributesClassInformer builds an informer of VolumeAttributesClasses of its own; a factory's shared one saves memory and connections.
 func NewVolumeAttributesClassInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewVolumeAttributesClassInformerWithOptions(client kubernetes.Interface, op
 // NewTypedVolumeAttributesClassInformerWithOptions is NewVolumeAttributesClassInformerWithOptions with a typed result.
 func NewTypedVolumeAttributesClassInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) VolumeAttributesClassIndexInformer {
 	c := client.StorageV1beta1().VolumeAttributesClasses()
-	gvr := storagev1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses")
-	return informers.NewTypedInformer(client, &storagev1beta1.VolumeAttributesClass{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *volumeAttributesClassInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewVolumeAttributesClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for VolumeAttributesClasses.
-func (f *volumeAttributesClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagev1beta1.VolumeAttributesClass{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for VolumeAttributesClasses.
-func (f *volumeAttributesClassInformer) TypedInformer() VolumeAttributesClassIndexInformer {
-	return ToVolumeAttributesClassIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *volumeAttributesClassInformer) Lister() listersstoragev1beta1.VolumeAttributesClassLister {
-	return listersstoragev1beta1.NewVolumeAttributesClassLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagev1beta1.VolumeAttributesClass{}, storagev1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses"), options, c.List, c.Watch)
 }
 
 // ToTypedVolumeAttributesClassInformer returns informer with its typed view.
 func ToTypedVolumeAttributesClassInformer(informer VolumeAttributesClassInformer) TypedVolumeAttributesClassInformer {
-	if typed, ok := informer.(TypedVolumeAttributesClassInformer); ok {
-		return typed
-	}
-	return typedVolumeAttributesClassInformer{informer}
-}
-
-type typedVolumeAttributesClassInformer struct{ VolumeAttributesClassInformer }
-
-func (i typedVolumeAttributesClassInformer) TypedInformer() VolumeAttributesClassIndexInformer {
-	return ToVolumeAttributesClassIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToVolumeAttributesClassIndexInformer)
 }
 
 // ToVolumeAttributesClassIndexInformer returns the typed view of a shared informer of VolumeAttributesClasses.
 func ToVolumeAttributesClassIndexInformer(informer cache.SharedIndexInformer) VolumeAttributesClassIndexInformer {
-	if typed, ok := informer.(VolumeAttributesClassIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagev1beta1.VolumeAttributesClass](informer)
+	return informers.TypedView[*storagev1beta1.VolumeAttributesClass](informer)
 }

@@ -20,6 +20,9 @@ package v1
 
 import (
 	internalinterfaces "github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	listersstoragemigrationv1 "github.com/kgen-dev/kgen/builtin/listers/storagemigration/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // StorageVersionMigrations returns the shared informer and lister of StorageVersionMigrations.
 func (v *version) StorageVersionMigrations() TypedStorageVersionMigrationInformer {
-	return &storageVersionMigrationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &storagemigrationv1.StorageVersionMigration{}, v.tweakListOptions, NewTypedStorageVersionMigrationInformerWithOptions,
+		listersstoragemigrationv1.NewStorageVersionMigrationLister, ToStorageVersionMigrationIndexInformer)
 }

@@ -40,29 +40,21 @@ type TypedStorageVersionMigrationInformer interface {
 	TypedInformer() StorageVersionMigrationIndexInformer
 }
 
-// StorageVersionMigrationIndexInformer is a shared index informer of StorageVersionMigrations with typed handlers and indexes.
-type StorageVersionMigrationIndexInformer cache.TypedSharedIndexInformer[*storagemigrationv1.StorageVersionMigration]
-
-// StorageVersionMigrationHandlerFuncs are typed event handler functions for StorageVersionMigrations.
-type StorageVersionMigrationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagemigrationv1.StorageVersionMigration]
-
-// StorageVersionMigrationDetailedHandlerFuncs are typed event handler functions for StorageVersionMigrations that also learn
-// whether an add comes from the initial list.
-type StorageVersionMigrationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagemigrationv1.StorageVersionMigration]
-
-// StorageVersionMigrationFilteringHandler passes only the StorageVersionMigrations its filter accepts to a typed handler.
-type StorageVersionMigrationFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagemigrationv1.StorageVersionMigration]
-
-// StorageVersionMigrationIndexers are typed index functions for StorageVersionMigrations.
-type StorageVersionMigrationIndexers = cache.TypedIndexers[*storagemigrationv1.StorageVersionMigration]
-
-// DeletedStorageVersionMigration is a deleted StorageVersionMigration whose final state may be unknown.
-type DeletedStorageVersionMigration = cache.DeletedObject[*storagemigrationv1.StorageVersionMigration]
-
-type storageVersionMigrationInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of StorageVersionMigrations.
+type (
+	// StorageVersionMigrationIndexInformer is a shared index informer of StorageVersionMigrations with typed handlers and indexes.
+	StorageVersionMigrationIndexInformer cache.TypedSharedIndexInformer[*storagemigrationv1.StorageVersionMigration]
+	// StorageVersionMigrationHandlerFuncs are typed event handler functions for StorageVersionMigrations.
+	StorageVersionMigrationHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*storagemigrationv1.StorageVersionMigration]
+	// StorageVersionMigrationDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	StorageVersionMigrationDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*storagemigrationv1.StorageVersionMigration]
+	// StorageVersionMigrationFilteringHandler passes only the StorageVersionMigrations its filter accepts to a typed handler.
+	StorageVersionMigrationFilteringHandler = cache.TypedFilteringResourceEventHandler[*storagemigrationv1.StorageVersionMigration]
+	// StorageVersionMigrationIndexers are typed index functions for StorageVersionMigrations.
+	StorageVersionMigrationIndexers = cache.TypedIndexers[*storagemigrationv1.StorageVersionMigration]
+	// DeletedStorageVersionMigration is a deleted StorageVersionMigration whose final state may be unknown.
+	DeletedStorageVersionMigration = cache.DeletedObject[*storagemigrationv1.StorageVersionMigration]
+)
 
 // NewStorageVersionMigrationInformer builds an informer of StorageVersionMigrations of its own; a factory's shared one saves memory and connections.
 func NewStorageVersionMigrationInformer(client kubernetes.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,50 +84,15 @@ func NewStorageVersionMigrationInformerWithOptions(client kubernetes.Interface, 
 // NewTypedStorageVersionMigrationInformerWithOptions is NewStorageVersionMigrationInformerWithOptions with a typed result.
 func NewTypedStorageVersionMigrationInformerWithOptions(client kubernetes.Interface, options internalinterfaces.InformerOptions) StorageVersionMigrationIndexInformer {
 	c := client.StoragemigrationV1().StorageVersionMigrations()
-	gvr := storagemigrationv1.SchemeGroupVersion.WithResource("storageversionmigrations")
-	return informers.NewTypedInformer(client, &storagemigrationv1.StorageVersionMigration{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *storageVersionMigrationInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewStorageVersionMigrationInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for StorageVersionMigrations.
-func (f *storageVersionMigrationInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&storagemigrationv1.StorageVersionMigration{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for StorageVersionMigrations.
-func (f *storageVersionMigrationInformer) TypedInformer() StorageVersionMigrationIndexInformer {
-	return ToStorageVersionMigrationIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *storageVersionMigrationInformer) Lister() listersstoragemigrationv1.StorageVersionMigrationLister {
-	return listersstoragemigrationv1.NewStorageVersionMigrationLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &storagemigrationv1.StorageVersionMigration{}, storagemigrationv1.SchemeGroupVersion.WithResource("storageversionmigrations"), options, c.List, c.Watch)
 }
 
 // ToTypedStorageVersionMigrationInformer returns informer with its typed view.
 func ToTypedStorageVersionMigrationInformer(informer StorageVersionMigrationInformer) TypedStorageVersionMigrationInformer {
-	if typed, ok := informer.(TypedStorageVersionMigrationInformer); ok {
-		return typed
-	}
-	return typedStorageVersionMigrationInformer{informer}
-}
-
-type typedStorageVersionMigrationInformer struct {
-	StorageVersionMigrationInformer
-}
-
-func (i typedStorageVersionMigrationInformer) TypedInformer() StorageVersionMigrationIndexInformer {
-	return ToStorageVersionMigrationIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToStorageVersionMigrationIndexInformer)
 }
 
 // ToStorageVersionMigrationIndexInformer returns the typed view of a shared informer of StorageVersionMigrations.
 func ToStorageVersionMigrationIndexInformer(informer cache.SharedIndexInformer) StorageVersionMigrationIndexInformer {
-	if typed, ok := informer.(StorageVersionMigrationIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*storagemigrationv1.StorageVersionMigration](informer)
+	return informers.TypedView[*storagemigrationv1.StorageVersionMigration](informer)
 }

@@ -40,29 +40,21 @@ type TypedClusterTestTypeInformer interface {
 	TypedInformer() ClusterTestTypeIndexInformer
 }
 
-// ClusterTestTypeIndexInformer is a shared index informer of ClusterTestTypes with typed handlers and indexes.
-type ClusterTestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.ClusterTestType]
-
-// ClusterTestTypeHandlerFuncs are typed event handler functions for ClusterTestTypes.
-type ClusterTestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.ClusterTestType]
-
-// ClusterTestTypeDetailedHandlerFuncs are typed event handler functions for ClusterTestTypes that also learn
-// whether an add comes from the initial list.
-type ClusterTestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.ClusterTestType]
-
-// ClusterTestTypeFilteringHandler passes only the ClusterTestTypes its filter accepts to a typed handler.
-type ClusterTestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.ClusterTestType]
-
-// ClusterTestTypeIndexers are typed index functions for ClusterTestTypes.
-type ClusterTestTypeIndexers = cache.TypedIndexers[*examplev1.ClusterTestType]
-
-// DeletedClusterTestType is a deleted ClusterTestType whose final state may be unknown.
-type DeletedClusterTestType = cache.DeletedObject[*examplev1.ClusterTestType]
-
-type clusterTestTypeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of ClusterTestTypes.
+type (
+	// ClusterTestTypeIndexInformer is a shared index informer of ClusterTestTypes with typed handlers and indexes.
+	ClusterTestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.ClusterTestType]
+	// ClusterTestTypeHandlerFuncs are typed event handler functions for ClusterTestTypes.
+	ClusterTestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.ClusterTestType]
+	// ClusterTestTypeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ClusterTestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.ClusterTestType]
+	// ClusterTestTypeFilteringHandler passes only the ClusterTestTypes its filter accepts to a typed handler.
+	ClusterTestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.ClusterTestType]
+	// ClusterTestTypeIndexers are typed index functions for ClusterTestTypes.
+	ClusterTestTypeIndexers = cache.TypedIndexers[*examplev1.ClusterTestType]
+	// DeletedClusterTestType is a deleted ClusterTestType whose final state may be unknown.
+	DeletedClusterTestType = cache.DeletedObject[*examplev1.ClusterTestType]
+)
 
 // NewClusterTestTypeInformer builds an informer of ClusterTestTypes of its own; a factory's shared one saves memory and connections.
 func NewClusterTestTypeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewClusterTestTypeInformerWithOptions(client versioned.Interface, options i
 // NewTypedClusterTestTypeInformerWithOptions is NewClusterTestTypeInformerWithOptions with a typed result.
 func NewTypedClusterTestTypeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ClusterTestTypeIndexInformer {
 	c := client.ExampleV1().ClusterTestTypes()
-	gvr := examplev1.SchemeGroupVersion.WithResource("clustertesttypes")
-	return informers.NewTypedInformer(client, &examplev1.ClusterTestType{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *clusterTestTypeInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewClusterTestTypeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for ClusterTestTypes.
-func (f *clusterTestTypeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&examplev1.ClusterTestType{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for ClusterTestTypes.
-func (f *clusterTestTypeInformer) TypedInformer() ClusterTestTypeIndexInformer {
-	return ToClusterTestTypeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *clusterTestTypeInformer) Lister() listersexamplev1.ClusterTestTypeLister {
-	return listersexamplev1.NewClusterTestTypeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &examplev1.ClusterTestType{}, examplev1.SchemeGroupVersion.WithResource("clustertesttypes"), options, c.List, c.Watch)
 }
 
 // ToTypedClusterTestTypeInformer returns informer with its typed view.
 func ToTypedClusterTestTypeInformer(informer ClusterTestTypeInformer) TypedClusterTestTypeInformer {
-	if typed, ok := informer.(TypedClusterTestTypeInformer); ok {
-		return typed
-	}
-	return typedClusterTestTypeInformer{informer}
-}
-
-type typedClusterTestTypeInformer struct{ ClusterTestTypeInformer }
-
-func (i typedClusterTestTypeInformer) TypedInformer() ClusterTestTypeIndexInformer {
-	return ToClusterTestTypeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToClusterTestTypeIndexInformer)
 }
 
 // ToClusterTestTypeIndexInformer returns the typed view of a shared informer of ClusterTestTypes.
 func ToClusterTestTypeIndexInformer(informer cache.SharedIndexInformer) ClusterTestTypeIndexInformer {
-	if typed, ok := informer.(ClusterTestTypeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*examplev1.ClusterTestType](informer)
+	return informers.TypedView[*examplev1.ClusterTestType](informer)
 }

@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	examplev1 "github.com/kgen-dev/kgen/testdata/apis/example/v1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listersexamplev1 "github.com/kgen-dev/kgen/testdata/generated/listers/example/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -43,10 +46,12 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // ClusterTestTypes returns the shared informer and lister of ClusterTestTypes.
 func (v *version) ClusterTestTypes() TypedClusterTestTypeInformer {
-	return &clusterTestTypeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &examplev1.ClusterTestType{}, v.tweakListOptions, NewTypedClusterTestTypeInformerWithOptions,
+		listersexamplev1.NewClusterTestTypeLister, ToClusterTestTypeIndexInformer)
 }
 
 // TestTypes returns the shared informer and lister of TestTypes.
 func (v *version) TestTypes() TypedTestTypeInformer {
-	return &testTypeInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &examplev1.TestType{}, v.tweakListOptions, informers.InNamespace(NewTypedTestTypeInformerWithOptions, v.namespace),
+		listersexamplev1.NewTestTypeLister, ToTestTypeIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedTestTypeInformer interface {
 	TypedInformer() TestTypeIndexInformer
 }
 
-// TestTypeIndexInformer is a shared index informer of TestTypes with typed handlers and indexes.
-type TestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.TestType]
-
-// TestTypeHandlerFuncs are typed event handler functions for TestTypes.
-type TestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.TestType]
-
-// TestTypeDetailedHandlerFuncs are typed event handler functions for TestTypes that also learn
-// whether an add comes from the initial list.
-type TestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.TestType]
-
-// TestTypeFilteringHandler passes only the TestTypes its filter accepts to a typed handler.
-type TestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.TestType]
-
-// TestTypeIndexers are typed index functions for TestTypes.
-type TestTypeIndexers = cache.TypedIndexers[*examplev1.TestType]
-
-// DeletedTestType is a deleted TestType whose final state may be unknown.
-type DeletedTestType = cache.DeletedObject[*examplev1.TestType]
-
-type testTypeInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of TestTypes.
+type (
+	// TestTypeIndexInformer is a shared index informer of TestTypes with typed handlers and indexes.
+	TestTypeIndexInformer cache.TypedSharedIndexInformer[*examplev1.TestType]
+	// TestTypeHandlerFuncs are typed event handler functions for TestTypes.
+	TestTypeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.TestType]
+	// TestTypeDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	TestTypeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.TestType]
+	// TestTypeFilteringHandler passes only the TestTypes its filter accepts to a typed handler.
+	TestTypeFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.TestType]
+	// TestTypeIndexers are typed index functions for TestTypes.
+	TestTypeIndexers = cache.TypedIndexers[*examplev1.TestType]
+	// DeletedTestType is a deleted TestType whose final state may be unknown.
+	DeletedTestType = cache.DeletedObject[*examplev1.TestType]
+)
 
 // NewTestTypeInformer builds an informer of TestTypes of its own; a factory's shared one saves memory and connections.
 func NewTestTypeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewTestTypeInformerWithOptions(client versioned.Interface, namespace string
 // NewTypedTestTypeInformerWithOptions is NewTestTypeInformerWithOptions with a typed result.
 func NewTypedTestTypeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) TestTypeIndexInformer {
 	c := client.ExampleV1().TestTypes(namespace)
-	gvr := examplev1.SchemeGroupVersion.WithResource("testtypes")
-	return informers.NewTypedInformer(client, &examplev1.TestType{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *testTypeInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewTestTypeInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for TestTypes.
-func (f *testTypeInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&examplev1.TestType{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for TestTypes.
-func (f *testTypeInformer) TypedInformer() TestTypeIndexInformer {
-	return ToTestTypeIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *testTypeInformer) Lister() listersexamplev1.TestTypeLister {
-	return listersexamplev1.NewTestTypeLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &examplev1.TestType{}, examplev1.SchemeGroupVersion.WithResource("testtypes"), options, c.List, c.Watch)
 }
 
 // ToTypedTestTypeInformer returns informer with its typed view.
 func ToTypedTestTypeInformer(informer TestTypeInformer) TypedTestTypeInformer {
-	if typed, ok := informer.(TypedTestTypeInformer); ok {
-		return typed
-	}
-	return typedTestTypeInformer{informer}
-}
-
-type typedTestTypeInformer struct{ TestTypeInformer }
-
-func (i typedTestTypeInformer) TypedInformer() TestTypeIndexInformer {
-	return ToTestTypeIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToTestTypeIndexInformer)
 }
 
 // ToTestTypeIndexInformer returns the typed view of a shared informer of TestTypes.
 func ToTestTypeIndexInformer(informer cache.SharedIndexInformer) TestTypeIndexInformer {
-	if typed, ok := informer.(TestTypeIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*examplev1.TestType](informer)
+	return informers.TypedView[*examplev1.TestType](informer)
 }

@@ -19,7 +19,10 @@ limitations under the License.
 package v1beta1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	examplev1beta1 "github.com/kgen-dev/kgen/testdata/apis/example/v1beta1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listersexamplev1beta1 "github.com/kgen-dev/kgen/testdata/generated/listers/example/v1beta1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // TestTypes returns the shared informer and lister of TestTypes.
 func (v *version) TestTypes() TypedTestTypeInformer {
-	return &testTypeInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &examplev1beta1.TestType{}, v.tweakListOptions, informers.InNamespace(NewTypedTestTypeInformerWithOptions, v.namespace),
+		listersexamplev1beta1.NewTestTypeLister, ToTestTypeIndexInformer)
 }

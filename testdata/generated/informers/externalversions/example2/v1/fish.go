@@ -40,29 +40,21 @@ type TypedFishInformer interface {
 	TypedInformer() FishIndexInformer
 }
 
-// FishIndexInformer is a shared index informer of Fish with typed handlers and indexes.
-type FishIndexInformer cache.TypedSharedIndexInformer[*example2v1.Fish]
-
-// FishHandlerFuncs are typed event handler functions for Fish.
-type FishHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Fish]
-
-// FishDetailedHandlerFuncs are typed event handler functions for Fish that also learn
-// whether an add comes from the initial list.
-type FishDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Fish]
-
-// FishFilteringHandler passes only the Fish its filter accepts to a typed handler.
-type FishFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Fish]
-
-// FishIndexers are typed index functions for Fish.
-type FishIndexers = cache.TypedIndexers[*example2v1.Fish]
-
-// DeletedFish is a deleted Fish whose final state may be unknown.
-type DeletedFish = cache.DeletedObject[*example2v1.Fish]
-
-type fishInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of Fish.
+type (
+	// FishIndexInformer is a shared index informer of Fish with typed handlers and indexes.
+	FishIndexInformer cache.TypedSharedIndexInformer[*example2v1.Fish]
+	// FishHandlerFuncs are typed event handler functions for Fish.
+	FishHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Fish]
+	// FishDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	FishDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Fish]
+	// FishFilteringHandler passes only the Fish its filter accepts to a typed handler.
+	FishFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Fish]
+	// FishIndexers are typed index functions for Fish.
+	FishIndexers = cache.TypedIndexers[*example2v1.Fish]
+	// DeletedFish is a deleted Fish whose final state may be unknown.
+	DeletedFish = cache.DeletedObject[*example2v1.Fish]
+)
 
 // NewFishInformer builds an informer of Fish of its own; a factory's shared one saves memory and connections.
 func NewFishInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewFishInformerWithOptions(client versioned.Interface, options internalinte
 // NewTypedFishInformerWithOptions is NewFishInformerWithOptions with a typed result.
 func NewTypedFishInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) FishIndexInformer {
 	c := client.SecondExampleV1().Fish()
-	gvr := example2v1.SchemeGroupVersion.WithResource("fish")
-	return informers.NewTypedInformer(client, &example2v1.Fish{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *fishInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewFishInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Fish.
-func (f *fishInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&example2v1.Fish{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Fish.
-func (f *fishInformer) TypedInformer() FishIndexInformer {
-	return ToFishIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *fishInformer) Lister() listersexample2v1.FishLister {
-	return listersexample2v1.NewFishLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &example2v1.Fish{}, example2v1.SchemeGroupVersion.WithResource("fish"), options, c.List, c.Watch)
 }
 
 // ToTypedFishInformer returns informer with its typed view.
 func ToTypedFishInformer(informer FishInformer) TypedFishInformer {
-	if typed, ok := informer.(TypedFishInformer); ok {
-		return typed
-	}
-	return typedFishInformer{informer}
-}
-
-type typedFishInformer struct{ FishInformer }
-
-func (i typedFishInformer) TypedInformer() FishIndexInformer {
-	return ToFishIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToFishIndexInformer)
 }
 
 // ToFishIndexInformer returns the typed view of a shared informer of Fish.
 func ToFishIndexInformer(informer cache.SharedIndexInformer) FishIndexInformer {
-	if typed, ok := informer.(FishIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*example2v1.Fish](informer)
+	return informers.TypedView[*example2v1.Fish](informer)
 }

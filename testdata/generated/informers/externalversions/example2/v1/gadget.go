@@ -40,30 +40,21 @@ type TypedGadgetInformer interface {
 	TypedInformer() GadgetIndexInformer
 }
 
-// GadgetIndexInformer is a shared index informer of Gadgets with typed handlers and indexes.
-type GadgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Gadget]
-
-// GadgetHandlerFuncs are typed event handler functions for Gadgets.
-type GadgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Gadget]
-
-// GadgetDetailedHandlerFuncs are typed event handler functions for Gadgets that also learn
-// whether an add comes from the initial list.
-type GadgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Gadget]
-
-// GadgetFilteringHandler passes only the Gadgets its filter accepts to a typed handler.
-type GadgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Gadget]
-
-// GadgetIndexers are typed index functions for Gadgets.
-type GadgetIndexers = cache.TypedIndexers[*example2v1.Gadget]
-
-// DeletedGadget is a deleted Gadget whose final state may be unknown.
-type DeletedGadget = cache.DeletedObject[*example2v1.Gadget]
-
-type gadgetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Gadgets.
+type (
+	// GadgetIndexInformer is a shared index informer of Gadgets with typed handlers and indexes.
+	GadgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Gadget]
+	// GadgetHandlerFuncs are typed event handler functions for Gadgets.
+	GadgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Gadget]
+	// GadgetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	GadgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Gadget]
+	// GadgetFilteringHandler passes only the Gadgets its filter accepts to a typed handler.
+	GadgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Gadget]
+	// GadgetIndexers are typed index functions for Gadgets.
+	GadgetIndexers = cache.TypedIndexers[*example2v1.Gadget]
+	// DeletedGadget is a deleted Gadget whose final state may be unknown.
+	DeletedGadget = cache.DeletedObject[*example2v1.Gadget]
+)
 
 // NewGadgetInformer builds an informer of Gadgets of its own; a factory's shared one saves memory and connections.
 func NewGadgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewGadgetInformerWithOptions(client versioned.Interface, namespace string, 
 // NewTypedGadgetInformerWithOptions is NewGadgetInformerWithOptions with a typed result.
 func NewTypedGadgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) GadgetIndexInformer {
 	c := client.SecondExampleV1().Gadgets(namespace)
-	gvr := example2v1.SchemeGroupVersion.WithResource("gizmos")
-	return informers.NewTypedInformer(client, &example2v1.Gadget{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *gadgetInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewGadgetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Gadgets.
-func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&example2v1.Gadget{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Gadgets.
-func (f *gadgetInformer) TypedInformer() GadgetIndexInformer {
-	return ToGadgetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *gadgetInformer) Lister() listersexample2v1.GadgetLister {
-	return listersexample2v1.NewGadgetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &example2v1.Gadget{}, example2v1.SchemeGroupVersion.WithResource("gizmos"), options, c.List, c.Watch)
 }
 
 // ToTypedGadgetInformer returns informer with its typed view.
 func ToTypedGadgetInformer(informer GadgetInformer) TypedGadgetInformer {
-	if typed, ok := informer.(TypedGadgetInformer); ok {
-		return typed
-	}
-	return typedGadgetInformer{informer}
-}
-
-type typedGadgetInformer struct{ GadgetInformer }
-
-func (i typedGadgetInformer) TypedInformer() GadgetIndexInformer {
-	return ToGadgetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToGadgetIndexInformer)
 }
 
 // ToGadgetIndexInformer returns the typed view of a shared informer of Gadgets.
 func ToGadgetIndexInformer(informer cache.SharedIndexInformer) GadgetIndexInformer {
-	if typed, ok := informer.(GadgetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*example2v1.Gadget](informer)
+	return informers.TypedView[*example2v1.Gadget](informer)
 }

@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	example2v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listersexample2v1 "github.com/kgen-dev/kgen/testdata/generated/listers/example2/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -45,15 +48,18 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Fish returns the shared informer and lister of Fish.
 func (v *version) Fish() TypedFishInformer {
-	return &fishInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &example2v1.Fish{}, v.tweakListOptions, NewTypedFishInformerWithOptions,
+		listersexample2v1.NewFishLister, ToFishIndexInformer)
 }
 
 // Gadgets returns the shared informer and lister of Gadgets.
 func (v *version) Gadgets() TypedGadgetInformer {
-	return &gadgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &example2v1.Gadget{}, v.tweakListOptions, informers.InNamespace(NewTypedGadgetInformerWithOptions, v.namespace),
+		listersexample2v1.NewGadgetLister, ToGadgetIndexInformer)
 }
 
 // Widgets returns the shared informer and lister of Widgets.
 func (v *version) Widgets() TypedWidgetInformer {
-	return &widgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &example2v1.Widget{}, v.tweakListOptions, informers.InNamespace(NewTypedWidgetInformerWithOptions, v.namespace),
+		listersexample2v1.NewWidgetLister, ToWidgetIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedWidgetInformer interface {
 	TypedInformer() WidgetIndexInformer
 }
 
-// WidgetIndexInformer is a shared index informer of Widgets with typed handlers and indexes.
-type WidgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Widget]
-
-// WidgetHandlerFuncs are typed event handler functions for Widgets.
-type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Widget]
-
-// WidgetDetailedHandlerFuncs are typed event handler functions for Widgets that also learn
-// whether an add comes from the initial list.
-type WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Widget]
-
-// WidgetFilteringHandler passes only the Widgets its filter accepts to a typed handler.
-type WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Widget]
-
-// WidgetIndexers are typed index functions for Widgets.
-type WidgetIndexers = cache.TypedIndexers[*example2v1.Widget]
-
-// DeletedWidget is a deleted Widget whose final state may be unknown.
-type DeletedWidget = cache.DeletedObject[*example2v1.Widget]
-
-type widgetInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Widgets.
+type (
+	// WidgetIndexInformer is a shared index informer of Widgets with typed handlers and indexes.
+	WidgetIndexInformer cache.TypedSharedIndexInformer[*example2v1.Widget]
+	// WidgetHandlerFuncs are typed event handler functions for Widgets.
+	WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example2v1.Widget]
+	// WidgetDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example2v1.Widget]
+	// WidgetFilteringHandler passes only the Widgets its filter accepts to a typed handler.
+	WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*example2v1.Widget]
+	// WidgetIndexers are typed index functions for Widgets.
+	WidgetIndexers = cache.TypedIndexers[*example2v1.Widget]
+	// DeletedWidget is a deleted Widget whose final state may be unknown.
+	DeletedWidget = cache.DeletedObject[*example2v1.Widget]
+)
 
 // NewWidgetInformer builds an informer of Widgets of its own; a factory's shared one saves memory and connections.
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 // NewTypedWidgetInformerWithOptions is NewWidgetInformerWithOptions with a typed result.
 func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	c := client.SecondExampleV1().Widgets(namespace)
-	gvr := example2v1.SchemeGroupVersion.WithResource("widgets")
-	return informers.NewTypedInformer(client, &example2v1.Widget{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *widgetInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewWidgetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Widgets.
-func (f *widgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&example2v1.Widget{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Widgets.
-func (f *widgetInformer) TypedInformer() WidgetIndexInformer {
-	return ToWidgetIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *widgetInformer) Lister() listersexample2v1.WidgetLister {
-	return listersexample2v1.NewWidgetLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &example2v1.Widget{}, example2v1.SchemeGroupVersion.WithResource("widgets"), options, c.List, c.Watch)
 }
 
 // ToTypedWidgetInformer returns informer with its typed view.
 func ToTypedWidgetInformer(informer WidgetInformer) TypedWidgetInformer {
-	if typed, ok := informer.(TypedWidgetInformer); ok {
-		return typed
-	}
-	return typedWidgetInformer{informer}
-}
-
-type typedWidgetInformer struct{ WidgetInformer }
-
-func (i typedWidgetInformer) TypedInformer() WidgetIndexInformer {
-	return ToWidgetIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToWidgetIndexInformer)
 }
 
 // ToWidgetIndexInformer returns the typed view of a shared informer of Widgets.
 func ToWidgetIndexInformer(informer cache.SharedIndexInformer) WidgetIndexInformer {
-	if typed, ok := informer.(WidgetIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*example2v1.Widget](informer)
+	return informers.TypedView[*example2v1.Widget](informer)
 }

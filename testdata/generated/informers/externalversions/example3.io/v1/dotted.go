@@ -40,29 +40,21 @@ type TypedDottedInformer interface {
 	TypedInformer() DottedIndexInformer
 }
 
-// DottedIndexInformer is a shared index informer of Dotteds with typed handlers and indexes.
-type DottedIndexInformer cache.TypedSharedIndexInformer[*example3iov1.Dotted]
-
-// DottedHandlerFuncs are typed event handler functions for Dotteds.
-type DottedHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example3iov1.Dotted]
-
-// DottedDetailedHandlerFuncs are typed event handler functions for Dotteds that also learn
-// whether an add comes from the initial list.
-type DottedDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example3iov1.Dotted]
-
-// DottedFilteringHandler passes only the Dotteds its filter accepts to a typed handler.
-type DottedFilteringHandler = cache.TypedFilteringResourceEventHandler[*example3iov1.Dotted]
-
-// DottedIndexers are typed index functions for Dotteds.
-type DottedIndexers = cache.TypedIndexers[*example3iov1.Dotted]
-
-// DeletedDotted is a deleted Dotted whose final state may be unknown.
-type DeletedDotted = cache.DeletedObject[*example3iov1.Dotted]
-
-type dottedInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-}
+// Typed views, event handlers, index functions and tombstones of Dotteds.
+type (
+	// DottedIndexInformer is a shared index informer of Dotteds with typed handlers and indexes.
+	DottedIndexInformer cache.TypedSharedIndexInformer[*example3iov1.Dotted]
+	// DottedHandlerFuncs are typed event handler functions for Dotteds.
+	DottedHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*example3iov1.Dotted]
+	// DottedDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	DottedDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*example3iov1.Dotted]
+	// DottedFilteringHandler passes only the Dotteds its filter accepts to a typed handler.
+	DottedFilteringHandler = cache.TypedFilteringResourceEventHandler[*example3iov1.Dotted]
+	// DottedIndexers are typed index functions for Dotteds.
+	DottedIndexers = cache.TypedIndexers[*example3iov1.Dotted]
+	// DeletedDotted is a deleted Dotted whose final state may be unknown.
+	DeletedDotted = cache.DeletedObject[*example3iov1.Dotted]
+)
 
 // NewDottedInformer builds an informer of Dotteds of its own; a factory's shared one saves memory and connections.
 func NewDottedInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -92,48 +84,15 @@ func NewDottedInformerWithOptions(client versioned.Interface, options internalin
 // NewTypedDottedInformerWithOptions is NewDottedInformerWithOptions with a typed result.
 func NewTypedDottedInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) DottedIndexInformer {
 	c := client.Example3V1().Dotteds()
-	gvr := example3iov1.SchemeGroupVersion.WithResource("dotteds")
-	return informers.NewTypedInformer(client, &example3iov1.Dotted{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *dottedInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewDottedInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Dotteds.
-func (f *dottedInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&example3iov1.Dotted{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Dotteds.
-func (f *dottedInformer) TypedInformer() DottedIndexInformer {
-	return ToDottedIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *dottedInformer) Lister() listersexample3iov1.DottedLister {
-	return listersexample3iov1.NewDottedLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &example3iov1.Dotted{}, example3iov1.SchemeGroupVersion.WithResource("dotteds"), options, c.List, c.Watch)
 }
 
 // ToTypedDottedInformer returns informer with its typed view.
 func ToTypedDottedInformer(informer DottedInformer) TypedDottedInformer {
-	if typed, ok := informer.(TypedDottedInformer); ok {
-		return typed
-	}
-	return typedDottedInformer{informer}
-}
-
-type typedDottedInformer struct{ DottedInformer }
-
-func (i typedDottedInformer) TypedInformer() DottedIndexInformer {
-	return ToDottedIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToDottedIndexInformer)
 }
 
 // ToDottedIndexInformer returns the typed view of a shared informer of Dotteds.
 func ToDottedIndexInformer(informer cache.SharedIndexInformer) DottedIndexInformer {
-	if typed, ok := informer.(DottedIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*example3iov1.Dotted](informer)
+	return informers.TypedView[*example3iov1.Dotted](informer)
 }

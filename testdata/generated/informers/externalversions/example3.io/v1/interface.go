@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	example3iov1 "github.com/kgen-dev/kgen/testdata/apis/example3.io/v1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listersexample3iov1 "github.com/kgen-dev/kgen/testdata/generated/listers/example3.io/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Dotteds returns the shared informer and lister of Dotteds.
 func (v *version) Dotteds() TypedDottedInformer {
-	return &dottedInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &example3iov1.Dotted{}, v.tweakListOptions, NewTypedDottedInformerWithOptions,
+		listersexample3iov1.NewDottedLister, ToDottedIndexInformer)
 }

@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/apis/hyphen-group/v1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listershyphengroupv1 "github.com/kgen-dev/kgen/testdata/generated/listers/hyphen-group/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Things returns the shared informer and lister of Things.
 func (v *version) Things() TypedThingInformer {
-	return &thingInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &hyphengroupv1.Thing{}, v.tweakListOptions, informers.InNamespace(NewTypedThingInformerWithOptions, v.namespace),
+		listershyphengroupv1.NewThingLister, ToThingIndexInformer)
 }

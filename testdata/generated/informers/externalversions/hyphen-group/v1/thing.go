@@ -40,30 +40,21 @@ type TypedThingInformer interface {
 	TypedInformer() ThingIndexInformer
 }
 
-// ThingIndexInformer is a shared index informer of Things with typed handlers and indexes.
-type ThingIndexInformer cache.TypedSharedIndexInformer[*hyphengroupv1.Thing]
-
-// ThingHandlerFuncs are typed event handler functions for Things.
-type ThingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*hyphengroupv1.Thing]
-
-// ThingDetailedHandlerFuncs are typed event handler functions for Things that also learn
-// whether an add comes from the initial list.
-type ThingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*hyphengroupv1.Thing]
-
-// ThingFilteringHandler passes only the Things its filter accepts to a typed handler.
-type ThingFilteringHandler = cache.TypedFilteringResourceEventHandler[*hyphengroupv1.Thing]
-
-// ThingIndexers are typed index functions for Things.
-type ThingIndexers = cache.TypedIndexers[*hyphengroupv1.Thing]
-
-// DeletedThing is a deleted Thing whose final state may be unknown.
-type DeletedThing = cache.DeletedObject[*hyphengroupv1.Thing]
-
-type thingInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Things.
+type (
+	// ThingIndexInformer is a shared index informer of Things with typed handlers and indexes.
+	ThingIndexInformer cache.TypedSharedIndexInformer[*hyphengroupv1.Thing]
+	// ThingHandlerFuncs are typed event handler functions for Things.
+	ThingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*hyphengroupv1.Thing]
+	// ThingDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	ThingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*hyphengroupv1.Thing]
+	// ThingFilteringHandler passes only the Things its filter accepts to a typed handler.
+	ThingFilteringHandler = cache.TypedFilteringResourceEventHandler[*hyphengroupv1.Thing]
+	// ThingIndexers are typed index functions for Things.
+	ThingIndexers = cache.TypedIndexers[*hyphengroupv1.Thing]
+	// DeletedThing is a deleted Thing whose final state may be unknown.
+	DeletedThing = cache.DeletedObject[*hyphengroupv1.Thing]
+)
 
 // NewThingInformer builds an informer of Things of its own; a factory's shared one saves memory and connections.
 func NewThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 // NewTypedThingInformerWithOptions is NewThingInformerWithOptions with a typed result.
 func NewTypedThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ThingIndexInformer {
 	c := client.HyphenGroupV1().Things(namespace)
-	gvr := hyphengroupv1.SchemeGroupVersion.WithResource("things")
-	return informers.NewTypedInformer(client, &hyphengroupv1.Thing{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *thingInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewThingInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Things.
-func (f *thingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&hyphengroupv1.Thing{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Things.
-func (f *thingInformer) TypedInformer() ThingIndexInformer {
-	return ToThingIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *thingInformer) Lister() listershyphengroupv1.ThingLister {
-	return listershyphengroupv1.NewThingLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &hyphengroupv1.Thing{}, hyphengroupv1.SchemeGroupVersion.WithResource("things"), options, c.List, c.Watch)
 }
 
 // ToTypedThingInformer returns informer with its typed view.
 func ToTypedThingInformer(informer ThingInformer) TypedThingInformer {
-	if typed, ok := informer.(TypedThingInformer); ok {
-		return typed
-	}
-	return typedThingInformer{informer}
-}
-
-type typedThingInformer struct{ ThingInformer }
-
-func (i typedThingInformer) TypedInformer() ThingIndexInformer {
-	return ToThingIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToThingIndexInformer)
 }
 
 // ToThingIndexInformer returns the typed view of a shared informer of Things.
 func ToThingIndexInformer(informer cache.SharedIndexInformer) ThingIndexInformer {
-	if typed, ok := informer.(ThingIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*hyphengroupv1.Thing](informer)
+	return informers.TypedView[*hyphengroupv1.Thing](informer)
 }

@@ -40,30 +40,21 @@ type TypedCamelInformer interface {
 	TypedInformer() CamelIndexInformer
 }
 
-// CamelIndexInformer is a shared index informer of Camels with typed handlers and indexes.
-type CamelIndexInformer cache.TypedSharedIndexInformer[*mixedcasev1.Camel]
-
-// CamelHandlerFuncs are typed event handler functions for Camels.
-type CamelHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*mixedcasev1.Camel]
-
-// CamelDetailedHandlerFuncs are typed event handler functions for Camels that also learn
-// whether an add comes from the initial list.
-type CamelDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*mixedcasev1.Camel]
-
-// CamelFilteringHandler passes only the Camels its filter accepts to a typed handler.
-type CamelFilteringHandler = cache.TypedFilteringResourceEventHandler[*mixedcasev1.Camel]
-
-// CamelIndexers are typed index functions for Camels.
-type CamelIndexers = cache.TypedIndexers[*mixedcasev1.Camel]
-
-// DeletedCamel is a deleted Camel whose final state may be unknown.
-type DeletedCamel = cache.DeletedObject[*mixedcasev1.Camel]
-
-type camelInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of Camels.
+type (
+	// CamelIndexInformer is a shared index informer of Camels with typed handlers and indexes.
+	CamelIndexInformer cache.TypedSharedIndexInformer[*mixedcasev1.Camel]
+	// CamelHandlerFuncs are typed event handler functions for Camels.
+	CamelHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*mixedcasev1.Camel]
+	// CamelDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CamelDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*mixedcasev1.Camel]
+	// CamelFilteringHandler passes only the Camels its filter accepts to a typed handler.
+	CamelFilteringHandler = cache.TypedFilteringResourceEventHandler[*mixedcasev1.Camel]
+	// CamelIndexers are typed index functions for Camels.
+	CamelIndexers = cache.TypedIndexers[*mixedcasev1.Camel]
+	// DeletedCamel is a deleted Camel whose final state may be unknown.
+	DeletedCamel = cache.DeletedObject[*mixedcasev1.Camel]
+)
 
 // NewCamelInformer builds an informer of Camels of its own; a factory's shared one saves memory and connections.
 func NewCamelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewCamelInformerWithOptions(client versioned.Interface, namespace string, o
 // NewTypedCamelInformerWithOptions is NewCamelInformerWithOptions with a typed result.
 func NewTypedCamelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CamelIndexInformer {
 	c := client.MixedcaseV1().Camels(namespace)
-	gvr := mixedcasev1.SchemeGroupVersion.WithResource("camels")
-	return informers.NewTypedInformer(client, &mixedcasev1.Camel{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *camelInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCamelInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for Camels.
-func (f *camelInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&mixedcasev1.Camel{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for Camels.
-func (f *camelInformer) TypedInformer() CamelIndexInformer {
-	return ToCamelIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *camelInformer) Lister() listersmixedcasev1.CamelLister {
-	return listersmixedcasev1.NewCamelLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &mixedcasev1.Camel{}, mixedcasev1.SchemeGroupVersion.WithResource("camels"), options, c.List, c.Watch)
 }
 
 // ToTypedCamelInformer returns informer with its typed view.
 func ToTypedCamelInformer(informer CamelInformer) TypedCamelInformer {
-	if typed, ok := informer.(TypedCamelInformer); ok {
-		return typed
-	}
-	return typedCamelInformer{informer}
-}
-
-type typedCamelInformer struct{ CamelInformer }
-
-func (i typedCamelInformer) TypedInformer() CamelIndexInformer {
-	return ToCamelIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCamelIndexInformer)
 }
 
 // ToCamelIndexInformer returns the typed view of a shared informer of Camels.
 func ToCamelIndexInformer(informer cache.SharedIndexInformer) CamelIndexInformer {
-	if typed, ok := informer.(CamelIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*mixedcasev1.Camel](informer)
+	return informers.TypedView[*mixedcasev1.Camel](informer)
 }

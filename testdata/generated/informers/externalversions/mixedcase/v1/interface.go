@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	informers "github.com/kgen-dev/kgen/runtime/informers"
+	mixedcasev1 "github.com/kgen-dev/kgen/testdata/apis/MixedCase/v1"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
+	listersmixedcasev1 "github.com/kgen-dev/kgen/testdata/generated/listers/mixedcase/v1"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // Camels returns the shared informer and lister of Camels.
 func (v *version) Camels() TypedCamelInformer {
-	return &camelInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &mixedcasev1.Camel{}, v.tweakListOptions, informers.InNamespace(NewTypedCamelInformerWithOptions, v.namespace),
+		listersmixedcasev1.NewCamelLister, ToCamelIndexInformer)
 }

@@ -40,30 +40,21 @@ type TypedCronTabInformer interface {
 	TypedInformer() CronTabIndexInformer
 }
 
-// CronTabIndexInformer is a shared index informer of CronTabs with typed handlers and indexes.
-type CronTabIndexInformer cache.TypedSharedIndexInformer[*stablev1.CronTab]
-
-// CronTabHandlerFuncs are typed event handler functions for CronTabs.
-type CronTabHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*stablev1.CronTab]
-
-// CronTabDetailedHandlerFuncs are typed event handler functions for CronTabs that also learn
-// whether an add comes from the initial list.
-type CronTabDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*stablev1.CronTab]
-
-// CronTabFilteringHandler passes only the CronTabs its filter accepts to a typed handler.
-type CronTabFilteringHandler = cache.TypedFilteringResourceEventHandler[*stablev1.CronTab]
-
-// CronTabIndexers are typed index functions for CronTabs.
-type CronTabIndexers = cache.TypedIndexers[*stablev1.CronTab]
-
-// DeletedCronTab is a deleted CronTab whose final state may be unknown.
-type DeletedCronTab = cache.DeletedObject[*stablev1.CronTab]
-
-type cronTabInformer struct {
-	factory          internalinterfaces.SharedInformerFactory
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	namespace        string
-}
+// Typed views, event handlers, index functions and tombstones of CronTabs.
+type (
+	// CronTabIndexInformer is a shared index informer of CronTabs with typed handlers and indexes.
+	CronTabIndexInformer cache.TypedSharedIndexInformer[*stablev1.CronTab]
+	// CronTabHandlerFuncs are typed event handler functions for CronTabs.
+	CronTabHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*stablev1.CronTab]
+	// CronTabDetailedHandlerFuncs also learn whether an add comes from the initial list.
+	CronTabDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*stablev1.CronTab]
+	// CronTabFilteringHandler passes only the CronTabs its filter accepts to a typed handler.
+	CronTabFilteringHandler = cache.TypedFilteringResourceEventHandler[*stablev1.CronTab]
+	// CronTabIndexers are typed index functions for CronTabs.
+	CronTabIndexers = cache.TypedIndexers[*stablev1.CronTab]
+	// DeletedCronTab is a deleted CronTab whose final state may be unknown.
+	DeletedCronTab = cache.DeletedObject[*stablev1.CronTab]
+)
 
 // NewCronTabInformer builds an informer of CronTabs of its own; a factory's shared one saves memory and connections.
 func NewCronTabInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
@@ -93,48 +84,15 @@ func NewCronTabInformerWithOptions(client versioned.Interface, namespace string,
 // NewTypedCronTabInformerWithOptions is NewCronTabInformerWithOptions with a typed result.
 func NewTypedCronTabInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CronTabIndexInformer {
 	c := client.StableV1().CronTabs(namespace)
-	gvr := stablev1.SchemeGroupVersion.WithResource("crontabs")
-	return informers.NewTypedInformer(client, &stablev1.CronTab{}, gvr, options, c.List, c.Watch)
-}
-
-func (f *cronTabInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	return NewCronTabInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
-}
-
-// Informer returns the factory's shared informer for CronTabs.
-func (f *cronTabInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&stablev1.CronTab{}, f.defaultInformer)
-}
-
-// TypedInformer returns the typed view of the factory's shared informer for CronTabs.
-func (f *cronTabInformer) TypedInformer() CronTabIndexInformer {
-	return ToCronTabIndexInformer(f.Informer())
-}
-
-// Lister returns a lister over the shared informer's cache.
-func (f *cronTabInformer) Lister() listersstablev1.CronTabLister {
-	return listersstablev1.NewCronTabLister(f.Informer().GetIndexer())
+	return informers.NewTypedInformer(client, &stablev1.CronTab{}, stablev1.SchemeGroupVersion.WithResource("crontabs"), options, c.List, c.Watch)
 }
 
 // ToTypedCronTabInformer returns informer with its typed view.
 func ToTypedCronTabInformer(informer CronTabInformer) TypedCronTabInformer {
-	if typed, ok := informer.(TypedCronTabInformer); ok {
-		return typed
-	}
-	return typedCronTabInformer{informer}
-}
-
-type typedCronTabInformer struct{ CronTabInformer }
-
-func (i typedCronTabInformer) TypedInformer() CronTabIndexInformer {
-	return ToCronTabIndexInformer(i.Informer())
+	return informers.WithTypedView(informer, ToCronTabIndexInformer)
 }
 
 // ToCronTabIndexInformer returns the typed view of a shared informer of CronTabs.
 func ToCronTabIndexInformer(informer cache.SharedIndexInformer) CronTabIndexInformer {
-	if typed, ok := informer.(CronTabIndexInformer); ok {
-		return typed
-	}
-	return cache.NewTypedSharedIndexInformer[*stablev1.CronTab](informer)
+	return informers.TypedView[*stablev1.CronTab](informer)
 }

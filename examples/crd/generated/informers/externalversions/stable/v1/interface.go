@@ -19,7 +19,10 @@ limitations under the License.
 package v1
 
 import (
+	stablev1 "example.com/crd/api/stable/v1"
 	internalinterfaces "example.com/crd/generated/informers/externalversions/internalinterfaces"
+	listersstablev1 "example.com/crd/generated/listers/stable/v1"
+	informers "github.com/kgen-dev/kgen/runtime/informers"
 )
 
 // Interface returns the informers of the group version, resource by resource.
@@ -41,5 +44,6 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 
 // CronTabs returns the shared informer and lister of CronTabs.
 func (v *version) CronTabs() TypedCronTabInformer {
-	return &cronTabInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+	return informers.NewShared(v.factory, &stablev1.CronTab{}, v.tweakListOptions, informers.InNamespace(NewTypedCronTabInformerWithOptions, v.namespace),
+		listersstablev1.NewCronTabLister, ToCronTabIndexInformer)
 }

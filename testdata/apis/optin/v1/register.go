@@ -7,12 +7,7 @@ import (
 )
 
 // SchemeGroupVersion is the group version of this package.
-var SchemeGroupVersion = schema.GroupVersion{Group: "stable.example.com", Version: "v1"}
-
-// Resource takes an unqualified resource and returns a group-qualified GroupResource.
-func Resource(resource string) schema.GroupResource {
-	return SchemeGroupVersion.WithResource(resource).GroupResource()
-}
+var SchemeGroupVersion = schema.GroupVersion{Group: "optin.kgen.dev", Version: "v1"}
 
 var (
 	// SchemeBuilder collects the functions that add this package's types to a scheme.
@@ -22,7 +17,7 @@ var (
 )
 
 func addKnownTypes(scheme *runtime.Scheme) error {
-	scheme.AddKnownTypes(SchemeGroupVersion, &CronTab{}, &CronTabList{})
+	scheme.AddKnownTypes(SchemeGroupVersion, &Picked{})
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil
 }

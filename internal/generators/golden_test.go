@@ -17,6 +17,7 @@ import (
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"client-gen": cli.ClientGen, "lister-gen": cli.ListerGen, "informer-gen": cli.InformerGen,
 	"deepcopy-gen": cli.DeepCopyGen, "register-gen": cli.RegisterGen,
+	"applyconfiguration-gen": cli.ApplyConfigurationGen,
 }
 
 type invocation struct {

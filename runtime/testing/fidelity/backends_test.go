@@ -17,7 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/kgen-dev/kgen/builtin/applyconfigurations"
 	"github.com/kgen-dev/kgen/runtime/rest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 	"github.com/kgen-dev/kgen/testenv"
@@ -78,7 +80,8 @@ type fakeBackend struct {
 }
 
 func newFakeBackend() *fakeBackend {
-	o := ktesting.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), managedfields.NewDeducedTypeConverter())
+	o := ktesting.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), typeConverter{
+		builtin: applyconfigurations.NewTypeConverter(scheme), widgets: managedfields.NewDeducedTypeConverter()})
 	b := &fakeBackend{}
 	b.fake.AddReactor("*", "*", ktesting.ObjectReaction(o))
 	b.fake.AddWatchReactor("*", func(action ktesting.Action) (bool, watch.Interface, error) {
@@ -87,6 +90,21 @@ func newFakeBackend() *fakeBackend {
 		return err == nil, w, err
 	})
 	return b
+}
+
+// typeConverter types built-in objects with the schema of builtin/applyconfigurations, as a generated
+// NewClientset does, and Widgets (which have no apply configurations) by deduction.
+type typeConverter struct{ builtin, widgets managedfields.TypeConverter }
+
+func (c typeConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	if gvks, _, err := scheme.ObjectKinds(obj); err == nil && gvks[0].Group == widgetKind.Group {
+		return c.widgets.ObjectToTyped(obj, opts...)
+	}
+	return c.builtin.ObjectToTyped(obj, opts...)
+}
+
+func (c typeConverter) TypedToObject(value *typed.TypedValue) (runtime.Object, error) {
+	return c.builtin.TypedToObject(value)
 }
 
 func gvr(res string) schema.GroupVersionResource { return kinds[res].GroupVersion().WithResource(res) }

@@ -919,9 +919,9 @@ func namesAndValues(list *corev1.ConfigMapList) string {
 // managers lists cm's field managers sorted by name. Both backends order
 // managedFields by operation, then timestamp in whole seconds, then name, so
 // the listed order depends on whether the calls straddle a second boundary.
-func managers(cm *corev1.ConfigMap) string {
+func managers(obj metav1.Object) string {
 	var out []string
-	for _, m := range cm.ManagedFields {
+	for _, m := range obj.GetManagedFields() {
 		out = append(out, m.Manager+":"+string(m.Operation))
 	}
 	slices.Sort(out)

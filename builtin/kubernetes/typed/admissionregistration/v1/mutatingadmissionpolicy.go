@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsadmissionregistrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -43,18 +44,19 @@ type MutatingAdmissionPolicyInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*admissionregistrationv1.MutatingAdmissionPolicyList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *admissionregistrationv1.MutatingAdmissionPolicy, err error)
+	Apply(ctx context.Context, mutatingAdmissionPolicy *applyconfigurationsadmissionregistrationv1.MutatingAdmissionPolicyApplyConfiguration, opts metav1.ApplyOptions) (result *admissionregistrationv1.MutatingAdmissionPolicy, err error)
 	MutatingAdmissionPolicyExpansion
 }
 
 // mutatingAdmissionPolicies is MutatingAdmissionPolicyInterface over REST.
 type mutatingAdmissionPolicies struct {
-	*gentype.ClientWithList[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList]
+	*gentype.ClientWithListAndApply[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList, *applyconfigurationsadmissionregistrationv1.MutatingAdmissionPolicyApplyConfiguration]
 }
 
 // newMutatingAdmissionPolicies returns the client of MutatingAdmissionPolicies that sends its requests through c.
 func newMutatingAdmissionPolicies(c *AdmissionregistrationV1Client) *mutatingAdmissionPolicies {
 	return &mutatingAdmissionPolicies{
-		gentype.NewClientWithList[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList](
+		gentype.NewClientWithListAndApply[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList, *applyconfigurationsadmissionregistrationv1.MutatingAdmissionPolicyApplyConfiguration](
 			"mutatingadmissionpolicies", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *admissionregistrationv1.MutatingAdmissionPolicy {
 				return &admissionregistrationv1.MutatingAdmissionPolicy{}

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsappsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1 "k8s.io/api/apps/v1"
@@ -43,18 +44,19 @@ type ControllerRevisionInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*appsv1.ControllerRevisionList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *appsv1.ControllerRevision, err error)
+	Apply(ctx context.Context, controllerRevision *applyconfigurationsappsv1.ControllerRevisionApplyConfiguration, opts metav1.ApplyOptions) (result *appsv1.ControllerRevision, err error)
 	ControllerRevisionExpansion
 }
 
 // controllerRevisions is ControllerRevisionInterface over REST.
 type controllerRevisions struct {
-	*gentype.ClientWithList[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList]
+	*gentype.ClientWithListAndApply[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList, *applyconfigurationsappsv1.ControllerRevisionApplyConfiguration]
 }
 
 // newControllerRevisions returns the client of ControllerRevisions in namespace that sends its requests through c.
 func newControllerRevisions(c *AppsV1Client, namespace string) *controllerRevisions {
 	return &controllerRevisions{
-		gentype.NewClientWithList[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList](
+		gentype.NewClientWithListAndApply[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList, *applyconfigurationsappsv1.ControllerRevisionApplyConfiguration](
 			"controllerrevisions", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1.ControllerRevision { return &appsv1.ControllerRevision{} },
 			func() *appsv1.ControllerRevisionList { return &appsv1.ControllerRevisionList{} },

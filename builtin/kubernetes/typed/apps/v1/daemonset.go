@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsappsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1 "k8s.io/api/apps/v1"
@@ -45,18 +46,21 @@ type DaemonSetInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*appsv1.DaemonSetList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *appsv1.DaemonSet, err error)
+	Apply(ctx context.Context, daemonSet *applyconfigurationsappsv1.DaemonSetApplyConfiguration, opts metav1.ApplyOptions) (result *appsv1.DaemonSet, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, daemonSet *applyconfigurationsappsv1.DaemonSetApplyConfiguration, opts metav1.ApplyOptions) (result *appsv1.DaemonSet, err error)
 	DaemonSetExpansion
 }
 
 // daemonSets is DaemonSetInterface over REST.
 type daemonSets struct {
-	*gentype.ClientWithList[*appsv1.DaemonSet, *appsv1.DaemonSetList]
+	*gentype.ClientWithListAndApply[*appsv1.DaemonSet, *appsv1.DaemonSetList, *applyconfigurationsappsv1.DaemonSetApplyConfiguration]
 }
 
 // newDaemonSets returns the client of DaemonSets in namespace that sends its requests through c.
 func newDaemonSets(c *AppsV1Client, namespace string) *daemonSets {
 	return &daemonSets{
-		gentype.NewClientWithList[*appsv1.DaemonSet, *appsv1.DaemonSetList](
+		gentype.NewClientWithListAndApply[*appsv1.DaemonSet, *appsv1.DaemonSetList, *applyconfigurationsappsv1.DaemonSetApplyConfiguration](
 			"daemonsets", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1.DaemonSet { return &appsv1.DaemonSet{} },
 			func() *appsv1.DaemonSetList { return &appsv1.DaemonSetList{} },

@@ -20,6 +20,10 @@ package v1
 
 import (
 	context "context"
+	json "encoding/json"
+	fmt "fmt"
+	applyconfigurationsappsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
+	applyconfigurationsautoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1 "k8s.io/api/apps/v1"
@@ -46,20 +50,24 @@ type DeploymentInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*appsv1.DeploymentList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *appsv1.Deployment, err error)
+	Apply(ctx context.Context, deployment *applyconfigurationsappsv1.DeploymentApplyConfiguration, opts metav1.ApplyOptions) (result *appsv1.Deployment, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, deployment *applyconfigurationsappsv1.DeploymentApplyConfiguration, opts metav1.ApplyOptions) (result *appsv1.Deployment, err error)
 	GetScale(ctx context.Context, deploymentName string, options metav1.GetOptions) (*autoscalingv1.Scale, error)
 	UpdateScale(ctx context.Context, deploymentName string, scale *autoscalingv1.Scale, opts metav1.UpdateOptions) (*autoscalingv1.Scale, error)
+	ApplyScale(ctx context.Context, deploymentName string, scale *applyconfigurationsautoscalingv1.ScaleApplyConfiguration, opts metav1.ApplyOptions) (*autoscalingv1.Scale, error)
 	DeploymentExpansion
 }
 
 // deployments is DeploymentInterface over REST.
 type deployments struct {
-	*gentype.ClientWithList[*appsv1.Deployment, *appsv1.DeploymentList]
+	*gentype.ClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyconfigurationsappsv1.DeploymentApplyConfiguration]
 }
 
 // newDeployments returns the client of Deployments in namespace that sends its requests through c.
 func newDeployments(c *AppsV1Client, namespace string) *deployments {
 	return &deployments{
-		gentype.NewClientWithList[*appsv1.Deployment, *appsv1.DeploymentList](
+		gentype.NewClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyconfigurationsappsv1.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1.Deployment { return &appsv1.Deployment{} },
 			func() *appsv1.DeploymentList { return &appsv1.DeploymentList{} },
@@ -91,6 +99,29 @@ func (c *deployments) UpdateScale(ctx context.Context, deploymentName string, sc
 		SubResource("scale").
 		VersionedParams(&opts, scheme.ParameterCodec).
 		Body(scale).
+		Do(ctx).
+		Into(result)
+	return result, err
+}
+
+// ApplyScale calls the apply verb on the scale subresource and returns the server's Scale.
+func (c *deployments) ApplyScale(ctx context.Context, deploymentName string, scale *applyconfigurationsautoscalingv1.ScaleApplyConfiguration, opts metav1.ApplyOptions) (*autoscalingv1.Scale, error) {
+	if scale == nil {
+		return nil, fmt.Errorf("scale provided to ApplyScale must not be nil")
+	}
+	data, err := json.Marshal(scale)
+	if err != nil {
+		return nil, err
+	}
+	patchOpts := opts.ToPatchOptions()
+	result := &autoscalingv1.Scale{}
+	err = c.GetClient().Patch(types.ApplyPatchType).
+		Namespace(c.GetNamespace()).
+		Resource("deployments").
+		Name(deploymentName).
+		SubResource("scale").
+		VersionedParams(&patchOpts, scheme.ParameterCodec).
+		Body(data).
 		Do(ctx).
 		Into(result)
 	return result, err

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsappsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1beta1 "k8s.io/api/apps/v1beta1"
@@ -45,18 +46,21 @@ type DeploymentInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*appsv1beta1.DeploymentList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *appsv1beta1.Deployment, err error)
+	Apply(ctx context.Context, deployment *applyconfigurationsappsv1beta1.DeploymentApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta1.Deployment, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, deployment *applyconfigurationsappsv1beta1.DeploymentApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta1.Deployment, err error)
 	DeploymentExpansion
 }
 
 // deployments is DeploymentInterface over REST.
 type deployments struct {
-	*gentype.ClientWithList[*appsv1beta1.Deployment, *appsv1beta1.DeploymentList]
+	*gentype.ClientWithListAndApply[*appsv1beta1.Deployment, *appsv1beta1.DeploymentList, *applyconfigurationsappsv1beta1.DeploymentApplyConfiguration]
 }
 
 // newDeployments returns the client of Deployments in namespace that sends its requests through c.
 func newDeployments(c *AppsV1beta1Client, namespace string) *deployments {
 	return &deployments{
-		gentype.NewClientWithList[*appsv1beta1.Deployment, *appsv1beta1.DeploymentList](
+		gentype.NewClientWithListAndApply[*appsv1beta1.Deployment, *appsv1beta1.DeploymentList, *applyconfigurationsappsv1beta1.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1beta1.Deployment { return &appsv1beta1.Deployment{} },
 			func() *appsv1beta1.DeploymentList { return &appsv1beta1.DeploymentList{} },

@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsappsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1beta2 "k8s.io/api/apps/v1beta2"
@@ -43,18 +44,19 @@ type ControllerRevisionInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*appsv1beta2.ControllerRevisionList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *appsv1beta2.ControllerRevision, err error)
+	Apply(ctx context.Context, controllerRevision *applyconfigurationsappsv1beta2.ControllerRevisionApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta2.ControllerRevision, err error)
 	ControllerRevisionExpansion
 }
 
 // controllerRevisions is ControllerRevisionInterface over REST.
 type controllerRevisions struct {
-	*gentype.ClientWithList[*appsv1beta2.ControllerRevision, *appsv1beta2.ControllerRevisionList]
+	*gentype.ClientWithListAndApply[*appsv1beta2.ControllerRevision, *appsv1beta2.ControllerRevisionList, *applyconfigurationsappsv1beta2.ControllerRevisionApplyConfiguration]
 }
 
 // newControllerRevisions returns the client of ControllerRevisions in namespace that sends its requests through c.
 func newControllerRevisions(c *AppsV1beta2Client, namespace string) *controllerRevisions {
 	return &controllerRevisions{
-		gentype.NewClientWithList[*appsv1beta2.ControllerRevision, *appsv1beta2.ControllerRevisionList](
+		gentype.NewClientWithListAndApply[*appsv1beta2.ControllerRevision, *appsv1beta2.ControllerRevisionList, *applyconfigurationsappsv1beta2.ControllerRevisionApplyConfiguration](
 			"controllerrevisions", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1beta2.ControllerRevision { return &appsv1beta2.ControllerRevision{} },
 			func() *appsv1beta2.ControllerRevisionList { return &appsv1beta2.ControllerRevisionList{} },

@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsappsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1beta2 "k8s.io/api/apps/v1beta2"
@@ -45,18 +46,21 @@ type DaemonSetInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*appsv1beta2.DaemonSetList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *appsv1beta2.DaemonSet, err error)
+	Apply(ctx context.Context, daemonSet *applyconfigurationsappsv1beta2.DaemonSetApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta2.DaemonSet, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, daemonSet *applyconfigurationsappsv1beta2.DaemonSetApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta2.DaemonSet, err error)
 	DaemonSetExpansion
 }
 
 // daemonSets is DaemonSetInterface over REST.
 type daemonSets struct {
-	*gentype.ClientWithList[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList]
+	*gentype.ClientWithListAndApply[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList, *applyconfigurationsappsv1beta2.DaemonSetApplyConfiguration]
 }
 
 // newDaemonSets returns the client of DaemonSets in namespace that sends its requests through c.
 func newDaemonSets(c *AppsV1beta2Client, namespace string) *daemonSets {
 	return &daemonSets{
-		gentype.NewClientWithList[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList](
+		gentype.NewClientWithListAndApply[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList, *applyconfigurationsappsv1beta2.DaemonSetApplyConfiguration](
 			"daemonsets", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1beta2.DaemonSet { return &appsv1beta2.DaemonSet{} },
 			func() *appsv1beta2.DaemonSetList { return &appsv1beta2.DaemonSetList{} },

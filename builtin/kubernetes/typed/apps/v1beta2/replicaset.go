@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsappsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	appsv1beta2 "k8s.io/api/apps/v1beta2"
@@ -45,18 +46,21 @@ type ReplicaSetInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*appsv1beta2.ReplicaSetList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *appsv1beta2.ReplicaSet, err error)
+	Apply(ctx context.Context, replicaSet *applyconfigurationsappsv1beta2.ReplicaSetApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta2.ReplicaSet, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, replicaSet *applyconfigurationsappsv1beta2.ReplicaSetApplyConfiguration, opts v1.ApplyOptions) (result *appsv1beta2.ReplicaSet, err error)
 	ReplicaSetExpansion
 }
 
 // replicaSets is ReplicaSetInterface over REST.
 type replicaSets struct {
-	*gentype.ClientWithList[*appsv1beta2.ReplicaSet, *appsv1beta2.ReplicaSetList]
+	*gentype.ClientWithListAndApply[*appsv1beta2.ReplicaSet, *appsv1beta2.ReplicaSetList, *applyconfigurationsappsv1beta2.ReplicaSetApplyConfiguration]
 }
 
 // newReplicaSets returns the client of ReplicaSets in namespace that sends its requests through c.
 func newReplicaSets(c *AppsV1beta2Client, namespace string) *replicaSets {
 	return &replicaSets{
-		gentype.NewClientWithList[*appsv1beta2.ReplicaSet, *appsv1beta2.ReplicaSetList](
+		gentype.NewClientWithListAndApply[*appsv1beta2.ReplicaSet, *appsv1beta2.ReplicaSetList, *applyconfigurationsappsv1beta2.ReplicaSetApplyConfiguration](
 			"replicasets", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *appsv1beta2.ReplicaSet { return &appsv1beta2.ReplicaSet{} },
 			func() *appsv1beta2.ReplicaSetList { return &appsv1beta2.ReplicaSetList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsbatchv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	batchv1 "k8s.io/api/batch/v1"
@@ -45,18 +46,21 @@ type CronJobInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*batchv1.CronJobList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *batchv1.CronJob, err error)
+	Apply(ctx context.Context, cronJob *applyconfigurationsbatchv1.CronJobApplyConfiguration, opts metav1.ApplyOptions) (result *batchv1.CronJob, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, cronJob *applyconfigurationsbatchv1.CronJobApplyConfiguration, opts metav1.ApplyOptions) (result *batchv1.CronJob, err error)
 	CronJobExpansion
 }
 
 // cronJobs is CronJobInterface over REST.
 type cronJobs struct {
-	*gentype.ClientWithList[*batchv1.CronJob, *batchv1.CronJobList]
+	*gentype.ClientWithListAndApply[*batchv1.CronJob, *batchv1.CronJobList, *applyconfigurationsbatchv1.CronJobApplyConfiguration]
 }
 
 // newCronJobs returns the client of CronJobs in namespace that sends its requests through c.
 func newCronJobs(c *BatchV1Client, namespace string) *cronJobs {
 	return &cronJobs{
-		gentype.NewClientWithList[*batchv1.CronJob, *batchv1.CronJobList](
+		gentype.NewClientWithListAndApply[*batchv1.CronJob, *batchv1.CronJobList, *applyconfigurationsbatchv1.CronJobApplyConfiguration](
 			"cronjobs", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *batchv1.CronJob { return &batchv1.CronJob{} },
 			func() *batchv1.CronJobList { return &batchv1.CronJobList{} },

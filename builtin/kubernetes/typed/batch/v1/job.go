@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsbatchv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	batchv1 "k8s.io/api/batch/v1"
@@ -45,18 +46,21 @@ type JobInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*batchv1.JobList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *batchv1.Job, err error)
+	Apply(ctx context.Context, job *applyconfigurationsbatchv1.JobApplyConfiguration, opts metav1.ApplyOptions) (result *batchv1.Job, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, job *applyconfigurationsbatchv1.JobApplyConfiguration, opts metav1.ApplyOptions) (result *batchv1.Job, err error)
 	JobExpansion
 }
 
 // jobs is JobInterface over REST.
 type jobs struct {
-	*gentype.ClientWithList[*batchv1.Job, *batchv1.JobList]
+	*gentype.ClientWithListAndApply[*batchv1.Job, *batchv1.JobList, *applyconfigurationsbatchv1.JobApplyConfiguration]
 }
 
 // newJobs returns the client of Jobs in namespace that sends its requests through c.
 func newJobs(c *BatchV1Client, namespace string) *jobs {
 	return &jobs{
-		gentype.NewClientWithList[*batchv1.Job, *batchv1.JobList](
+		gentype.NewClientWithListAndApply[*batchv1.Job, *batchv1.JobList, *applyconfigurationsbatchv1.JobApplyConfiguration](
 			"jobs", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *batchv1.Job { return &batchv1.Job{} },
 			func() *batchv1.JobList { return &batchv1.JobList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsbatchv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	batchv1beta1 "k8s.io/api/batch/v1beta1"
@@ -45,18 +46,21 @@ type CronJobInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*batchv1beta1.CronJobList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *batchv1beta1.CronJob, err error)
+	Apply(ctx context.Context, cronJob *applyconfigurationsbatchv1beta1.CronJobApplyConfiguration, opts v1.ApplyOptions) (result *batchv1beta1.CronJob, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, cronJob *applyconfigurationsbatchv1beta1.CronJobApplyConfiguration, opts v1.ApplyOptions) (result *batchv1beta1.CronJob, err error)
 	CronJobExpansion
 }
 
 // cronJobs is CronJobInterface over REST.
 type cronJobs struct {
-	*gentype.ClientWithList[*batchv1beta1.CronJob, *batchv1beta1.CronJobList]
+	*gentype.ClientWithListAndApply[*batchv1beta1.CronJob, *batchv1beta1.CronJobList, *applyconfigurationsbatchv1beta1.CronJobApplyConfiguration]
 }
 
 // newCronJobs returns the client of CronJobs in namespace that sends its requests through c.
 func newCronJobs(c *BatchV1beta1Client, namespace string) *cronJobs {
 	return &cronJobs{
-		gentype.NewClientWithList[*batchv1beta1.CronJob, *batchv1beta1.CronJobList](
+		gentype.NewClientWithListAndApply[*batchv1beta1.CronJob, *batchv1beta1.CronJobList, *applyconfigurationsbatchv1beta1.CronJobApplyConfiguration](
 			"cronjobs", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *batchv1beta1.CronJob { return &batchv1beta1.CronJob{} },
 			func() *batchv1beta1.CronJobList { return &batchv1beta1.CronJobList{} },

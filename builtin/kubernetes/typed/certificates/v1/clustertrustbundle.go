@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscertificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	certificatesv1 "k8s.io/api/certificates/v1"
@@ -43,18 +44,19 @@ type ClusterTrustBundleInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*certificatesv1.ClusterTrustBundleList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *certificatesv1.ClusterTrustBundle, err error)
+	Apply(ctx context.Context, clusterTrustBundle *applyconfigurationscertificatesv1.ClusterTrustBundleApplyConfiguration, opts metav1.ApplyOptions) (result *certificatesv1.ClusterTrustBundle, err error)
 	ClusterTrustBundleExpansion
 }
 
 // clusterTrustBundles is ClusterTrustBundleInterface over REST.
 type clusterTrustBundles struct {
-	*gentype.ClientWithList[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList]
+	*gentype.ClientWithListAndApply[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList, *applyconfigurationscertificatesv1.ClusterTrustBundleApplyConfiguration]
 }
 
 // newClusterTrustBundles returns the client of ClusterTrustBundles that sends its requests through c.
 func newClusterTrustBundles(c *CertificatesV1Client) *clusterTrustBundles {
 	return &clusterTrustBundles{
-		gentype.NewClientWithList[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList](
+		gentype.NewClientWithListAndApply[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList, *applyconfigurationscertificatesv1.ClusterTrustBundleApplyConfiguration](
 			"clustertrustbundles", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *certificatesv1.ClusterTrustBundle { return &certificatesv1.ClusterTrustBundle{} },
 			func() *certificatesv1.ClusterTrustBundleList { return &certificatesv1.ClusterTrustBundleList{} },

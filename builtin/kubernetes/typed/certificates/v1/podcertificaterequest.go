@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscertificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	certificatesv1 "k8s.io/api/certificates/v1"
@@ -45,18 +46,21 @@ type PodCertificateRequestInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*certificatesv1.PodCertificateRequestList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *certificatesv1.PodCertificateRequest, err error)
+	Apply(ctx context.Context, podCertificateRequest *applyconfigurationscertificatesv1.PodCertificateRequestApplyConfiguration, opts metav1.ApplyOptions) (result *certificatesv1.PodCertificateRequest, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, podCertificateRequest *applyconfigurationscertificatesv1.PodCertificateRequestApplyConfiguration, opts metav1.ApplyOptions) (result *certificatesv1.PodCertificateRequest, err error)
 	PodCertificateRequestExpansion
 }
 
 // podCertificateRequests is PodCertificateRequestInterface over REST.
 type podCertificateRequests struct {
-	*gentype.ClientWithList[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList]
+	*gentype.ClientWithListAndApply[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList, *applyconfigurationscertificatesv1.PodCertificateRequestApplyConfiguration]
 }
 
 // newPodCertificateRequests returns the client of PodCertificateRequests in namespace that sends its requests through c.
 func newPodCertificateRequests(c *CertificatesV1Client, namespace string) *podCertificateRequests {
 	return &podCertificateRequests{
-		gentype.NewClientWithList[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList](
+		gentype.NewClientWithListAndApply[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList, *applyconfigurationscertificatesv1.PodCertificateRequestApplyConfiguration](
 			"podcertificaterequests", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *certificatesv1.PodCertificateRequest { return &certificatesv1.PodCertificateRequest{} },
 			func() *certificatesv1.PodCertificateRequestList { return &certificatesv1.PodCertificateRequestList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationscertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	certificatesv1beta1 "k8s.io/api/certificates/v1beta1"
@@ -45,18 +46,21 @@ type CertificateSigningRequestInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*certificatesv1beta1.CertificateSigningRequestList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *certificatesv1beta1.CertificateSigningRequest, err error)
+	Apply(ctx context.Context, certificateSigningRequest *applyconfigurationscertificatesv1beta1.CertificateSigningRequestApplyConfiguration, opts v1.ApplyOptions) (result *certificatesv1beta1.CertificateSigningRequest, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, certificateSigningRequest *applyconfigurationscertificatesv1beta1.CertificateSigningRequestApplyConfiguration, opts v1.ApplyOptions) (result *certificatesv1beta1.CertificateSigningRequest, err error)
 	CertificateSigningRequestExpansion
 }
 
 // certificateSigningRequests is CertificateSigningRequestInterface over REST.
 type certificateSigningRequests struct {
-	*gentype.ClientWithList[*certificatesv1beta1.CertificateSigningRequest, *certificatesv1beta1.CertificateSigningRequestList]
+	*gentype.ClientWithListAndApply[*certificatesv1beta1.CertificateSigningRequest, *certificatesv1beta1.CertificateSigningRequestList, *applyconfigurationscertificatesv1beta1.CertificateSigningRequestApplyConfiguration]
 }
 
 // newCertificateSigningRequests returns the client of CertificateSigningRequests that sends its requests through c.
 func newCertificateSigningRequests(c *CertificatesV1beta1Client) *certificateSigningRequests {
 	return &certificateSigningRequests{
-		gentype.NewClientWithList[*certificatesv1beta1.CertificateSigningRequest, *certificatesv1beta1.CertificateSigningRequestList](
+		gentype.NewClientWithListAndApply[*certificatesv1beta1.CertificateSigningRequest, *certificatesv1beta1.CertificateSigningRequestList, *applyconfigurationscertificatesv1beta1.CertificateSigningRequestApplyConfiguration](
 			"certificatesigningrequests", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *certificatesv1beta1.CertificateSigningRequest {
 				return &certificatesv1beta1.CertificateSigningRequest{}

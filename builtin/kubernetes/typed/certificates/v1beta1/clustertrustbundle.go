@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationscertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	certificatesv1beta1 "k8s.io/api/certificates/v1beta1"
@@ -43,18 +44,19 @@ type ClusterTrustBundleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*certificatesv1beta1.ClusterTrustBundleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *certificatesv1beta1.ClusterTrustBundle, err error)
+	Apply(ctx context.Context, clusterTrustBundle *applyconfigurationscertificatesv1beta1.ClusterTrustBundleApplyConfiguration, opts v1.ApplyOptions) (result *certificatesv1beta1.ClusterTrustBundle, err error)
 	ClusterTrustBundleExpansion
 }
 
 // clusterTrustBundles is ClusterTrustBundleInterface over REST.
 type clusterTrustBundles struct {
-	*gentype.ClientWithList[*certificatesv1beta1.ClusterTrustBundle, *certificatesv1beta1.ClusterTrustBundleList]
+	*gentype.ClientWithListAndApply[*certificatesv1beta1.ClusterTrustBundle, *certificatesv1beta1.ClusterTrustBundleList, *applyconfigurationscertificatesv1beta1.ClusterTrustBundleApplyConfiguration]
 }
 
 // newClusterTrustBundles returns the client of ClusterTrustBundles that sends its requests through c.
 func newClusterTrustBundles(c *CertificatesV1beta1Client) *clusterTrustBundles {
 	return &clusterTrustBundles{
-		gentype.NewClientWithList[*certificatesv1beta1.ClusterTrustBundle, *certificatesv1beta1.ClusterTrustBundleList](
+		gentype.NewClientWithListAndApply[*certificatesv1beta1.ClusterTrustBundle, *certificatesv1beta1.ClusterTrustBundleList, *applyconfigurationscertificatesv1beta1.ClusterTrustBundleApplyConfiguration](
 			"clustertrustbundles", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *certificatesv1beta1.ClusterTrustBundle { return &certificatesv1beta1.ClusterTrustBundle{} },
 			func() *certificatesv1beta1.ClusterTrustBundleList {

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationscertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	certificatesv1beta1 "k8s.io/api/certificates/v1beta1"
@@ -45,18 +46,21 @@ type PodCertificateRequestInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*certificatesv1beta1.PodCertificateRequestList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *certificatesv1beta1.PodCertificateRequest, err error)
+	Apply(ctx context.Context, podCertificateRequest *applyconfigurationscertificatesv1beta1.PodCertificateRequestApplyConfiguration, opts v1.ApplyOptions) (result *certificatesv1beta1.PodCertificateRequest, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, podCertificateRequest *applyconfigurationscertificatesv1beta1.PodCertificateRequestApplyConfiguration, opts v1.ApplyOptions) (result *certificatesv1beta1.PodCertificateRequest, err error)
 	PodCertificateRequestExpansion
 }
 
 // podCertificateRequests is PodCertificateRequestInterface over REST.
 type podCertificateRequests struct {
-	*gentype.ClientWithList[*certificatesv1beta1.PodCertificateRequest, *certificatesv1beta1.PodCertificateRequestList]
+	*gentype.ClientWithListAndApply[*certificatesv1beta1.PodCertificateRequest, *certificatesv1beta1.PodCertificateRequestList, *applyconfigurationscertificatesv1beta1.PodCertificateRequestApplyConfiguration]
 }
 
 // newPodCertificateRequests returns the client of PodCertificateRequests in namespace that sends its requests through c.
 func newPodCertificateRequests(c *CertificatesV1beta1Client, namespace string) *podCertificateRequests {
 	return &podCertificateRequests{
-		gentype.NewClientWithList[*certificatesv1beta1.PodCertificateRequest, *certificatesv1beta1.PodCertificateRequestList](
+		gentype.NewClientWithListAndApply[*certificatesv1beta1.PodCertificateRequest, *certificatesv1beta1.PodCertificateRequestList, *applyconfigurationscertificatesv1beta1.PodCertificateRequestApplyConfiguration](
 			"podcertificaterequests", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *certificatesv1beta1.PodCertificateRequest { return &certificatesv1beta1.PodCertificateRequest{} },
 			func() *certificatesv1beta1.PodCertificateRequestList {

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscoordinationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -43,18 +44,19 @@ type LeaseInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*coordinationv1.LeaseList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *coordinationv1.Lease, err error)
+	Apply(ctx context.Context, lease *applyconfigurationscoordinationv1.LeaseApplyConfiguration, opts metav1.ApplyOptions) (result *coordinationv1.Lease, err error)
 	LeaseExpansion
 }
 
 // leases is LeaseInterface over REST.
 type leases struct {
-	*gentype.ClientWithList[*coordinationv1.Lease, *coordinationv1.LeaseList]
+	*gentype.ClientWithListAndApply[*coordinationv1.Lease, *coordinationv1.LeaseList, *applyconfigurationscoordinationv1.LeaseApplyConfiguration]
 }
 
 // newLeases returns the client of Leases in namespace that sends its requests through c.
 func newLeases(c *CoordinationV1Client, namespace string) *leases {
 	return &leases{
-		gentype.NewClientWithList[*coordinationv1.Lease, *coordinationv1.LeaseList](
+		gentype.NewClientWithListAndApply[*coordinationv1.Lease, *coordinationv1.LeaseList, *applyconfigurationscoordinationv1.LeaseApplyConfiguration](
 			"leases", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *coordinationv1.Lease { return &coordinationv1.Lease{} },
 			func() *coordinationv1.LeaseList { return &coordinationv1.LeaseList{} },

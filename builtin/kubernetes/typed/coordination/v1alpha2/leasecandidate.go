@@ -20,6 +20,7 @@ package v1alpha2
 
 import (
 	context "context"
+	applyconfigurationscoordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1alpha2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	coordinationv1alpha2 "k8s.io/api/coordination/v1alpha2"
@@ -43,18 +44,19 @@ type LeaseCandidateInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*coordinationv1alpha2.LeaseCandidateList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *coordinationv1alpha2.LeaseCandidate, err error)
+	Apply(ctx context.Context, leaseCandidate *applyconfigurationscoordinationv1alpha2.LeaseCandidateApplyConfiguration, opts v1.ApplyOptions) (result *coordinationv1alpha2.LeaseCandidate, err error)
 	LeaseCandidateExpansion
 }
 
 // leaseCandidates is LeaseCandidateInterface over REST.
 type leaseCandidates struct {
-	*gentype.ClientWithList[*coordinationv1alpha2.LeaseCandidate, *coordinationv1alpha2.LeaseCandidateList]
+	*gentype.ClientWithListAndApply[*coordinationv1alpha2.LeaseCandidate, *coordinationv1alpha2.LeaseCandidateList, *applyconfigurationscoordinationv1alpha2.LeaseCandidateApplyConfiguration]
 }
 
 // newLeaseCandidates returns the client of LeaseCandidates in namespace that sends its requests through c.
 func newLeaseCandidates(c *CoordinationV1alpha2Client, namespace string) *leaseCandidates {
 	return &leaseCandidates{
-		gentype.NewClientWithList[*coordinationv1alpha2.LeaseCandidate, *coordinationv1alpha2.LeaseCandidateList](
+		gentype.NewClientWithListAndApply[*coordinationv1alpha2.LeaseCandidate, *coordinationv1alpha2.LeaseCandidateList, *applyconfigurationscoordinationv1alpha2.LeaseCandidateApplyConfiguration](
 			"leasecandidates", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *coordinationv1alpha2.LeaseCandidate { return &coordinationv1alpha2.LeaseCandidate{} },
 			func() *coordinationv1alpha2.LeaseCandidateList { return &coordinationv1alpha2.LeaseCandidateList{} },

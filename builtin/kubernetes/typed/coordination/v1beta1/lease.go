@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationscoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	coordinationv1beta1 "k8s.io/api/coordination/v1beta1"
@@ -43,18 +44,19 @@ type LeaseInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*coordinationv1beta1.LeaseList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *coordinationv1beta1.Lease, err error)
+	Apply(ctx context.Context, lease *applyconfigurationscoordinationv1beta1.LeaseApplyConfiguration, opts v1.ApplyOptions) (result *coordinationv1beta1.Lease, err error)
 	LeaseExpansion
 }
 
 // leases is LeaseInterface over REST.
 type leases struct {
-	*gentype.ClientWithList[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList]
+	*gentype.ClientWithListAndApply[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList, *applyconfigurationscoordinationv1beta1.LeaseApplyConfiguration]
 }
 
 // newLeases returns the client of Leases in namespace that sends its requests through c.
 func newLeases(c *CoordinationV1beta1Client, namespace string) *leases {
 	return &leases{
-		gentype.NewClientWithList[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList](
+		gentype.NewClientWithListAndApply[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList, *applyconfigurationscoordinationv1beta1.LeaseApplyConfiguration](
 			"leases", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *coordinationv1beta1.Lease { return &coordinationv1beta1.Lease{} },
 			func() *coordinationv1beta1.LeaseList { return &coordinationv1beta1.LeaseList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationscoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	coordinationv1beta1 "k8s.io/api/coordination/v1beta1"
@@ -43,18 +44,19 @@ type LeaseCandidateInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*coordinationv1beta1.LeaseCandidateList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *coordinationv1beta1.LeaseCandidate, err error)
+	Apply(ctx context.Context, leaseCandidate *applyconfigurationscoordinationv1beta1.LeaseCandidateApplyConfiguration, opts v1.ApplyOptions) (result *coordinationv1beta1.LeaseCandidate, err error)
 	LeaseCandidateExpansion
 }
 
 // leaseCandidates is LeaseCandidateInterface over REST.
 type leaseCandidates struct {
-	*gentype.ClientWithList[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList]
+	*gentype.ClientWithListAndApply[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList, *applyconfigurationscoordinationv1beta1.LeaseCandidateApplyConfiguration]
 }
 
 // newLeaseCandidates returns the client of LeaseCandidates in namespace that sends its requests through c.
 func newLeaseCandidates(c *CoordinationV1beta1Client, namespace string) *leaseCandidates {
 	return &leaseCandidates{
-		gentype.NewClientWithList[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList](
+		gentype.NewClientWithListAndApply[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList, *applyconfigurationscoordinationv1beta1.LeaseCandidateApplyConfiguration](
 			"leasecandidates", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *coordinationv1beta1.LeaseCandidate { return &coordinationv1beta1.LeaseCandidate{} },
 			func() *coordinationv1beta1.LeaseCandidateList { return &coordinationv1beta1.LeaseCandidateList{} },

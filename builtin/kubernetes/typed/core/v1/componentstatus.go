@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscorev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	corev1 "k8s.io/api/core/v1"
@@ -43,18 +44,19 @@ type ComponentStatusInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.ComponentStatusList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.ComponentStatus, err error)
+	Apply(ctx context.Context, componentStatus *applyconfigurationscorev1.ComponentStatusApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.ComponentStatus, err error)
 	ComponentStatusExpansion
 }
 
 // componentStatuses is ComponentStatusInterface over REST.
 type componentStatuses struct {
-	*gentype.ClientWithList[*corev1.ComponentStatus, *corev1.ComponentStatusList]
+	*gentype.ClientWithListAndApply[*corev1.ComponentStatus, *corev1.ComponentStatusList, *applyconfigurationscorev1.ComponentStatusApplyConfiguration]
 }
 
 // newComponentStatuses returns the client of ComponentStatuses that sends its requests through c.
 func newComponentStatuses(c *CoreV1Client) *componentStatuses {
 	return &componentStatuses{
-		gentype.NewClientWithList[*corev1.ComponentStatus, *corev1.ComponentStatusList](
+		gentype.NewClientWithListAndApply[*corev1.ComponentStatus, *corev1.ComponentStatusList, *applyconfigurationscorev1.ComponentStatusApplyConfiguration](
 			"componentstatuses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *corev1.ComponentStatus { return &corev1.ComponentStatus{} },
 			func() *corev1.ComponentStatusList { return &corev1.ComponentStatusList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscorev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	corev1 "k8s.io/api/core/v1"
@@ -43,18 +44,19 @@ type ConfigMapInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.ConfigMapList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.ConfigMap, err error)
+	Apply(ctx context.Context, configMap *applyconfigurationscorev1.ConfigMapApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
 	ConfigMapExpansion
 }
 
 // configMaps is ConfigMapInterface over REST.
 type configMaps struct {
-	*gentype.ClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList]
+	*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyconfigurationscorev1.ConfigMapApplyConfiguration]
 }
 
 // newConfigMaps returns the client of ConfigMaps in namespace that sends its requests through c.
 func newConfigMaps(c *CoreV1Client, namespace string) *configMaps {
 	return &configMaps{
-		gentype.NewClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList](
+		gentype.NewClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyconfigurationscorev1.ConfigMapApplyConfiguration](
 			"configmaps", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *corev1.ConfigMap { return &corev1.ConfigMap{} },
 			func() *corev1.ConfigMapList { return &corev1.ConfigMapList{} },

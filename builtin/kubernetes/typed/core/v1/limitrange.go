@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscorev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	corev1 "k8s.io/api/core/v1"
@@ -43,18 +44,19 @@ type LimitRangeInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.LimitRangeList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.LimitRange, err error)
+	Apply(ctx context.Context, limitRange *applyconfigurationscorev1.LimitRangeApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.LimitRange, err error)
 	LimitRangeExpansion
 }
 
 // limitRanges is LimitRangeInterface over REST.
 type limitRanges struct {
-	*gentype.ClientWithList[*corev1.LimitRange, *corev1.LimitRangeList]
+	*gentype.ClientWithListAndApply[*corev1.LimitRange, *corev1.LimitRangeList, *applyconfigurationscorev1.LimitRangeApplyConfiguration]
 }
 
 // newLimitRanges returns the client of LimitRanges in namespace that sends its requests through c.
 func newLimitRanges(c *CoreV1Client, namespace string) *limitRanges {
 	return &limitRanges{
-		gentype.NewClientWithList[*corev1.LimitRange, *corev1.LimitRangeList](
+		gentype.NewClientWithListAndApply[*corev1.LimitRange, *corev1.LimitRangeList, *applyconfigurationscorev1.LimitRangeApplyConfiguration](
 			"limitranges", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *corev1.LimitRange { return &corev1.LimitRange{} },
 			func() *corev1.LimitRangeList { return &corev1.LimitRangeList{} },

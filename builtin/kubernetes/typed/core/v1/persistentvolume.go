@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscorev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	corev1 "k8s.io/api/core/v1"
@@ -45,18 +46,21 @@ type PersistentVolumeInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.PersistentVolumeList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.PersistentVolume, err error)
+	Apply(ctx context.Context, persistentVolume *applyconfigurationscorev1.PersistentVolumeApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.PersistentVolume, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, persistentVolume *applyconfigurationscorev1.PersistentVolumeApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.PersistentVolume, err error)
 	PersistentVolumeExpansion
 }
 
 // persistentVolumes is PersistentVolumeInterface over REST.
 type persistentVolumes struct {
-	*gentype.ClientWithList[*corev1.PersistentVolume, *corev1.PersistentVolumeList]
+	*gentype.ClientWithListAndApply[*corev1.PersistentVolume, *corev1.PersistentVolumeList, *applyconfigurationscorev1.PersistentVolumeApplyConfiguration]
 }
 
 // newPersistentVolumes returns the client of PersistentVolumes that sends its requests through c.
 func newPersistentVolumes(c *CoreV1Client) *persistentVolumes {
 	return &persistentVolumes{
-		gentype.NewClientWithList[*corev1.PersistentVolume, *corev1.PersistentVolumeList](
+		gentype.NewClientWithListAndApply[*corev1.PersistentVolume, *corev1.PersistentVolumeList, *applyconfigurationscorev1.PersistentVolumeApplyConfiguration](
 			"persistentvolumes", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *corev1.PersistentVolume { return &corev1.PersistentVolume{} },
 			func() *corev1.PersistentVolumeList { return &corev1.PersistentVolumeList{} },

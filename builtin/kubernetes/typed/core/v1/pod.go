@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationscorev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	corev1 "k8s.io/api/core/v1"
@@ -45,6 +46,9 @@ type PodInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.Pod, err error)
+	Apply(ctx context.Context, pod *applyconfigurationscorev1.PodApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.Pod, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, pod *applyconfigurationscorev1.PodApplyConfiguration, opts metav1.ApplyOptions) (result *corev1.Pod, err error)
 	UpdateEphemeralContainers(ctx context.Context, podName string, pod *corev1.Pod, opts metav1.UpdateOptions) (*corev1.Pod, error)
 	UpdateResize(ctx context.Context, podName string, pod *corev1.Pod, opts metav1.UpdateOptions) (*corev1.Pod, error)
 	PodExpansion
@@ -52,13 +56,13 @@ type PodInterface interface {
 
 // pods is PodInterface over REST.
 type pods struct {
-	*gentype.ClientWithList[*corev1.Pod, *corev1.PodList]
+	*gentype.ClientWithListAndApply[*corev1.Pod, *corev1.PodList, *applyconfigurationscorev1.PodApplyConfiguration]
 }
 
 // newPods returns the client of Pods in namespace that sends its requests through c.
 func newPods(c *CoreV1Client, namespace string) *pods {
 	return &pods{
-		gentype.NewClientWithList[*corev1.Pod, *corev1.PodList](
+		gentype.NewClientWithListAndApply[*corev1.Pod, *corev1.PodList, *applyconfigurationscorev1.PodApplyConfiguration](
 			"pods", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *corev1.Pod { return &corev1.Pod{} },
 			func() *corev1.PodList { return &corev1.PodList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsdiscoveryv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/discovery/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -43,18 +44,19 @@ type EndpointSliceInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*discoveryv1.EndpointSliceList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *discoveryv1.EndpointSlice, err error)
+	Apply(ctx context.Context, endpointSlice *applyconfigurationsdiscoveryv1.EndpointSliceApplyConfiguration, opts metav1.ApplyOptions) (result *discoveryv1.EndpointSlice, err error)
 	EndpointSliceExpansion
 }
 
 // endpointSlices is EndpointSliceInterface over REST.
 type endpointSlices struct {
-	*gentype.ClientWithList[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList]
+	*gentype.ClientWithListAndApply[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList, *applyconfigurationsdiscoveryv1.EndpointSliceApplyConfiguration]
 }
 
 // newEndpointSlices returns the client of EndpointSlices in namespace that sends its requests through c.
 func newEndpointSlices(c *DiscoveryV1Client, namespace string) *endpointSlices {
 	return &endpointSlices{
-		gentype.NewClientWithList[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList](
+		gentype.NewClientWithListAndApply[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList, *applyconfigurationsdiscoveryv1.EndpointSliceApplyConfiguration](
 			"endpointslices", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *discoveryv1.EndpointSlice { return &discoveryv1.EndpointSlice{} },
 			func() *discoveryv1.EndpointSliceList { return &discoveryv1.EndpointSliceList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationseventsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/events/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	eventsv1 "k8s.io/api/events/v1"
@@ -43,18 +44,19 @@ type EventInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*eventsv1.EventList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *eventsv1.Event, err error)
+	Apply(ctx context.Context, event *applyconfigurationseventsv1.EventApplyConfiguration, opts metav1.ApplyOptions) (result *eventsv1.Event, err error)
 	EventExpansion
 }
 
 // events is EventInterface over REST.
 type events struct {
-	*gentype.ClientWithList[*eventsv1.Event, *eventsv1.EventList]
+	*gentype.ClientWithListAndApply[*eventsv1.Event, *eventsv1.EventList, *applyconfigurationseventsv1.EventApplyConfiguration]
 }
 
 // newEvents returns the client of Events in namespace that sends its requests through c.
 func newEvents(c *EventsV1Client, namespace string) *events {
 	return &events{
-		gentype.NewClientWithList[*eventsv1.Event, *eventsv1.EventList](
+		gentype.NewClientWithListAndApply[*eventsv1.Event, *eventsv1.EventList, *applyconfigurationseventsv1.EventApplyConfiguration](
 			"events", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *eventsv1.Event { return &eventsv1.Event{} },
 			func() *eventsv1.EventList { return &eventsv1.EventList{} },

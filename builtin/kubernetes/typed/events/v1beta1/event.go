@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationseventsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/events/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	eventsv1beta1 "k8s.io/api/events/v1beta1"
@@ -43,18 +44,19 @@ type EventInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*eventsv1beta1.EventList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *eventsv1beta1.Event, err error)
+	Apply(ctx context.Context, event *applyconfigurationseventsv1beta1.EventApplyConfiguration, opts v1.ApplyOptions) (result *eventsv1beta1.Event, err error)
 	EventExpansion
 }
 
 // events is EventInterface over REST.
 type events struct {
-	*gentype.ClientWithList[*eventsv1beta1.Event, *eventsv1beta1.EventList]
+	*gentype.ClientWithListAndApply[*eventsv1beta1.Event, *eventsv1beta1.EventList, *applyconfigurationseventsv1beta1.EventApplyConfiguration]
 }
 
 // newEvents returns the client of Events in namespace that sends its requests through c.
 func newEvents(c *EventsV1beta1Client, namespace string) *events {
 	return &events{
-		gentype.NewClientWithList[*eventsv1beta1.Event, *eventsv1beta1.EventList](
+		gentype.NewClientWithListAndApply[*eventsv1beta1.Event, *eventsv1beta1.EventList, *applyconfigurationseventsv1beta1.EventApplyConfiguration](
 			"events", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *eventsv1beta1.Event { return &eventsv1beta1.Event{} },
 			func() *eventsv1beta1.EventList { return &eventsv1beta1.EventList{} },

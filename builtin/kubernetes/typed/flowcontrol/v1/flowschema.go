@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsflowcontrolv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -45,18 +46,21 @@ type FlowSchemaInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*flowcontrolv1.FlowSchemaList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *flowcontrolv1.FlowSchema, err error)
+	Apply(ctx context.Context, flowSchema *applyconfigurationsflowcontrolv1.FlowSchemaApplyConfiguration, opts metav1.ApplyOptions) (result *flowcontrolv1.FlowSchema, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, flowSchema *applyconfigurationsflowcontrolv1.FlowSchemaApplyConfiguration, opts metav1.ApplyOptions) (result *flowcontrolv1.FlowSchema, err error)
 	FlowSchemaExpansion
 }
 
 // flowSchemas is FlowSchemaInterface over REST.
 type flowSchemas struct {
-	*gentype.ClientWithList[*flowcontrolv1.FlowSchema, *flowcontrolv1.FlowSchemaList]
+	*gentype.ClientWithListAndApply[*flowcontrolv1.FlowSchema, *flowcontrolv1.FlowSchemaList, *applyconfigurationsflowcontrolv1.FlowSchemaApplyConfiguration]
 }
 
 // newFlowSchemas returns the client of FlowSchemas that sends its requests through c.
 func newFlowSchemas(c *FlowcontrolV1Client) *flowSchemas {
 	return &flowSchemas{
-		gentype.NewClientWithList[*flowcontrolv1.FlowSchema, *flowcontrolv1.FlowSchemaList](
+		gentype.NewClientWithListAndApply[*flowcontrolv1.FlowSchema, *flowcontrolv1.FlowSchemaList, *applyconfigurationsflowcontrolv1.FlowSchemaApplyConfiguration](
 			"flowschemas", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *flowcontrolv1.FlowSchema { return &flowcontrolv1.FlowSchema{} },
 			func() *flowcontrolv1.FlowSchemaList { return &flowcontrolv1.FlowSchemaList{} },

@@ -20,6 +20,7 @@ package v1alpha1
 
 import (
 	context "context"
+	applyconfigurationslifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/lifecycle/v1alpha1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	lifecyclev1alpha1 "k8s.io/api/lifecycle/v1alpha1"
@@ -45,18 +46,21 @@ type EvictionInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*lifecyclev1alpha1.EvictionList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *lifecyclev1alpha1.Eviction, err error)
+	Apply(ctx context.Context, eviction *applyconfigurationslifecyclev1alpha1.EvictionApplyConfiguration, opts v1.ApplyOptions) (result *lifecyclev1alpha1.Eviction, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, eviction *applyconfigurationslifecyclev1alpha1.EvictionApplyConfiguration, opts v1.ApplyOptions) (result *lifecyclev1alpha1.Eviction, err error)
 	EvictionExpansion
 }
 
 // evictions is EvictionInterface over REST.
 type evictions struct {
-	*gentype.ClientWithList[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList]
+	*gentype.ClientWithListAndApply[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList, *applyconfigurationslifecyclev1alpha1.EvictionApplyConfiguration]
 }
 
 // newEvictions returns the client of Evictions in namespace that sends its requests through c.
 func newEvictions(c *LifecycleV1alpha1Client, namespace string) *evictions {
 	return &evictions{
-		gentype.NewClientWithList[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList](
+		gentype.NewClientWithListAndApply[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList, *applyconfigurationslifecyclev1alpha1.EvictionApplyConfiguration](
 			"evictions", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *lifecyclev1alpha1.Eviction { return &lifecyclev1alpha1.Eviction{} },
 			func() *lifecyclev1alpha1.EvictionList { return &lifecyclev1alpha1.EvictionList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -45,18 +46,21 @@ type IngressInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*networkingv1.IngressList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *networkingv1.Ingress, err error)
+	Apply(ctx context.Context, ingress *applyconfigurationsnetworkingv1.IngressApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.Ingress, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, ingress *applyconfigurationsnetworkingv1.IngressApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.Ingress, err error)
 	IngressExpansion
 }
 
 // ingresses is IngressInterface over REST.
 type ingresses struct {
-	*gentype.ClientWithList[*networkingv1.Ingress, *networkingv1.IngressList]
+	*gentype.ClientWithListAndApply[*networkingv1.Ingress, *networkingv1.IngressList, *applyconfigurationsnetworkingv1.IngressApplyConfiguration]
 }
 
 // newIngresses returns the client of Ingresses in namespace that sends its requests through c.
 func newIngresses(c *NetworkingV1Client, namespace string) *ingresses {
 	return &ingresses{
-		gentype.NewClientWithList[*networkingv1.Ingress, *networkingv1.IngressList](
+		gentype.NewClientWithListAndApply[*networkingv1.Ingress, *networkingv1.IngressList, *applyconfigurationsnetworkingv1.IngressApplyConfiguration](
 			"ingresses", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *networkingv1.Ingress { return &networkingv1.Ingress{} },
 			func() *networkingv1.IngressList { return &networkingv1.IngressList{} },

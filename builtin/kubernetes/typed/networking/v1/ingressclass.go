@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -43,18 +44,19 @@ type IngressClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*networkingv1.IngressClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *networkingv1.IngressClass, err error)
+	Apply(ctx context.Context, ingressClass *applyconfigurationsnetworkingv1.IngressClassApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.IngressClass, err error)
 	IngressClassExpansion
 }
 
 // ingressClasses is IngressClassInterface over REST.
 type ingressClasses struct {
-	*gentype.ClientWithList[*networkingv1.IngressClass, *networkingv1.IngressClassList]
+	*gentype.ClientWithListAndApply[*networkingv1.IngressClass, *networkingv1.IngressClassList, *applyconfigurationsnetworkingv1.IngressClassApplyConfiguration]
 }
 
 // newIngressClasses returns the client of IngressClasses that sends its requests through c.
 func newIngressClasses(c *NetworkingV1Client) *ingressClasses {
 	return &ingressClasses{
-		gentype.NewClientWithList[*networkingv1.IngressClass, *networkingv1.IngressClassList](
+		gentype.NewClientWithListAndApply[*networkingv1.IngressClass, *networkingv1.IngressClassList, *applyconfigurationsnetworkingv1.IngressClassApplyConfiguration](
 			"ingressclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *networkingv1.IngressClass { return &networkingv1.IngressClass{} },
 			func() *networkingv1.IngressClassList { return &networkingv1.IngressClassList{} },

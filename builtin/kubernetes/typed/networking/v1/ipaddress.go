@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -43,18 +44,19 @@ type IPAddressInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*networkingv1.IPAddressList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *networkingv1.IPAddress, err error)
+	Apply(ctx context.Context, iPAddress *applyconfigurationsnetworkingv1.IPAddressApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.IPAddress, err error)
 	IPAddressExpansion
 }
 
 // iPAddresses is IPAddressInterface over REST.
 type iPAddresses struct {
-	*gentype.ClientWithList[*networkingv1.IPAddress, *networkingv1.IPAddressList]
+	*gentype.ClientWithListAndApply[*networkingv1.IPAddress, *networkingv1.IPAddressList, *applyconfigurationsnetworkingv1.IPAddressApplyConfiguration]
 }
 
 // newIPAddresses returns the client of IPAddresses that sends its requests through c.
 func newIPAddresses(c *NetworkingV1Client) *iPAddresses {
 	return &iPAddresses{
-		gentype.NewClientWithList[*networkingv1.IPAddress, *networkingv1.IPAddressList](
+		gentype.NewClientWithListAndApply[*networkingv1.IPAddress, *networkingv1.IPAddressList, *applyconfigurationsnetworkingv1.IPAddressApplyConfiguration](
 			"ipaddresses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *networkingv1.IPAddress { return &networkingv1.IPAddress{} },
 			func() *networkingv1.IPAddressList { return &networkingv1.IPAddressList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -43,18 +44,19 @@ type NetworkPolicyInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*networkingv1.NetworkPolicyList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *networkingv1.NetworkPolicy, err error)
+	Apply(ctx context.Context, networkPolicy *applyconfigurationsnetworkingv1.NetworkPolicyApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.NetworkPolicy, err error)
 	NetworkPolicyExpansion
 }
 
 // networkPolicies is NetworkPolicyInterface over REST.
 type networkPolicies struct {
-	*gentype.ClientWithList[*networkingv1.NetworkPolicy, *networkingv1.NetworkPolicyList]
+	*gentype.ClientWithListAndApply[*networkingv1.NetworkPolicy, *networkingv1.NetworkPolicyList, *applyconfigurationsnetworkingv1.NetworkPolicyApplyConfiguration]
 }
 
 // newNetworkPolicies returns the client of NetworkPolicies in namespace that sends its requests through c.
 func newNetworkPolicies(c *NetworkingV1Client, namespace string) *networkPolicies {
 	return &networkPolicies{
-		gentype.NewClientWithList[*networkingv1.NetworkPolicy, *networkingv1.NetworkPolicyList](
+		gentype.NewClientWithListAndApply[*networkingv1.NetworkPolicy, *networkingv1.NetworkPolicyList, *applyconfigurationsnetworkingv1.NetworkPolicyApplyConfiguration](
 			"networkpolicies", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *networkingv1.NetworkPolicy { return &networkingv1.NetworkPolicy{} },
 			func() *networkingv1.NetworkPolicyList { return &networkingv1.NetworkPolicyList{} },

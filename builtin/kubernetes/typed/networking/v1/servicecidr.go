@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -45,18 +46,21 @@ type ServiceCIDRInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*networkingv1.ServiceCIDRList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *networkingv1.ServiceCIDR, err error)
+	Apply(ctx context.Context, serviceCIDR *applyconfigurationsnetworkingv1.ServiceCIDRApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.ServiceCIDR, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, serviceCIDR *applyconfigurationsnetworkingv1.ServiceCIDRApplyConfiguration, opts metav1.ApplyOptions) (result *networkingv1.ServiceCIDR, err error)
 	ServiceCIDRExpansion
 }
 
 // serviceCIDRs is ServiceCIDRInterface over REST.
 type serviceCIDRs struct {
-	*gentype.ClientWithList[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList]
+	*gentype.ClientWithListAndApply[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList, *applyconfigurationsnetworkingv1.ServiceCIDRApplyConfiguration]
 }
 
 // newServiceCIDRs returns the client of ServiceCIDRs that sends its requests through c.
 func newServiceCIDRs(c *NetworkingV1Client) *serviceCIDRs {
 	return &serviceCIDRs{
-		gentype.NewClientWithList[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList](
+		gentype.NewClientWithListAndApply[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList, *applyconfigurationsnetworkingv1.ServiceCIDRApplyConfiguration](
 			"servicecidrs", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *networkingv1.ServiceCIDR { return &networkingv1.ServiceCIDR{} },
 			func() *networkingv1.ServiceCIDRList { return &networkingv1.ServiceCIDRList{} },

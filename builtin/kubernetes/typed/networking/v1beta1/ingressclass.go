@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1beta1 "k8s.io/api/networking/v1beta1"
@@ -43,18 +44,19 @@ type IngressClassInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*networkingv1beta1.IngressClassList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *networkingv1beta1.IngressClass, err error)
+	Apply(ctx context.Context, ingressClass *applyconfigurationsnetworkingv1beta1.IngressClassApplyConfiguration, opts v1.ApplyOptions) (result *networkingv1beta1.IngressClass, err error)
 	IngressClassExpansion
 }
 
 // ingressClasses is IngressClassInterface over REST.
 type ingressClasses struct {
-	*gentype.ClientWithList[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList]
+	*gentype.ClientWithListAndApply[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList, *applyconfigurationsnetworkingv1beta1.IngressClassApplyConfiguration]
 }
 
 // newIngressClasses returns the client of IngressClasses that sends its requests through c.
 func newIngressClasses(c *NetworkingV1beta1Client) *ingressClasses {
 	return &ingressClasses{
-		gentype.NewClientWithList[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList](
+		gentype.NewClientWithListAndApply[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList, *applyconfigurationsnetworkingv1beta1.IngressClassApplyConfiguration](
 			"ingressclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *networkingv1beta1.IngressClass { return &networkingv1beta1.IngressClass{} },
 			func() *networkingv1beta1.IngressClassList { return &networkingv1beta1.IngressClassList{} },

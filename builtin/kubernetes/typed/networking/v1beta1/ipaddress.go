@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsnetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	networkingv1beta1 "k8s.io/api/networking/v1beta1"
@@ -43,18 +44,19 @@ type IPAddressInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*networkingv1beta1.IPAddressList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *networkingv1beta1.IPAddress, err error)
+	Apply(ctx context.Context, iPAddress *applyconfigurationsnetworkingv1beta1.IPAddressApplyConfiguration, opts v1.ApplyOptions) (result *networkingv1beta1.IPAddress, err error)
 	IPAddressExpansion
 }
 
 // iPAddresses is IPAddressInterface over REST.
 type iPAddresses struct {
-	*gentype.ClientWithList[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList]
+	*gentype.ClientWithListAndApply[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList, *applyconfigurationsnetworkingv1beta1.IPAddressApplyConfiguration]
 }
 
 // newIPAddresses returns the client of IPAddresses that sends its requests through c.
 func newIPAddresses(c *NetworkingV1beta1Client) *iPAddresses {
 	return &iPAddresses{
-		gentype.NewClientWithList[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList](
+		gentype.NewClientWithListAndApply[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList, *applyconfigurationsnetworkingv1beta1.IPAddressApplyConfiguration](
 			"ipaddresses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *networkingv1beta1.IPAddress { return &networkingv1beta1.IPAddress{} },
 			func() *networkingv1beta1.IPAddressList { return &networkingv1beta1.IPAddressList{} },

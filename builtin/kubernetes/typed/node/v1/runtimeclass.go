@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsnodev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	nodev1 "k8s.io/api/node/v1"
@@ -43,18 +44,19 @@ type RuntimeClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*nodev1.RuntimeClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *nodev1.RuntimeClass, err error)
+	Apply(ctx context.Context, runtimeClass *applyconfigurationsnodev1.RuntimeClassApplyConfiguration, opts metav1.ApplyOptions) (result *nodev1.RuntimeClass, err error)
 	RuntimeClassExpansion
 }
 
 // runtimeClasses is RuntimeClassInterface over REST.
 type runtimeClasses struct {
-	*gentype.ClientWithList[*nodev1.RuntimeClass, *nodev1.RuntimeClassList]
+	*gentype.ClientWithListAndApply[*nodev1.RuntimeClass, *nodev1.RuntimeClassList, *applyconfigurationsnodev1.RuntimeClassApplyConfiguration]
 }
 
 // newRuntimeClasses returns the client of RuntimeClasses that sends its requests through c.
 func newRuntimeClasses(c *NodeV1Client) *runtimeClasses {
 	return &runtimeClasses{
-		gentype.NewClientWithList[*nodev1.RuntimeClass, *nodev1.RuntimeClassList](
+		gentype.NewClientWithListAndApply[*nodev1.RuntimeClass, *nodev1.RuntimeClassList, *applyconfigurationsnodev1.RuntimeClassApplyConfiguration](
 			"runtimeclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *nodev1.RuntimeClass { return &nodev1.RuntimeClass{} },
 			func() *nodev1.RuntimeClassList { return &nodev1.RuntimeClassList{} },

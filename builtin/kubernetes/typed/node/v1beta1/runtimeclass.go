@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsnodev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	nodev1beta1 "k8s.io/api/node/v1beta1"
@@ -43,18 +44,19 @@ type RuntimeClassInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*nodev1beta1.RuntimeClassList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *nodev1beta1.RuntimeClass, err error)
+	Apply(ctx context.Context, runtimeClass *applyconfigurationsnodev1beta1.RuntimeClassApplyConfiguration, opts v1.ApplyOptions) (result *nodev1beta1.RuntimeClass, err error)
 	RuntimeClassExpansion
 }
 
 // runtimeClasses is RuntimeClassInterface over REST.
 type runtimeClasses struct {
-	*gentype.ClientWithList[*nodev1beta1.RuntimeClass, *nodev1beta1.RuntimeClassList]
+	*gentype.ClientWithListAndApply[*nodev1beta1.RuntimeClass, *nodev1beta1.RuntimeClassList, *applyconfigurationsnodev1beta1.RuntimeClassApplyConfiguration]
 }
 
 // newRuntimeClasses returns the client of RuntimeClasses that sends its requests through c.
 func newRuntimeClasses(c *NodeV1beta1Client) *runtimeClasses {
 	return &runtimeClasses{
-		gentype.NewClientWithList[*nodev1beta1.RuntimeClass, *nodev1beta1.RuntimeClassList](
+		gentype.NewClientWithListAndApply[*nodev1beta1.RuntimeClass, *nodev1beta1.RuntimeClassList, *applyconfigurationsnodev1beta1.RuntimeClassApplyConfiguration](
 			"runtimeclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *nodev1beta1.RuntimeClass { return &nodev1beta1.RuntimeClass{} },
 			func() *nodev1beta1.RuntimeClassList { return &nodev1beta1.RuntimeClassList{} },

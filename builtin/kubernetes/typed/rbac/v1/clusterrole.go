@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -43,18 +44,19 @@ type ClusterRoleInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*rbacv1.ClusterRoleList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *rbacv1.ClusterRole, err error)
+	Apply(ctx context.Context, clusterRole *applyconfigurationsrbacv1.ClusterRoleApplyConfiguration, opts metav1.ApplyOptions) (result *rbacv1.ClusterRole, err error)
 	ClusterRoleExpansion
 }
 
 // clusterRoles is ClusterRoleInterface over REST.
 type clusterRoles struct {
-	*gentype.ClientWithList[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList]
+	*gentype.ClientWithListAndApply[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList, *applyconfigurationsrbacv1.ClusterRoleApplyConfiguration]
 }
 
 // newClusterRoles returns the client of ClusterRoles that sends its requests through c.
 func newClusterRoles(c *RbacV1Client) *clusterRoles {
 	return &clusterRoles{
-		gentype.NewClientWithList[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList](
+		gentype.NewClientWithListAndApply[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList, *applyconfigurationsrbacv1.ClusterRoleApplyConfiguration](
 			"clusterroles", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *rbacv1.ClusterRole { return &rbacv1.ClusterRole{} },
 			func() *rbacv1.ClusterRoleList { return &rbacv1.ClusterRoleList{} },

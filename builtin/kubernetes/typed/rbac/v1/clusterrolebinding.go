@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -43,18 +44,19 @@ type ClusterRoleBindingInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*rbacv1.ClusterRoleBindingList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *rbacv1.ClusterRoleBinding, err error)
+	Apply(ctx context.Context, clusterRoleBinding *applyconfigurationsrbacv1.ClusterRoleBindingApplyConfiguration, opts metav1.ApplyOptions) (result *rbacv1.ClusterRoleBinding, err error)
 	ClusterRoleBindingExpansion
 }
 
 // clusterRoleBindings is ClusterRoleBindingInterface over REST.
 type clusterRoleBindings struct {
-	*gentype.ClientWithList[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList]
+	*gentype.ClientWithListAndApply[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList, *applyconfigurationsrbacv1.ClusterRoleBindingApplyConfiguration]
 }
 
 // newClusterRoleBindings returns the client of ClusterRoleBindings that sends its requests through c.
 func newClusterRoleBindings(c *RbacV1Client) *clusterRoleBindings {
 	return &clusterRoleBindings{
-		gentype.NewClientWithList[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList](
+		gentype.NewClientWithListAndApply[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList, *applyconfigurationsrbacv1.ClusterRoleBindingApplyConfiguration](
 			"clusterrolebindings", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *rbacv1.ClusterRoleBinding { return &rbacv1.ClusterRoleBinding{} },
 			func() *rbacv1.ClusterRoleBindingList { return &rbacv1.ClusterRoleBindingList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -43,18 +44,19 @@ type RoleInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*rbacv1.RoleList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *rbacv1.Role, err error)
+	Apply(ctx context.Context, role *applyconfigurationsrbacv1.RoleApplyConfiguration, opts metav1.ApplyOptions) (result *rbacv1.Role, err error)
 	RoleExpansion
 }
 
 // roles is RoleInterface over REST.
 type roles struct {
-	*gentype.ClientWithList[*rbacv1.Role, *rbacv1.RoleList]
+	*gentype.ClientWithListAndApply[*rbacv1.Role, *rbacv1.RoleList, *applyconfigurationsrbacv1.RoleApplyConfiguration]
 }
 
 // newRoles returns the client of Roles in namespace that sends its requests through c.
 func newRoles(c *RbacV1Client, namespace string) *roles {
 	return &roles{
-		gentype.NewClientWithList[*rbacv1.Role, *rbacv1.RoleList](
+		gentype.NewClientWithListAndApply[*rbacv1.Role, *rbacv1.RoleList, *applyconfigurationsrbacv1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *rbacv1.Role { return &rbacv1.Role{} },
 			func() *rbacv1.RoleList { return &rbacv1.RoleList{} },

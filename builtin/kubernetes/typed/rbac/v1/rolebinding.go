@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -43,18 +44,19 @@ type RoleBindingInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*rbacv1.RoleBindingList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *rbacv1.RoleBinding, err error)
+	Apply(ctx context.Context, roleBinding *applyconfigurationsrbacv1.RoleBindingApplyConfiguration, opts metav1.ApplyOptions) (result *rbacv1.RoleBinding, err error)
 	RoleBindingExpansion
 }
 
 // roleBindings is RoleBindingInterface over REST.
 type roleBindings struct {
-	*gentype.ClientWithList[*rbacv1.RoleBinding, *rbacv1.RoleBindingList]
+	*gentype.ClientWithListAndApply[*rbacv1.RoleBinding, *rbacv1.RoleBindingList, *applyconfigurationsrbacv1.RoleBindingApplyConfiguration]
 }
 
 // newRoleBindings returns the client of RoleBindings in namespace that sends its requests through c.
 func newRoleBindings(c *RbacV1Client, namespace string) *roleBindings {
 	return &roleBindings{
-		gentype.NewClientWithList[*rbacv1.RoleBinding, *rbacv1.RoleBindingList](
+		gentype.NewClientWithListAndApply[*rbacv1.RoleBinding, *rbacv1.RoleBindingList, *applyconfigurationsrbacv1.RoleBindingApplyConfiguration](
 			"rolebindings", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *rbacv1.RoleBinding { return &rbacv1.RoleBinding{} },
 			func() *rbacv1.RoleBindingList { return &rbacv1.RoleBindingList{} },

@@ -20,6 +20,7 @@ package v1alpha1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1alpha1 "k8s.io/api/rbac/v1alpha1"
@@ -43,18 +44,19 @@ type ClusterRoleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*rbacv1alpha1.ClusterRoleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *rbacv1alpha1.ClusterRole, err error)
+	Apply(ctx context.Context, clusterRole *applyconfigurationsrbacv1alpha1.ClusterRoleApplyConfiguration, opts v1.ApplyOptions) (result *rbacv1alpha1.ClusterRole, err error)
 	ClusterRoleExpansion
 }
 
 // clusterRoles is ClusterRoleInterface over REST.
 type clusterRoles struct {
-	*gentype.ClientWithList[*rbacv1alpha1.ClusterRole, *rbacv1alpha1.ClusterRoleList]
+	*gentype.ClientWithListAndApply[*rbacv1alpha1.ClusterRole, *rbacv1alpha1.ClusterRoleList, *applyconfigurationsrbacv1alpha1.ClusterRoleApplyConfiguration]
 }
 
 // newClusterRoles returns the client of ClusterRoles that sends its requests through c.
 func newClusterRoles(c *RbacV1alpha1Client) *clusterRoles {
 	return &clusterRoles{
-		gentype.NewClientWithList[*rbacv1alpha1.ClusterRole, *rbacv1alpha1.ClusterRoleList](
+		gentype.NewClientWithListAndApply[*rbacv1alpha1.ClusterRole, *rbacv1alpha1.ClusterRoleList, *applyconfigurationsrbacv1alpha1.ClusterRoleApplyConfiguration](
 			"clusterroles", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *rbacv1alpha1.ClusterRole { return &rbacv1alpha1.ClusterRole{} },
 			func() *rbacv1alpha1.ClusterRoleList { return &rbacv1alpha1.ClusterRoleList{} },

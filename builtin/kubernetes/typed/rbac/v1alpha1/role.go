@@ -20,6 +20,7 @@ package v1alpha1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1alpha1 "k8s.io/api/rbac/v1alpha1"
@@ -43,18 +44,19 @@ type RoleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*rbacv1alpha1.RoleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *rbacv1alpha1.Role, err error)
+	Apply(ctx context.Context, role *applyconfigurationsrbacv1alpha1.RoleApplyConfiguration, opts v1.ApplyOptions) (result *rbacv1alpha1.Role, err error)
 	RoleExpansion
 }
 
 // roles is RoleInterface over REST.
 type roles struct {
-	*gentype.ClientWithList[*rbacv1alpha1.Role, *rbacv1alpha1.RoleList]
+	*gentype.ClientWithListAndApply[*rbacv1alpha1.Role, *rbacv1alpha1.RoleList, *applyconfigurationsrbacv1alpha1.RoleApplyConfiguration]
 }
 
 // newRoles returns the client of Roles in namespace that sends its requests through c.
 func newRoles(c *RbacV1alpha1Client, namespace string) *roles {
 	return &roles{
-		gentype.NewClientWithList[*rbacv1alpha1.Role, *rbacv1alpha1.RoleList](
+		gentype.NewClientWithListAndApply[*rbacv1alpha1.Role, *rbacv1alpha1.RoleList, *applyconfigurationsrbacv1alpha1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *rbacv1alpha1.Role { return &rbacv1alpha1.Role{} },
 			func() *rbacv1alpha1.RoleList { return &rbacv1alpha1.RoleList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1beta1 "k8s.io/api/rbac/v1beta1"
@@ -43,18 +44,19 @@ type RoleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*rbacv1beta1.RoleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *rbacv1beta1.Role, err error)
+	Apply(ctx context.Context, role *applyconfigurationsrbacv1beta1.RoleApplyConfiguration, opts v1.ApplyOptions) (result *rbacv1beta1.Role, err error)
 	RoleExpansion
 }
 
 // roles is RoleInterface over REST.
 type roles struct {
-	*gentype.ClientWithList[*rbacv1beta1.Role, *rbacv1beta1.RoleList]
+	*gentype.ClientWithListAndApply[*rbacv1beta1.Role, *rbacv1beta1.RoleList, *applyconfigurationsrbacv1beta1.RoleApplyConfiguration]
 }
 
 // newRoles returns the client of Roles in namespace that sends its requests through c.
 func newRoles(c *RbacV1beta1Client, namespace string) *roles {
 	return &roles{
-		gentype.NewClientWithList[*rbacv1beta1.Role, *rbacv1beta1.RoleList](
+		gentype.NewClientWithListAndApply[*rbacv1beta1.Role, *rbacv1beta1.RoleList, *applyconfigurationsrbacv1beta1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *rbacv1beta1.Role { return &rbacv1beta1.Role{} },
 			func() *rbacv1beta1.RoleList { return &rbacv1beta1.RoleList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsrbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	rbacv1beta1 "k8s.io/api/rbac/v1beta1"
@@ -43,18 +44,19 @@ type RoleBindingInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*rbacv1beta1.RoleBindingList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *rbacv1beta1.RoleBinding, err error)
+	Apply(ctx context.Context, roleBinding *applyconfigurationsrbacv1beta1.RoleBindingApplyConfiguration, opts v1.ApplyOptions) (result *rbacv1beta1.RoleBinding, err error)
 	RoleBindingExpansion
 }
 
 // roleBindings is RoleBindingInterface over REST.
 type roleBindings struct {
-	*gentype.ClientWithList[*rbacv1beta1.RoleBinding, *rbacv1beta1.RoleBindingList]
+	*gentype.ClientWithListAndApply[*rbacv1beta1.RoleBinding, *rbacv1beta1.RoleBindingList, *applyconfigurationsrbacv1beta1.RoleBindingApplyConfiguration]
 }
 
 // newRoleBindings returns the client of RoleBindings in namespace that sends its requests through c.
 func newRoleBindings(c *RbacV1beta1Client, namespace string) *roleBindings {
 	return &roleBindings{
-		gentype.NewClientWithList[*rbacv1beta1.RoleBinding, *rbacv1beta1.RoleBindingList](
+		gentype.NewClientWithListAndApply[*rbacv1beta1.RoleBinding, *rbacv1beta1.RoleBindingList, *applyconfigurationsrbacv1beta1.RoleBindingApplyConfiguration](
 			"rolebindings", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *rbacv1beta1.RoleBinding { return &rbacv1beta1.RoleBinding{} },
 			func() *rbacv1beta1.RoleBindingList { return &rbacv1beta1.RoleBindingList{} },

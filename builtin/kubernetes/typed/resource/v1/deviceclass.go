@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -43,18 +44,19 @@ type DeviceClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*resourcev1.DeviceClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *resourcev1.DeviceClass, err error)
+	Apply(ctx context.Context, deviceClass *applyconfigurationsresourcev1.DeviceClassApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.DeviceClass, err error)
 	DeviceClassExpansion
 }
 
 // deviceClasses is DeviceClassInterface over REST.
 type deviceClasses struct {
-	*gentype.ClientWithList[*resourcev1.DeviceClass, *resourcev1.DeviceClassList]
+	*gentype.ClientWithListAndApply[*resourcev1.DeviceClass, *resourcev1.DeviceClassList, *applyconfigurationsresourcev1.DeviceClassApplyConfiguration]
 }
 
 // newDeviceClasses returns the client of DeviceClasses that sends its requests through c.
 func newDeviceClasses(c *ResourceV1Client) *deviceClasses {
 	return &deviceClasses{
-		gentype.NewClientWithList[*resourcev1.DeviceClass, *resourcev1.DeviceClassList](
+		gentype.NewClientWithListAndApply[*resourcev1.DeviceClass, *resourcev1.DeviceClassList, *applyconfigurationsresourcev1.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1.DeviceClass { return &resourcev1.DeviceClass{} },
 			func() *resourcev1.DeviceClassList { return &resourcev1.DeviceClassList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -45,18 +46,21 @@ type DeviceTaintRuleInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*resourcev1.DeviceTaintRuleList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *resourcev1.DeviceTaintRule, err error)
+	Apply(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1.DeviceTaintRuleApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.DeviceTaintRule, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1.DeviceTaintRuleApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.DeviceTaintRule, err error)
 	DeviceTaintRuleExpansion
 }
 
 // deviceTaintRules is DeviceTaintRuleInterface over REST.
 type deviceTaintRules struct {
-	*gentype.ClientWithList[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList]
+	*gentype.ClientWithListAndApply[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList, *applyconfigurationsresourcev1.DeviceTaintRuleApplyConfiguration]
 }
 
 // newDeviceTaintRules returns the client of DeviceTaintRules that sends its requests through c.
 func newDeviceTaintRules(c *ResourceV1Client) *deviceTaintRules {
 	return &deviceTaintRules{
-		gentype.NewClientWithList[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList](
+		gentype.NewClientWithListAndApply[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList, *applyconfigurationsresourcev1.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1.DeviceTaintRule { return &resourcev1.DeviceTaintRule{} },
 			func() *resourcev1.DeviceTaintRuleList { return &resourcev1.DeviceTaintRuleList{} },

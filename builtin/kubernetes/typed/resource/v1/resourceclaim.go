@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -45,18 +46,21 @@ type ResourceClaimInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*resourcev1.ResourceClaimList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *resourcev1.ResourceClaim, err error)
+	Apply(ctx context.Context, resourceClaim *applyconfigurationsresourcev1.ResourceClaimApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.ResourceClaim, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, resourceClaim *applyconfigurationsresourcev1.ResourceClaimApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.ResourceClaim, err error)
 	ResourceClaimExpansion
 }
 
 // resourceClaims is ResourceClaimInterface over REST.
 type resourceClaims struct {
-	*gentype.ClientWithList[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList]
+	*gentype.ClientWithListAndApply[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList, *applyconfigurationsresourcev1.ResourceClaimApplyConfiguration]
 }
 
 // newResourceClaims returns the client of ResourceClaims in namespace that sends its requests through c.
 func newResourceClaims(c *ResourceV1Client, namespace string) *resourceClaims {
 	return &resourceClaims{
-		gentype.NewClientWithList[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList](
+		gentype.NewClientWithListAndApply[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList, *applyconfigurationsresourcev1.ResourceClaimApplyConfiguration](
 			"resourceclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *resourcev1.ResourceClaim { return &resourcev1.ResourceClaim{} },
 			func() *resourcev1.ResourceClaimList { return &resourcev1.ResourceClaimList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -43,18 +44,19 @@ type ResourceClaimTemplateInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*resourcev1.ResourceClaimTemplateList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *resourcev1.ResourceClaimTemplate, err error)
+	Apply(ctx context.Context, resourceClaimTemplate *applyconfigurationsresourcev1.ResourceClaimTemplateApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.ResourceClaimTemplate, err error)
 	ResourceClaimTemplateExpansion
 }
 
 // resourceClaimTemplates is ResourceClaimTemplateInterface over REST.
 type resourceClaimTemplates struct {
-	*gentype.ClientWithList[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList]
+	*gentype.ClientWithListAndApply[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList, *applyconfigurationsresourcev1.ResourceClaimTemplateApplyConfiguration]
 }
 
 // newResourceClaimTemplates returns the client of ResourceClaimTemplates in namespace that sends its requests through c.
 func newResourceClaimTemplates(c *ResourceV1Client, namespace string) *resourceClaimTemplates {
 	return &resourceClaimTemplates{
-		gentype.NewClientWithList[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList](
+		gentype.NewClientWithListAndApply[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList, *applyconfigurationsresourcev1.ResourceClaimTemplateApplyConfiguration](
 			"resourceclaimtemplates", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *resourcev1.ResourceClaimTemplate { return &resourcev1.ResourceClaimTemplate{} },
 			func() *resourcev1.ResourceClaimTemplateList { return &resourcev1.ResourceClaimTemplateList{} },

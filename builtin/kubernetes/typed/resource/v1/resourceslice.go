@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -43,18 +44,19 @@ type ResourceSliceInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*resourcev1.ResourceSliceList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *resourcev1.ResourceSlice, err error)
+	Apply(ctx context.Context, resourceSlice *applyconfigurationsresourcev1.ResourceSliceApplyConfiguration, opts metav1.ApplyOptions) (result *resourcev1.ResourceSlice, err error)
 	ResourceSliceExpansion
 }
 
 // resourceSlices is ResourceSliceInterface over REST.
 type resourceSlices struct {
-	*gentype.ClientWithList[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList]
+	*gentype.ClientWithListAndApply[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList, *applyconfigurationsresourcev1.ResourceSliceApplyConfiguration]
 }
 
 // newResourceSlices returns the client of ResourceSlices that sends its requests through c.
 func newResourceSlices(c *ResourceV1Client) *resourceSlices {
 	return &resourceSlices{
-		gentype.NewClientWithList[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList](
+		gentype.NewClientWithListAndApply[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList, *applyconfigurationsresourcev1.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1.ResourceSlice { return &resourcev1.ResourceSlice{} },
 			func() *resourcev1.ResourceSliceList { return &resourcev1.ResourceSliceList{} },

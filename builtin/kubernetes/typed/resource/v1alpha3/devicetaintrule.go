@@ -20,6 +20,7 @@ package v1alpha3
 
 import (
 	context "context"
+	applyconfigurationsresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
@@ -45,18 +46,21 @@ type DeviceTaintRuleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1alpha3.DeviceTaintRuleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1alpha3.DeviceTaintRule, err error)
+	Apply(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1alpha3.DeviceTaintRuleApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1alpha3.DeviceTaintRule, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1alpha3.DeviceTaintRuleApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1alpha3.DeviceTaintRule, err error)
 	DeviceTaintRuleExpansion
 }
 
 // deviceTaintRules is DeviceTaintRuleInterface over REST.
 type deviceTaintRules struct {
-	*gentype.ClientWithList[*resourcev1alpha3.DeviceTaintRule, *resourcev1alpha3.DeviceTaintRuleList]
+	*gentype.ClientWithListAndApply[*resourcev1alpha3.DeviceTaintRule, *resourcev1alpha3.DeviceTaintRuleList, *applyconfigurationsresourcev1alpha3.DeviceTaintRuleApplyConfiguration]
 }
 
 // newDeviceTaintRules returns the client of DeviceTaintRules that sends its requests through c.
 func newDeviceTaintRules(c *ResourceV1alpha3Client) *deviceTaintRules {
 	return &deviceTaintRules{
-		gentype.NewClientWithList[*resourcev1alpha3.DeviceTaintRule, *resourcev1alpha3.DeviceTaintRuleList](
+		gentype.NewClientWithListAndApply[*resourcev1alpha3.DeviceTaintRule, *resourcev1alpha3.DeviceTaintRuleList, *applyconfigurationsresourcev1alpha3.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1alpha3.DeviceTaintRule { return &resourcev1alpha3.DeviceTaintRule{} },
 			func() *resourcev1alpha3.DeviceTaintRuleList { return &resourcev1alpha3.DeviceTaintRuleList{} },

@@ -20,6 +20,7 @@ package v1alpha3
 
 import (
 	context "context"
+	applyconfigurationsresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
@@ -45,18 +46,21 @@ type ResourcePoolStatusRequestInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1alpha3.ResourcePoolStatusRequestList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1alpha3.ResourcePoolStatusRequest, err error)
+	Apply(ctx context.Context, resourcePoolStatusRequest *applyconfigurationsresourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1alpha3.ResourcePoolStatusRequest, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, resourcePoolStatusRequest *applyconfigurationsresourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1alpha3.ResourcePoolStatusRequest, err error)
 	ResourcePoolStatusRequestExpansion
 }
 
 // resourcePoolStatusRequests is ResourcePoolStatusRequestInterface over REST.
 type resourcePoolStatusRequests struct {
-	*gentype.ClientWithList[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList]
+	*gentype.ClientWithListAndApply[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList, *applyconfigurationsresourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration]
 }
 
 // newResourcePoolStatusRequests returns the client of ResourcePoolStatusRequests that sends its requests through c.
 func newResourcePoolStatusRequests(c *ResourceV1alpha3Client) *resourcePoolStatusRequests {
 	return &resourcePoolStatusRequests{
-		gentype.NewClientWithList[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList](
+		gentype.NewClientWithListAndApply[*resourcev1alpha3.ResourcePoolStatusRequest, *resourcev1alpha3.ResourcePoolStatusRequestList, *applyconfigurationsresourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration](
 			"resourcepoolstatusrequests", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1alpha3.ResourcePoolStatusRequest {
 				return &resourcev1alpha3.ResourcePoolStatusRequest{}

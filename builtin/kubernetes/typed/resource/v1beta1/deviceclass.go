@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta1 "k8s.io/api/resource/v1beta1"
@@ -43,18 +44,19 @@ type DeviceClassInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta1.DeviceClassList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta1.DeviceClass, err error)
+	Apply(ctx context.Context, deviceClass *applyconfigurationsresourcev1beta1.DeviceClassApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta1.DeviceClass, err error)
 	DeviceClassExpansion
 }
 
 // deviceClasses is DeviceClassInterface over REST.
 type deviceClasses struct {
-	*gentype.ClientWithList[*resourcev1beta1.DeviceClass, *resourcev1beta1.DeviceClassList]
+	*gentype.ClientWithListAndApply[*resourcev1beta1.DeviceClass, *resourcev1beta1.DeviceClassList, *applyconfigurationsresourcev1beta1.DeviceClassApplyConfiguration]
 }
 
 // newDeviceClasses returns the client of DeviceClasses that sends its requests through c.
 func newDeviceClasses(c *ResourceV1beta1Client) *deviceClasses {
 	return &deviceClasses{
-		gentype.NewClientWithList[*resourcev1beta1.DeviceClass, *resourcev1beta1.DeviceClassList](
+		gentype.NewClientWithListAndApply[*resourcev1beta1.DeviceClass, *resourcev1beta1.DeviceClassList, *applyconfigurationsresourcev1beta1.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1beta1.DeviceClass { return &resourcev1beta1.DeviceClass{} },
 			func() *resourcev1beta1.DeviceClassList { return &resourcev1beta1.DeviceClassList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta1 "k8s.io/api/resource/v1beta1"
@@ -45,18 +46,21 @@ type ResourceClaimInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta1.ResourceClaimList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta1.ResourceClaim, err error)
+	Apply(ctx context.Context, resourceClaim *applyconfigurationsresourcev1beta1.ResourceClaimApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta1.ResourceClaim, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, resourceClaim *applyconfigurationsresourcev1beta1.ResourceClaimApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta1.ResourceClaim, err error)
 	ResourceClaimExpansion
 }
 
 // resourceClaims is ResourceClaimInterface over REST.
 type resourceClaims struct {
-	*gentype.ClientWithList[*resourcev1beta1.ResourceClaim, *resourcev1beta1.ResourceClaimList]
+	*gentype.ClientWithListAndApply[*resourcev1beta1.ResourceClaim, *resourcev1beta1.ResourceClaimList, *applyconfigurationsresourcev1beta1.ResourceClaimApplyConfiguration]
 }
 
 // newResourceClaims returns the client of ResourceClaims in namespace that sends its requests through c.
 func newResourceClaims(c *ResourceV1beta1Client, namespace string) *resourceClaims {
 	return &resourceClaims{
-		gentype.NewClientWithList[*resourcev1beta1.ResourceClaim, *resourcev1beta1.ResourceClaimList](
+		gentype.NewClientWithListAndApply[*resourcev1beta1.ResourceClaim, *resourcev1beta1.ResourceClaimList, *applyconfigurationsresourcev1beta1.ResourceClaimApplyConfiguration](
 			"resourceclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *resourcev1beta1.ResourceClaim { return &resourcev1beta1.ResourceClaim{} },
 			func() *resourcev1beta1.ResourceClaimList { return &resourcev1beta1.ResourceClaimList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta1 "k8s.io/api/resource/v1beta1"
@@ -43,18 +44,19 @@ type ResourceSliceInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta1.ResourceSliceList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta1.ResourceSlice, err error)
+	Apply(ctx context.Context, resourceSlice *applyconfigurationsresourcev1beta1.ResourceSliceApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta1.ResourceSlice, err error)
 	ResourceSliceExpansion
 }
 
 // resourceSlices is ResourceSliceInterface over REST.
 type resourceSlices struct {
-	*gentype.ClientWithList[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList]
+	*gentype.ClientWithListAndApply[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList, *applyconfigurationsresourcev1beta1.ResourceSliceApplyConfiguration]
 }
 
 // newResourceSlices returns the client of ResourceSlices that sends its requests through c.
 func newResourceSlices(c *ResourceV1beta1Client) *resourceSlices {
 	return &resourceSlices{
-		gentype.NewClientWithList[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList](
+		gentype.NewClientWithListAndApply[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList, *applyconfigurationsresourcev1beta1.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1beta1.ResourceSlice { return &resourcev1beta1.ResourceSlice{} },
 			func() *resourcev1beta1.ResourceSliceList { return &resourcev1beta1.ResourceSliceList{} },

@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta2 "k8s.io/api/resource/v1beta2"
@@ -43,18 +44,19 @@ type DeviceClassInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta2.DeviceClassList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta2.DeviceClass, err error)
+	Apply(ctx context.Context, deviceClass *applyconfigurationsresourcev1beta2.DeviceClassApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta2.DeviceClass, err error)
 	DeviceClassExpansion
 }
 
 // deviceClasses is DeviceClassInterface over REST.
 type deviceClasses struct {
-	*gentype.ClientWithList[*resourcev1beta2.DeviceClass, *resourcev1beta2.DeviceClassList]
+	*gentype.ClientWithListAndApply[*resourcev1beta2.DeviceClass, *resourcev1beta2.DeviceClassList, *applyconfigurationsresourcev1beta2.DeviceClassApplyConfiguration]
 }
 
 // newDeviceClasses returns the client of DeviceClasses that sends its requests through c.
 func newDeviceClasses(c *ResourceV1beta2Client) *deviceClasses {
 	return &deviceClasses{
-		gentype.NewClientWithList[*resourcev1beta2.DeviceClass, *resourcev1beta2.DeviceClassList](
+		gentype.NewClientWithListAndApply[*resourcev1beta2.DeviceClass, *resourcev1beta2.DeviceClassList, *applyconfigurationsresourcev1beta2.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1beta2.DeviceClass { return &resourcev1beta2.DeviceClass{} },
 			func() *resourcev1beta2.DeviceClassList { return &resourcev1beta2.DeviceClassList{} },

@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta2 "k8s.io/api/resource/v1beta2"
@@ -45,18 +46,21 @@ type DeviceTaintRuleInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta2.DeviceTaintRuleList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta2.DeviceTaintRule, err error)
+	Apply(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1beta2.DeviceTaintRuleApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta2.DeviceTaintRule, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, deviceTaintRule *applyconfigurationsresourcev1beta2.DeviceTaintRuleApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta2.DeviceTaintRule, err error)
 	DeviceTaintRuleExpansion
 }
 
 // deviceTaintRules is DeviceTaintRuleInterface over REST.
 type deviceTaintRules struct {
-	*gentype.ClientWithList[*resourcev1beta2.DeviceTaintRule, *resourcev1beta2.DeviceTaintRuleList]
+	*gentype.ClientWithListAndApply[*resourcev1beta2.DeviceTaintRule, *resourcev1beta2.DeviceTaintRuleList, *applyconfigurationsresourcev1beta2.DeviceTaintRuleApplyConfiguration]
 }
 
 // newDeviceTaintRules returns the client of DeviceTaintRules that sends its requests through c.
 func newDeviceTaintRules(c *ResourceV1beta2Client) *deviceTaintRules {
 	return &deviceTaintRules{
-		gentype.NewClientWithList[*resourcev1beta2.DeviceTaintRule, *resourcev1beta2.DeviceTaintRuleList](
+		gentype.NewClientWithListAndApply[*resourcev1beta2.DeviceTaintRule, *resourcev1beta2.DeviceTaintRuleList, *applyconfigurationsresourcev1beta2.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1beta2.DeviceTaintRule { return &resourcev1beta2.DeviceTaintRule{} },
 			func() *resourcev1beta2.DeviceTaintRuleList { return &resourcev1beta2.DeviceTaintRuleList{} },

@@ -20,6 +20,7 @@ package v1beta2
 
 import (
 	context "context"
+	applyconfigurationsresourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	resourcev1beta2 "k8s.io/api/resource/v1beta2"
@@ -43,18 +44,19 @@ type ResourceSliceInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*resourcev1beta2.ResourceSliceList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *resourcev1beta2.ResourceSlice, err error)
+	Apply(ctx context.Context, resourceSlice *applyconfigurationsresourcev1beta2.ResourceSliceApplyConfiguration, opts v1.ApplyOptions) (result *resourcev1beta2.ResourceSlice, err error)
 	ResourceSliceExpansion
 }
 
 // resourceSlices is ResourceSliceInterface over REST.
 type resourceSlices struct {
-	*gentype.ClientWithList[*resourcev1beta2.ResourceSlice, *resourcev1beta2.ResourceSliceList]
+	*gentype.ClientWithListAndApply[*resourcev1beta2.ResourceSlice, *resourcev1beta2.ResourceSliceList, *applyconfigurationsresourcev1beta2.ResourceSliceApplyConfiguration]
 }
 
 // newResourceSlices returns the client of ResourceSlices that sends its requests through c.
 func newResourceSlices(c *ResourceV1beta2Client) *resourceSlices {
 	return &resourceSlices{
-		gentype.NewClientWithList[*resourcev1beta2.ResourceSlice, *resourcev1beta2.ResourceSliceList](
+		gentype.NewClientWithListAndApply[*resourcev1beta2.ResourceSlice, *resourcev1beta2.ResourceSliceList, *applyconfigurationsresourcev1beta2.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *resourcev1beta2.ResourceSlice { return &resourcev1beta2.ResourceSlice{} },
 			func() *resourcev1beta2.ResourceSliceList { return &resourcev1beta2.ResourceSliceList{} },

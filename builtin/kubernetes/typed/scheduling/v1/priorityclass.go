@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -43,18 +44,19 @@ type PriorityClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*schedulingv1.PriorityClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *schedulingv1.PriorityClass, err error)
+	Apply(ctx context.Context, priorityClass *applyconfigurationsschedulingv1.PriorityClassApplyConfiguration, opts metav1.ApplyOptions) (result *schedulingv1.PriorityClass, err error)
 	PriorityClassExpansion
 }
 
 // priorityClasses is PriorityClassInterface over REST.
 type priorityClasses struct {
-	*gentype.ClientWithList[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList]
+	*gentype.ClientWithListAndApply[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList, *applyconfigurationsschedulingv1.PriorityClassApplyConfiguration]
 }
 
 // newPriorityClasses returns the client of PriorityClasses that sends its requests through c.
 func newPriorityClasses(c *SchedulingV1Client) *priorityClasses {
 	return &priorityClasses{
-		gentype.NewClientWithList[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList](
+		gentype.NewClientWithListAndApply[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList, *applyconfigurationsschedulingv1.PriorityClassApplyConfiguration](
 			"priorityclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *schedulingv1.PriorityClass { return &schedulingv1.PriorityClass{} },
 			func() *schedulingv1.PriorityClassList { return &schedulingv1.PriorityClassList{} },

@@ -20,6 +20,7 @@ package v1alpha3
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
@@ -45,18 +46,21 @@ type CompositePodGroupInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*schedulingv1alpha3.CompositePodGroupList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *schedulingv1alpha3.CompositePodGroup, err error)
+	Apply(ctx context.Context, compositePodGroup *applyconfigurationsschedulingv1alpha3.CompositePodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1alpha3.CompositePodGroup, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, compositePodGroup *applyconfigurationsschedulingv1alpha3.CompositePodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1alpha3.CompositePodGroup, err error)
 	CompositePodGroupExpansion
 }
 
 // compositePodGroups is CompositePodGroupInterface over REST.
 type compositePodGroups struct {
-	*gentype.ClientWithList[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList]
+	*gentype.ClientWithListAndApply[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList, *applyconfigurationsschedulingv1alpha3.CompositePodGroupApplyConfiguration]
 }
 
 // newCompositePodGroups returns the client of CompositePodGroups in namespace that sends its requests through c.
 func newCompositePodGroups(c *SchedulingV1alpha3Client, namespace string) *compositePodGroups {
 	return &compositePodGroups{
-		gentype.NewClientWithList[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList](
+		gentype.NewClientWithListAndApply[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList, *applyconfigurationsschedulingv1alpha3.CompositePodGroupApplyConfiguration](
 			"compositepodgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *schedulingv1alpha3.CompositePodGroup { return &schedulingv1alpha3.CompositePodGroup{} },
 			func() *schedulingv1alpha3.CompositePodGroupList { return &schedulingv1alpha3.CompositePodGroupList{} },

@@ -20,6 +20,7 @@ package v1alpha3
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
@@ -45,18 +46,21 @@ type PodGroupInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*schedulingv1alpha3.PodGroupList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *schedulingv1alpha3.PodGroup, err error)
+	Apply(ctx context.Context, podGroup *applyconfigurationsschedulingv1alpha3.PodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1alpha3.PodGroup, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, podGroup *applyconfigurationsschedulingv1alpha3.PodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1alpha3.PodGroup, err error)
 	PodGroupExpansion
 }
 
 // podGroups is PodGroupInterface over REST.
 type podGroups struct {
-	*gentype.ClientWithList[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList]
+	*gentype.ClientWithListAndApply[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList, *applyconfigurationsschedulingv1alpha3.PodGroupApplyConfiguration]
 }
 
 // newPodGroups returns the client of PodGroups in namespace that sends its requests through c.
 func newPodGroups(c *SchedulingV1alpha3Client, namespace string) *podGroups {
 	return &podGroups{
-		gentype.NewClientWithList[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList](
+		gentype.NewClientWithListAndApply[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList, *applyconfigurationsschedulingv1alpha3.PodGroupApplyConfiguration](
 			"podgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *schedulingv1alpha3.PodGroup { return &schedulingv1alpha3.PodGroup{} },
 			func() *schedulingv1alpha3.PodGroupList { return &schedulingv1alpha3.PodGroupList{} },

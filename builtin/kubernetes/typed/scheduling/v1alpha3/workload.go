@@ -20,6 +20,7 @@ package v1alpha3
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
@@ -43,18 +44,19 @@ type WorkloadInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*schedulingv1alpha3.WorkloadList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *schedulingv1alpha3.Workload, err error)
+	Apply(ctx context.Context, workload *applyconfigurationsschedulingv1alpha3.WorkloadApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1alpha3.Workload, err error)
 	WorkloadExpansion
 }
 
 // workloads is WorkloadInterface over REST.
 type workloads struct {
-	*gentype.ClientWithList[*schedulingv1alpha3.Workload, *schedulingv1alpha3.WorkloadList]
+	*gentype.ClientWithListAndApply[*schedulingv1alpha3.Workload, *schedulingv1alpha3.WorkloadList, *applyconfigurationsschedulingv1alpha3.WorkloadApplyConfiguration]
 }
 
 // newWorkloads returns the client of Workloads in namespace that sends its requests through c.
 func newWorkloads(c *SchedulingV1alpha3Client, namespace string) *workloads {
 	return &workloads{
-		gentype.NewClientWithList[*schedulingv1alpha3.Workload, *schedulingv1alpha3.WorkloadList](
+		gentype.NewClientWithListAndApply[*schedulingv1alpha3.Workload, *schedulingv1alpha3.WorkloadList, *applyconfigurationsschedulingv1alpha3.WorkloadApplyConfiguration](
 			"workloads", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *schedulingv1alpha3.Workload { return &schedulingv1alpha3.Workload{} },
 			func() *schedulingv1alpha3.WorkloadList { return &schedulingv1alpha3.WorkloadList{} },

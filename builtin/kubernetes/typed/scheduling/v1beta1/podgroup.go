@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
@@ -45,18 +46,21 @@ type PodGroupInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*schedulingv1beta1.PodGroupList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *schedulingv1beta1.PodGroup, err error)
+	Apply(ctx context.Context, podGroup *applyconfigurationsschedulingv1beta1.PodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1beta1.PodGroup, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, podGroup *applyconfigurationsschedulingv1beta1.PodGroupApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1beta1.PodGroup, err error)
 	PodGroupExpansion
 }
 
 // podGroups is PodGroupInterface over REST.
 type podGroups struct {
-	*gentype.ClientWithList[*schedulingv1beta1.PodGroup, *schedulingv1beta1.PodGroupList]
+	*gentype.ClientWithListAndApply[*schedulingv1beta1.PodGroup, *schedulingv1beta1.PodGroupList, *applyconfigurationsschedulingv1beta1.PodGroupApplyConfiguration]
 }
 
 // newPodGroups returns the client of PodGroups in namespace that sends its requests through c.
 func newPodGroups(c *SchedulingV1beta1Client, namespace string) *podGroups {
 	return &podGroups{
-		gentype.NewClientWithList[*schedulingv1beta1.PodGroup, *schedulingv1beta1.PodGroupList](
+		gentype.NewClientWithListAndApply[*schedulingv1beta1.PodGroup, *schedulingv1beta1.PodGroupList, *applyconfigurationsschedulingv1beta1.PodGroupApplyConfiguration](
 			"podgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *schedulingv1beta1.PodGroup { return &schedulingv1beta1.PodGroup{} },
 			func() *schedulingv1beta1.PodGroupList { return &schedulingv1beta1.PodGroupList{} },

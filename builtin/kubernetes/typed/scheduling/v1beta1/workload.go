@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
@@ -43,18 +44,19 @@ type WorkloadInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*schedulingv1beta1.WorkloadList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *schedulingv1beta1.Workload, err error)
+	Apply(ctx context.Context, workload *applyconfigurationsschedulingv1beta1.WorkloadApplyConfiguration, opts v1.ApplyOptions) (result *schedulingv1beta1.Workload, err error)
 	WorkloadExpansion
 }
 
 // workloads is WorkloadInterface over REST.
 type workloads struct {
-	*gentype.ClientWithList[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList]
+	*gentype.ClientWithListAndApply[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList, *applyconfigurationsschedulingv1beta1.WorkloadApplyConfiguration]
 }
 
 // newWorkloads returns the client of Workloads in namespace that sends its requests through c.
 func newWorkloads(c *SchedulingV1beta1Client, namespace string) *workloads {
 	return &workloads{
-		gentype.NewClientWithList[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList](
+		gentype.NewClientWithListAndApply[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList, *applyconfigurationsschedulingv1beta1.WorkloadApplyConfiguration](
 			"workloads", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *schedulingv1beta1.Workload { return &schedulingv1beta1.Workload{} },
 			func() *schedulingv1beta1.WorkloadList { return &schedulingv1beta1.WorkloadList{} },

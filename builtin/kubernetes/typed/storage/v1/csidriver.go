@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1 "k8s.io/api/storage/v1"
@@ -43,18 +44,19 @@ type CSIDriverInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagev1.CSIDriverList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagev1.CSIDriver, err error)
+	Apply(ctx context.Context, cSIDriver *applyconfigurationsstoragev1.CSIDriverApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.CSIDriver, err error)
 	CSIDriverExpansion
 }
 
 // cSIDrivers is CSIDriverInterface over REST.
 type cSIDrivers struct {
-	*gentype.ClientWithList[*storagev1.CSIDriver, *storagev1.CSIDriverList]
+	*gentype.ClientWithListAndApply[*storagev1.CSIDriver, *storagev1.CSIDriverList, *applyconfigurationsstoragev1.CSIDriverApplyConfiguration]
 }
 
 // newCSIDrivers returns the client of CSIDrivers that sends its requests through c.
 func newCSIDrivers(c *StorageV1Client) *cSIDrivers {
 	return &cSIDrivers{
-		gentype.NewClientWithList[*storagev1.CSIDriver, *storagev1.CSIDriverList](
+		gentype.NewClientWithListAndApply[*storagev1.CSIDriver, *storagev1.CSIDriverList, *applyconfigurationsstoragev1.CSIDriverApplyConfiguration](
 			"csidrivers", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1.CSIDriver { return &storagev1.CSIDriver{} },
 			func() *storagev1.CSIDriverList { return &storagev1.CSIDriverList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1 "k8s.io/api/storage/v1"
@@ -43,18 +44,19 @@ type CSIStorageCapacityInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagev1.CSIStorageCapacityList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagev1.CSIStorageCapacity, err error)
+	Apply(ctx context.Context, cSIStorageCapacity *applyconfigurationsstoragev1.CSIStorageCapacityApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.CSIStorageCapacity, err error)
 	CSIStorageCapacityExpansion
 }
 
 // cSIStorageCapacities is CSIStorageCapacityInterface over REST.
 type cSIStorageCapacities struct {
-	*gentype.ClientWithList[*storagev1.CSIStorageCapacity, *storagev1.CSIStorageCapacityList]
+	*gentype.ClientWithListAndApply[*storagev1.CSIStorageCapacity, *storagev1.CSIStorageCapacityList, *applyconfigurationsstoragev1.CSIStorageCapacityApplyConfiguration]
 }
 
 // newCSIStorageCapacities returns the client of CSIStorageCapacities in namespace that sends its requests through c.
 func newCSIStorageCapacities(c *StorageV1Client, namespace string) *cSIStorageCapacities {
 	return &cSIStorageCapacities{
-		gentype.NewClientWithList[*storagev1.CSIStorageCapacity, *storagev1.CSIStorageCapacityList](
+		gentype.NewClientWithListAndApply[*storagev1.CSIStorageCapacity, *storagev1.CSIStorageCapacityList, *applyconfigurationsstoragev1.CSIStorageCapacityApplyConfiguration](
 			"csistoragecapacities", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *storagev1.CSIStorageCapacity { return &storagev1.CSIStorageCapacity{} },
 			func() *storagev1.CSIStorageCapacityList { return &storagev1.CSIStorageCapacityList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1 "k8s.io/api/storage/v1"
@@ -43,18 +44,19 @@ type StorageClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagev1.StorageClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagev1.StorageClass, err error)
+	Apply(ctx context.Context, storageClass *applyconfigurationsstoragev1.StorageClassApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.StorageClass, err error)
 	StorageClassExpansion
 }
 
 // storageClasses is StorageClassInterface over REST.
 type storageClasses struct {
-	*gentype.ClientWithList[*storagev1.StorageClass, *storagev1.StorageClassList]
+	*gentype.ClientWithListAndApply[*storagev1.StorageClass, *storagev1.StorageClassList, *applyconfigurationsstoragev1.StorageClassApplyConfiguration]
 }
 
 // newStorageClasses returns the client of StorageClasses that sends its requests through c.
 func newStorageClasses(c *StorageV1Client) *storageClasses {
 	return &storageClasses{
-		gentype.NewClientWithList[*storagev1.StorageClass, *storagev1.StorageClassList](
+		gentype.NewClientWithListAndApply[*storagev1.StorageClass, *storagev1.StorageClassList, *applyconfigurationsstoragev1.StorageClassApplyConfiguration](
 			"storageclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1.StorageClass { return &storagev1.StorageClass{} },
 			func() *storagev1.StorageClassList { return &storagev1.StorageClassList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1 "k8s.io/api/storage/v1"
@@ -45,18 +46,21 @@ type VolumeAttachmentInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagev1.VolumeAttachmentList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagev1.VolumeAttachment, err error)
+	Apply(ctx context.Context, volumeAttachment *applyconfigurationsstoragev1.VolumeAttachmentApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.VolumeAttachment, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, volumeAttachment *applyconfigurationsstoragev1.VolumeAttachmentApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.VolumeAttachment, err error)
 	VolumeAttachmentExpansion
 }
 
 // volumeAttachments is VolumeAttachmentInterface over REST.
 type volumeAttachments struct {
-	*gentype.ClientWithList[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList]
+	*gentype.ClientWithListAndApply[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList, *applyconfigurationsstoragev1.VolumeAttachmentApplyConfiguration]
 }
 
 // newVolumeAttachments returns the client of VolumeAttachments that sends its requests through c.
 func newVolumeAttachments(c *StorageV1Client) *volumeAttachments {
 	return &volumeAttachments{
-		gentype.NewClientWithList[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList](
+		gentype.NewClientWithListAndApply[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList, *applyconfigurationsstoragev1.VolumeAttachmentApplyConfiguration](
 			"volumeattachments", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1.VolumeAttachment { return &storagev1.VolumeAttachment{} },
 			func() *storagev1.VolumeAttachmentList { return &storagev1.VolumeAttachmentList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1 "k8s.io/api/storage/v1"
@@ -43,18 +44,19 @@ type VolumeAttributesClassInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagev1.VolumeAttributesClassList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagev1.VolumeAttributesClass, err error)
+	Apply(ctx context.Context, volumeAttributesClass *applyconfigurationsstoragev1.VolumeAttributesClassApplyConfiguration, opts metav1.ApplyOptions) (result *storagev1.VolumeAttributesClass, err error)
 	VolumeAttributesClassExpansion
 }
 
 // volumeAttributesClasses is VolumeAttributesClassInterface over REST.
 type volumeAttributesClasses struct {
-	*gentype.ClientWithList[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList]
+	*gentype.ClientWithListAndApply[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList, *applyconfigurationsstoragev1.VolumeAttributesClassApplyConfiguration]
 }
 
 // newVolumeAttributesClasses returns the client of VolumeAttributesClasses that sends its requests through c.
 func newVolumeAttributesClasses(c *StorageV1Client) *volumeAttributesClasses {
 	return &volumeAttributesClasses{
-		gentype.NewClientWithList[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList](
+		gentype.NewClientWithListAndApply[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList, *applyconfigurationsstoragev1.VolumeAttributesClassApplyConfiguration](
 			"volumeattributesclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1.VolumeAttributesClass { return &storagev1.VolumeAttributesClass{} },
 			func() *storagev1.VolumeAttributesClassList { return &storagev1.VolumeAttributesClassList{} },

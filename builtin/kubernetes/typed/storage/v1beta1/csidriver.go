@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
@@ -43,18 +44,19 @@ type CSIDriverInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*storagev1beta1.CSIDriverList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *storagev1beta1.CSIDriver, err error)
+	Apply(ctx context.Context, cSIDriver *applyconfigurationsstoragev1beta1.CSIDriverApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.CSIDriver, err error)
 	CSIDriverExpansion
 }
 
 // cSIDrivers is CSIDriverInterface over REST.
 type cSIDrivers struct {
-	*gentype.ClientWithList[*storagev1beta1.CSIDriver, *storagev1beta1.CSIDriverList]
+	*gentype.ClientWithListAndApply[*storagev1beta1.CSIDriver, *storagev1beta1.CSIDriverList, *applyconfigurationsstoragev1beta1.CSIDriverApplyConfiguration]
 }
 
 // newCSIDrivers returns the client of CSIDrivers that sends its requests through c.
 func newCSIDrivers(c *StorageV1beta1Client) *cSIDrivers {
 	return &cSIDrivers{
-		gentype.NewClientWithList[*storagev1beta1.CSIDriver, *storagev1beta1.CSIDriverList](
+		gentype.NewClientWithListAndApply[*storagev1beta1.CSIDriver, *storagev1beta1.CSIDriverList, *applyconfigurationsstoragev1beta1.CSIDriverApplyConfiguration](
 			"csidrivers", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1beta1.CSIDriver { return &storagev1beta1.CSIDriver{} },
 			func() *storagev1beta1.CSIDriverList { return &storagev1beta1.CSIDriverList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
@@ -45,18 +46,21 @@ type CSINodeInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*storagev1beta1.CSINodeList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *storagev1beta1.CSINode, err error)
+	Apply(ctx context.Context, cSINode *applyconfigurationsstoragev1beta1.CSINodeApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.CSINode, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, cSINode *applyconfigurationsstoragev1beta1.CSINodeApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.CSINode, err error)
 	CSINodeExpansion
 }
 
 // cSINodes is CSINodeInterface over REST.
 type cSINodes struct {
-	*gentype.ClientWithList[*storagev1beta1.CSINode, *storagev1beta1.CSINodeList]
+	*gentype.ClientWithListAndApply[*storagev1beta1.CSINode, *storagev1beta1.CSINodeList, *applyconfigurationsstoragev1beta1.CSINodeApplyConfiguration]
 }
 
 // newCSINodes returns the client of CSINodes that sends its requests through c.
 func newCSINodes(c *StorageV1beta1Client) *cSINodes {
 	return &cSINodes{
-		gentype.NewClientWithList[*storagev1beta1.CSINode, *storagev1beta1.CSINodeList](
+		gentype.NewClientWithListAndApply[*storagev1beta1.CSINode, *storagev1beta1.CSINodeList, *applyconfigurationsstoragev1beta1.CSINodeApplyConfiguration](
 			"csinodes", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1beta1.CSINode { return &storagev1beta1.CSINode{} },
 			func() *storagev1beta1.CSINodeList { return &storagev1beta1.CSINodeList{} },

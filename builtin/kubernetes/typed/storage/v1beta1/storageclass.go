@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
@@ -43,18 +44,19 @@ type StorageClassInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*storagev1beta1.StorageClassList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *storagev1beta1.StorageClass, err error)
+	Apply(ctx context.Context, storageClass *applyconfigurationsstoragev1beta1.StorageClassApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.StorageClass, err error)
 	StorageClassExpansion
 }
 
 // storageClasses is StorageClassInterface over REST.
 type storageClasses struct {
-	*gentype.ClientWithList[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList]
+	*gentype.ClientWithListAndApply[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList, *applyconfigurationsstoragev1beta1.StorageClassApplyConfiguration]
 }
 
 // newStorageClasses returns the client of StorageClasses that sends its requests through c.
 func newStorageClasses(c *StorageV1beta1Client) *storageClasses {
 	return &storageClasses{
-		gentype.NewClientWithList[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList](
+		gentype.NewClientWithListAndApply[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList, *applyconfigurationsstoragev1beta1.StorageClassApplyConfiguration](
 			"storageclasses", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1beta1.StorageClass { return &storagev1beta1.StorageClass{} },
 			func() *storagev1beta1.StorageClassList { return &storagev1beta1.StorageClassList{} },

@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsstoragev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
@@ -45,18 +46,21 @@ type VolumeAttachmentInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*storagev1beta1.VolumeAttachmentList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *storagev1beta1.VolumeAttachment, err error)
+	Apply(ctx context.Context, volumeAttachment *applyconfigurationsstoragev1beta1.VolumeAttachmentApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.VolumeAttachment, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, volumeAttachment *applyconfigurationsstoragev1beta1.VolumeAttachmentApplyConfiguration, opts v1.ApplyOptions) (result *storagev1beta1.VolumeAttachment, err error)
 	VolumeAttachmentExpansion
 }
 
 // volumeAttachments is VolumeAttachmentInterface over REST.
 type volumeAttachments struct {
-	*gentype.ClientWithList[*storagev1beta1.VolumeAttachment, *storagev1beta1.VolumeAttachmentList]
+	*gentype.ClientWithListAndApply[*storagev1beta1.VolumeAttachment, *storagev1beta1.VolumeAttachmentList, *applyconfigurationsstoragev1beta1.VolumeAttachmentApplyConfiguration]
 }
 
 // newVolumeAttachments returns the client of VolumeAttachments that sends its requests through c.
 func newVolumeAttachments(c *StorageV1beta1Client) *volumeAttachments {
 	return &volumeAttachments{
-		gentype.NewClientWithList[*storagev1beta1.VolumeAttachment, *storagev1beta1.VolumeAttachmentList](
+		gentype.NewClientWithListAndApply[*storagev1beta1.VolumeAttachment, *storagev1beta1.VolumeAttachmentList, *applyconfigurationsstoragev1beta1.VolumeAttachmentApplyConfiguration](
 			"volumeattachments", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagev1beta1.VolumeAttachment { return &storagev1beta1.VolumeAttachment{} },
 			func() *storagev1beta1.VolumeAttachmentList { return &storagev1beta1.VolumeAttachmentList{} },

@@ -20,6 +20,7 @@ package v1
 
 import (
 	context "context"
+	applyconfigurationsstoragemigrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
@@ -45,18 +46,21 @@ type StorageVersionMigrationInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*storagemigrationv1.StorageVersionMigrationList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *storagemigrationv1.StorageVersionMigration, err error)
+	Apply(ctx context.Context, storageVersionMigration *applyconfigurationsstoragemigrationv1.StorageVersionMigrationApplyConfiguration, opts metav1.ApplyOptions) (result *storagemigrationv1.StorageVersionMigration, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, storageVersionMigration *applyconfigurationsstoragemigrationv1.StorageVersionMigrationApplyConfiguration, opts metav1.ApplyOptions) (result *storagemigrationv1.StorageVersionMigration, err error)
 	StorageVersionMigrationExpansion
 }
 
 // storageVersionMigrations is StorageVersionMigrationInterface over REST.
 type storageVersionMigrations struct {
-	*gentype.ClientWithList[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList]
+	*gentype.ClientWithListAndApply[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList, *applyconfigurationsstoragemigrationv1.StorageVersionMigrationApplyConfiguration]
 }
 
 // newStorageVersionMigrations returns the client of StorageVersionMigrations that sends its requests through c.
 func newStorageVersionMigrations(c *StoragemigrationV1Client) *storageVersionMigrations {
 	return &storageVersionMigrations{
-		gentype.NewClientWithList[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList](
+		gentype.NewClientWithListAndApply[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList, *applyconfigurationsstoragemigrationv1.StorageVersionMigrationApplyConfiguration](
 			"storageversionmigrations", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagemigrationv1.StorageVersionMigration {
 				return &storagemigrationv1.StorageVersionMigration{}

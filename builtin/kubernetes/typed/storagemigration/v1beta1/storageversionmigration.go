@@ -20,6 +20,7 @@ package v1beta1
 
 import (
 	context "context"
+	applyconfigurationsstoragemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1beta1"
 	scheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	storagemigrationv1beta1 "k8s.io/api/storagemigration/v1beta1"
@@ -45,18 +46,21 @@ type StorageVersionMigrationInterface interface {
 	List(ctx context.Context, opts v1.ListOptions) (*storagemigrationv1beta1.StorageVersionMigrationList, error)
 	Watch(ctx context.Context, opts v1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts v1.PatchOptions, subresources ...string) (result *storagemigrationv1beta1.StorageVersionMigration, err error)
+	Apply(ctx context.Context, storageVersionMigration *applyconfigurationsstoragemigrationv1beta1.StorageVersionMigrationApplyConfiguration, opts v1.ApplyOptions) (result *storagemigrationv1beta1.StorageVersionMigration, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, storageVersionMigration *applyconfigurationsstoragemigrationv1beta1.StorageVersionMigrationApplyConfiguration, opts v1.ApplyOptions) (result *storagemigrationv1beta1.StorageVersionMigration, err error)
 	StorageVersionMigrationExpansion
 }
 
 // storageVersionMigrations is StorageVersionMigrationInterface over REST.
 type storageVersionMigrations struct {
-	*gentype.ClientWithList[*storagemigrationv1beta1.StorageVersionMigration, *storagemigrationv1beta1.StorageVersionMigrationList]
+	*gentype.ClientWithListAndApply[*storagemigrationv1beta1.StorageVersionMigration, *storagemigrationv1beta1.StorageVersionMigrationList, *applyconfigurationsstoragemigrationv1beta1.StorageVersionMigrationApplyConfiguration]
 }
 
 // newStorageVersionMigrations returns the client of StorageVersionMigrations that sends its requests through c.
 func newStorageVersionMigrations(c *StoragemigrationV1beta1Client) *storageVersionMigrations {
 	return &storageVersionMigrations{
-		gentype.NewClientWithList[*storagemigrationv1beta1.StorageVersionMigration, *storagemigrationv1beta1.StorageVersionMigrationList](
+		gentype.NewClientWithListAndApply[*storagemigrationv1beta1.StorageVersionMigration, *storagemigrationv1beta1.StorageVersionMigrationList, *applyconfigurationsstoragemigrationv1beta1.StorageVersionMigrationApplyConfiguration](
 			"storageversionmigrations", c.RESTClient(), scheme.ParameterCodec, "",
 			func() *storagemigrationv1beta1.StorageVersionMigration {
 				return &storagemigrationv1beta1.StorageVersionMigration{}

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
+	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1"
+	typedadmissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeMutatingAdmissionPolicyBindings is the MutatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicyBindings struct {
-	*gentype.FakeClientWithList[*v1.MutatingAdmissionPolicyBinding, *v1.MutatingAdmissionPolicyBindingList]
+	*gentype.FakeClientWithListAndApply[*v1.MutatingAdmissionPolicyBinding, *v1.MutatingAdmissionPolicyBindingList, *admissionregistrationv1.MutatingAdmissionPolicyBindingApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1
 }
 
-func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1, namespace string) admissionregistrationv1.MutatingAdmissionPolicyBindingInterface {
+func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1, namespace string) typedadmissionregistrationv1.MutatingAdmissionPolicyBindingInterface {
 	return &fakeMutatingAdmissionPolicyBindings{
-		gentype.NewFakeClientWithList[*v1.MutatingAdmissionPolicyBinding, *v1.MutatingAdmissionPolicyBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1.MutatingAdmissionPolicyBinding, *v1.MutatingAdmissionPolicyBindingList, *admissionregistrationv1.MutatingAdmissionPolicyBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"),
 			v1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicyBinding"),

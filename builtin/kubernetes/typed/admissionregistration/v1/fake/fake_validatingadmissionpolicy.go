@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
+	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1"
+	typedadmissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
-	*gentype.FakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList]
+	*gentype.FakeClientWithListAndApply[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList, *admissionregistrationv1.ValidatingAdmissionPolicyApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1
 }
 
-func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, namespace string) admissionregistrationv1.ValidatingAdmissionPolicyInterface {
+func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, namespace string) typedadmissionregistrationv1.ValidatingAdmissionPolicyInterface {
 	return &fakeValidatingAdmissionPolicies{
-		gentype.NewFakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList](
+		gentype.NewFakeClientWithListAndApply[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList, *admissionregistrationv1.ValidatingAdmissionPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
+	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1"
+	typedadmissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeValidatingAdmissionPolicyBindings is the ValidatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicyBindings struct {
-	*gentype.FakeClientWithList[*v1.ValidatingAdmissionPolicyBinding, *v1.ValidatingAdmissionPolicyBindingList]
+	*gentype.FakeClientWithListAndApply[*v1.ValidatingAdmissionPolicyBinding, *v1.ValidatingAdmissionPolicyBindingList, *admissionregistrationv1.ValidatingAdmissionPolicyBindingApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1
 }
 
-func newFakeValidatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1, namespace string) admissionregistrationv1.ValidatingAdmissionPolicyBindingInterface {
+func newFakeValidatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1, namespace string) typedadmissionregistrationv1.ValidatingAdmissionPolicyBindingInterface {
 	return &fakeValidatingAdmissionPolicyBindings{
-		gentype.NewFakeClientWithList[*v1.ValidatingAdmissionPolicyBinding, *v1.ValidatingAdmissionPolicyBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1.ValidatingAdmissionPolicyBinding, *v1.ValidatingAdmissionPolicyBindingList, *admissionregistrationv1.ValidatingAdmissionPolicyBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings"),
 			v1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicyBinding"),

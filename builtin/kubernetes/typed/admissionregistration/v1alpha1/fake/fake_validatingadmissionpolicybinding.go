@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1alpha1"
+	admissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1alpha1"
+	typedadmissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
 // fakeValidatingAdmissionPolicyBindings is the ValidatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicyBindings struct {
-	*gentype.FakeClientWithList[*v1alpha1.ValidatingAdmissionPolicyBinding, *v1alpha1.ValidatingAdmissionPolicyBindingList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicyBinding, *v1alpha1.ValidatingAdmissionPolicyBindingList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1alpha1
 }
 
-func newFakeValidatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1alpha1, namespace string) admissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingInterface {
+func newFakeValidatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1alpha1, namespace string) typedadmissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingInterface {
 	return &fakeValidatingAdmissionPolicyBindings{
-		gentype.NewFakeClientWithList[*v1alpha1.ValidatingAdmissionPolicyBinding, *v1alpha1.ValidatingAdmissionPolicyBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicyBinding, *v1alpha1.ValidatingAdmissionPolicyBindingList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicyBinding"),

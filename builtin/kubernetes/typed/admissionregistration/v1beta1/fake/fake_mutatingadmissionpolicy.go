@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
+	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1beta1"
+	typedadmissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
-	*gentype.FakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList, *admissionregistrationv1beta1.MutatingAdmissionPolicyApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
-func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.MutatingAdmissionPolicyInterface {
+func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, namespace string) typedadmissionregistrationv1beta1.MutatingAdmissionPolicyInterface {
 	return &fakeMutatingAdmissionPolicies{
-		gentype.NewFakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList, *admissionregistrationv1beta1.MutatingAdmissionPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
+	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1beta1"
+	typedadmissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeMutatingWebhookConfigurations is the MutatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeMutatingWebhookConfigurations struct {
-	*gentype.FakeClientWithList[*v1beta1.MutatingWebhookConfiguration, *v1beta1.MutatingWebhookConfigurationList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.MutatingWebhookConfiguration, *v1beta1.MutatingWebhookConfigurationList, *admissionregistrationv1beta1.MutatingWebhookConfigurationApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
-func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.MutatingWebhookConfigurationInterface {
+func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1beta1, namespace string) typedadmissionregistrationv1beta1.MutatingWebhookConfigurationInterface {
 	return &fakeMutatingWebhookConfigurations{
-		gentype.NewFakeClientWithList[*v1beta1.MutatingWebhookConfiguration, *v1beta1.MutatingWebhookConfigurationList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.MutatingWebhookConfiguration, *v1beta1.MutatingWebhookConfigurationList, *admissionregistrationv1beta1.MutatingWebhookConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingWebhookConfiguration"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	apiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apiserverinternal/v1alpha1"
+	apiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apiserverinternal/v1alpha1"
+	typedapiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apiserverinternal/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/apiserverinternal/v1alpha1"
 )
 
 // fakeStorageVersions is the StorageVersionInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersions struct {
-	*gentype.FakeClientWithList[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration]
 	Fake *FakeInternalV1alpha1
 }
 
-func newFakeStorageVersions(fake *FakeInternalV1alpha1, namespace string) apiserverinternalv1alpha1.StorageVersionInterface {
+func newFakeStorageVersions(fake *FakeInternalV1alpha1, namespace string) typedapiserverinternalv1alpha1.StorageVersionInterface {
 	return &fakeStorageVersions{
-		gentype.NewFakeClientWithList[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("storageversions"),
 			v1alpha1.SchemeGroupVersion.WithKind("StorageVersion"),

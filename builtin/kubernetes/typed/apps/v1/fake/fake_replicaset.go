@@ -20,23 +20,28 @@ package fake
 
 import (
 	context "context"
-	appsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
+	json "encoding/json"
+	fmt "fmt"
+	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
+	applyconfigurationsautoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
+	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	types "k8s.io/apimachinery/pkg/types"
 )
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList]
+	*gentype.FakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
-func newFakeReplicaSets(fake *FakeAppsV1, namespace string) appsv1.ReplicaSetInterface {
+func newFakeReplicaSets(fake *FakeAppsV1, namespace string) typedappsv1.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList](
+		gentype.NewFakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicasets"),
 			v1.SchemeGroupVersion.WithKind("ReplicaSet"),
@@ -64,6 +69,23 @@ func (c *fakeReplicaSets) GetScale(ctx context.Context, replicaSetName string, o
 func (c *fakeReplicaSets) UpdateScale(ctx context.Context, replicaSetName string, scale *autoscalingv1.Scale, opts metav1.UpdateOptions) (*autoscalingv1.Scale, error) {
 	emptyResult := &autoscalingv1.Scale{}
 	obj, err := c.Fake.Invokes(testing.NewUpdateSubresourceActionWithOptions(c.Resource(), "scale", c.Namespace(), scale, opts), emptyResult)
+	if obj == nil {
+		return emptyResult, err
+	}
+	return obj.(*autoscalingv1.Scale), err
+}
+
+// ApplyScale records the apply action on the scale subresource and returns the reactors' Scale.
+func (c *fakeReplicaSets) ApplyScale(ctx context.Context, replicaSetName string, scale *applyconfigurationsautoscalingv1.ScaleApplyConfiguration, opts metav1.ApplyOptions) (*autoscalingv1.Scale, error) {
+	if scale == nil {
+		return nil, fmt.Errorf("scale provided to ApplyScale must not be nil")
+	}
+	data, err := json.Marshal(scale)
+	if err != nil {
+		return nil, err
+	}
+	emptyResult := &autoscalingv1.Scale{}
+	obj, err := c.Fake.Invokes(testing.NewPatchSubresourceActionWithOptions(c.Resource(), c.Namespace(), replicaSetName, types.ApplyPatchType, data, opts.ToPatchOptions(), "scale"), emptyResult)
 	if obj == nil {
 		return emptyResult, err
 	}

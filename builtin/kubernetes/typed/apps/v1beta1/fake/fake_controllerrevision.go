@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
+	appsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
+	typedappsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithList[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration]
 	Fake *FakeAppsV1beta1
 }
 
-func newFakeControllerRevisions(fake *FakeAppsV1beta1, namespace string) appsv1beta1.ControllerRevisionInterface {
+func newFakeControllerRevisions(fake *FakeAppsV1beta1, namespace string) typedappsv1beta1.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithList[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1beta1.SchemeGroupVersion.WithKind("ControllerRevision"),

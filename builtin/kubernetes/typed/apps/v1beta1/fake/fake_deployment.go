@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
+	appsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
+	typedappsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *appsv1beta1.DeploymentApplyConfiguration]
 	Fake *FakeAppsV1beta1
 }
 
-func newFakeDeployments(fake *FakeAppsV1beta1, namespace string) appsv1beta1.DeploymentInterface {
+func newFakeDeployments(fake *FakeAppsV1beta1, namespace string) typedappsv1beta1.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *appsv1beta1.DeploymentApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deployments"),
 			v1beta1.SchemeGroupVersion.WithKind("Deployment"),

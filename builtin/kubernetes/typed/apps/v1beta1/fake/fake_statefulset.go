@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
+	appsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
+	typedappsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithList[*v1beta1.StatefulSet, *v1beta1.StatefulSetList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration]
 	Fake *FakeAppsV1beta1
 }
 
-func newFakeStatefulSets(fake *FakeAppsV1beta1, namespace string) appsv1beta1.StatefulSetInterface {
+func newFakeStatefulSets(fake *FakeAppsV1beta1, namespace string) typedappsv1beta1.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithList[*v1beta1.StatefulSet, *v1beta1.StatefulSetList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("statefulsets"),
 			v1beta1.SchemeGroupVersion.WithKind("StatefulSet"),

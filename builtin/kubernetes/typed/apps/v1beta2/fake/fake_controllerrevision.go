@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
+	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
+	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithList[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
-func newFakeControllerRevisions(fake *FakeAppsV1beta2, namespace string) appsv1beta2.ControllerRevisionInterface {
+func newFakeControllerRevisions(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithList[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1beta2.SchemeGroupVersion.WithKind("ControllerRevision"),

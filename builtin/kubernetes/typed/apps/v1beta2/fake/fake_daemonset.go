@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
+	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
+	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
-	*gentype.FakeClientWithList[*v1beta2.DaemonSet, *v1beta2.DaemonSetList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
-func newFakeDaemonSets(fake *FakeAppsV1beta2, namespace string) appsv1beta2.DaemonSetInterface {
+func newFakeDaemonSets(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.DaemonSetInterface {
 	return &fakeDaemonSets{
-		gentype.NewFakeClientWithList[*v1beta2.DaemonSet, *v1beta2.DaemonSetList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("daemonsets"),
 			v1beta2.SchemeGroupVersion.WithKind("DaemonSet"),

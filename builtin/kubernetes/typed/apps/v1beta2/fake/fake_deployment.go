@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
+	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
+	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
-func newFakeDeployments(fake *FakeAppsV1beta2, namespace string) appsv1beta2.DeploymentInterface {
+func newFakeDeployments(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deployments"),
 			v1beta2.SchemeGroupVersion.WithKind("Deployment"),

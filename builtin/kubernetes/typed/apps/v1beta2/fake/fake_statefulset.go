@@ -20,22 +20,26 @@ package fake
 
 import (
 	context "context"
-	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
+	json "encoding/json"
+	fmt "fmt"
+	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
+	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	types "k8s.io/apimachinery/pkg/types"
 )
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
-func newFakeStatefulSets(fake *FakeAppsV1beta2, namespace string) appsv1beta2.StatefulSetInterface {
+func newFakeStatefulSets(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("statefulsets"),
 			v1beta2.SchemeGroupVersion.WithKind("StatefulSet"),
@@ -65,6 +69,23 @@ func (c *fakeStatefulSets) GetScale(ctx context.Context, statefulSetName string,
 func (c *fakeStatefulSets) UpdateScale(ctx context.Context, statefulSetName string, scale *v1beta2.Scale, opts v1.UpdateOptions) (*v1beta2.Scale, error) {
 	emptyResult := &v1beta2.Scale{}
 	obj, err := c.Fake.Invokes(testing.NewUpdateSubresourceActionWithOptions(c.Resource(), "scale", c.Namespace(), scale, opts), emptyResult)
+	if obj == nil {
+		return emptyResult, err
+	}
+	return obj.(*v1beta2.Scale), err
+}
+
+// ApplyScale records the apply action on the scale subresource and returns the reactors' Scale.
+func (c *fakeStatefulSets) ApplyScale(ctx context.Context, statefulSetName string, scale *appsv1beta2.ScaleApplyConfiguration, opts v1.ApplyOptions) (*v1beta2.Scale, error) {
+	if scale == nil {
+		return nil, fmt.Errorf("scale provided to ApplyScale must not be nil")
+	}
+	data, err := json.Marshal(scale)
+	if err != nil {
+		return nil, err
+	}
+	emptyResult := &v1beta2.Scale{}
+	obj, err := c.Fake.Invokes(testing.NewPatchSubresourceActionWithOptions(c.Resource(), c.Namespace(), statefulSetName, types.ApplyPatchType, data, opts.ToPatchOptions(), "scale"), emptyResult)
 	if obj == nil {
 		return emptyResult, err
 	}

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	autoscalingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/autoscaling/v1"
+	autoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
+	typedautoscalingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/autoscaling/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/autoscaling/v1"
 )
 
 // fakeHorizontalPodAutoscalers is the HorizontalPodAutoscalerInterface of the fake clientset, answered by its reactors.
 type fakeHorizontalPodAutoscalers struct {
-	*gentype.FakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList]
+	*gentype.FakeClientWithListAndApply[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList, *autoscalingv1.HorizontalPodAutoscalerApplyConfiguration]
 	Fake *FakeAutoscalingV1
 }
 
-func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV1, namespace string) autoscalingv1.HorizontalPodAutoscalerInterface {
+func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV1, namespace string) typedautoscalingv1.HorizontalPodAutoscalerInterface {
 	return &fakeHorizontalPodAutoscalers{
-		gentype.NewFakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList](
+		gentype.NewFakeClientWithListAndApply[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList, *autoscalingv1.HorizontalPodAutoscalerApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"),
 			v1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),

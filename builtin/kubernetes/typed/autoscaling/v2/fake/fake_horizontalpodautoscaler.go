@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	autoscalingv2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/autoscaling/v2"
+	autoscalingv2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v2"
+	typedautoscalingv2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/autoscaling/v2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v2 "k8s.io/api/autoscaling/v2"
 )
 
 // fakeHorizontalPodAutoscalers is the HorizontalPodAutoscalerInterface of the fake clientset, answered by its reactors.
 type fakeHorizontalPodAutoscalers struct {
-	*gentype.FakeClientWithList[*v2.HorizontalPodAutoscaler, *v2.HorizontalPodAutoscalerList]
+	*gentype.FakeClientWithListAndApply[*v2.HorizontalPodAutoscaler, *v2.HorizontalPodAutoscalerList, *autoscalingv2.HorizontalPodAutoscalerApplyConfiguration]
 	Fake *FakeAutoscalingV2
 }
 
-func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV2, namespace string) autoscalingv2.HorizontalPodAutoscalerInterface {
+func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV2, namespace string) typedautoscalingv2.HorizontalPodAutoscalerInterface {
 	return &fakeHorizontalPodAutoscalers{
-		gentype.NewFakeClientWithList[*v2.HorizontalPodAutoscaler, *v2.HorizontalPodAutoscalerList](
+		gentype.NewFakeClientWithListAndApply[*v2.HorizontalPodAutoscaler, *v2.HorizontalPodAutoscalerList, *autoscalingv2.HorizontalPodAutoscalerApplyConfiguration](
 			fake.Fake, namespace,
 			v2.SchemeGroupVersion.WithResource("horizontalpodautoscalers"),
 			v2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),

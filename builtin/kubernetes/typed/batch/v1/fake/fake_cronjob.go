@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	batchv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1"
+	batchv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
+	typedbatchv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/batch/v1"
 )
 
 // fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
-	*gentype.FakeClientWithList[*v1.CronJob, *v1.CronJobList]
+	*gentype.FakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration]
 	Fake *FakeBatchV1
 }
 
-func newFakeCronJobs(fake *FakeBatchV1, namespace string) batchv1.CronJobInterface {
+func newFakeCronJobs(fake *FakeBatchV1, namespace string) typedbatchv1.CronJobInterface {
 	return &fakeCronJobs{
-		gentype.NewFakeClientWithList[*v1.CronJob, *v1.CronJobList](
+		gentype.NewFakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1.SchemeGroupVersion.WithKind("CronJob"),

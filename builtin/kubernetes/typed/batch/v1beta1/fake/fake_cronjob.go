@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	batchv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1beta1"
+	batchv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1beta1"
+	typedbatchv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/batch/v1beta1"
 )
 
 // fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
-	*gentype.FakeClientWithList[*v1beta1.CronJob, *v1beta1.CronJobList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration]
 	Fake *FakeBatchV1beta1
 }
 
-func newFakeCronJobs(fake *FakeBatchV1beta1, namespace string) batchv1beta1.CronJobInterface {
+func newFakeCronJobs(fake *FakeBatchV1beta1, namespace string) typedbatchv1beta1.CronJobInterface {
 	return &fakeCronJobs{
-		gentype.NewFakeClientWithList[*v1beta1.CronJob, *v1beta1.CronJobList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1beta1.SchemeGroupVersion.WithKind("CronJob"),

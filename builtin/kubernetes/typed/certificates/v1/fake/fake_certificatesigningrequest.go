@@ -20,7 +20,8 @@ package fake
 
 import (
 	context "context"
-	certificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
+	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
+	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/certificates/v1"
@@ -29,13 +30,13 @@ import (
 
 // fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
-	*gentype.FakeClientWithList[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList]
+	*gentype.FakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
-func newFakeCertificateSigningRequests(fake *FakeCertificatesV1, namespace string) certificatesv1.CertificateSigningRequestInterface {
+func newFakeCertificateSigningRequests(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.CertificateSigningRequestInterface {
 	return &fakeCertificateSigningRequests{
-		gentype.NewFakeClientWithList[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("certificatesigningrequests"),
 			v1.SchemeGroupVersion.WithKind("CertificateSigningRequest"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
+	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
+	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/certificates/v1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithList[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList]
+	*gentype.FakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
-func newFakeClusterTrustBundles(fake *FakeCertificatesV1, namespace string) certificatesv1.ClusterTrustBundleInterface {
+func newFakeClusterTrustBundles(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithList[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList](
+		gentype.NewFakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
+	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
+	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/certificates/v1"
 )
 
 // fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
-	*gentype.FakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList]
+	*gentype.FakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
-func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) certificatesv1.PodCertificateRequestInterface {
+func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.PodCertificateRequestInterface {
 	return &fakePodCertificateRequests{
-		gentype.NewFakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1.SchemeGroupVersion.WithKind("PodCertificateRequest"),

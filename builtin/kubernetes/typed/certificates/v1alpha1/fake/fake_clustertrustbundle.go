@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1alpha1"
+	certificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1alpha1"
+	typedcertificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/certificates/v1alpha1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithList[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1alpha1
 }
 
-func newFakeClusterTrustBundles(fake *FakeCertificatesV1alpha1, namespace string) certificatesv1alpha1.ClusterTrustBundleInterface {
+func newFakeClusterTrustBundles(fake *FakeCertificatesV1alpha1, namespace string) typedcertificatesv1alpha1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithList[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
+	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
+	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
-	*gentype.FakeClientWithList[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
-func newFakeCertificateSigningRequests(fake *FakeCertificatesV1beta1, namespace string) certificatesv1beta1.CertificateSigningRequestInterface {
+func newFakeCertificateSigningRequests(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.CertificateSigningRequestInterface {
 	return &fakeCertificateSigningRequests{
-		gentype.NewFakeClientWithList[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests"),
 			v1beta1.SchemeGroupVersion.WithKind("CertificateSigningRequest"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
+	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
+	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithList[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
-func newFakeClusterTrustBundles(fake *FakeCertificatesV1beta1, namespace string) certificatesv1beta1.ClusterTrustBundleInterface {
+func newFakeClusterTrustBundles(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithList[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),

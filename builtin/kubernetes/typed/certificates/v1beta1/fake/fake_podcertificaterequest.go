@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
+	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
+	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
-	*gentype.FakeClientWithList[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
-func newFakePodCertificateRequests(fake *FakeCertificatesV1beta1, namespace string) certificatesv1beta1.PodCertificateRequestInterface {
+func newFakePodCertificateRequests(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.PodCertificateRequestInterface {
 	return &fakePodCertificateRequests{
-		gentype.NewFakeClientWithList[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1beta1.SchemeGroupVersion.WithKind("PodCertificateRequest"),

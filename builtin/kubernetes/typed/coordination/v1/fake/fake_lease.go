@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	coordinationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
+	coordinationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1"
+	typedcoordinationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/coordination/v1"
 )
 
 // fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
-	*gentype.FakeClientWithList[*v1.Lease, *v1.LeaseList]
+	*gentype.FakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration]
 	Fake *FakeCoordinationV1
 }
 
-func newFakeLeases(fake *FakeCoordinationV1, namespace string) coordinationv1.LeaseInterface {
+func newFakeLeases(fake *FakeCoordinationV1, namespace string) typedcoordinationv1.LeaseInterface {
 	return &fakeLeases{
-		gentype.NewFakeClientWithList[*v1.Lease, *v1.LeaseList](
+		gentype.NewFakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("leases"),
 			v1.SchemeGroupVersion.WithKind("Lease"),

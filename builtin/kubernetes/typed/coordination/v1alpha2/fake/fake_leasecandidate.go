@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	coordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1alpha2"
+	coordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1alpha2"
+	typedcoordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1alpha2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha2 "k8s.io/api/coordination/v1alpha2"
 )
 
 // fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
-	*gentype.FakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList]
+	*gentype.FakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration]
 	Fake *FakeCoordinationV1alpha2
 }
 
-func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) coordinationv1alpha2.LeaseCandidateInterface {
+func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) typedcoordinationv1alpha2.LeaseCandidateInterface {
 	return &fakeLeaseCandidates{
-		gentype.NewFakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha2.SchemeGroupVersion.WithResource("leasecandidates"),
 			v1alpha2.SchemeGroupVersion.WithKind("LeaseCandidate"),

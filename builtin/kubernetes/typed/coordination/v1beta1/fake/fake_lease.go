@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
+	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
+	typedcoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
 // fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
-	*gentype.FakeClientWithList[*v1beta1.Lease, *v1beta1.LeaseList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration]
 	Fake *FakeCoordinationV1beta1
 }
 
-func newFakeLeases(fake *FakeCoordinationV1beta1, namespace string) coordinationv1beta1.LeaseInterface {
+func newFakeLeases(fake *FakeCoordinationV1beta1, namespace string) typedcoordinationv1beta1.LeaseInterface {
 	return &fakeLeases{
-		gentype.NewFakeClientWithList[*v1beta1.Lease, *v1beta1.LeaseList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("leases"),
 			v1beta1.SchemeGroupVersion.WithKind("Lease"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
+	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
+	typedcoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
 // fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
-	*gentype.FakeClientWithList[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration]
 	Fake *FakeCoordinationV1beta1
 }
 
-func newFakeLeaseCandidates(fake *FakeCoordinationV1beta1, namespace string) coordinationv1beta1.LeaseCandidateInterface {
+func newFakeLeaseCandidates(fake *FakeCoordinationV1beta1, namespace string) typedcoordinationv1beta1.LeaseCandidateInterface {
 	return &fakeLeaseCandidates{
-		gentype.NewFakeClientWithList[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("leasecandidates"),
 			v1beta1.SchemeGroupVersion.WithKind("LeaseCandidate"),

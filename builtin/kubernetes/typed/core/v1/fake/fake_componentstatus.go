@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeComponentStatuses is the ComponentStatusInterface of the fake clientset, answered by its reactors.
 type fakeComponentStatuses struct {
-	*gentype.FakeClientWithList[*v1.ComponentStatus, *v1.ComponentStatusList]
+	*gentype.FakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeComponentStatuses(fake *FakeCoreV1, namespace string) corev1.ComponentStatusInterface {
+func newFakeComponentStatuses(fake *FakeCoreV1, namespace string) typedcorev1.ComponentStatusInterface {
 	return &fakeComponentStatuses{
-		gentype.NewFakeClientWithList[*v1.ComponentStatus, *v1.ComponentStatusList](
+		gentype.NewFakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("componentstatuses"),
 			v1.SchemeGroupVersion.WithKind("ComponentStatus"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeEndpoints is the EndpointsInterface of the fake clientset, answered by its reactors.
 type fakeEndpoints struct {
-	*gentype.FakeClientWithList[*v1.Endpoints, *v1.EndpointsList]
+	*gentype.FakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeEndpoints(fake *FakeCoreV1, namespace string) corev1.EndpointsInterface {
+func newFakeEndpoints(fake *FakeCoreV1, namespace string) typedcorev1.EndpointsInterface {
 	return &fakeEndpoints{
-		gentype.NewFakeClientWithList[*v1.Endpoints, *v1.EndpointsList](
+		gentype.NewFakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("endpoints"),
 			v1.SchemeGroupVersion.WithKind("Endpoints"),

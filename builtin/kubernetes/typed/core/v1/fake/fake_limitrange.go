@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeLimitRanges is the LimitRangeInterface of the fake clientset, answered by its reactors.
 type fakeLimitRanges struct {
-	*gentype.FakeClientWithList[*v1.LimitRange, *v1.LimitRangeList]
+	*gentype.FakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeLimitRanges(fake *FakeCoreV1, namespace string) corev1.LimitRangeInterface {
+func newFakeLimitRanges(fake *FakeCoreV1, namespace string) typedcorev1.LimitRangeInterface {
 	return &fakeLimitRanges{
-		gentype.NewFakeClientWithList[*v1.LimitRange, *v1.LimitRangeList](
+		gentype.NewFakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("limitranges"),
 			v1.SchemeGroupVersion.WithKind("LimitRange"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeNamespaces is the NamespaceInterface of the fake clientset, answered by its reactors.
 type fakeNamespaces struct {
-	*gentype.FakeClientWithList[*v1.Namespace, *v1.NamespaceList]
+	*gentype.FakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeNamespaces(fake *FakeCoreV1, namespace string) corev1.NamespaceInterface {
+func newFakeNamespaces(fake *FakeCoreV1, namespace string) typedcorev1.NamespaceInterface {
 	return &fakeNamespaces{
-		gentype.NewFakeClientWithList[*v1.Namespace, *v1.NamespaceList](
+		gentype.NewFakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("namespaces"),
 			v1.SchemeGroupVersion.WithKind("Namespace"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeNodes is the NodeInterface of the fake clientset, answered by its reactors.
 type fakeNodes struct {
-	*gentype.FakeClientWithList[*v1.Node, *v1.NodeList]
+	*gentype.FakeClientWithListAndApply[*v1.Node, *v1.NodeList, *corev1.NodeApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeNodes(fake *FakeCoreV1, namespace string) corev1.NodeInterface {
+func newFakeNodes(fake *FakeCoreV1, namespace string) typedcorev1.NodeInterface {
 	return &fakeNodes{
-		gentype.NewFakeClientWithList[*v1.Node, *v1.NodeList](
+		gentype.NewFakeClientWithListAndApply[*v1.Node, *v1.NodeList, *corev1.NodeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("nodes"),
 			v1.SchemeGroupVersion.WithKind("Node"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePersistentVolumes is the PersistentVolumeInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumes struct {
-	*gentype.FakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList]
+	*gentype.FakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakePersistentVolumes(fake *FakeCoreV1, namespace string) corev1.PersistentVolumeInterface {
+func newFakePersistentVolumes(fake *FakeCoreV1, namespace string) typedcorev1.PersistentVolumeInterface {
 	return &fakePersistentVolumes{
-		gentype.NewFakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList](
+		gentype.NewFakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumes"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolume"),

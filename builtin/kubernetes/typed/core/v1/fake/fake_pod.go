@@ -20,7 +20,8 @@ package fake
 
 import (
 	context "context"
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/core/v1"
@@ -29,13 +30,13 @@ import (
 
 // fakePods is the PodInterface of the fake clientset, answered by its reactors.
 type fakePods struct {
-	*gentype.FakeClientWithList[*v1.Pod, *v1.PodList]
+	*gentype.FakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakePods(fake *FakeCoreV1, namespace string) corev1.PodInterface {
+func newFakePods(fake *FakeCoreV1, namespace string) typedcorev1.PodInterface {
 	return &fakePods{
-		gentype.NewFakeClientWithList[*v1.Pod, *v1.PodList](
+		gentype.NewFakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("pods"),
 			v1.SchemeGroupVersion.WithKind("Pod"),

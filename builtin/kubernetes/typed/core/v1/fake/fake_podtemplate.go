@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePodTemplates is the PodTemplateInterface of the fake clientset, answered by its reactors.
 type fakePodTemplates struct {
-	*gentype.FakeClientWithList[*v1.PodTemplate, *v1.PodTemplateList]
+	*gentype.FakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakePodTemplates(fake *FakeCoreV1, namespace string) corev1.PodTemplateInterface {
+func newFakePodTemplates(fake *FakeCoreV1, namespace string) typedcorev1.PodTemplateInterface {
 	return &fakePodTemplates{
-		gentype.NewFakeClientWithList[*v1.PodTemplate, *v1.PodTemplateList](
+		gentype.NewFakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podtemplates"),
 			v1.SchemeGroupVersion.WithKind("PodTemplate"),

@@ -20,7 +20,8 @@ package fake
 
 import (
 	context "context"
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -30,13 +31,13 @@ import (
 
 // fakeReplicationControllers is the ReplicationControllerInterface of the fake clientset, answered by its reactors.
 type fakeReplicationControllers struct {
-	*gentype.FakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList]
+	*gentype.FakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) corev1.ReplicationControllerInterface {
+func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) typedcorev1.ReplicationControllerInterface {
 	return &fakeReplicationControllers{
-		gentype.NewFakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList](
+		gentype.NewFakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicationcontrollers"),
 			v1.SchemeGroupVersion.WithKind("ReplicationController"),

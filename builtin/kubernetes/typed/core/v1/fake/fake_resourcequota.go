@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeResourceQuotas is the ResourceQuotaInterface of the fake clientset, answered by its reactors.
 type fakeResourceQuotas struct {
-	*gentype.FakeClientWithList[*v1.ResourceQuota, *v1.ResourceQuotaList]
+	*gentype.FakeClientWithListAndApply[*v1.ResourceQuota, *v1.ResourceQuotaList, *corev1.ResourceQuotaApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeResourceQuotas(fake *FakeCoreV1, namespace string) corev1.ResourceQuotaInterface {
+func newFakeResourceQuotas(fake *FakeCoreV1, namespace string) typedcorev1.ResourceQuotaInterface {
 	return &fakeResourceQuotas{
-		gentype.NewFakeClientWithList[*v1.ResourceQuota, *v1.ResourceQuotaList](
+		gentype.NewFakeClientWithListAndApply[*v1.ResourceQuota, *v1.ResourceQuotaList, *corev1.ResourceQuotaApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourcequotas"),
 			v1.SchemeGroupVersion.WithKind("ResourceQuota"),

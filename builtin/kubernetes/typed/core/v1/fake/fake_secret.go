@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeSecrets is the SecretInterface of the fake clientset, answered by its reactors.
 type fakeSecrets struct {
-	*gentype.FakeClientWithList[*v1.Secret, *v1.SecretList]
+	*gentype.FakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeSecrets(fake *FakeCoreV1, namespace string) corev1.SecretInterface {
+func newFakeSecrets(fake *FakeCoreV1, namespace string) typedcorev1.SecretInterface {
 	return &fakeSecrets{
-		gentype.NewFakeClientWithList[*v1.Secret, *v1.SecretList](
+		gentype.NewFakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("secrets"),
 			v1.SchemeGroupVersion.WithKind("Secret"),

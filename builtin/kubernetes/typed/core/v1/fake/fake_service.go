@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeServices is the ServiceInterface of the fake clientset, answered by its reactors.
 type fakeServices struct {
-	*gentype.FakeClientWithList[*v1.Service, *v1.ServiceList]
+	*gentype.FakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeServices(fake *FakeCoreV1, namespace string) corev1.ServiceInterface {
+func newFakeServices(fake *FakeCoreV1, namespace string) typedcorev1.ServiceInterface {
 	return &fakeServices{
-		gentype.NewFakeClientWithList[*v1.Service, *v1.ServiceList](
+		gentype.NewFakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("services"),
 			v1.SchemeGroupVersion.WithKind("Service"),

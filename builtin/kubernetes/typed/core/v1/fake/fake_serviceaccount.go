@@ -20,7 +20,8 @@ package fake
 
 import (
 	context "context"
-	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
+	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
+	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -30,13 +31,13 @@ import (
 
 // fakeServiceAccounts is the ServiceAccountInterface of the fake clientset, answered by its reactors.
 type fakeServiceAccounts struct {
-	*gentype.FakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList]
+	*gentype.FakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
-func newFakeServiceAccounts(fake *FakeCoreV1, namespace string) corev1.ServiceAccountInterface {
+func newFakeServiceAccounts(fake *FakeCoreV1, namespace string) typedcorev1.ServiceAccountInterface {
 	return &fakeServiceAccounts{
-		gentype.NewFakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList](
+		gentype.NewFakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("serviceaccounts"),
 			v1.SchemeGroupVersion.WithKind("ServiceAccount"),

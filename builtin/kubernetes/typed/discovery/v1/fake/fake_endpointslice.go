@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	discoveryv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1"
+	discoveryv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/discovery/v1"
+	typeddiscoveryv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/discovery/v1"
 )
 
 // fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
-	*gentype.FakeClientWithList[*v1.EndpointSlice, *v1.EndpointSliceList]
+	*gentype.FakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration]
 	Fake *FakeDiscoveryV1
 }
 
-func newFakeEndpointSlices(fake *FakeDiscoveryV1, namespace string) discoveryv1.EndpointSliceInterface {
+func newFakeEndpointSlices(fake *FakeDiscoveryV1, namespace string) typeddiscoveryv1.EndpointSliceInterface {
 	return &fakeEndpointSlices{
-		gentype.NewFakeClientWithList[*v1.EndpointSlice, *v1.EndpointSliceList](
+		gentype.NewFakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("endpointslices"),
 			v1.SchemeGroupVersion.WithKind("EndpointSlice"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	discoveryv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1beta1"
+	discoveryv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/discovery/v1beta1"
+	typeddiscoveryv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/discovery/v1beta1"
 )
 
 // fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
-	*gentype.FakeClientWithList[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration]
 	Fake *FakeDiscoveryV1beta1
 }
 
-func newFakeEndpointSlices(fake *FakeDiscoveryV1beta1, namespace string) discoveryv1beta1.EndpointSliceInterface {
+func newFakeEndpointSlices(fake *FakeDiscoveryV1beta1, namespace string) typeddiscoveryv1beta1.EndpointSliceInterface {
 	return &fakeEndpointSlices{
-		gentype.NewFakeClientWithList[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("endpointslices"),
 			v1beta1.SchemeGroupVersion.WithKind("EndpointSlice"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	eventsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/events/v1"
+	eventsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/events/v1"
+	typedeventsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/events/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/events/v1"
 )
 
 // fakeEvents is the EventInterface of the fake clientset, answered by its reactors.
 type fakeEvents struct {
-	*gentype.FakeClientWithList[*v1.Event, *v1.EventList]
+	*gentype.FakeClientWithListAndApply[*v1.Event, *v1.EventList, *eventsv1.EventApplyConfiguration]
 	Fake *FakeEventsV1
 }
 
-func newFakeEvents(fake *FakeEventsV1, namespace string) eventsv1.EventInterface {
+func newFakeEvents(fake *FakeEventsV1, namespace string) typedeventsv1.EventInterface {
 	return &fakeEvents{
-		gentype.NewFakeClientWithList[*v1.Event, *v1.EventList](
+		gentype.NewFakeClientWithListAndApply[*v1.Event, *v1.EventList, *eventsv1.EventApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("events"),
 			v1.SchemeGroupVersion.WithKind("Event"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	eventsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/events/v1beta1"
+	eventsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/events/v1beta1"
+	typedeventsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/events/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/events/v1beta1"
 )
 
 // fakeEvents is the EventInterface of the fake clientset, answered by its reactors.
 type fakeEvents struct {
-	*gentype.FakeClientWithList[*v1beta1.Event, *v1beta1.EventList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration]
 	Fake *FakeEventsV1beta1
 }
 
-func newFakeEvents(fake *FakeEventsV1beta1, namespace string) eventsv1beta1.EventInterface {
+func newFakeEvents(fake *FakeEventsV1beta1, namespace string) typedeventsv1beta1.EventInterface {
 	return &fakeEvents{
-		gentype.NewFakeClientWithList[*v1beta1.Event, *v1beta1.EventList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("events"),
 			v1beta1.SchemeGroupVersion.WithKind("Event"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
+	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
+	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
-	*gentype.FakeClientWithList[*v1beta1.DaemonSet, *v1beta1.DaemonSetList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
-func newFakeDaemonSets(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.DaemonSetInterface {
+func newFakeDaemonSets(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.DaemonSetInterface {
 	return &fakeDaemonSets{
-		gentype.NewFakeClientWithList[*v1beta1.DaemonSet, *v1beta1.DaemonSetList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("daemonsets"),
 			v1beta1.SchemeGroupVersion.WithKind("DaemonSet"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
+	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
+	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
-	*gentype.FakeClientWithList[*v1beta1.Ingress, *v1beta1.IngressList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *extensionsv1beta1.IngressApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
-func newFakeIngresses(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.IngressInterface {
+func newFakeIngresses(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.IngressInterface {
 	return &fakeIngresses{
-		gentype.NewFakeClientWithList[*v1beta1.Ingress, *v1beta1.IngressList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *extensionsv1beta1.IngressApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ingresses"),
 			v1beta1.SchemeGroupVersion.WithKind("Ingress"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
+	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
+	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
-	*gentype.FakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
-func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.NetworkPolicyInterface {
+func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.NetworkPolicyInterface {
 	return &fakeNetworkPolicies{
-		gentype.NewFakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("NetworkPolicy"),

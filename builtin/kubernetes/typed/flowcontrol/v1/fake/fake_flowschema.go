@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
+	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1"
+	typedflowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithList[*v1.FlowSchema, *v1.FlowSchemaList]
+	*gentype.FakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1
 }
 
-func newFakeFlowSchemas(fake *FakeFlowcontrolV1, namespace string) flowcontrolv1.FlowSchemaInterface {
+func newFakeFlowSchemas(fake *FakeFlowcontrolV1, namespace string) typedflowcontrolv1.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithList[*v1.FlowSchema, *v1.FlowSchemaList](
+		gentype.NewFakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1.SchemeGroupVersion.WithKind("FlowSchema"),

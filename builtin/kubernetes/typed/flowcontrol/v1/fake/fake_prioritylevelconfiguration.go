@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
+	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1"
+	typedflowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithList[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList]
+	*gentype.FakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1
 }
 
-func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1, namespace string) flowcontrolv1.PriorityLevelConfigurationInterface {
+func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1, namespace string) typedflowcontrolv1.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithList[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList](
+		gentype.NewFakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
+	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta1"
+	typedflowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta1
 }
 
-func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta1, namespace string) flowcontrolv1beta1.FlowSchemaInterface {
+func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta1, namespace string) typedflowcontrolv1beta1.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta1.SchemeGroupVersion.WithKind("FlowSchema"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
+	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta1"
+	typedflowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithList[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta1
 }
 
-func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta1, namespace string) flowcontrolv1beta1.PriorityLevelConfigurationInterface {
+func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta1, namespace string) typedflowcontrolv1beta1.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithList[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),

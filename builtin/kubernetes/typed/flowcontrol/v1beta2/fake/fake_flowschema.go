@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
+	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta2"
+	typedflowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithList[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta2
 }
 
-func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta2, namespace string) flowcontrolv1beta2.FlowSchemaInterface {
+func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta2, namespace string) typedflowcontrolv1beta2.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithList[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta2.SchemeGroupVersion.WithKind("FlowSchema"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
+	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta2"
+	typedflowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithList[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta2
 }
 
-func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta2, namespace string) flowcontrolv1beta2.PriorityLevelConfigurationInterface {
+func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta2, namespace string) typedflowcontrolv1beta2.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithList[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta2.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),

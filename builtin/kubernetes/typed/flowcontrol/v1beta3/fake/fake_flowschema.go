@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
+	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta3"
+	typedflowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta3 "k8s.io/api/flowcontrol/v1beta3"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithList[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList]
+	*gentype.FakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta3
 }
 
-func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta3, namespace string) flowcontrolv1beta3.FlowSchemaInterface {
+func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta3, namespace string) typedflowcontrolv1beta3.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithList[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList](
+		gentype.NewFakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta3.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta3.SchemeGroupVersion.WithKind("FlowSchema"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
+	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta3"
+	typedflowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta3 "k8s.io/api/flowcontrol/v1beta3"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithList[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList]
+	*gentype.FakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta3
 }
 
-func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta3, namespace string) flowcontrolv1beta3.PriorityLevelConfigurationInterface {
+func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta3, namespace string) typedflowcontrolv1beta3.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithList[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList](
+		gentype.NewFakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta3.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta3.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),

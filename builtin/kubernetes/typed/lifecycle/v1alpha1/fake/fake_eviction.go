@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
+	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/lifecycle/v1alpha1"
+	typedlifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
 // fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
-	*gentype.FakeClientWithList[*v1alpha1.Eviction, *v1alpha1.EvictionList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration]
 	Fake *FakeLifecycleV1alpha1
 }
 
-func newFakeEvictions(fake *FakeLifecycleV1alpha1, namespace string) lifecyclev1alpha1.EvictionInterface {
+func newFakeEvictions(fake *FakeLifecycleV1alpha1, namespace string) typedlifecyclev1alpha1.EvictionInterface {
 	return &fakeEvictions{
-		gentype.NewFakeClientWithList[*v1alpha1.Eviction, *v1alpha1.EvictionList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictions"),
 			v1alpha1.SchemeGroupVersion.WithKind("Eviction"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
+	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/lifecycle/v1alpha1"
+	typedlifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
 // fakeEvictionRequests is the EvictionRequestInterface of the fake clientset, answered by its reactors.
 type fakeEvictionRequests struct {
-	*gentype.FakeClientWithList[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration]
 	Fake *FakeLifecycleV1alpha1
 }
 
-func newFakeEvictionRequests(fake *FakeLifecycleV1alpha1, namespace string) lifecyclev1alpha1.EvictionRequestInterface {
+func newFakeEvictionRequests(fake *FakeLifecycleV1alpha1, namespace string) typedlifecyclev1alpha1.EvictionRequestInterface {
 	return &fakeEvictionRequests{
-		gentype.NewFakeClientWithList[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictionrequests"),
 			v1alpha1.SchemeGroupVersion.WithKind("EvictionRequest"),

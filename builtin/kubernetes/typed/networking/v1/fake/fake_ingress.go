@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
+	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
+	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
-	*gentype.FakeClientWithList[*v1.Ingress, *v1.IngressList]
+	*gentype.FakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
-func newFakeIngresses(fake *FakeNetworkingV1, namespace string) networkingv1.IngressInterface {
+func newFakeIngresses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IngressInterface {
 	return &fakeIngresses{
-		gentype.NewFakeClientWithList[*v1.Ingress, *v1.IngressList](
+		gentype.NewFakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingresses"),
 			v1.SchemeGroupVersion.WithKind("Ingress"),

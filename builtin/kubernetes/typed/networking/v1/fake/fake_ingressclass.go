@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
+	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
+	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIngressClasses is the IngressClassInterface of the fake clientset, answered by its reactors.
 type fakeIngressClasses struct {
-	*gentype.FakeClientWithList[*v1.IngressClass, *v1.IngressClassList]
+	*gentype.FakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
-func newFakeIngressClasses(fake *FakeNetworkingV1, namespace string) networkingv1.IngressClassInterface {
+func newFakeIngressClasses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IngressClassInterface {
 	return &fakeIngressClasses{
-		gentype.NewFakeClientWithList[*v1.IngressClass, *v1.IngressClassList](
+		gentype.NewFakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1.SchemeGroupVersion.WithKind("IngressClass"),

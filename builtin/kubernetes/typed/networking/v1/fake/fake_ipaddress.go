@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
+	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
+	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
-	*gentype.FakeClientWithList[*v1.IPAddress, *v1.IPAddressList]
+	*gentype.FakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
-func newFakeIPAddresses(fake *FakeNetworkingV1, namespace string) networkingv1.IPAddressInterface {
+func newFakeIPAddresses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IPAddressInterface {
 	return &fakeIPAddresses{
-		gentype.NewFakeClientWithList[*v1.IPAddress, *v1.IPAddressList](
+		gentype.NewFakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1.SchemeGroupVersion.WithKind("IPAddress"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
+	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
+	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
-	*gentype.FakeClientWithList[*v1.NetworkPolicy, *v1.NetworkPolicyList]
+	*gentype.FakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
-func newFakeNetworkPolicies(fake *FakeNetworkingV1, namespace string) networkingv1.NetworkPolicyInterface {
+func newFakeNetworkPolicies(fake *FakeNetworkingV1, namespace string) typednetworkingv1.NetworkPolicyInterface {
 	return &fakeNetworkPolicies{
-		gentype.NewFakeClientWithList[*v1.NetworkPolicy, *v1.NetworkPolicyList](
+		gentype.NewFakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1.SchemeGroupVersion.WithKind("NetworkPolicy"),

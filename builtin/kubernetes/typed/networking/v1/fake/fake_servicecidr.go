@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
+	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
+	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
-	*gentype.FakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList]
+	*gentype.FakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
-func newFakeServiceCIDRs(fake *FakeNetworkingV1, namespace string) networkingv1.ServiceCIDRInterface {
+func newFakeServiceCIDRs(fake *FakeNetworkingV1, namespace string) typednetworkingv1.ServiceCIDRInterface {
 	return &fakeServiceCIDRs{
-		gentype.NewFakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList](
+		gentype.NewFakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1.SchemeGroupVersion.WithKind("ServiceCIDR"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
+	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
+	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeIngressClasses is the IngressClassInterface of the fake clientset, answered by its reactors.
 type fakeIngressClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.IngressClass, *v1beta1.IngressClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
-func newFakeIngressClasses(fake *FakeNetworkingV1beta1, namespace string) networkingv1beta1.IngressClassInterface {
+func newFakeIngressClasses(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.IngressClassInterface {
 	return &fakeIngressClasses{
-		gentype.NewFakeClientWithList[*v1beta1.IngressClass, *v1beta1.IngressClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("IngressClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
+	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
+	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
-	*gentype.FakeClientWithList[*v1beta1.IPAddress, *v1beta1.IPAddressList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
-func newFakeIPAddresses(fake *FakeNetworkingV1beta1, namespace string) networkingv1beta1.IPAddressInterface {
+func newFakeIPAddresses(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.IPAddressInterface {
 	return &fakeIPAddresses{
-		gentype.NewFakeClientWithList[*v1beta1.IPAddress, *v1beta1.IPAddressList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1beta1.SchemeGroupVersion.WithKind("IPAddress"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
+	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
+	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
-	*gentype.FakeClientWithList[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
-func newFakeServiceCIDRs(fake *FakeNetworkingV1beta1, namespace string) networkingv1beta1.ServiceCIDRInterface {
+func newFakeServiceCIDRs(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.ServiceCIDRInterface {
 	return &fakeServiceCIDRs{
-		gentype.NewFakeClientWithList[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1beta1.SchemeGroupVersion.WithKind("ServiceCIDR"),

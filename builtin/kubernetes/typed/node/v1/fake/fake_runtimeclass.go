@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	nodev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1"
+	nodev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1"
+	typednodev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/node/v1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithList[*v1.RuntimeClass, *v1.RuntimeClassList]
+	*gentype.FakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1
 }
 
-func newFakeRuntimeClasses(fake *FakeNodeV1, namespace string) nodev1.RuntimeClassInterface {
+func newFakeRuntimeClasses(fake *FakeNodeV1, namespace string) typednodev1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithList[*v1.RuntimeClass, *v1.RuntimeClassList](
+		gentype.NewFakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1.SchemeGroupVersion.WithKind("RuntimeClass"),

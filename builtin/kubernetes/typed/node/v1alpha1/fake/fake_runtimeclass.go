@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	nodev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1alpha1"
+	nodev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1alpha1"
+	typednodev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/node/v1alpha1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithList[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1alpha1
 }
 
-func newFakeRuntimeClasses(fake *FakeNodeV1alpha1, namespace string) nodev1alpha1.RuntimeClassInterface {
+func newFakeRuntimeClasses(fake *FakeNodeV1alpha1, namespace string) typednodev1alpha1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithList[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1alpha1.SchemeGroupVersion.WithKind("RuntimeClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	nodev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1beta1"
+	nodev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1beta1"
+	typednodev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/node/v1beta1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1beta1
 }
 
-func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) nodev1beta1.RuntimeClassInterface {
+func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) typednodev1beta1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("RuntimeClass"),

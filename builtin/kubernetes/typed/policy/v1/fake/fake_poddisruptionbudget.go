@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	policyv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1"
+	policyv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/policy/v1"
+	typedpolicyv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/policy/v1"
 )
 
 // fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
-	*gentype.FakeClientWithList[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList]
+	*gentype.FakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration]
 	Fake *FakePolicyV1
 }
 
-func newFakePodDisruptionBudgets(fake *FakePolicyV1, namespace string) policyv1.PodDisruptionBudgetInterface {
+func newFakePodDisruptionBudgets(fake *FakePolicyV1, namespace string) typedpolicyv1.PodDisruptionBudgetInterface {
 	return &fakePodDisruptionBudgets{
-		gentype.NewFakeClientWithList[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList](
+		gentype.NewFakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
 			v1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),

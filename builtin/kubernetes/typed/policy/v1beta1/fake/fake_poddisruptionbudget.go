@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	policyv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1beta1"
+	policyv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/policy/v1beta1"
+	typedpolicyv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
 // fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
-	*gentype.FakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration]
 	Fake *FakePolicyV1beta1
 }
 
-func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) policyv1beta1.PodDisruptionBudgetInterface {
+func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) typedpolicyv1beta1.PodDisruptionBudgetInterface {
 	return &fakePodDisruptionBudgets{
-		gentype.NewFakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
 			v1beta1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),

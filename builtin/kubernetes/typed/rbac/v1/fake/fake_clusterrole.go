@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
+	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
+	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithList[*v1.ClusterRole, *v1.ClusterRoleList]
+	*gentype.FakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
-func newFakeClusterRoles(fake *FakeRbacV1, namespace string) rbacv1.ClusterRoleInterface {
+func newFakeClusterRoles(fake *FakeRbacV1, namespace string) typedrbacv1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithList[*v1.ClusterRole, *v1.ClusterRoleList](
+		gentype.NewFakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1.SchemeGroupVersion.WithKind("ClusterRole"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
+	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
+	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList]
+	*gentype.FakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
-func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) rbacv1.ClusterRoleBindingInterface {
+func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) typedrbacv1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
+	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
+	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
-	*gentype.FakeClientWithList[*v1.Role, *v1.RoleList]
+	*gentype.FakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
-func newFakeRoles(fake *FakeRbacV1, namespace string) rbacv1.RoleInterface {
+func newFakeRoles(fake *FakeRbacV1, namespace string) typedrbacv1.RoleInterface {
 	return &fakeRoles{
-		gentype.NewFakeClientWithList[*v1.Role, *v1.RoleList](
+		gentype.NewFakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("roles"),
 			v1.SchemeGroupVersion.WithKind("Role"),

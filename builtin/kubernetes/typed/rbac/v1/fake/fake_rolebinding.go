@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
+	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
+	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithList[*v1.RoleBinding, *v1.RoleBindingList]
+	*gentype.FakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
-func newFakeRoleBindings(fake *FakeRbacV1, namespace string) rbacv1.RoleBindingInterface {
+func newFakeRoleBindings(fake *FakeRbacV1, namespace string) typedrbacv1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithList[*v1.RoleBinding, *v1.RoleBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1.SchemeGroupVersion.WithKind("RoleBinding"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
+	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
+	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
-func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.ClusterRoleInterface {
+func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRole"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
+	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
+	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList, *rbacv1alpha1.ClusterRoleBindingApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
-func newFakeClusterRoleBindings(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.ClusterRoleBindingInterface {
+func newFakeClusterRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList, *rbacv1alpha1.ClusterRoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),

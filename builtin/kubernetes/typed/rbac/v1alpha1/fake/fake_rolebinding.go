@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
+	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
+	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithList[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
-func newFakeRoleBindings(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.RoleBindingInterface {
+func newFakeRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithList[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("RoleBinding"),

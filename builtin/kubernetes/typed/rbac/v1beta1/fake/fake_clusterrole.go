@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
+	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
+	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithList[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
-func newFakeClusterRoles(fake *FakeRbacV1beta1, namespace string) rbacv1beta1.ClusterRoleInterface {
+func newFakeClusterRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithList[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterRole"),

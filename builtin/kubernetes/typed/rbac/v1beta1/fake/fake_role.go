@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
+	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
+	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
-	*gentype.FakeClientWithList[*v1beta1.Role, *v1beta1.RoleList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
-func newFakeRoles(fake *FakeRbacV1beta1, namespace string) rbacv1beta1.RoleInterface {
+func newFakeRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.RoleInterface {
 	return &fakeRoles{
-		gentype.NewFakeClientWithList[*v1beta1.Role, *v1beta1.RoleList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("roles"),
 			v1beta1.SchemeGroupVersion.WithKind("Role"),

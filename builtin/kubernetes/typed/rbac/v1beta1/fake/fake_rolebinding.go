@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
+	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
+	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithList[*v1beta1.RoleBinding, *v1beta1.RoleBindingList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
-func newFakeRoleBindings(fake *FakeRbacV1beta1, namespace string) rbacv1beta1.RoleBindingInterface {
+func newFakeRoleBindings(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithList[*v1beta1.RoleBinding, *v1beta1.RoleBindingList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1beta1.SchemeGroupVersion.WithKind("RoleBinding"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
+	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
+	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithList[*v1.DeviceClass, *v1.DeviceClassList]
+	*gentype.FakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
-func newFakeDeviceClasses(fake *FakeResourceV1, namespace string) resourcev1.DeviceClassInterface {
+func newFakeDeviceClasses(fake *FakeResourceV1, namespace string) typedresourcev1.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithList[*v1.DeviceClass, *v1.DeviceClassList](
+		gentype.NewFakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1.SchemeGroupVersion.WithKind("DeviceClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
+	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
+	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList]
+	*gentype.FakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
-func newFakeDeviceTaintRules(fake *FakeResourceV1, namespace string) resourcev1.DeviceTaintRuleInterface {
+func newFakeDeviceTaintRules(fake *FakeResourceV1, namespace string) typedresourcev1.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](
+		gentype.NewFakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1.SchemeGroupVersion.WithKind("DeviceTaintRule"),

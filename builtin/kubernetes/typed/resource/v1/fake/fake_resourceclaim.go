@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
+	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
+	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithList[*v1.ResourceClaim, *v1.ResourceClaimList]
+	*gentype.FakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
-func newFakeResourceClaims(fake *FakeResourceV1, namespace string) resourcev1.ResourceClaimInterface {
+func newFakeResourceClaims(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithList[*v1.ResourceClaim, *v1.ResourceClaimList](
+		gentype.NewFakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaim"),

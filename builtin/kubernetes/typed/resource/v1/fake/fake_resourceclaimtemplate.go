@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
+	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
+	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
-	*gentype.FakeClientWithList[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList]
+	*gentype.FakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
-func newFakeResourceClaimTemplates(fake *FakeResourceV1, namespace string) resourcev1.ResourceClaimTemplateInterface {
+func newFakeResourceClaimTemplates(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceClaimTemplateInterface {
 	return &fakeResourceClaimTemplates{
-		gentype.NewFakeClientWithList[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList](
+		gentype.NewFakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
+	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
+	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithList[*v1.ResourceSlice, *v1.ResourceSliceList]
+	*gentype.FakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
-func newFakeResourceSlices(fake *FakeResourceV1, namespace string) resourcev1.ResourceSliceInterface {
+func newFakeResourceSlices(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithList[*v1.ResourceSlice, *v1.ResourceSliceList](
+		gentype.NewFakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1.SchemeGroupVersion.WithKind("ResourceSlice"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
+	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
+	typedresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithList[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList]
+	*gentype.FakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1alpha3
 }
 
-func newFakeDeviceTaintRules(fake *FakeResourceV1alpha3, namespace string) resourcev1alpha3.DeviceTaintRuleInterface {
+func newFakeDeviceTaintRules(fake *FakeResourceV1alpha3, namespace string) typedresourcev1alpha3.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithList[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRule"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
+	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
+	typedresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
 // fakeResourcePoolStatusRequests is the ResourcePoolStatusRequestInterface of the fake clientset, answered by its reactors.
 type fakeResourcePoolStatusRequests struct {
-	*gentype.FakeClientWithList[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList]
+	*gentype.FakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration]
 	Fake *FakeResourceV1alpha3
 }
 
-func newFakeResourcePoolStatusRequests(fake *FakeResourceV1alpha3, namespace string) resourcev1alpha3.ResourcePoolStatusRequestInterface {
+func newFakeResourcePoolStatusRequests(fake *FakeResourceV1alpha3, namespace string) typedresourcev1alpha3.ResourcePoolStatusRequestInterface {
 	return &fakeResourcePoolStatusRequests{
-		gentype.NewFakeClientWithList[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests"),
 			v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequest"),

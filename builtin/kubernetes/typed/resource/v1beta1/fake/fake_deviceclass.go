@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
+	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
+	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.DeviceClass, *v1beta1.DeviceClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
-func newFakeDeviceClasses(fake *FakeResourceV1beta1, namespace string) resourcev1beta1.DeviceClassInterface {
+func newFakeDeviceClasses(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithList[*v1beta1.DeviceClass, *v1beta1.DeviceClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("DeviceClass"),

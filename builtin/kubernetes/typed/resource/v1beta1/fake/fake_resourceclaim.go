@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
+	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
+	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithList[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
-func newFakeResourceClaims(fake *FakeResourceV1beta1, namespace string) resourcev1beta1.ResourceClaimInterface {
+func newFakeResourceClaims(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithList[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceClaim"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
+	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
+	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
-func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) resourcev1beta1.ResourceSliceInterface {
+func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceSlice"),

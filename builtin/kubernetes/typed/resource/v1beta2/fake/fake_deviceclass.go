@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
+	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
+	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithList[*v1beta2.DeviceClass, *v1beta2.DeviceClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
-func newFakeDeviceClasses(fake *FakeResourceV1beta2, namespace string) resourcev1beta2.DeviceClassInterface {
+func newFakeDeviceClasses(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithList[*v1beta2.DeviceClass, *v1beta2.DeviceClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
+	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
+	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithList[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
-func newFakeDeviceTaintRules(fake *FakeResourceV1beta2, namespace string) resourcev1beta2.DeviceTaintRuleInterface {
+func newFakeDeviceTaintRules(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithList[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRule"),

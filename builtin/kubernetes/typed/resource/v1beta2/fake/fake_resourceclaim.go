@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
+	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
+	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithList[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
-func newFakeResourceClaims(fake *FakeResourceV1beta2, namespace string) resourcev1beta2.ResourceClaimInterface {
+func newFakeResourceClaims(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithList[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceClaim"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
+	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
+	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
-	*gentype.FakeClientWithList[*v1beta2.ResourceClaimTemplate, *v1beta2.ResourceClaimTemplateList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.ResourceClaimTemplate, *v1beta2.ResourceClaimTemplateList, *resourcev1beta2.ResourceClaimTemplateApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
-func newFakeResourceClaimTemplates(fake *FakeResourceV1beta2, namespace string) resourcev1beta2.ResourceClaimTemplateInterface {
+func newFakeResourceClaimTemplates(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.ResourceClaimTemplateInterface {
 	return &fakeResourceClaimTemplates{
-		gentype.NewFakeClientWithList[*v1beta2.ResourceClaimTemplate, *v1beta2.ResourceClaimTemplateList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.ResourceClaimTemplate, *v1beta2.ResourceClaimTemplateList, *resourcev1beta2.ResourceClaimTemplateApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
+	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
+	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithList[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList]
+	*gentype.FakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
-func newFakeResourceSlices(fake *FakeResourceV1beta2, namespace string) resourcev1beta2.ResourceSliceInterface {
+func newFakeResourceSlices(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithList[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList](
+		gentype.NewFakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceSlice"),

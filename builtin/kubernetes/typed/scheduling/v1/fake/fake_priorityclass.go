@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1"
+	schedulingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1"
+	typedschedulingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/scheduling/v1"
 )
 
 // fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
-	*gentype.FakeClientWithList[*v1.PriorityClass, *v1.PriorityClassList]
+	*gentype.FakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration]
 	Fake *FakeSchedulingV1
 }
 
-func newFakePriorityClasses(fake *FakeSchedulingV1, namespace string) schedulingv1.PriorityClassInterface {
+func newFakePriorityClasses(fake *FakeSchedulingV1, namespace string) typedschedulingv1.PriorityClassInterface {
 	return &fakePriorityClasses{
-		gentype.NewFakeClientWithList[*v1.PriorityClass, *v1.PriorityClassList](
+		gentype.NewFakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1.SchemeGroupVersion.WithKind("PriorityClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
+	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
+	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakeCompositePodGroups is the CompositePodGroupInterface of the fake clientset, answered by its reactors.
 type fakeCompositePodGroups struct {
-	*gentype.FakeClientWithList[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList]
+	*gentype.FakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
-func newFakeCompositePodGroups(fake *FakeSchedulingV1alpha3, namespace string) schedulingv1alpha3.CompositePodGroupInterface {
+func newFakeCompositePodGroups(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.CompositePodGroupInterface {
 	return &fakeCompositePodGroups{
-		gentype.NewFakeClientWithList[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("compositepodgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("CompositePodGroup"),

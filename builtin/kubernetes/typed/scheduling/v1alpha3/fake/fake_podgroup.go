@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
+	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
+	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
-	*gentype.FakeClientWithList[*v1alpha3.PodGroup, *v1alpha3.PodGroupList]
+	*gentype.FakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
-func newFakePodGroups(fake *FakeSchedulingV1alpha3, namespace string) schedulingv1alpha3.PodGroupInterface {
+func newFakePodGroups(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.PodGroupInterface {
 	return &fakePodGroups{
-		gentype.NewFakeClientWithList[*v1alpha3.PodGroup, *v1alpha3.PodGroupList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("podgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("PodGroup"),

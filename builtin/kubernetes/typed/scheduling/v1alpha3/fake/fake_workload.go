@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
+	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
+	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
-	*gentype.FakeClientWithList[*v1alpha3.Workload, *v1alpha3.WorkloadList]
+	*gentype.FakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
-func newFakeWorkloads(fake *FakeSchedulingV1alpha3, namespace string) schedulingv1alpha3.WorkloadInterface {
+func newFakeWorkloads(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.WorkloadInterface {
 	return &fakeWorkloads{
-		gentype.NewFakeClientWithList[*v1alpha3.Workload, *v1alpha3.WorkloadList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("workloads"),
 			v1alpha3.SchemeGroupVersion.WithKind("Workload"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
+	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
+	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
-	*gentype.FakeClientWithList[*v1beta1.PodGroup, *v1beta1.PodGroupList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
-func newFakePodGroups(fake *FakeSchedulingV1beta1, namespace string) schedulingv1beta1.PodGroupInterface {
+func newFakePodGroups(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.PodGroupInterface {
 	return &fakePodGroups{
-		gentype.NewFakeClientWithList[*v1beta1.PodGroup, *v1beta1.PodGroupList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podgroups"),
 			v1beta1.SchemeGroupVersion.WithKind("PodGroup"),

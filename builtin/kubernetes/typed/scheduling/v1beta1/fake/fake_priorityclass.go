@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
+	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
+	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
-func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) schedulingv1beta1.PriorityClassInterface {
+func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.PriorityClassInterface {
 	return &fakePriorityClasses{
-		gentype.NewFakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityClass"),

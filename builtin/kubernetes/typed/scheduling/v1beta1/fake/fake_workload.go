@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
+	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
+	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
-	*gentype.FakeClientWithList[*v1beta1.Workload, *v1beta1.WorkloadList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
-func newFakeWorkloads(fake *FakeSchedulingV1beta1, namespace string) schedulingv1beta1.WorkloadInterface {
+func newFakeWorkloads(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.WorkloadInterface {
 	return &fakeWorkloads{
-		gentype.NewFakeClientWithList[*v1beta1.Workload, *v1beta1.WorkloadList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("workloads"),
 			v1beta1.SchemeGroupVersion.WithKind("Workload"),

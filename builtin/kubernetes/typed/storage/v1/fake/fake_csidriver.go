@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
+	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
+	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSIDrivers is the CSIDriverInterface of the fake clientset, answered by its reactors.
 type fakeCSIDrivers struct {
-	*gentype.FakeClientWithList[*v1.CSIDriver, *v1.CSIDriverList]
+	*gentype.FakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
-func newFakeCSIDrivers(fake *FakeStorageV1, namespace string) storagev1.CSIDriverInterface {
+func newFakeCSIDrivers(fake *FakeStorageV1, namespace string) typedstoragev1.CSIDriverInterface {
 	return &fakeCSIDrivers{
-		gentype.NewFakeClientWithList[*v1.CSIDriver, *v1.CSIDriverList](
+		gentype.NewFakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1.SchemeGroupVersion.WithKind("CSIDriver"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
+	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
+	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
-	*gentype.FakeClientWithList[*v1.CSINode, *v1.CSINodeList]
+	*gentype.FakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
-func newFakeCSINodes(fake *FakeStorageV1, namespace string) storagev1.CSINodeInterface {
+func newFakeCSINodes(fake *FakeStorageV1, namespace string) typedstoragev1.CSINodeInterface {
 	return &fakeCSINodes{
-		gentype.NewFakeClientWithList[*v1.CSINode, *v1.CSINodeList](
+		gentype.NewFakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csinodes"),
 			v1.SchemeGroupVersion.WithKind("CSINode"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
+	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
+	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
-	*gentype.FakeClientWithList[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList]
+	*gentype.FakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
-func newFakeCSIStorageCapacities(fake *FakeStorageV1, namespace string) storagev1.CSIStorageCapacityInterface {
+func newFakeCSIStorageCapacities(fake *FakeStorageV1, namespace string) typedstoragev1.CSIStorageCapacityInterface {
 	return &fakeCSIStorageCapacities{
-		gentype.NewFakeClientWithList[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList](
+		gentype.NewFakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csistoragecapacities"),
 			v1.SchemeGroupVersion.WithKind("CSIStorageCapacity"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
+	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
+	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
-	*gentype.FakeClientWithList[*v1.StorageClass, *v1.StorageClassList]
+	*gentype.FakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
-func newFakeStorageClasses(fake *FakeStorageV1, namespace string) storagev1.StorageClassInterface {
+func newFakeStorageClasses(fake *FakeStorageV1, namespace string) typedstoragev1.StorageClassInterface {
 	return &fakeStorageClasses{
-		gentype.NewFakeClientWithList[*v1.StorageClass, *v1.StorageClassList](
+		gentype.NewFakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1.SchemeGroupVersion.WithKind("StorageClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
+	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
+	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithList[*v1.VolumeAttachment, *v1.VolumeAttachmentList]
+	*gentype.FakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
-func newFakeVolumeAttachments(fake *FakeStorageV1, namespace string) storagev1.VolumeAttachmentInterface {
+func newFakeVolumeAttachments(fake *FakeStorageV1, namespace string) typedstoragev1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithList[*v1.VolumeAttachment, *v1.VolumeAttachmentList](
+		gentype.NewFakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1.SchemeGroupVersion.WithKind("VolumeAttachment"),

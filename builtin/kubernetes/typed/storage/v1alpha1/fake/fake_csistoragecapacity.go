@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
+	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
+	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
-	*gentype.FakeClientWithList[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
-func newFakeCSIStorageCapacities(fake *FakeStorageV1alpha1, namespace string) storagev1alpha1.CSIStorageCapacityInterface {
+func newFakeCSIStorageCapacities(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.CSIStorageCapacityInterface {
 	return &fakeCSIStorageCapacities{
-		gentype.NewFakeClientWithList[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("csistoragecapacities"),
 			v1alpha1.SchemeGroupVersion.WithKind("CSIStorageCapacity"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
+	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
+	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithList[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
-func newFakeVolumeAttachments(fake *FakeStorageV1alpha1, namespace string) storagev1alpha1.VolumeAttachmentInterface {
+func newFakeVolumeAttachments(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithList[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1alpha1.SchemeGroupVersion.WithKind("VolumeAttachment"),

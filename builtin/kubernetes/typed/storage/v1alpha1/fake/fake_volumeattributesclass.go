@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
+	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
+	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
-	*gentype.FakeClientWithList[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList]
+	*gentype.FakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
-func newFakeVolumeAttributesClasses(fake *FakeStorageV1alpha1, namespace string) storagev1alpha1.VolumeAttributesClassInterface {
+func newFakeVolumeAttributesClasses(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.VolumeAttributesClassInterface {
 	return &fakeVolumeAttributesClasses{
-		gentype.NewFakeClientWithList[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList](
+		gentype.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1alpha1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
+	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
+	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeCSIDrivers is the CSIDriverInterface of the fake clientset, answered by its reactors.
 type fakeCSIDrivers struct {
-	*gentype.FakeClientWithList[*v1beta1.CSIDriver, *v1beta1.CSIDriverList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
-func newFakeCSIDrivers(fake *FakeStorageV1beta1, namespace string) storagev1beta1.CSIDriverInterface {
+func newFakeCSIDrivers(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.CSIDriverInterface {
 	return &fakeCSIDrivers{
-		gentype.NewFakeClientWithList[*v1beta1.CSIDriver, *v1beta1.CSIDriverList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1beta1.SchemeGroupVersion.WithKind("CSIDriver"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
+	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
+	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
-	*gentype.FakeClientWithList[*v1beta1.CSINode, *v1beta1.CSINodeList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
-func newFakeCSINodes(fake *FakeStorageV1beta1, namespace string) storagev1beta1.CSINodeInterface {
+func newFakeCSINodes(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.CSINodeInterface {
 	return &fakeCSINodes{
-		gentype.NewFakeClientWithList[*v1beta1.CSINode, *v1beta1.CSINodeList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csinodes"),
 			v1beta1.SchemeGroupVersion.WithKind("CSINode"),

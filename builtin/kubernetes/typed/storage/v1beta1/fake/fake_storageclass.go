@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
+	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
+	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.StorageClass, *v1beta1.StorageClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
-func newFakeStorageClasses(fake *FakeStorageV1beta1, namespace string) storagev1beta1.StorageClassInterface {
+func newFakeStorageClasses(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.StorageClassInterface {
 	return &fakeStorageClasses{
-		gentype.NewFakeClientWithList[*v1beta1.StorageClass, *v1beta1.StorageClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
+	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
+	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
-func newFakeVolumeAttributesClasses(fake *FakeStorageV1beta1, namespace string) storagev1beta1.VolumeAttributesClassInterface {
+func newFakeVolumeAttributesClasses(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.VolumeAttributesClassInterface {
 	return &fakeVolumeAttributesClasses{
-		gentype.NewFakeClientWithList[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),

@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagemigrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1"
+	storagemigrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1"
+	typedstoragemigrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1 "k8s.io/api/storagemigration/v1"
 )
 
 // fakeStorageVersionMigrations is the StorageVersionMigrationInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersionMigrations struct {
-	*gentype.FakeClientWithList[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList]
+	*gentype.FakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration]
 	Fake *FakeStoragemigrationV1
 }
 
-func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1, namespace string) storagemigrationv1.StorageVersionMigrationInterface {
+func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1, namespace string) typedstoragemigrationv1.StorageVersionMigrationInterface {
 	return &fakeStorageVersionMigrations{
-		gentype.NewFakeClientWithList[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList](
+		gentype.NewFakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1.SchemeGroupVersion.WithKind("StorageVersionMigration"),

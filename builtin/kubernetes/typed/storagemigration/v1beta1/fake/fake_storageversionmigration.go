@@ -19,20 +19,21 @@ limitations under the License.
 package fake
 
 import (
-	storagemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1beta1"
+	storagemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1beta1"
+	typedstoragemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1beta1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	v1beta1 "k8s.io/api/storagemigration/v1beta1"
 )
 
 // fakeStorageVersionMigrations is the StorageVersionMigrationInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersionMigrations struct {
-	*gentype.FakeClientWithList[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList]
+	*gentype.FakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration]
 	Fake *FakeStoragemigrationV1beta1
 }
 
-func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1beta1, namespace string) storagemigrationv1beta1.StorageVersionMigrationInterface {
+func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1beta1, namespace string) typedstoragemigrationv1beta1.StorageVersionMigrationInterface {
 	return &fakeStorageVersionMigrations{
-		gentype.NewFakeClientWithList[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList](
+		gentype.NewFakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageVersionMigration"),

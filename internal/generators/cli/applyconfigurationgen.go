@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
+	"github.com/kgen-dev/kgen/internal/generators/output"
+	"github.com/kgen-dev/kgen/internal/generators/run"
+)
+
+// ApplyConfigurationGen runs applyconfiguration-gen with command-line arguments args (without the program name).
+func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
+	var (
+		common    run.Common
+		externals []string
+		openAPI   string
+	)
+	fs := pflag.NewFlagSet("applyconfiguration-gen", pflag.ContinueOnError)
+	common.AddFlags(fs)
+	fs.StringSliceVar(&externals, "external-applyconfigurations", nil,
+		"list of comma separated external apply configurations locations in <type-package>.<type-name>:<applyconfiguration-package> form; the meta/v1 types map to kgen's runtime/applyconfigurations/meta/v1")
+	fs.StringVar(&openAPI, "openapi-schema", "", "path to a Swagger 2 JSON file whose definitions replace the schema derived from the Go types")
+	return run.Execute(fs, args, stderr, func(patterns []string) error {
+		start := time.Now()
+		header, _, err := common.Load()
+		if err != nil {
+			return err
+		}
+		if len(patterns) == 0 {
+			return fmt.Errorf("no input packages: pass package patterns as arguments")
+		}
+		ext, err := parseExternals(externals)
+		if err != nil {
+			return err
+		}
+		cfg := applyconfigurationgen.Config{OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, Header: header,
+			Externals: ext, OpenAPISchema: openAPI, LintRules: common.LintRules}
+		set := output.NewSet(applyconfigurationgen.Generator, common.OutputDir)
+		if err := applyconfigurationgen.Generate(patterns, cfg, set); err != nil {
+			return err
+		}
+		return common.Finish(set, start, stdout, stderr)
+	})
+}
+
+// parseExternals adds the --external-applyconfigurations entries to the default meta/v1 mapping.
+func parseExternals(entries []string) (map[string]string, error) {
+	out := applyconfigurationgen.DefaultExternals()
+	for _, e := range entries {
+		typ, pkg, ok := strings.Cut(e, ":")
+		dot := strings.LastIndex(typ, ".")
+		if !ok || dot <= 0 || dot == len(typ)-1 || pkg == "" || strings.Contains(pkg, ":") {
+			return nil, fmt.Errorf("--external-applyconfigurations: %q is not in <type-package>.<type-name>:<applyconfiguration-package> form", e)
+		}
+		if _, dup := out[typ]; dup {
+			return nil, fmt.Errorf("--external-applyconfigurations: duplicate type found: %s", typ)
+		}
+		out[typ] = pkg
+	}
+	return out, nil
+}

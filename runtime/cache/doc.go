@@ -12,6 +12,33 @@
 // server has compacted the resourceVersion away, backs off with jitter after failures, and never panics
 // on a malformed event: it logs it and watches again from the last good resourceVersion.
 //
+// # Recovery and backoff
+//
+// After a failure the reflector waits before it retries. The delays start at 800ms and double after
+// each further failure up to a cap of 30s; each is lengthened by a random 0-100% (jitter), so they
+// fall in [0.8s, 1.6s), [1.6s, 3.2s), [3.2s, 6.4s) ... and at most [30s, 60s). The delay returns to
+// 800ms (reset) as soon as the reflector is healthy again, that is when a watch delivers an event or
+// stays open for a second, and also when no delay was needed for two minutes. Unlike client-go's,
+// whose delays start over only every two minutes, a server restarted every few tens of seconds is
+// met with short delays each time. ReflectorOptions.Backoff and BackoffResetAfter change the schedule.
+//
+// A watch that the server closes normally is resumed at once from the last resourceVersion; a watch
+// that fails, is refused, or ends within a second without an event is resumed from there after a
+// delay. A watch that expired (410 Gone) shows that the server answers again, so the relist follows at
+// once, unless a relist for an expired watch already happened since the reflector was last healthy.
+// Beneath the reflector, the REST client resends a watch request whose connection was closed before
+// any response (a load balancer in front of a restarting server accepts and closes connections) once
+// a second, up to ten times, as client-go does; so a reflector resumes within about a second of the
+// server being back.
+//
+// # Logs
+//
+// Failures expected while a server restarts or is unreachable (connection refused or reset, EOF,
+// timeouts, 429, 503, very short watches) cost an operator two lines per reflector: a warning when the
+// first one happens, and "Watch recovered" with their count once the watch is healthy again; each one
+// is also logged at verbosity 4. An expired resourceVersion is logged at verbosity 4. Errors are kept
+// for what needs a human, such as a forbidden list or an object of the wrong type.
+//
 // A streaming list that goes quiet before its initial-events-end bookmark is abandoned after an idle
 // deadline (ReflectorOptions.WatchListIdleTimeout) and the reflector falls back to LIST and WATCH,
 // where client-go would wait forever. Streaming lists are off with DisableWatchList, with
@@ -61,6 +88,12 @@
 // # Metrics
 //
 // Reflectors report list and watch counts, durations and sizes and the last resourceVersion through a
-// MetricsProvider; informers with an Identifier report queue length, batch processing latency and the
-// store's resourceVersion through an InformerMetricsProvider.
+// MetricsProvider; informers with an Identifier report queue length, batch processing latency, the
+// store's resourceVersion and each handler's backlog (notifications buffered for it) through an
+// InformerMetricsProvider.
+//
+// A slow handler never blocks the informer, but its buffer grows. When a notification takes 100ms or
+// more while at least 10 others wait behind it, the handler's logger (HandlerOptions.Logger) gets a
+// warning naming the informer's type, the handler's registration and the backlog, at most once a
+// minute per handler, with the number of slow notifications since the last one.
 package cache

@@ -3,6 +3,18 @@ package cache
 import (
 	"sync"
 	"time"
+
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// A handler is slow when a notification takes at least slowNotification while at least slowBacklog
+// more wait behind it (client-go's DeltaFIFO traced pops of its queue with the same thresholds). Slow
+// handlers are reported at most once per slowReportInterval each.
+const (
+	slowBacklog        = 10
+	slowNotification   = 100 * time.Millisecond
+	slowReportInterval = time.Minute
 )
 
 // notificationKind says which handler method a notification calls.
@@ -44,9 +56,24 @@ type listener struct {
 	syncedOnce sync.Once
 	done       chan struct{}
 	name       string
+
+	report listenerReport
 }
 
-func newListener(handler ResourceEventHandler, resyncPeriod time.Duration, name string) *listener {
+// listenerReport is how a listener makes its backlog visible: a gauge of the notifications waiting,
+// and a rate-limited log line when the handler is slow with a deep backlog.
+type listenerReport struct {
+	informer     string // the informer's object description
+	registration string // identifies the handler among the informer's
+	backlog      GaugeMetric
+	logger       klog.Logger
+	clock        clock.Clock
+
+	lastReport time.Time // when the last slow-handler line was logged
+	unreported int       // slow notifications since then
+}
+
+func newListener(handler ResourceEventHandler, resyncPeriod time.Duration, name string, report listenerReport) *listener {
 	return &listener{
 		handler:      handler,
 		resyncPeriod: resyncPeriod,
@@ -54,6 +81,7 @@ func newListener(handler ResourceEventHandler, resyncPeriod time.Duration, name 
 		synced:       make(chan struct{}),
 		done:         make(chan struct{}),
 		name:         name,
+		report:       report,
 	}
 }
 
@@ -69,6 +97,7 @@ func (l *listener) push(batch []notification) {
 	}
 	l.batches = append(l.batches, batch)
 	l.pending += len(batch)
+	l.report.backlog.Set(float64(l.pending))
 	l.mu.Unlock()
 	select {
 	case l.wake <- struct{}{}:
@@ -76,13 +105,14 @@ func (l *listener) push(batch []notification) {
 	}
 }
 
-// next returns the next notification, waiting for one; ok is false once the listener stopped.
-func (l *listener) next() (n notification, ok bool) {
+// next returns the next notification and how many wait behind it, waiting for one; ok is false once
+// the listener stopped.
+func (l *listener) next() (n notification, backlog int, ok bool) {
 	for {
 		l.mu.Lock()
 		if l.stopped {
 			l.mu.Unlock()
-			return notification{}, false
+			return notification{}, 0, false
 		}
 		if len(l.batches) > 0 {
 			batch := l.batches[0]
@@ -94,8 +124,10 @@ func (l *listener) next() (n notification, ok bool) {
 				l.pos = 0
 			}
 			l.pending--
+			backlog = l.pending
+			l.report.backlog.Set(float64(backlog))
 			l.mu.Unlock()
-			return n, true
+			return n, backlog, true
 		}
 		l.mu.Unlock()
 		<-l.wake
@@ -106,24 +138,53 @@ func (l *listener) next() (n notification, ok bool) {
 func (l *listener) run() {
 	defer close(l.done)
 	for {
-		n, ok := l.next()
+		n, backlog, ok := l.next()
 		if !ok {
 			return
 		}
-		switch n.kind {
-		case notifyAdd:
-			l.handler.OnAdd(n.newObj, n.initialList)
-		case notifyUpdate:
-			if n.resync && l.resyncPeriod == 0 {
-				continue
+		// Only notifications with a deep backlog behind them are timed, so a keeping-up handler pays
+		// nothing for the check.
+		if backlog >= slowBacklog {
+			start := l.report.clock.Now()
+			l.handle(n)
+			if took := l.report.clock.Since(start); took >= slowNotification {
+				l.reportSlow(backlog, took)
 			}
-			l.handler.OnUpdate(n.oldObj, n.newObj)
-		case notifyDelete:
-			l.handler.OnDelete(n.oldObj)
-		case notifySynced:
-			l.syncedOnce.Do(func() { close(l.synced) })
+			continue
 		}
+		l.handle(n)
 	}
+}
+
+// handle makes the handler call for n.
+func (l *listener) handle(n notification) {
+	switch n.kind {
+	case notifyAdd:
+		l.handler.OnAdd(n.newObj, n.initialList)
+	case notifyUpdate:
+		if n.resync && l.resyncPeriod == 0 {
+			return
+		}
+		l.handler.OnUpdate(n.oldObj, n.newObj)
+	case notifyDelete:
+		l.handler.OnDelete(n.oldObj)
+	case notifySynced:
+		l.syncedOnce.Do(func() { close(l.synced) })
+	}
+}
+
+// reportSlow logs, at most once per slowReportInterval, that the handler took long over a
+// notification while backlog more waited. Only the listener's goroutine calls it.
+func (l *listener) reportSlow(backlog int, took time.Duration) {
+	r := &l.report
+	r.unreported++
+	now := r.clock.Now()
+	if !r.lastReport.IsZero() && now.Sub(r.lastReport) < slowReportInterval {
+		return
+	}
+	r.logger.Info("Warning: slow event handler; notifications are piling up in its buffer",
+		"type", r.informer, "handler", r.registration, "backlog", backlog, "took", took, "slowNotifications", r.unreported)
+	r.lastReport, r.unreported = now, 0
 }
 
 // stop makes run return after the notification in progress; buffered notifications are dropped.

@@ -55,6 +55,10 @@ type InformerMetricsProvider interface {
 	NewProcessingLatencyMetric(name string) HistogramMetric
 	// NewStoreResourceVersionMetric reports the resourceVersion the store reflects.
 	NewStoreResourceVersionMetric(name string) GaugeMetric
+	// NewHandlerBacklogMetric reports how many notifications wait in the buffer of one event handler;
+	// handler identifies its registration ("<handler type>#<n>", n counting the informer's
+	// registrations from 1). A backlog that keeps growing means the handler cannot keep up.
+	NewHandlerBacklogMetric(name, handler string) GaugeMetric
 }
 
 type noopMetric struct{}
@@ -65,17 +69,18 @@ func (noopMetric) Observe(float64) {}
 
 type noopMetricsProvider struct{}
 
-func (noopMetricsProvider) NewListsMetric(string) CounterMetric               { return noopMetric{} }
-func (noopMetricsProvider) NewListDurationMetric(string) SummaryMetric        { return noopMetric{} }
-func (noopMetricsProvider) NewItemsInListMetric(string) SummaryMetric         { return noopMetric{} }
-func (noopMetricsProvider) NewWatchesMetric(string) CounterMetric             { return noopMetric{} }
-func (noopMetricsProvider) NewShortWatchesMetric(string) CounterMetric        { return noopMetric{} }
-func (noopMetricsProvider) NewWatchDurationMetric(string) SummaryMetric       { return noopMetric{} }
-func (noopMetricsProvider) NewItemsInWatchMetric(string) SummaryMetric        { return noopMetric{} }
-func (noopMetricsProvider) NewLastResourceVersionMetric(string) GaugeMetric   { return noopMetric{} }
-func (noopMetricsProvider) NewQueuedItemMetric(string) GaugeMetric            { return noopMetric{} }
-func (noopMetricsProvider) NewProcessingLatencyMetric(string) HistogramMetric { return noopMetric{} }
-func (noopMetricsProvider) NewStoreResourceVersionMetric(string) GaugeMetric  { return noopMetric{} }
+func (noopMetricsProvider) NewListsMetric(string) CounterMetric                { return noopMetric{} }
+func (noopMetricsProvider) NewListDurationMetric(string) SummaryMetric         { return noopMetric{} }
+func (noopMetricsProvider) NewItemsInListMetric(string) SummaryMetric          { return noopMetric{} }
+func (noopMetricsProvider) NewWatchesMetric(string) CounterMetric              { return noopMetric{} }
+func (noopMetricsProvider) NewShortWatchesMetric(string) CounterMetric         { return noopMetric{} }
+func (noopMetricsProvider) NewWatchDurationMetric(string) SummaryMetric        { return noopMetric{} }
+func (noopMetricsProvider) NewItemsInWatchMetric(string) SummaryMetric         { return noopMetric{} }
+func (noopMetricsProvider) NewLastResourceVersionMetric(string) GaugeMetric    { return noopMetric{} }
+func (noopMetricsProvider) NewQueuedItemMetric(string) GaugeMetric             { return noopMetric{} }
+func (noopMetricsProvider) NewProcessingLatencyMetric(string) HistogramMetric  { return noopMetric{} }
+func (noopMetricsProvider) NewStoreResourceVersionMetric(string) GaugeMetric   { return noopMetric{} }
+func (noopMetricsProvider) NewHandlerBacklogMetric(string, string) GaugeMetric { return noopMetric{} }
 
 var globalMetrics = struct {
 	sync.Mutex

@@ -50,17 +50,64 @@ type WatchErrorHandler func(r *Reflector, err error)
 // WatchErrorHandlerWithContext is WatchErrorHandler with the reflector's context.
 type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
 
-// DefaultWatchErrorHandler logs the error; expected ones, like an expired resourceVersion, quietly.
+// DefaultWatchErrorHandler logs the error. Expected ones are quiet: an expired resourceVersion at
+// verbosity 4; transient failures of a server that restarts or cannot be reached (connection refused
+// or reset, EOF, timeouts, 429, 503, very short watches) once as a warning when a streak of them
+// begins, then at verbosity 4, and once more with their count when the reflector is healthy again.
+// Other errors, which need a human, are logged as errors.
 func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 	logger := klog.FromContext(ctx)
 	switch {
 	case isExpiredError(err):
 		logger.V(4).Info("Watch closed", "reflector", r.name, "type", r.typeDescription, "err", err)
-	case errors.Is(err, errWatchListIncomplete):
+	case errors.Is(err, errWatchListIncomplete) && !isTransient(err):
 		logger.V(2).Info("Streaming list incomplete; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+	case isTransient(err):
+		if r.failures.begin(r.clock.Now()) {
+			logger.Info("Warning: list or watch failed; retrying with backoff, further failures are logged at verbosity 4 until it recovers", "reflector", r.name, "type", r.typeDescription, "err", err)
+		} else {
+			logger.V(4).Info("List or watch failed; retrying with backoff", "reflector", r.name, "type", r.typeDescription, "err", err)
+		}
 	default:
 		logger.Error(err, "Failed to list or watch", "reflector", r.name, "type", r.typeDescription)
 	}
+}
+
+// isTransient reports failures expected while an API server restarts or is unreachable for a while.
+func isTransient(err error) bool {
+	var short *VeryShortWatchError
+	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) ||
+		utilnet.IsTimeout(err) || utilnet.IsHTTP2ConnectionLost(err) || errors.Is(err, context.DeadlineExceeded) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsServerTimeout(err) ||
+		apierrors.IsTimeout(err) || errors.As(err, &short)
+}
+
+// failureStreak counts the transient failures since a reflector was last healthy, so that a restart
+// of the API server costs two log lines rather than one per retry.
+type failureStreak struct {
+	mu    sync.Mutex
+	count int
+	since time.Time
+}
+
+// begin counts a failure and reports whether it is the first of a streak.
+func (f *failureStreak) begin(now time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.count++
+	if f.count == 1 {
+		f.since = now
+	}
+	return f.count == 1
+}
+
+// end closes the streak, returning how many failures it had and when it began.
+func (f *failureStreak) end() (int, time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	count, since := f.count, f.since
+	f.count = 0
+	return count, since
 }
 
 // VeryShortWatchError reports a watch that ended at once without any event, which usually means the
@@ -89,10 +136,11 @@ type ReflectorOptions struct {
 	// Clock is the time source; tests use a fake one.
 	Clock clock.Clock
 	// Backoff sets the retry delays after failures: Duration (initial), Factor, Jitter and Cap.
-	// It defaults to 800ms doubling up to 30s with full jitter.
+	// It defaults to 800ms doubling up to 30s, each delay lengthened by a random 0-100%. The delay
+	// returns to its initial value once a watch is healthy (see the package documentation).
 	Backoff *wait.Backoff
-	// BackoffResetAfter is how long a list-and-watch cycle must stay healthy before the delay returns
-	// to its initial value. Default two minutes.
+	// BackoffResetAfter also returns the delay to its initial value when no retry was needed for
+	// this long. Default two minutes.
 	BackoffResetAfter time.Duration
 	// DisableWatchList turns streaming lists off. They are also off when the environment variable
 	// KUBE_FEATURE_WatchListClient is "false", or when the ListerWatcher opts out.
@@ -123,6 +171,7 @@ type Reflector struct {
 	metrics         *reflectorMetrics
 
 	watchErrorHandler WatchErrorHandlerWithContext
+	failures          failureStreak
 
 	// ShouldResync is consulted each resync period; nil means always resync.
 	ShouldResync func() bool
@@ -140,6 +189,9 @@ const (
 	defaultMinWatchTimeout   = 5 * time.Minute
 	defaultBackoffResetAfter = 2 * time.Minute
 	defaultWatchListIdle     = 10 * time.Second
+	// healthyWatch is how long a watch without events must stay open to count as healthy; one that
+	// ends sooner without an event is a very short watch.
+	healthyWatch = time.Second
 )
 
 // NewReflector returns a Reflector mirroring lw into store.
@@ -285,11 +337,17 @@ func (r *Reflector) Run(stopCh <-chan struct{}) {
 }
 
 // RunWithContext lists and watches until ctx is done, backing off exponentially (with jitter) after
-// failures; the delay resets once a cycle stayed healthy for a while.
+// failures; see the package documentation for the schedule.
 func (r *Reflector) RunWithContext(ctx context.Context) {
 	for ctx.Err() == nil {
-		if err := r.ListAndWatchWithContext(ctx); err != nil && ctx.Err() == nil {
+		err := r.ListAndWatchWithContext(ctx)
+		if err != nil && ctx.Err() == nil {
 			r.watchErrorHandler(ctx, r, err)
+		}
+		// A watch that expired proves the server answers: relist at once, unless that already
+		// happened since the reflector was last healthy.
+		if isExpiredError(err) && r.backoff.relistAtOnce() {
+			continue
 		}
 		if !pause.For(ctx, r.clock, r.backoff.next()) {
 			return
@@ -492,14 +550,19 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 }
 
 // handleWatch applies the events of w to the store until it ends. It returns nil when the server
-// closed the watch normally.
+// closed the watch normally. A watch that delivers an event, or stays open for healthyWatch, shows
+// that the server is serving again: the backoff returns to its initial delay.
 func (r *Reflector) handleWatch(ctx context.Context, w watch.Interface) error {
 	defer w.Stop()
 	r.metrics.watches.Inc()
 	start := r.clock.Now()
 	count := 0
 	defer func() {
-		r.metrics.watchDuration.Observe(r.clock.Since(start).Seconds())
+		lasted := r.clock.Since(start)
+		if lasted >= healthyWatch {
+			r.healthy(ctx)
+		}
+		r.metrics.watchDuration.Observe(lasted.Seconds())
 		r.metrics.itemsInWatch.Observe(float64(count))
 	}()
 	for {
@@ -508,7 +571,7 @@ func (r *Reflector) handleWatch(ctx context.Context, w watch.Interface) error {
 			return ctx.Err()
 		case e, ok := <-w.ResultChan():
 			if !ok {
-				if count == 0 && r.clock.Since(start) < time.Second {
+				if count == 0 && r.clock.Since(start) < healthyWatch {
 					r.metrics.shortWatches.Inc()
 					return &VeryShortWatchError{Name: r.name}
 				}
@@ -517,8 +580,20 @@ func (r *Reflector) handleWatch(ctx context.Context, w watch.Interface) error {
 			if err := r.applyEvent(e); err != nil {
 				return err
 			}
+			if count == 0 {
+				r.healthy(ctx)
+			}
 			count++
 		}
+	}
+}
+
+// healthy records that the watch works again: the backoff returns to its initial delay, and a streak
+// of transient failures, if any, is closed with one log line.
+func (r *Reflector) healthy(ctx context.Context) {
+	r.backoff.reset()
+	if count, since := r.failures.end(); count > 0 {
+		klog.FromContext(ctx).Info("Watch recovered", "reflector", r.name, "type", r.typeDescription, "failures", count, "after", r.clock.Since(since).Round(time.Millisecond))
 	}
 }
 
@@ -659,18 +734,22 @@ func isTooLargeResourceVersionError(err error) bool {
 	return apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge)
 }
 
-// backoff hands out exponentially growing, jittered delays, starting over once the previous delay was
-// handed out longer ago than resetAfter (the reflector was healthy in between).
+// backoff hands out the reflector's retry delays: exponentially growing and jittered while failures
+// follow one another, and back at the initial delay once the reflector is healthy again (reset), or
+// when no delay was handed out for resetAfter. It also allows one relist without delay after a watch
+// expired, per healthy period.
 type backoff struct {
 	config     wait.Backoff
 	resetAfter time.Duration
 	clock      clock.Clock
 
-	mu      sync.Mutex
-	current time.Duration
-	last    time.Time
+	mu       sync.Mutex
+	current  time.Duration // base of the next delay; zero means the initial one
+	last     time.Time     // when the last delay was handed out
+	relisted bool          // the relist without delay was used since the reflector was last healthy
 }
 
+// next returns the delay before the next retry and grows the one after it.
 func (b *backoff) next() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -690,4 +769,24 @@ func (b *backoff) next() time.Duration {
 	}
 	b.last = now
 	return d
+}
+
+// relistAtOnce reports whether a relist after an expired watch may go without delay: a watch that
+// expired proves the server answers, but a second expiry without a healthy watch in between waits
+// for next's delays.
+func (b *backoff) relistAtOnce() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.relisted {
+		return false
+	}
+	b.relisted = true
+	return true
+}
+
+// reset returns to the initial delay: the reflector is healthy.
+func (b *backoff) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.current, b.relisted = 0, false
 }

@@ -69,7 +69,8 @@ type ResourceEventHandlerRegistration interface {
 
 // HandlerOptions configures a handler.
 type HandlerOptions struct {
-	// Logger receives the messages about this handler's registration; nil means klog's default.
+	// Logger receives the messages about this handler (its registration, slow-handler warnings); nil
+	// means klog's default.
 	Logger *klog.Logger
 	// ResyncPeriod, when set, overrides the informer's default resync period for this handler.
 	ResyncPeriod *time.Duration
@@ -153,6 +154,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		indexer:           store,
 		queue:             newEventQueue(provider.NewQueuedItemMetric(options.Identifier)),
 		latency:           provider.NewProcessingLatencyMetric(options.Identifier),
+		metrics:           provider,
+		identifier:        options.Identifier,
 		lw:                lw,
 		exampleObject:     exampleObject,
 		description:       description,
@@ -179,6 +182,8 @@ type sharedIndexInformer struct {
 	indexer       *keyedStore
 	queue         *eventQueue
 	latency       HistogramMetric
+	metrics       InformerMetricsProvider
+	identifier    string
 	lw            ListerWatcher
 	exampleObject runtime.Object
 	description   string
@@ -196,6 +201,7 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
 	listenerWG        sync.WaitGroup
+	registrations     int // handlers ever added, numbering their registrations
 
 	// procMu serialises applying events and changing the handler set, so a new handler's snapshot
 	// and the notifications that follow it never overlap or leave a gap.
@@ -516,7 +522,15 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 			resync = s.resyncCheckPeriod
 		}
 	}
-	l := newListener(handler, resync, fmt.Sprintf("%s handler %T", s.description, handler))
+	s.registrations++
+	handlerID := fmt.Sprintf("%T#%d", handler, s.registrations)
+	l := newListener(handler, resync, fmt.Sprintf("%s handler %T", s.description, handler), listenerReport{
+		informer:     s.description,
+		registration: handlerID,
+		backlog:      s.metrics.NewHandlerBacklogMetric(s.identifier, handlerID),
+		logger:       logger,
+		clock:        s.clock,
+	})
 	s.procMu.Lock()
 	defer s.procMu.Unlock()
 	if s.synced {

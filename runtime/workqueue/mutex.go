@@ -1,6 +1,9 @@
 package workqueue
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // backoffMutex is a sync.Mutex whose Lock, when the mutex is held, polls it
 // with exponentially growing pauses before blocking on it.
@@ -15,6 +18,11 @@ import "sync"
 // operations in a row with its caches warm while the other core stays off its
 // lines (the classic remedy for test-and-set locks; Anderson, 1990).
 //
+// The pauses are lengths of time, not iteration counts: the first time a
+// Lock finds the mutex held, the package measures how fast this CPU runs the
+// spin loop (pauseLengths), so the pauses are the same on any core,
+// whatever its clock or microarchitecture.
+//
 // After lockPolls polls (about 30µs) the waiter blocks in sync.Mutex.Lock.
 // So a long hold, such as the timer goroutine promoting a large batch, parks
 // waiters as usual, and sync.Mutex's starvation mode still bounds how long
@@ -22,21 +30,17 @@ import "sync"
 // GOMAXPROCS=1, where it can only find the mutex held if the holder was
 // preempted inside its few dozen nanoseconds; asking the runtime for
 // GOMAXPROCS takes the scheduler's global lock, a worse cost on every
-// contended Lock than those rare polls (measured with GOMAXPROCS=1: still
-// 1.7x to 2.2x client-go's throughput).
+// contended Lock than those rare polls.
 type backoffMutex struct{ sync.Mutex }
 
 const (
-	// firstPause and maxPause bound the spin iterations between polls; an
-	// iteration is about a third of a nanosecond on a 3 GHz core, so pauses
-	// grow from about 0.7µs to about 5µs. Even the first pause spans several
-	// operations of the holder: when both cores run workers, a core that just
-	// lost the mutex then leaves it to the other for a while instead of taking
-	// it straight back (4 iterations instead cost 15% of throughput with 4
-	// workers). A waiter that would have found the mutex free sooner loses
-	// under a microsecond.
-	firstPause = 1 << 11
-	maxPause   = 1 << 14
+	// firstPause and maxPause bound the pauses between polls. Even the first
+	// pause spans several operations of the holder: when both cores run
+	// workers, a core that just lost the mutex then leaves it to the other for
+	// a while instead of taking it straight back. A waiter that would have
+	// found the mutex free sooner loses under a microsecond.
+	firstPause = 700 * time.Nanosecond
+	maxPause   = 5 * time.Microsecond
 	// lockPolls is how many polls Lock makes before blocking.
 	lockPolls = 8
 )
@@ -49,15 +53,54 @@ func (m *backoffMutex) Lock() {
 }
 
 func (m *backoffMutex) lockContended() {
-	pause := firstPause
+	lengths := pauses()
+	pause := lengths.first
 	for range lockPolls {
 		spin(pause)
 		if m.TryLock() {
 			return
 		}
-		pause = min(2*pause, maxPause)
+		pause = min(2*pause, lengths.max)
 	}
 	m.Mutex.Lock()
+}
+
+// spinLengths are firstPause and maxPause in iterations of spin on this CPU.
+type spinLengths struct{ first, max int }
+
+// pauses measures the spin lengths once, when a Lock first finds the mutex held.
+var pauses = sync.OnceValue(func() spinLengths { return pauseLengths(measureSpin) })
+
+// calibrationIterations is how many iterations one timing of spin runs: tens
+// of microseconds, long against the clock's resolution and short enough to
+// run a few times unnoticed.
+const calibrationIterations = 1 << 16
+
+// measureSpin times calibrationIterations iterations of spin.
+func measureSpin() time.Duration {
+	start := time.Now()
+	spin(calibrationIterations)
+	return time.Since(start)
+}
+
+// pauseLengths converts the pause bounds to spin iterations from timings of
+// calibrationIterations iterations. It keeps the fastest of a few timings, as
+// a timing the scheduler interrupted is too slow, never too fast; pauses are
+// at least 16 and 128 iterations should every timing fail.
+func pauseLengths(measure func() time.Duration) spinLengths {
+	best := time.Duration(0)
+	for range 5 {
+		if d := measure(); d > 0 && (best == 0 || d < best) {
+			best = d
+		}
+	}
+	lengths := spinLengths{first: 16, max: 128}
+	if best > 0 {
+		perIteration := float64(best) / calibrationIterations
+		lengths.first = max(lengths.first, int(float64(firstPause)/perIteration))
+		lengths.max = max(lengths.max, int(float64(maxPause)/perIteration))
+	}
+	return lengths
 }
 
 // spin busy-waits for n iterations without touching shared memory. It is

@@ -81,6 +81,12 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 			return err
 		}
 	}
+	for _, g := range m.Groups {
+		// Input versions whose types all lost their tags keep no informers: their directories stay owned.
+		for _, v := range g.Versions {
+			out.Own(filepath.Join(base, filepath.FromSlash(g.Dir)), filepath.Join(base, filepath.FromSlash(g.Dir), v.Name))
+		}
+	}
 	for _, gd := range d.Groups {
 		if err := render(gd.G.Dir, gd.G.PkgName(), "interface.go", "groupInterface", gd); err != nil {
 			return err

@@ -134,7 +134,12 @@ func (b *builder) add(p *parsedPackage) error {
 		return err
 	}
 	if _, ok := pkgTags["groupName"]; !ok {
-		return p.missingGroupName(groupDir)
+		// Legacy packages (k8s.io/api/apps/v1) declare their group only as a GroupName constant equal to
+		// their directory, which is what code-generator falls back to.
+		if c, ok := p.groupNameConst(); !ok || c != groupDir {
+			return p.missingGroupName(groupDir)
+		}
+		pkgTags["groupName"] = []string{groupDir}
 	}
 	g, err := b.group(groupDir, pkgTags, pkgPos)
 	if err != nil {
@@ -209,6 +214,32 @@ func (p *parsedPackage) missingGroupName(groupDir string) error {
 		return &TagError{Pos: filepath.Join(p.dir, "doc.go"), Tag: "+groupName", Problem: fmt.Sprintf("is missing: package %s has client types but no doc.go; add one with +groupName=<group> (for example +groupName=%s.example.com; +groupName= for the core group)", p.path, groupDir)}
 	}
 	return &TagError{Pos: p.docPosition(), Tag: "+groupName", Problem: fmt.Sprintf("is missing: add +groupName=<group> to doc.go (for example +groupName=%s.example.com; +groupName= for the core group)", groupDir)}
+}
+
+// groupNameConst returns the value of the package's GroupName string constant, if it declares one.
+func (p *parsedPackage) groupNameConst() (string, bool) {
+	for _, f := range p.files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if name.Name != "GroupName" || i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if v, err := strconv.Unquote(lit.Value); err == nil {
+							return v, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // group returns the group of directory groupDir, registering it on first use with its name
@@ -294,6 +325,7 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 		Pos:        position(pos),
 	}
 	t.Verbs = tags.verbs(t.HasStatus, b.opts.WithApply)
+	t.SelectedVerbs = tags.selectedVerbs(t.HasStatus, b.opts.WithApply)
 	gt := &types.Type{Name: types.Name{Package: v.PkgPath, Name: t.Name}}
 	t.Plural = namer.NewPublicPluralNamer(b.opts.PluralExceptions).Name(gt)
 	t.PrivatePlural = namer.NewPrivatePluralNamer(b.opts.PluralExceptions).Name(gt)

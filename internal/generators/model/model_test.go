@@ -220,15 +220,17 @@ func TestPackageOptOuts(t *testing.T) {
 
 func TestListedAndInformed(t *testing.T) {
 	for _, tc := range []struct {
-		verbs            []string
+		verbs, selected  []string
 		listed, informed bool
 	}{
-		{[]string{"get", "list", "watch"}, true, true},
-		{[]string{"get", "list"}, true, false},
-		{[]string{"list", "watch"}, false, false},
-		{nil, false, false},
+		{[]string{"get", "list", "watch"}, []string{"get", "list", "watch"}, true, true},
+		{[]string{"get", "list"}, []string{"get", "list"}, true, false},
+		{[]string{"list", "watch"}, []string{"list", "watch"}, false, false},
+		{nil, nil, false, false},
+		// +genclient:noVerbs: a lister (code-generator's lister-gen ignores noVerbs), no informer.
+		{nil, []string{"get", "list", "watch"}, true, false},
 	} {
-		ty := &Type{Verbs: tc.verbs}
+		ty := &Type{Verbs: tc.verbs, SelectedVerbs: tc.selected}
 		if ty.Listed() != tc.listed || ty.Informed() != tc.informed {
 			t.Errorf("verbs %v: listed %v informed %v; want %v %v", tc.verbs, ty.Listed(), ty.Informed(), tc.listed, tc.informed)
 		}
@@ -324,6 +326,20 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 	_, err = Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
 	if !errors.As(err, &tagErr) || tagErr.Pos != filepath.Join(beta, "doc.go") || !strings.Contains(tagErr.Problem, "no doc.go") {
 		t.Fatalf("Load error without doc.go = %v; want +groupName missing at %s", err, filepath.Join(beta, "doc.go"))
+	}
+	// A legacy package naming its group only in a GroupName constant equal to its directory keeps working
+	// (k8s.io/api/apps/v1); one that names another group does not.
+	for value, ok := range map[string]bool{"grp": true, "grp.example.com": false} {
+		if err := os.WriteFile(filepath.Join(beta, "register.go"), []byte("package v1beta1\n\nconst GroupName = \""+value+"\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+		if ok && (err != nil || m.Groups[0].Name != "grp") {
+			t.Fatalf("GroupName = %q: %v; want group grp", value, err)
+		}
+		if !ok && (err == nil || !strings.Contains(err.Error(), "+groupName: is missing")) {
+			t.Fatalf("GroupName = %q: %v; want +groupName missing", value, err)
+		}
 	}
 	// An empty +groupName= is the core group.
 	if err := os.WriteFile(filepath.Join(beta, "doc.go"), []byte("// +groupName=\npackage v1beta1\n"), 0o644); err != nil {

@@ -333,10 +333,32 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 	if tags.resourceName != "" {
 		t.Resource = tags.resourceName
 	}
+	if f, list := p.typeSpec(t.Name + "List"); list != nil {
+		t.PointerItems = pointerItems(b.structOf(p, f, list.Type, 0))
+	}
 	if t.Extensions, err = b.extensions(p, t, tags); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// pointerItems reports whether the list struct st declares Items as a slice of pointers.
+func pointerItems(st *ast.StructType) bool {
+	if st == nil {
+		return false
+	}
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if n.Name != "Items" {
+				continue
+			}
+			if at, ok := f.Type.(*ast.ArrayType); ok && at.Len == nil {
+				_, ptr := at.Elt.(*ast.StarExpr)
+				return ptr
+			}
+		}
+	}
+	return false
 }
 
 // typeComment returns the comment lines that hold the tags of the type declared on line: the block

@@ -78,6 +78,9 @@ type Type struct {
 	// SelectedVerbs are the verbs the verb tags select, ignoring +genclient:noVerbs: code-generator's
 	// lister-gen decides by them, so a noVerbs type (such as Eviction) still gets a lister.
 	SelectedVerbs []string
+	// PointerItems is true when the type's list declares Items []*T (as istio.io/client-go's APIs do)
+	// rather than []T.
+	PointerItems bool
 	// Extensions are the +genclient:method extension methods in tag order.
 	Extensions []*Extension
 	// Pos is the file:line of the type declaration.

@@ -49,6 +49,7 @@ func TestLoadGroups(t *testing.T) {
 		"example3.io/v1=example3.io|Example3|example3",
 		"hyphen-group/v1=hyphen-group.kgen.dev|HyphenGroup|hyphengroup",
 		"mixedcase/v1=mixedcase.kgen.dev|Mixedcase|mixedcase",
+		"pointeritems/v1=pointeritems.kgen.dev|Pointeritems|pointeritems",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("groups:\n got %q\nwant %q", got, want)

@@ -256,3 +256,28 @@ func Compare(want, got API) Comparison {
 	sort.Strings(c.Deviations)
 	return c
 }
+
+// ResolveAliases replaces each non-generic alias of a type declared in decls by that declaration and its
+// members, so an alias compares equal to a declaration of the same type. dirOf returns the directory key in
+// decls of an alias target's (mapped) import path, or "" for packages decls does not hold.
+func (api API) ResolveAliases(decls API, dirOf func(importPath string) string) {
+	for k, v := range api {
+		m := alias.FindStringSubmatch(v)
+		if m == nil {
+			continue
+		}
+		dir := dirOf(m[1])
+		target, ok := decls[dir+"."+m[2]]
+		if dir == "" || !ok {
+			continue
+		}
+		api[k] = target
+		for member, sig := range decls {
+			if rest, ok := strings.CutPrefix(member, dir+"."+m[2]+"."); ok {
+				api[k+"."+rest] = sig
+			}
+		}
+	}
+}
+
+var alias = regexp.MustCompile(`^type = "([^"]+)"\.([A-Za-z_][A-Za-z0-9_]*)$`)

@@ -59,3 +59,20 @@ var Extra int
 		t.Fatalf("Percent = %v", p)
 	}
 }
+
+func TestResolveAliases(t *testing.T) {
+	decls := API{"informers.Options": "type struct", "informers.Options.Resync": `"time".Duration`}
+	api := API{
+		"gen.Options": `type = "example.com/runtime/informers".Options`,
+		"gen.Other":   `type = "example.com/elsewhere".Options`,
+	}
+	api.ResolveAliases(decls, func(p string) string {
+		if dir, ok := strings.CutPrefix(p, "example.com/runtime/"); ok {
+			return dir
+		}
+		return ""
+	})
+	if api["gen.Options"] != "type struct" || api["gen.Options.Resync"] != `"time".Duration` || api["gen.Other"] != `type = "example.com/elsewhere".Options` {
+		t.Fatalf("ResolveAliases = %v", api)
+	}
+}

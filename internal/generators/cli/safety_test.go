@@ -92,3 +92,25 @@ func TestVerifyCountsDifferingFilesAndSaysItOnce(t *testing.T) {
 		t.Fatalf("--verify error = %v; want the count of differing files without the command name", err)
 	}
 }
+
+// A run that cannot write one file writes none, and its error names that file, not a temporary one.
+func TestClientGenWritesNothingWhenOneFileCannotBeWritten(t *testing.T) {
+	t.Chdir("../../../testdata")
+	out := t.TempDir()
+	// A file where the fake clientset's directory belongs makes its files unwritable, even for root.
+	if err := os.MkdirAll(filepath.Join(out, "versioned"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "versioned", "fake"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := cli.ClientGen([]string{"--output-dir", out, "--output-pkg", outPkg, "--clientset-name", "versioned", "--input-base", "./apis", "--input", "example2/v1"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, "versioned", "fake")+string(filepath.Separator)) || strings.Contains(err.Error(), ".tmp") {
+		t.Fatalf("client-gen error = %v; want one naming a file under versioned/fake and no temporary file", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(out, "versioned"))
+	if len(entries) != 1 {
+		t.Fatalf("a failed run left files behind: %v", entries)
+	}
+}

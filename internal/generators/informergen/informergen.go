@@ -82,7 +82,8 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 		}
 	}
 	for _, g := range m.Groups {
-		// Input versions whose types all lost their tags keep no informers: their directories stay owned.
+		// A version with client types but none informed (all create-only, say) still owns its directories,
+		// so informers generated there earlier are removed as stale.
 		for _, v := range g.Versions {
 			out.Own(filepath.Join(base, filepath.FromSlash(g.Dir)), filepath.Join(base, filepath.FromSlash(g.Dir), v.Name))
 		}

@@ -26,7 +26,8 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	r := &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}
 	versions := plan(m, cfg)
 	for _, v := range m.Versions() {
-		// An input version whose types all lost their tags keeps no listers: its directory stays owned.
+		// A version with client types but none listed (all create-only, say) still owns its directory, so
+		// listers generated there earlier are removed as stale.
 		out.Own(versionDir(cfg, v))
 	}
 	for _, d := range versions {

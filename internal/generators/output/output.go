@@ -41,7 +41,7 @@ func (s *Set) Add(path string, content []byte) {
 }
 
 // Own declares that the run owns dirs (without their subdirectories) even if it writes nothing there, as
-// the output directory of an input package whose types all lost their tags.
+// the output directory of an input version whose types no longer produce files there.
 func (s *Set) Own(dirs ...string) {
 	for _, d := range dirs {
 		s.owned[filepath.Clean(d)] = true

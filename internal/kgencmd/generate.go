@@ -247,6 +247,9 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	for _, p := range res.RemovedPaths {
 		fmt.Fprintf(stderr, "removed stale %s\n", p)
 	}
+	for _, p := range res.EmptiedPaths {
+		fmt.Fprintf(stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
+	}
 	fmt.Fprintf(stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed; load %.2fs, generate %.2fs, write %.2fs)\n",
 		files, time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed, t.load.Seconds(), t.generate.Seconds(), t.write.Seconds())
 	return nil

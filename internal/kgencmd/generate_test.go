@@ -19,7 +19,7 @@ func testdataArgs(outputDir string) []string {
 func TestGenerateMatchesTheSinglePurposeCommands(t *testing.T) {
 	t.Chdir("../../testdata")
 	code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify")...)
-	if code != 0 || out != "" || !strings.HasPrefix(errOut, "verified 103 files in ") {
+	if code != 0 || out != "" || !strings.HasPrefix(errOut, "verified 118 files in ") {
 		t.Fatalf("kgen generate --verify = %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
@@ -28,14 +28,13 @@ func TestGenerateWritesEverythingAndVerifyCountsDifferences(t *testing.T) {
 	t.Chdir("../../testdata")
 	dir := t.TempDir()
 	code, out, errOut := runKgen(t, append(testdataArgs(dir), "--verify")...)
-	if code != 1 || !strings.Contains(errOut, "94 of the generated files differ") || !strings.Contains(out, "+++ b/"+filepath.Join(dir, "listers", "example", "v1", "testtype.go")) {
-		t.Fatalf("--verify on an empty directory = %d, stderr %q; want 94 differing files and their diff", code, errOut)
+	if code != 1 || !strings.Contains(errOut, "107 of the generated files differ") || !strings.Contains(out, "+++ b/"+filepath.Join(dir, "listers", "example", "v1", "testtype.go")) {
+		t.Fatalf("--verify on an empty directory = %d, stderr %q; want 107 differing files and their diff", code, errOut)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatal("--verify wrote files")
 	}
-	// The helpers' files in ./apis are current; the 94 client-side files are new.
-	if code, _, errOut := runKgen(t, testdataArgs(dir)...); code != 0 || !strings.Contains(errOut, "(94 written, 9 unchanged, 0 stale removed; load ") {
+	if code, _, errOut := runKgen(t, testdataArgs(dir)...); code != 0 || !strings.Contains(errOut, "(107 written, 11 unchanged, 0 stale removed; load ") {
 		t.Fatalf("kgen generate = %d, %q", code, errOut)
 	}
 	for _, sub := range []string{"clientset/versioned/typed/example/v1/fake", "listers/example/v1", "informers/externalversions/example/v1"} {
@@ -52,7 +51,7 @@ func TestGenerateSkipsGenerators(t *testing.T) {
 	t.Chdir("../../testdata")
 	dir := t.TempDir()
 	args := append(testdataArgs(dir), "--skip", "deepcopy,register,informer")
-	if code, _, errOut := runKgen(t, args...); code != 0 || !strings.Contains(errOut, "generated 71 files") {
+	if code, _, errOut := runKgen(t, args...); code != 0 || !strings.Contains(errOut, "generated 81 files") {
 		t.Fatalf("kgen generate --skip deepcopy,register,informer = %d, %q; want the clientset and listers only", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "informers")); !os.IsNotExist(err) {

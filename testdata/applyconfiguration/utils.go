@@ -26,6 +26,7 @@ import (
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/hyphen-group/v1"
 	internal "github.com/kgen-dev/kgen/testdata/applyconfiguration/internal"
 	mixedcasev1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/mixedcase/v1"
+	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/pointeritems/v1"
 	shapesv1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/shapes/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -99,6 +100,11 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &mixedcasev1.CamelSpecApplyConfiguration{}
 	case schema.GroupVersionKind{Group: "mixedcase.kgen.dev", Version: "v1", Kind: "CamelStatus"}:
 		return &mixedcasev1.CamelStatusApplyConfiguration{}
+	// Group=pointeritems.kgen.dev, Version=v1
+	case schema.GroupVersionKind{Group: "pointeritems.kgen.dev", Version: "v1", Kind: "Route"}:
+		return &pointeritemsv1.RouteApplyConfiguration{}
+	case schema.GroupVersionKind{Group: "pointeritems.kgen.dev", Version: "v1", Kind: "RouteSpec"}:
+		return &pointeritemsv1.RouteSpecApplyConfiguration{}
 	// Group=shapes.kgen.dev, Version=v1
 	case schema.GroupVersionKind{Group: "shapes.kgen.dev", Version: "v1", Kind: "AtomicPart"}:
 		return &shapesv1.AtomicPartApplyConfiguration{}

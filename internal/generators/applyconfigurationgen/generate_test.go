@@ -32,7 +32,7 @@ func TestMetaApplyConfigurationsAreCurrent(t *testing.T) {
 		t.Errorf("generated %d files for %d meta types", set.Len(), len(applyconfigurationgen.MetaTypes))
 	}
 	var diff bytes.Buffer
-	if ok, err := set.Verify(&diff); err != nil || !ok {
+	if differing, err := set.Verify(&diff); err != nil || differing != 0 {
 		t.Fatalf("runtime/applyconfigurations/meta/v1 is not current (go generate it): %v\n%s", err, diff.String())
 	}
 }

@@ -195,3 +195,17 @@ func TestLintRules(t *testing.T) {
 		}
 	}
 }
+
+// code-generator's lister-gen ignores +genclient:noVerbs (client-go ships EvictionLister); informer-gen
+// skips such types (TestInformerGenSingleDirectory).
+func TestListerGenListsNoVerbsTypes(t *testing.T) {
+	t.Chdir("../../../testdata")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := cli.ListerGen([]string{"--output-dir", out, "--output-pkg", outPkg, "./apis/example2/..."}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if marker := read(t, filepath.Join(out, "example2", "v1", "marker.go")); !strings.Contains(marker, "type MarkerLister interface {") {
+		t.Fatalf("no lister for the noVerbs Marker:\n%s", marker)
+	}
+}

@@ -50,6 +50,9 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 
 	return run.Execute(fs, args, stderr, func(args []string) error {
 		start := time.Now()
+		if len(args) > 0 {
+			return fmt.Errorf("client-gen takes no package arguments (got %s): name the API group versions with --input (relative to --input-base)", strings.Join(args, " "))
+		}
 		header, plurals, err := common.Load()
 		if err != nil {
 			return err
@@ -91,7 +94,7 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 			APIPath: apiPath, ClientsetOnly: clientsetOnly, FakeClientset: fake,
 			ApplyConfigurationPackage: applyPkg, PrefersProtobuf: protobuf, Header: header,
 		}
-		set := output.NewSet(clientgen.Generator, cfg.Dir())
+		set := output.NewSet(clientgen.Generator)
 		if err := clientgen.Generate(m, cfg, set); err != nil {
 			return err
 		}

@@ -46,7 +46,7 @@ func InformerGen(args []string, stdout, stderr io.Writer) error {
 			OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, VersionedClientsetPackage: clientsetPkg,
 			ListersPackage: listersPkg, SingleDirectory: singleDirectory, Header: header,
 		}
-		set := output.NewSet(informergen.Generator, cfg.Dir())
+		set := output.NewSet(informergen.Generator)
 		if err := informergen.Generate(m, cfg, set); err != nil {
 			return err
 		}

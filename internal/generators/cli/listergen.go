@@ -31,7 +31,7 @@ func ListerGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		set := output.NewSet(listergen.Generator, common.OutputDir)
+		set := output.NewSet(listergen.Generator)
 		cfg := listergen.Config{OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, Header: header}
 		if err := listergen.Generate(m, cfg, set); err != nil {
 			return err

@@ -157,8 +157,13 @@ func newFake{{$t.Plural}}(fake *Fake{{.V.GroupVersionGoName}}, namespace string)
 			{{- if .Embed.List}}
 			func() *{{$list}} { return &{{$list}}{} },
 			func(dst, src *{{$list}}) { dst.ListMeta = src.ListMeta },
+			{{- if $t.PointerItems}}
+			func(list *{{$list}}) []*{{$obj}} { return list.Items },
+			func(list *{{$list}}, items []*{{$obj}}) { list.Items = items },
+			{{- else}}
 			func(list *{{$list}}) []*{{$obj}} { return {{id rt.Gentype.ToPointerSlice}}(list.Items) },
 			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{id rt.Gentype.FromPointerSlice}}(items) },
+			{{- end}}
 			{{- end}}
 		),
 		fake,

@@ -81,6 +81,13 @@ func Generate(m *model.Model, cfg Config, out *output.Set) error {
 			return err
 		}
 	}
+	for _, g := range m.Groups {
+		// A version with client types but none informed (all create-only, say) still owns its directories,
+		// so informers generated there earlier are removed as stale.
+		for _, v := range g.Versions {
+			out.Own(filepath.Join(base, filepath.FromSlash(g.Dir)), filepath.Join(base, filepath.FromSlash(g.Dir), v.Name))
+		}
+	}
 	for _, gd := range d.Groups {
 		if err := render(gd.G.Dir, gd.G.PkgName(), "interface.go", "groupInterface", gd); err != nil {
 			return err

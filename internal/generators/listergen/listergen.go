@@ -25,6 +25,11 @@ type Config struct {
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
 	r := &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}
 	versions := plan(m, cfg)
+	for _, v := range m.Versions() {
+		// A version with client types but none listed (all create-only, say) still owns its directory, so
+		// listers generated there earlier are removed as stale.
+		out.Own(versionDir(cfg, v))
+	}
 	for _, d := range versions {
 		for _, t := range d.Types {
 			if err := r.Render(d.dir, d.pkg, d.V.Name, t.LowerName()+".go", "lister", t); err != nil {
@@ -43,7 +48,7 @@ func plan(m *model.Model, cfg Config) []*versionData {
 	var versions []*versionData
 	var expansions []string
 	for _, v := range m.Versions() {
-		d := &versionData{V: v, dir: filepath.Join(cfg.OutputDir, filepath.FromSlash(v.OutputPath())), pkg: path.Join(cfg.OutputPkg, v.OutputPath())}
+		d := &versionData{V: v, dir: versionDir(cfg, v), pkg: path.Join(cfg.OutputPkg, v.OutputPath())}
 		for _, t := range v.Types {
 			if !v.SkipLister && t.Listed() {
 				d.Types = append(d.Types, t)
@@ -59,6 +64,11 @@ func plan(m *model.Model, cfg Config) []*versionData {
 		d.handWritten = handWritten
 	}
 	return versions
+}
+
+// versionDir is the directory of v's listers.
+func versionDir(cfg Config, v *model.Version) string {
+	return filepath.Join(cfg.OutputDir, filepath.FromSlash(v.OutputPath()))
 }
 
 type versionData struct {

@@ -54,7 +54,7 @@ func TestLintRequireExplicitDisablement(t *testing.T) {
 			"doc.go:2: +k8s:deepcopy-gen: missing (require-explicit-disablement): this package holds versioned API types; set +k8s:deepcopy-gen=<package or false> in doc.go"},
 		{"disabled explicitly", "// +groupName=grp.example.com\n// +k8s:deepcopy-gen=false\n", versionedTypes, ""},
 		{"enabled", "// +groupName=grp.example.com\n// +k8s:deepcopy-gen=package\n", versionedTypes, ""},
-		{"not an API package", "\n", versionedTypes, ""},
+		{"not an API package", "\n", strings.Replace(versionedTypes, "// +genclient\n\n", "", 1), ""},
 		{"per-version internals need conversion, defaulter and validation", "// +groupName=grp.example.com\n// +k8s:defaulter-gen=TypeMeta\n",
 			"// Foo is a test type.\ntype Foo struct{}\n",
 			"doc.go:3: +k8s:conversion-gen: missing (require-explicit-disablement): this package holds per-version internals (conversion, defaulting, validation); set +k8s:conversion-gen=<peer-package or false> in doc.go\n" +

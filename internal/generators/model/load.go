@@ -157,6 +157,14 @@ func (b *builder) add(p *parsedPackage) error {
 	if v.Types, err = b.types(p, v, groupDir); err != nil || len(v.Types) == 0 {
 		return err
 	}
+	if _, ok := pkgTags["groupName"]; !ok {
+		// Legacy packages (k8s.io/api/apps/v1) declare their group only as a GroupName constant equal to
+		// their directory, which is what code-generator falls back to.
+		if c, ok := p.groupNameConst(); !ok || c != groupDir {
+			return p.missingGroupName(groupDir)
+		}
+		pkgTags["groupName"] = []string{groupDir}
+	}
 	g, err := b.group(groupDir, pkgTags, pkgPos)
 	if err != nil {
 		return err
@@ -223,14 +231,46 @@ func (b *builder) types(p *parsedPackage, v *Version, groupDir string) ([]*Type,
 	return out, nil
 }
 
+// missingGroupName is the error for a package with client types whose doc.go has no +groupName:
+// code-generator would silently take the directory name, which is rarely the API group.
+func (p *parsedPackage) missingGroupName(groupDir string) error {
+	if p.docFile == nil {
+		return &TagError{Pos: filepath.Join(p.dir, "doc.go"), Tag: "+groupName", Problem: fmt.Sprintf("is missing: package %s has client types but no doc.go; add one with +groupName=<group> (for example +groupName=%s.example.com; +groupName= for the core group)", p.path, groupDir)}
+	}
+	return &TagError{Pos: p.docPosition(), Tag: "+groupName", Problem: fmt.Sprintf("is missing: add +groupName=<group> to doc.go (for example +groupName=%s.example.com; +groupName= for the core group)", groupDir)}
+}
+
+// groupNameConst returns the value of the package's GroupName string constant, if it declares one.
+func (p *parsedPackage) groupNameConst() (string, bool) {
+	for _, f := range p.files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if name.Name != "GroupName" || i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if v, err := strconv.Unquote(lit.Value); err == nil {
+							return v, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 // group returns the group of directory groupDir, registering it on first use with its name
-// (+groupName, else the directory) and Go name (+groupGoName, else the name's first DNS label); every
+// (+groupName) and Go name (+groupGoName, else the name's first DNS label); every
 // version of a directory must name the same group.
 func (b *builder) group(groupDir string, pkgTags map[string][]string, pkgPos string) (*Group, error) {
-	name := groupDir
-	if groupName, ok := pkgTags["groupName"]; ok {
-		name = groupName[0]
-	}
+	name := pkgTags["groupName"][0]
 	g := b.groups[groupDir]
 	if g == nil {
 		nonEmpty := name
@@ -309,6 +349,7 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 		Pos:        position(pos),
 	}
 	t.Verbs = tags.verbs(t.HasStatus, b.opts.WithApply)
+	t.SelectedVerbs = tags.selectedVerbs(t.HasStatus, b.opts.WithApply)
 	gt := &types.Type{Name: types.Name{Package: v.PkgPath, Name: t.Name}}
 	t.Plural = namer.NewPublicPluralNamer(b.opts.PluralExceptions).Name(gt)
 	t.PrivatePlural = namer.NewPrivatePluralNamer(b.opts.PluralExceptions).Name(gt)
@@ -316,10 +357,32 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 	if tags.resourceName != "" {
 		t.Resource = tags.resourceName
 	}
-	if t.Extensions, err = b.extensions(t, tags); err != nil {
+	if f, list := p.typeSpec(t.Name + "List"); list != nil {
+		t.PointerItems = pointerItems(b.structOf(p, f, list.Type, 0))
+	}
+	if t.Extensions, err = b.extensions(p, t, tags); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// pointerItems reports whether the list struct st declares Items as a slice of pointers.
+func pointerItems(st *ast.StructType) bool {
+	if st == nil {
+		return false
+	}
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if n.Name != "Items" {
+				continue
+			}
+			if at, ok := f.Type.(*ast.ArrayType); ok && at.Len == nil {
+				_, ptr := at.Elt.(*ast.StarExpr)
+				return ptr
+			}
+		}
+	}
+	return false
 }
 
 // typeComment returns the comment lines that hold the tags of the type declared on line: the block
@@ -357,8 +420,9 @@ func hasStatusMember(st *ast.StructType) bool {
 }
 
 // extensions resolves the input and result types of t's +genclient:method extensions, in tag order,
-// leaving out apply extensions when apply verbs are not enabled; a method declared twice is an error.
-func (b *builder) extensions(t *Type, tags *typeTags) ([]*Extension, error) {
+// leaving out apply extensions when apply verbs are not enabled; a method declared twice, or an input or
+// result type that is not declared, is an error. p is t's package.
+func (b *builder) extensions(p *parsedPackage, t *Type, tags *typeTags) ([]*Extension, error) {
 	var out []*Extension
 	for i, ext := range tags.extensions {
 		if ext.Verb == "apply" && !b.opts.WithApply {
@@ -374,6 +438,15 @@ func (b *builder) extensions(t *Type, tags *typeTags) ([]*Extension, error) {
 		}
 		if ext.Result, err = resolveTypeRef(ext.Result.Name, t.Version.PkgPath, t.Ref()); err != nil {
 			return nil, tagErr(err.Error())
+		}
+		refs := []TypeRef{ext.Input, ext.Result}
+		if ext.Verb == "list" {
+			refs = append(refs, TypeRef{Pkg: ext.Result.Pkg, Name: ext.Result.Name + "List"})
+		}
+		for _, r := range refs {
+			if err := b.declared(p, r); err != nil {
+				return nil, tagErr(err.Error())
+			}
 		}
 		for _, other := range out {
 			if other.Method == ext.Method {
@@ -461,6 +534,19 @@ func (p *parsedPackage) typeSpec(name string) (*ast.File, *ast.TypeSpec) {
 	return nil, nil
 }
 
+// declared checks that the type r names is declared, in p or in the package its import path names.
+func (b *builder) declared(p *parsedPackage, r TypeRef) error {
+	if r.Pkg != p.path {
+		if p = b.parsed(r.Pkg); p == nil {
+			return fmt.Errorf("package %q of type %s cannot be loaded", r.Pkg, r.Name)
+		}
+	}
+	if _, ts := p.typeSpec(r.Name); ts == nil {
+		return fmt.Errorf("type %s is not declared in package %q", r.Name, r.Pkg)
+	}
+	return nil
+}
+
 // imported returns the package file imports as name, parsed; nil if it cannot be listed or parsed.
 func (b *builder) imported(file *ast.File, name string) *parsedPackage {
 	for _, imp := range file.Imports {
@@ -475,16 +561,21 @@ func (b *builder) imported(file *ast.File, name string) *parsedPackage {
 		if local != name {
 			continue
 		}
-		if p, ok := b.referenced[importPath]; ok {
-			return p
-		}
-		var parsed *parsedPackage
-		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: b.opts.Dir}, importPath)
-		if err == nil && len(pkgs) == 1 && len(pkgs[0].Errors) == 0 {
-			parsed, _ = parsePackage(pkgs[0])
-		}
-		b.referenced[importPath] = parsed
-		return parsed
+		return b.parsed(importPath)
 	}
 	return nil
+}
+
+// parsed returns the package of importPath, parsed on first use; nil if it cannot be listed or parsed.
+func (b *builder) parsed(importPath string) *parsedPackage {
+	if p, ok := b.referenced[importPath]; ok {
+		return p
+	}
+	var parsed *parsedPackage
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: b.opts.Dir}, importPath)
+	if err == nil && len(pkgs) == 1 && len(pkgs[0].Errors) == 0 {
+		parsed, _ = parsePackage(pkgs[0])
+	}
+	b.referenced[importPath] = parsed
+	return parsed
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -74,6 +75,12 @@ type Type struct {
 	HasStatus bool
 	// Verbs are the standard verbs the client offers, in SupportedVerbs order.
 	Verbs []string
+	// SelectedVerbs are the verbs the verb tags select, ignoring +genclient:noVerbs: code-generator's
+	// lister-gen decides by them, so a noVerbs type (such as Eviction) still gets a lister.
+	SelectedVerbs []string
+	// PointerItems is true when the type's list declares Items []*T (as istio.io/client-go's APIs do)
+	// rather than []T.
+	PointerItems bool
 	// Extensions are the +genclient:method extension methods in tag order.
 	Extensions []*Extension
 	// Pos is the file:line of the type declaration.
@@ -90,11 +97,15 @@ func (t *Type) HasVerb(verb string) bool {
 	return false
 }
 
-// Listed reports whether the type gets a lister: its client has the get and list verbs.
-func (t *Type) Listed() bool { return t.HasVerb("get") && t.HasVerb("list") }
+// Listed reports whether the type gets a lister: its verb tags select get and list, as for code-generator's
+// lister-gen, even under +genclient:noVerbs.
+func (t *Type) Listed() bool {
+	return slices.Contains(t.SelectedVerbs, "get") && slices.Contains(t.SelectedVerbs, "list")
+}
 
-// Informed reports whether the type gets an informer: it is listed and its client has the watch verb.
-func (t *Type) Informed() bool { return t.Listed() && t.HasVerb("watch") }
+// Informed reports whether the type gets an informer: it is listed and its client has the list and watch
+// verbs (so never under +genclient:noVerbs).
+func (t *Type) Informed() bool { return t.Listed() && t.HasVerb("list") && t.HasVerb("watch") }
 
 // LowerName is the lowercased type name, used for file names.
 func (t *Type) LowerName() string { return strings.ToLower(t.Name) }

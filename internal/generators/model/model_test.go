@@ -51,6 +51,7 @@ func TestLoadGroups(t *testing.T) {
 		"example3.io/v1=example3.io|Example3|example3",
 		"hyphen-group/v1=hyphen-group.kgen.dev|HyphenGroup|hyphengroup",
 		"mixedcase/v1=mixedcase.kgen.dev|Mixedcase|mixedcase",
+		"pointeritems/v1=pointeritems.kgen.dev|Pointeritems|pointeritems",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("groups:\n got %q\nwant %q", got, want)
@@ -146,6 +147,10 @@ func TestBadTags(t *testing.T) {
 		{"+genclient:method=GetScale,verb=get,colour=blue", `unknown key "colour"`},
 		{"+genclient:method=getScale,verb=get", "not an exported Go identifier"},
 		{"+genclient:method=GetScale,verb=get,result=example.com/x.", "does not end in an exported Go identifier"},
+		{"+genclient:method=GetScale,verb=get,result=Scal", `type Scal is not declared in package "example.com/bad/apis/grp/v1"`},
+		{"+genclient:method=UpdateScale,verb=update,input=example.com/bad/apis/grp/v1.Fo", `type Fo is not declared`},
+		{"+genclient:method=GetScale,verb=get,result=example.com/bad/apis/autoscaling/v1.Scale", `package "example.com/bad/apis/autoscaling/v1" of type Scale cannot be loaded`},
+		{"+genclient:method=ListFoos,verb=list", `type FooList is not declared`},
 		{"+resourceName=", "needs a value"},
 		{"+nonNamespaced=true", "is no longer supported"},
 	} {
@@ -218,15 +223,17 @@ func TestPackageOptOuts(t *testing.T) {
 
 func TestListedAndInformed(t *testing.T) {
 	for _, tc := range []struct {
-		verbs            []string
+		verbs, selected  []string
 		listed, informed bool
 	}{
-		{[]string{"get", "list", "watch"}, true, true},
-		{[]string{"get", "list"}, true, false},
-		{[]string{"list", "watch"}, false, false},
-		{nil, false, false},
+		{[]string{"get", "list", "watch"}, []string{"get", "list", "watch"}, true, true},
+		{[]string{"get", "list"}, []string{"get", "list"}, true, false},
+		{[]string{"list", "watch"}, []string{"list", "watch"}, false, false},
+		{nil, nil, false, false},
+		// +genclient:noVerbs: a lister (code-generator's lister-gen ignores noVerbs), no informer.
+		{nil, []string{"get", "list", "watch"}, true, false},
 	} {
-		ty := &Type{Verbs: tc.verbs}
+		ty := &Type{Verbs: tc.verbs, SelectedVerbs: tc.selected}
 		if ty.Listed() != tc.listed || ty.Informed() != tc.informed {
 			t.Errorf("verbs %v: listed %v informed %v; want %v %v", tc.verbs, ty.Listed(), ty.Informed(), tc.listed, tc.informed)
 		}
@@ -309,5 +316,55 @@ func TestFromPackagesBuildsTheSameModelAsLoad(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatal("the model built from a typed load differs from the one Load builds")
+	}
+}
+
+func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
+	const types = "package %s\n\n// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n"
+	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n")
+	beta := filepath.Join(dir, "apis", "grp", "v1beta1")
+	if err := os.MkdirAll(beta, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{"doc.go": "// Package v1beta1 forgot its group.\npackage v1beta1\n", "types.go": strings.ReplaceAll(types, "%s", "v1beta1")} {
+		if err := os.WriteFile(filepath.Join(beta, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	var tagErr *TagError
+	if !errors.As(err, &tagErr) || tagErr.Tag != "+groupName" || !strings.HasSuffix(tagErr.Pos, filepath.Join("v1beta1", "doc.go")+":2") ||
+		!strings.Contains(tagErr.Problem, "is missing") {
+		t.Fatalf("Load error = %v; want +groupName missing at v1beta1/doc.go:2", err)
+	}
+	// Without doc.go the error names where doc.go belongs.
+	if err := os.Remove(filepath.Join(beta, "doc.go")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	if !errors.As(err, &tagErr) || tagErr.Pos != filepath.Join(beta, "doc.go") || !strings.Contains(tagErr.Problem, "no doc.go") {
+		t.Fatalf("Load error without doc.go = %v; want +groupName missing at %s", err, filepath.Join(beta, "doc.go"))
+	}
+	// A legacy package naming its group only in a GroupName constant equal to its directory keeps working
+	// (k8s.io/api/apps/v1); one that names another group does not.
+	for value, ok := range map[string]bool{"grp": true, "grp.example.com": false} {
+		if err := os.WriteFile(filepath.Join(beta, "register.go"), []byte("package v1beta1\n\nconst GroupName = \""+value+"\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+		if ok && (err != nil || m.Groups[0].Name != "grp") {
+			t.Fatalf("GroupName = %q: %v; want group grp", value, err)
+		}
+		if !ok && (err == nil || !strings.Contains(err.Error(), "+groupName: is missing")) {
+			t.Fatalf("GroupName = %q: %v; want +groupName missing", value, err)
+		}
+	}
+	// An empty +groupName= is the core group.
+	if err := os.WriteFile(filepath.Join(beta, "doc.go"), []byte("// +groupName=\npackage v1beta1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	if err != nil || len(m.Groups) != 1 || m.Groups[0].Name != "" || m.Groups[0].GoName != "Core" {
+		t.Fatalf("+groupName= : %v, %+v; want the core group", err, m)
 	}
 }

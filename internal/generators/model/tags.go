@@ -163,11 +163,17 @@ func parseTypeTags(lines []commentLine) (*typeTags, error) {
 	return tags, nil
 }
 
-// verbs returns the standard verbs selected by the tags, in SupportedVerbs order.
+// verbs returns the standard verbs the client offers: none under +genclient:noVerbs, else the selected ones.
 func (t *typeTags) verbs(hasStatus, withApply bool) []string {
 	if t.noVerbs {
 		return nil
 	}
+	return t.selectedVerbs(hasStatus, withApply)
+}
+
+// selectedVerbs returns the standard verbs selected by the verb tags, ignoring +genclient:noVerbs, in
+// SupportedVerbs order.
+func (t *typeTags) selectedVerbs(hasStatus, withApply bool) []string {
 	only := t.onlyVerbs
 	if t.readonly {
 		only = append(slices.Clone(readonlyVerbs), only...)

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"go/build"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,9 +44,9 @@ func TestWriteVerifyAndStaleRemoval(t *testing.T) {
 	set.Add(added, []byte(marker+"package c\n"))
 
 	var diff bytes.Buffer
-	ok, err := set.Verify(&diff)
-	if err != nil || ok {
-		t.Fatalf("Verify = %v, %v; want a difference", ok, err)
+	differing, err := set.Verify(&diff)
+	if err != nil || differing != 3 {
+		t.Fatalf("Verify = %v, %v; want 3 differing files", differing, err)
 	}
 	for _, want := range []string{
 		"--- a/" + changed, "-// old", "+// new",
@@ -75,8 +76,8 @@ func TestWriteVerifyAndStaleRemoval(t *testing.T) {
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("stale file %s was not removed", stale)
 	}
-	if ok, err := set.Verify(&diff); !ok || err != nil {
-		t.Fatalf("Verify after Write = %v, %v; want current", ok, err)
+	if differing, err := set.Verify(&diff); differing != 0 || err != nil {
+		t.Fatalf("Verify after Write = %v, %v; want current", differing, err)
 	}
 }
 
@@ -128,5 +129,78 @@ func TestExistingFindsFilesOnly(t *testing.T) {
 	got := Existing(file, filepath.Join(dir, "a"), filepath.Join(dir, "missing.go"))
 	if len(got) != 1 || !got[file] {
 		t.Fatalf("Existing = %v; want only %s", got, file)
+	}
+}
+
+func TestStaleRemovalIsScopedToOwnedDirectories(t *testing.T) {
+	root := t.TempDir()
+	written := filepath.Join(root, "a", "x.go")
+	staleWritten := filepath.Join(root, "a", "old.go")
+	staleOwned := filepath.Join(root, "b", "old.go")
+	otherInput := filepath.Join(root, "c", "y.go")
+	subdir := filepath.Join(root, "a", "sub", "z.go")
+	writeFiles(t, map[string]string{
+		staleWritten: marker + "package a\n",
+		staleOwned:   marker + "package b\n",
+		otherInput:   marker + "package c\n",
+		subdir:       marker + "package sub\n",
+	})
+	set := NewSet("test-gen")
+	set.Add(written, []byte(marker+"package a\n"))
+	set.Own(filepath.Join(root, "b"), filepath.Join(root, "missing"))
+	res, err := set.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{staleWritten, staleOwned}; strings.Join(res.RemovedPaths, ",") != strings.Join(want, ",") {
+		t.Fatalf("removed %v; want only %v (the directories the run writes into or owns)", res.RemovedPaths, want)
+	}
+	for _, p := range []string{otherInput, subdir} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s is outside the run's directories but was removed: %v", p, err)
+		}
+	}
+}
+
+func TestGoGenerateReplacesStaleFilesByTombstones(t *testing.T) {
+	root := t.TempDir()
+	kept := filepath.Join(root, "a", "kept.go")
+	stale := filepath.Join(root, "a", "gizmo.go")
+	writeFiles(t, map[string]string{kept: marker + "package a\n", stale: marker + "package a\n\ntype Gizmo struct{}\n"})
+	newSet := func() *Set {
+		set := NewSet("test-gen")
+		set.Add(kept, []byte(marker+"package a\n"))
+		return set
+	}
+
+	t.Setenv("GOFILE", "doc.go")
+	res, err := newSet().Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.EmptiedPaths) != 1 || res.EmptiedPaths[0] != stale || res.Removed != 0 || res.Written != 0 {
+		t.Fatalf("Write under go generate = %+v; want %s emptied and nothing removed", res, stale)
+	}
+	pkg, err := build.ImportDir(filepath.Join(root, "a"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(pkg.GoFiles, ",") != "kept.go" || strings.Join(pkg.IgnoredGoFiles, ",") != "gizmo.go" {
+		t.Fatalf("go files %v, ignored %v; want the tombstone ignored by the build", pkg.GoFiles, pkg.IgnoredGoFiles)
+	}
+	// A second run under go generate removes the tombstone: go generate does not list ignored files.
+	res, err = newSet().Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RemovedPaths) != 1 || res.RemovedPaths[0] != stale || len(res.EmptiedPaths) != 0 {
+		t.Fatalf("second run under go generate = %+v; want the tombstone removed", res)
+	}
+
+	// Outside go generate a stale file is removed at once.
+	t.Setenv("GOFILE", "")
+	writeFiles(t, map[string]string{stale: marker + "package a\n"})
+	if res, err := newSet().Write(); err != nil || len(res.RemovedPaths) != 1 || len(res.EmptiedPaths) != 0 {
+		t.Fatalf("Write outside go generate = %+v, %v; want the stale file removed", res, err)
 	}
 }

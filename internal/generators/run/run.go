@@ -123,12 +123,12 @@ func (c *Common) Finish(set *output.Set, start time.Time, stdout, stderr io.Writ
 		}
 	}
 	if c.Verify {
-		ok, err := set.Verify(stdout)
+		differing, err := set.Verify(stdout)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return fmt.Errorf("%s: generated code is out of date; run the generator to update it", set.Generator)
+		if differing > 0 {
+			return fmt.Errorf("%d generated files differ from the disk (diff on stdout); run without --verify to update them", differing)
 		}
 		fmt.Fprintf(stderr, "verified %d files in %.2fs\n", set.Len(), time.Since(start).Seconds())
 		return nil
@@ -136,6 +136,12 @@ func (c *Common) Finish(set *output.Set, start time.Time, stdout, stderr io.Writ
 	res, err := set.Write()
 	if err != nil {
 		return err
+	}
+	for _, p := range res.RemovedPaths {
+		fmt.Fprintf(stderr, "removed stale %s\n", p)
+	}
+	for _, p := range res.EmptiedPaths {
+		fmt.Fprintf(stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
 	}
 	fmt.Fprintf(stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed)\n",
 		set.Len(), time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed)

@@ -270,6 +270,27 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: ready
       type:
         scalar: boolean
+- name: com.github.kgen-dev.kgen.testdata.apis.pointeritems.v1.Route
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.kgen-dev.kgen.testdata.apis.pointeritems.v1.RouteSpec
+- name: com.github.kgen-dev.kgen.testdata.apis.pointeritems.v1.RouteSpec
+  map:
+    fields:
+    - name: host
+      type:
+        scalar: string
 - name: com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1.AtomicPart
   map:
     fields:

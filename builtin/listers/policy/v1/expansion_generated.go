@@ -18,6 +18,14 @@ limitations under the License.
 
 package v1
 
+// EvictionListerExpansion is empty; to give EvictionLister hand-written methods,
+// declare it in eviction_expansion.go instead.
+type EvictionListerExpansion interface{}
+
+// EvictionNamespaceListerExpansion is empty; to give EvictionNamespaceLister hand-written
+// methods, declare it in eviction_expansion.go instead.
+type EvictionNamespaceListerExpansion interface{}
+
 // PodDisruptionBudgetListerExpansion is empty; to give PodDisruptionBudgetLister hand-written methods,
 // declare it in poddisruptionbudget_expansion.go instead.
 type PodDisruptionBudgetListerExpansion interface{}

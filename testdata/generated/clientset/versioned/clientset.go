@@ -28,6 +28,7 @@ import (
 	example3iov1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example3.io/v1"
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/hyphen-group/v1"
 	mixedcasev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/mixedcase/v1"
+	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/pointeritems/v1"
 	http "net/http"
 )
 
@@ -40,6 +41,7 @@ type Interface interface {
 	Example3V1() example3iov1.Example3V1Interface
 	HyphenGroupV1() hyphengroupv1.HyphenGroupV1Interface
 	MixedcaseV1() mixedcasev1.MixedcaseV1Interface
+	PointeritemsV1() pointeritemsv1.PointeritemsV1Interface
 }
 
 // Clientset talks to an API server: a typed client per group version and a discovery client.
@@ -51,6 +53,7 @@ type Clientset struct {
 	example3v1      *example3iov1.Example3V1Client
 	hyphengroupv1   *hyphengroupv1.HyphenGroupV1Client
 	mixedcasev1     *mixedcasev1.MixedcaseV1Client
+	pointeritemsv1  *pointeritemsv1.PointeritemsV1Client
 }
 
 // ExampleV1 returns the typed client of version v1 of the example.kgen.dev group.
@@ -81,6 +84,11 @@ func (c *Clientset) HyphenGroupV1() hyphengroupv1.HyphenGroupV1Interface {
 // MixedcaseV1 returns the typed client of version v1 of the mixedcase.kgen.dev group.
 func (c *Clientset) MixedcaseV1() mixedcasev1.MixedcaseV1Interface {
 	return c.mixedcasev1
+}
+
+// PointeritemsV1 returns the typed client of version v1 of the pointeritems.kgen.dev group.
+func (c *Clientset) PointeritemsV1() pointeritemsv1.PointeritemsV1Interface {
+	return c.pointeritemsv1
 }
 
 // Discovery returns the client of the server's API discovery endpoints.
@@ -134,6 +142,9 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if cs.mixedcasev1, err = mixedcasev1.NewForConfigAndClient(&configShallowCopy, httpClient); err != nil {
 		return nil, err
 	}
+	if cs.pointeritemsv1, err = pointeritemsv1.NewForConfigAndClient(&configShallowCopy, httpClient); err != nil {
+		return nil, err
+	}
 	if cs.DiscoveryClient, err = discovery.NewDiscoveryClientForConfigAndClient(&configShallowCopy, httpClient); err != nil {
 		return nil, err
 	}
@@ -158,6 +169,7 @@ func New(c rest.Interface) *Clientset {
 	cs.example3v1 = example3iov1.New(c)
 	cs.hyphengroupv1 = hyphengroupv1.New(c)
 	cs.mixedcasev1 = mixedcasev1.New(c)
+	cs.pointeritemsv1 = pointeritemsv1.New(c)
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)
 	return &cs
 }

@@ -29,6 +29,7 @@ import (
 	hyphengroup "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/hyphen-group"
 	internalinterfaces "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/internalinterfaces"
 	mixedcase "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/mixedcase"
+	pointeritems "github.com/kgen-dev/kgen/testdata/generated/informers/externalversions/pointeritems"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -131,6 +132,7 @@ type SharedInformerFactory interface {
 	Example3() example3io.Interface
 	HyphenGroup() hyphengroup.Interface
 	Mixedcase() mixedcase.Interface
+	Pointeritems() pointeritems.Interface
 }
 
 // Example returns the informers of the example.kgen.dev group.
@@ -156,4 +158,9 @@ func (f *sharedInformerFactory) HyphenGroup() hyphengroup.Interface {
 // Mixedcase returns the informers of the mixedcase.kgen.dev group.
 func (f *sharedInformerFactory) Mixedcase() mixedcase.Interface {
 	return mixedcase.New(f, f.Namespace(), f.TweakListOptions())
+}
+
+// Pointeritems returns the informers of the pointeritems.kgen.dev group.
+func (f *sharedInformerFactory) Pointeritems() pointeritems.Interface {
+	return pointeritems.New(f, f.Namespace(), f.TweakListOptions())
 }

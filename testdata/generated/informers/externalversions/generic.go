@@ -27,6 +27,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example3iov1 "github.com/kgen-dev/kgen/testdata/apis/example3.io/v1"
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/apis/hyphen-group/v1"
+	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/apis/pointeritems/v1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -84,6 +85,10 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	// informers of MixedcaseV1
 	case mixedcasev1.SchemeGroupVersion.WithResource("camels"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Mixedcase().V1().Camels().Informer()}, nil
+
+	// informers of PointeritemsV1
+	case pointeritemsv1.SchemeGroupVersion.WithResource("routes"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Pointeritems().V1().Routes().Informer()}, nil
 
 	}
 	return nil, fmt.Errorf("no informer found for %v", resource)

@@ -35,6 +35,8 @@ import (
 	hyphengroupv1fake "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/hyphen-group/v1/fake"
 	mixedcasev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/mixedcase/v1"
 	mixedcasev1fake "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/mixedcase/v1/fake"
+	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/pointeritems/v1"
+	pointeritemsv1fake "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/pointeritems/v1/fake"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	watch "k8s.io/apimachinery/pkg/watch"
@@ -133,6 +135,9 @@ func servedResources() []*v1.APIResourceList {
 			{Name: "camels", Kind: "Camel", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
 			{Name: "camels/status", Kind: "Camel", Namespaced: true, Verbs: []string{"update"}},
 		}},
+		{GroupVersion: "pointeritems.kgen.dev/v1", APIResources: []v1.APIResource{
+			{Name: "routes", Kind: "Route", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+		}},
 	}
 }
 
@@ -169,4 +174,9 @@ func (c *Clientset) HyphenGroupV1() hyphengroupv1.HyphenGroupV1Interface {
 // MixedcaseV1 returns the fake typed client of version v1 of the mixedcase.kgen.dev group.
 func (c *Clientset) MixedcaseV1() mixedcasev1.MixedcaseV1Interface {
 	return &mixedcasev1fake.FakeMixedcaseV1{Fake: &c.Fake}
+}
+
+// PointeritemsV1 returns the fake typed client of version v1 of the pointeritems.kgen.dev group.
+func (c *Clientset) PointeritemsV1() pointeritemsv1.PointeritemsV1Interface {
+	return &pointeritemsv1fake.FakePointeritemsV1{Fake: &c.Fake}
 }

@@ -25,6 +25,7 @@ import (
 	example2v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example3iov1 "github.com/kgen-dev/kgen/testdata/apis/example3.io/v1"
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/apis/hyphen-group/v1"
+	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/apis/pointeritems/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -48,6 +49,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	example3iov1.AddToScheme,
 	hyphengroupv1.AddToScheme,
 	mixedcasev1.AddToScheme,
+	pointeritemsv1.AddToScheme,
 }
 
 // AddToScheme registers the types of every group version of the clientset with a scheme, so that one

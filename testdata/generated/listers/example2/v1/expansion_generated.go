@@ -30,6 +30,14 @@ type GadgetListerExpansion interface{}
 // methods, declare it in gadget_expansion.go instead.
 type GadgetNamespaceListerExpansion interface{}
 
+// MarkerListerExpansion is empty; to give MarkerLister hand-written methods,
+// declare it in marker_expansion.go instead.
+type MarkerListerExpansion interface{}
+
+// MarkerNamespaceListerExpansion is empty; to give MarkerNamespaceLister hand-written
+// methods, declare it in marker_expansion.go instead.
+type MarkerNamespaceListerExpansion interface{}
+
 // WidgetListerExpansion is empty; to give WidgetLister hand-written methods,
 // declare it in widget_expansion.go instead.
 type WidgetListerExpansion interface{}

@@ -4,4 +4,4 @@
 // controller against a real API server).
 package crd
 
-//go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch ./api
+//go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch --with-applyconfig ./api

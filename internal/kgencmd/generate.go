@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
 	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
@@ -31,6 +32,9 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
 
   deepcopy     zz_generated.deepcopy.go in every package that asks (+k8s:deepcopy-gen)
   register     zz_generated.register.go in every package with +groupName and no register.go
+  applyconfiguration
+               apply configurations in <output-dir>/<applyconfig-name>, and Apply verbs and
+               fake.NewClientset in the clientset             (with --with-applyconfig)
   client       a typed clientset with fakes in <output-dir>/<clientset-name>/<versioned-name>
                for the packages with +genclient types (needs --output-dir and --output-pkg)
   lister       listers in <output-dir>/<listers-name>               (with --with-watch)
@@ -46,7 +50,11 @@ differing files, and the exit status is 1 when anything differs.
 
 Examples:
   # what kube_codegen.sh gen_client --with-watch does, as one go:generate line in the module root
-  //go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch ./api
+  //go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch --with-applyconfig ./api
+
+  # types that embed built-in types (a PodTemplateSpec) use kgen's built-in apply configurations
+  go tool kgen generate --output-dir ./generated --output-pkg example.com/crd/generated --with-applyconfig \
+      --applyconfig-externals k8s.io/api/core/v1.PodTemplateSpec:github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1 ./api
 
   # only the helpers (kube_codegen.sh gen_helpers + gen_register)
   go tool kgen generate ./pkg/apis
@@ -59,7 +67,9 @@ Examples:
 type generateOptions struct {
 	boilerplate, outputDir, outputPkg, oneInputAPI string
 	clientsetName, versionedName                   string
-	withWatch                                      bool
+	withWatch, withApplyConfig                     bool
+	applyConfigName, applyConfigSchema             string
+	applyConfigExternals                           []string
 	listersName, informersName                     string
 	pluralExceptions, lintRules                    []string
 	prefersProtobuf, verify                        bool
@@ -68,14 +78,15 @@ type generateOptions struct {
 
 // The generators kgen generate runs, by the names --skip takes.
 const (
-	genDeepcopy = "deepcopy"
-	genRegister = "register"
-	genClient   = "client"
-	genLister   = "lister"
-	genInformer = "informer"
+	genDeepcopy    = "deepcopy"
+	genRegister    = "register"
+	genApplyConfig = "applyconfiguration"
+	genClient      = "client"
+	genLister      = "lister"
+	genInformer    = "informer"
 )
 
-var generatorNames = []string{genDeepcopy, genRegister, genClient, genLister, genInformer}
+var generatorNames = []string{genDeepcopy, genRegister, genApplyConfig, genClient, genLister, genInformer}
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
 	var o generateOptions
@@ -87,6 +98,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.clientsetName, "clientset-name", "clientset", "the directory of the clientset under --output-dir")
 	fs.StringVar(&o.versionedName, "versioned-name", "versioned", "the package name of the clientset under --clientset-name")
 	fs.BoolVar(&o.withWatch, "with-watch", false, "also generate listers and informers")
+	fs.BoolVar(&o.withApplyConfig, "with-applyconfig", false, "also generate apply configurations, Apply verbs and fake.NewClientset")
+	fs.StringVar(&o.applyConfigName, "applyconfig-name", "applyconfiguration", "the directory of the apply configurations under --output-dir")
+	fs.StringSliceVar(&o.applyConfigExternals, "applyconfig-externals", nil, "<type-package>.<type-name>:<applyconfiguration-package> entries for types of other packages, comma separated")
+	fs.StringVar(&o.applyConfigSchema, "applyconfig-openapi-schema", "", "a Swagger 2 JSON file whose definitions replace the schema derived from the Go types")
 	fs.StringVar(&o.listersName, "listers-name", "listers", "the directory of the listers under --output-dir")
 	fs.StringVar(&o.informersName, "informers-name", "informers", "the directory of the informers under --output-dir")
 	fs.StringSliceVar(&o.pluralExceptions, "plural-exceptions", nil, "Type:PluralizedType pairs, comma separated")
@@ -178,14 +193,33 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			clientPkgs = append(clientPkgs, p)
 		}
 	}
-	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, LintRules: o.lintRules})
+	withApply := o.withApplyConfig && runs(genApplyConfig)
+	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules})
 	if err != nil {
 		return err
+	}
+	var applyConfigPkg string
+	if o.outputDir != "" && withApply {
+		externals, err := applyconfigurationgen.ParseExternals(o.applyConfigExternals)
+		if err != nil {
+			return err
+		}
+		cfg := applyconfigurationgen.Config{
+			OutputDir: filepath.Join(o.outputDir, o.applyConfigName), OutputPkg: path.Join(o.outputPkg, o.applyConfigName),
+			Header: header, Externals: externals, OpenAPISchema: o.applyConfigSchema, LintRules: o.lintRules,
+		}
+		set := output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir)
+		if err := applyconfigurationgen.GenerateFromLoad(prog.Fset, clientPkgs, m, cfg, set); err != nil {
+			return err
+		}
+		sets = append(sets, set)
+		applyConfigPkg = cfg.OutputPkg
 	}
 	if o.outputDir != "" && runs(genClient) {
 		client := clientgen.Config{
 			OutputDir: filepath.Join(o.outputDir, o.clientsetName), OutputPkg: path.Join(o.outputPkg, o.clientsetName),
-			ClientsetName: o.versionedName, APIPath: "/apis", FakeClientset: true, PrefersProtobuf: o.prefersProtobuf, Header: header,
+			ClientsetName: o.versionedName, APIPath: "/apis", FakeClientset: true, PrefersProtobuf: o.prefersProtobuf,
+			ApplyConfigurationPackage: applyConfigPkg, Header: header,
 		}
 		set := output.NewSet(clientgen.Generator, client.Dir())
 		if err := clientgen.Generate(m, client, set); err != nil {

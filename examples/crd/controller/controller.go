@@ -1,12 +1,11 @@
 // Package controller reconciles CronTabs into the batch/v1 CronJobs that run them, in the style of
 // k8s.io/sample-controller, on kgen's generated code and runtime: shared informers feed a rate-limited work
-// queue; a worker applies the CronJob a CronTab owns with server-side apply, records what it did as an
-// Event and reports it in the CronTab's status.
+// queue; a worker applies the CronJob a CronTab owns and the CronTab's status with server-side apply
+// (generated and built-in apply configurations) and records what it did as an Event.
 package controller
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -14,19 +13,22 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
+	batchv1ac "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
+	corev1ac "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	batchinformers "github.com/kgen-dev/kgen/builtin/informers/batch/v1"
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	batchlisters "github.com/kgen-dev/kgen/builtin/listers/batch/v1"
+	metav1ac "github.com/kgen-dev/kgen/runtime/applyconfigurations/meta/v1"
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/events"
 	"github.com/kgen-dev/kgen/runtime/workqueue"
 
 	stablev1 "example.com/crd/api/stable/v1"
+	stablev1ac "example.com/crd/generated/applyconfiguration/stable/v1"
 	"example.com/crd/generated/clientset/versioned"
 	stableinformers "example.com/crd/generated/informers/externalversions/stable/v1"
 	stablelisters "example.com/crd/generated/listers/stable/v1"
@@ -196,53 +198,41 @@ func upToDate(cronJob *batchv1.CronJob, cronTab *stablev1.CronTab) bool {
 
 func replicas(cronTab *stablev1.CronTab) int32 { return max(cronTab.Spec.Replicas, 1) }
 
-// applyCronJob applies the CronJob cronTab owns with server-side apply: the request names only the fields
-// the controller manages, and the API server merges them and records the controller as their owner.
+// applyCronJob applies the CronJob cronTab owns with server-side apply: the configuration names only the
+// fields the controller manages, and the API server merges them and records the controller as their owner.
 func (c *Controller) applyCronJob(ctx context.Context, cronTab *stablev1.CronTab) (*batchv1.CronJob, error) {
-	body, err := json.Marshal(desiredCronJob(cronTab))
-	if err != nil {
-		return nil, err
-	}
-	force := true
-	return c.kubeclientset.BatchV1().CronJobs(cronTab.Namespace).Patch(ctx, cronTab.Name, types.ApplyPatchType, body,
-		metav1.PatchOptions{FieldManager: FieldManager, Force: &force})
+	return c.kubeclientset.BatchV1().CronJobs(cronTab.Namespace).Apply(ctx, desiredCronJob(cronTab),
+		metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 }
 
 // desiredCronJob is the apply configuration of cronTab's CronJob: only the fields the controller sets.
-func desiredCronJob(cronTab *stablev1.CronTab) map[string]any {
-	owner := metav1.NewControllerRef(cronTab, stablev1.SchemeGroupVersion.WithKind("CronTab"))
-	return map[string]any{
-		"apiVersion": "batch/v1",
-		"kind":       "CronJob",
-		"metadata": map[string]any{
-			"name":            cronTab.Name,
-			"namespace":       cronTab.Namespace,
-			"labels":          map[string]string{"app.kubernetes.io/managed-by": FieldManager, "crontab": cronTab.Name},
-			"ownerReferences": []metav1.OwnerReference{*owner},
-		},
-		"spec": map[string]any{
-			"schedule": cronTab.Spec.CronSpec,
-			"jobTemplate": map[string]any{"spec": map[string]any{
-				"parallelism": replicas(cronTab),
-				"template": map[string]any{"spec": map[string]any{
-					"restartPolicy": "OnFailure",
-					"containers":    []map[string]any{{"name": "crontab", "image": cronTab.Spec.Image}},
-				}},
-			}},
-		},
-	}
+func desiredCronJob(cronTab *stablev1.CronTab) *batchv1ac.CronJobApplyConfiguration {
+	return batchv1ac.CronJob(cronTab.Name, cronTab.Namespace).
+		WithLabels(map[string]string{"app.kubernetes.io/managed-by": FieldManager, "crontab": cronTab.Name}).
+		WithOwnerReferences(metav1ac.OwnerReference().
+			WithAPIVersion(stablev1.SchemeGroupVersion.String()).WithKind("CronTab").
+			WithName(cronTab.Name).WithUID(cronTab.UID).
+			WithController(true).WithBlockOwnerDeletion(true)).
+		WithSpec(batchv1ac.CronJobSpec().
+			WithSchedule(cronTab.Spec.CronSpec).
+			WithJobTemplate(batchv1ac.JobTemplateSpec().WithSpec(batchv1ac.JobSpec().
+				WithParallelism(replicas(cronTab)).
+				WithTemplate(corev1ac.PodTemplateSpec().WithSpec(corev1ac.PodSpec().
+					WithRestartPolicy(corev1.RestartPolicyOnFailure).
+					WithContainers(corev1ac.Container().WithName("crontab").WithImage(cronTab.Spec.Image)))))))
 }
 
-// updateCronTabStatus records which CronJob runs cronTab and the generation it reflects.
+// updateCronTabStatus records which CronJob runs cronTab and the generation it reflects, applying only
+// the status fields the controller owns.
 func (c *Controller) updateCronTabStatus(ctx context.Context, cronTab *stablev1.CronTab, cronJob *batchv1.CronJob) error {
 	if cronTab.Status.CronJobName == cronJob.Name && cronTab.Status.ObservedGeneration == cronTab.Generation {
 		return nil
 	}
-	// Never modify objects from the informer's cache: they are shared.
-	cronTabCopy := cronTab.DeepCopy()
-	cronTabCopy.Status.CronJobName = cronJob.Name
-	cronTabCopy.Status.ObservedGeneration = cronTab.Generation
-	_, err := c.crdclientset.StableV1().CronTabs(cronTab.Namespace).UpdateStatus(ctx, cronTabCopy, metav1.UpdateOptions{FieldManager: FieldManager})
+	status := stablev1ac.CronTab(cronTab.Name, cronTab.Namespace).WithStatus(stablev1ac.CronTabStatus().
+		WithCronJobName(cronJob.Name).
+		WithObservedGeneration(cronTab.Generation))
+	_, err := c.crdclientset.StableV1().CronTabs(cronTab.Namespace).ApplyStatus(ctx, status,
+		metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	return err
 }
 

@@ -121,12 +121,12 @@ func TestNewCronTabGetsItsCronJobAndStatus(t *testing.T) {
 	if err != nil || !metav1.IsControlledBy(job, ct) {
 		t.Fatalf("CronJob after apply = %+v, %v; want one controlled by the CronTab", job, err)
 	}
-	if got := strings.Join(verbs(f.crd.Actions()), ", "); got != "update crontabs/status" {
-		t.Fatalf("crd actions = %s, want one status update", got)
+	if got := strings.Join(verbs(f.crd.Actions()), ", "); got != "patch crontabs/status "+string(types.ApplyPatchType) {
+		t.Fatalf("crd actions = %s, want one server-side apply of the status", got)
 	}
-	updated := f.crd.Actions()[0].(core.UpdateAction).GetObject().(*stablev1.CronTab)
-	if updated.Status.CronJobName != "backup" || updated.Status.ObservedGeneration != 1 {
-		t.Fatalf("status = %+v", updated.Status)
+	status := string(f.crd.Actions()[0].(core.PatchAction).GetPatch())
+	if !strings.Contains(status, `"cronJobName":"backup"`) || !strings.Contains(status, `"observedGeneration":1`) || strings.Contains(status, `"spec"`) {
+		t.Fatalf("status apply = %s, want only the status fields the controller owns", status)
 	}
 	expectEvent(t, f.recorder, "Normal Synced CronTab synced successfully")
 }

@@ -2,6 +2,7 @@ package applyconfigurationgen
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"path/filepath"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"k8s.io/gengo/v2/codetags"
 
+	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
@@ -94,11 +96,7 @@ type generator struct {
 
 // Generate renders the apply configurations of the input packages matched by patterns into out.
 func Generate(patterns []string, cfg Config, out *output.Set) error {
-	g := &generator{cfg: cfg, u: newUniverse(cfg.Dir), inputs: map[string]*pkgInfo{}, generated: map[string]*acType{}}
-	if g.cfg.Externals == nil {
-		g.cfg.Externals = DefaultExternals()
-	}
-	g.schema = newSchemaBuilder(g.u)
+	g := newGenerator(cfg)
 	// The +genclient tags are read by the model client-gen uses, concurrently with the parse of the
 	// packages' declarations.
 	clients := map[string]*model.Type{}
@@ -114,11 +112,7 @@ func Generate(patterns []string, cfg Config, out *output.Set) error {
 			modelErr = err
 			return
 		}
-		for _, v := range m.Versions() {
-			for _, t := range v.Types {
-				clients[v.PkgPath+"."+t.Name] = t
-			}
-		}
+		clients = clientTypes(m)
 	}()
 	pkgs, err := g.u.load(patterns...)
 	<-modelDone
@@ -128,6 +122,51 @@ func Generate(patterns []string, cfg Config, out *output.Set) error {
 	if modelErr != nil {
 		return modelErr
 	}
+	return g.generate(pkgs, clients, out)
+}
+
+// GenerateFromLoad renders the apply configurations of input packages another generator already loaded
+// (their hand-written files, parsed into fset) into out, taking the +genclient types from m, the model
+// built from the same packages with the apply verbs on. kgen generate uses it so every generator reads
+// the input packages once; packages the types lead to outside the input are still parsed on first use.
+func GenerateFromLoad(fset *token.FileSet, inputs []*load.Package, m *model.Model, cfg Config, out *output.Set) error {
+	g := newGenerator(cfg)
+	pkgs := make([]*pkgInfo, 0, len(inputs))
+	for _, p := range inputs {
+		pi := newPkgInfo(p.Path, p.Name, fset)
+		pi.dir = p.Dir
+		for _, f := range p.Files {
+			pi.addFile(f)
+		}
+		g.u.pkgs[pi.path] = pi
+		pkgs = append(pkgs, pi)
+	}
+	return g.generate(pkgs, clientTypes(m), out)
+}
+
+func newGenerator(cfg Config) *generator {
+	g := &generator{cfg: cfg, u: newUniverse(cfg.Dir), inputs: map[string]*pkgInfo{}, generated: map[string]*acType{}}
+	if g.cfg.Externals == nil {
+		g.cfg.Externals = DefaultExternals()
+	}
+	g.schema = newSchemaBuilder(g.u)
+	return g
+}
+
+// clientTypes indexes the model's +genclient types by "import/path.Type".
+func clientTypes(m *model.Model) map[string]*model.Type {
+	clients := map[string]*model.Type{}
+	for _, v := range m.Versions() {
+		for _, t := range v.Types {
+			clients[v.PkgPath+"."+t.Name] = t
+		}
+	}
+	return clients
+}
+
+// generate renders the apply configurations of the input packages pkgs, whose client types are clients.
+func (g *generator) generate(pkgs []*pkgInfo, clients map[string]*model.Type, out *output.Set) error {
+	cfg := g.cfg
 	var roots, shallow []*goType
 	for _, p := range pkgs {
 		enabled, err := p.enabled()
@@ -335,4 +374,22 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// ParseExternals reads --external-applyconfigurations entries (<type-package>.<type-name>:<applyconfiguration-package>)
+// into the Externals map, on top of DefaultExternals.
+func ParseExternals(entries []string) (map[string]string, error) {
+	out := DefaultExternals()
+	for _, e := range entries {
+		typ, pkg, ok := strings.Cut(e, ":")
+		dot := strings.LastIndex(typ, ".")
+		if !ok || dot <= 0 || dot == len(typ)-1 || pkg == "" || strings.Contains(pkg, ":") {
+			return nil, fmt.Errorf("--external-applyconfigurations: %q is not in <type-package>.<type-name>:<applyconfiguration-package> form", e)
+		}
+		if _, dup := out[typ]; dup {
+			return nil, fmt.Errorf("--external-applyconfigurations: duplicate type found: %s", typ)
+		}
+		out[typ] = pkg
+	}
+	return out, nil
 }

@@ -99,9 +99,22 @@ func (u *universe) load(patterns ...string) ([]*pkgInfo, error) {
 	return out, nil
 }
 
-func parse(p *packages.Package) (*pkgInfo, error) {
-	pi := &pkgInfo{path: p.PkgPath, name: p.Name, fset: token.NewFileSet(), decls: map[string]*typeDecl{},
+func newPkgInfo(path, name string, fset *token.FileSet) *pkgInfo {
+	return &pkgInfo{path: path, name: name, fset: fset, decls: map[string]*typeDecl{},
 		methods: map[string][]*ast.FuncDecl{}, consts: map[string]ast.Expr{}}
+}
+
+// addFile adds a parsed file of the package, noting doc.go, where package tags live.
+func (p *pkgInfo) addFile(f *ast.File) {
+	p.files = append(p.files, f)
+	if filepath.Base(p.fset.Position(f.Package).Filename) == "doc.go" {
+		p.docFile = f
+	}
+	p.index(f)
+}
+
+func parse(p *packages.Package) (*pkgInfo, error) {
+	pi := newPkgInfo(p.PkgPath, p.Name, token.NewFileSet())
 	for _, name := range p.GoFiles {
 		pi.dir = filepath.Dir(name)
 		src, err := os.ReadFile(name)
@@ -117,11 +130,7 @@ func parse(p *packages.Package) (*pkgInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		pi.files = append(pi.files, f)
-		if filepath.Base(name) == "doc.go" {
-			pi.docFile = f
-		}
-		pi.index(f)
+		pi.addFile(f)
 	}
 	return pi, nil
 }

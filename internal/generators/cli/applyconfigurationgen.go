@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -34,7 +33,7 @@ func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
 		if len(patterns) == 0 {
 			return fmt.Errorf("no input packages: pass package patterns as arguments")
 		}
-		ext, err := parseExternals(externals)
+		ext, err := applyconfigurationgen.ParseExternals(externals)
 		if err != nil {
 			return err
 		}
@@ -46,21 +45,4 @@ func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
 		}
 		return common.Finish(set, start, stdout, stderr)
 	})
-}
-
-// parseExternals adds the --external-applyconfigurations entries to the default meta/v1 mapping.
-func parseExternals(entries []string) (map[string]string, error) {
-	out := applyconfigurationgen.DefaultExternals()
-	for _, e := range entries {
-		typ, pkg, ok := strings.Cut(e, ":")
-		dot := strings.LastIndex(typ, ".")
-		if !ok || dot <= 0 || dot == len(typ)-1 || pkg == "" || strings.Contains(pkg, ":") {
-			return nil, fmt.Errorf("--external-applyconfigurations: %q is not in <type-package>.<type-name>:<applyconfiguration-package> form", e)
-		}
-		if _, dup := out[typ]; dup {
-			return nil, fmt.Errorf("--external-applyconfigurations: duplicate type found: %s", typ)
-		}
-		out[typ] = pkg
-	}
-	return out, nil
 }

@@ -19,6 +19,7 @@ limitations under the License.
 package fake
 
 import (
+	applyconfiguration "example.com/crd/generated/applyconfiguration"
 	versioned "example.com/crd/generated/clientset/versioned"
 	stablev1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
 	v1fake "example.com/crd/generated/clientset/versioned/typed/stable/v1/fake"
@@ -33,8 +34,16 @@ import (
 // NewSimpleClientset returns a fake clientset whose store starts out holding objects. The store follows
 // the API server's rules for resourceVersions, conflicts, generateName, finalizers and watches, but does
 // no field management, admission or defaulting.
+//
+// Deprecated: use NewClientset, whose field management lets tests rely on server-side apply.
 func NewSimpleClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(testing.NewObjectTracker(scheme, codecs.UniversalDecoder()), objects)
+}
+
+// NewClientset returns a fake clientset whose store starts out holding objects and manages fields, so
+// that server-side apply behaves in tests as it does on a server.
+func NewClientset(objects ...runtime.Object) *Clientset {
+	return newClientset(testing.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfiguration.NewTypeConverter(scheme)), objects)
 }
 
 func newClientset(o testing.ObjectTracker, objects []runtime.Object) *Clientset {
@@ -93,7 +102,7 @@ func servedResources() []*v1.APIResourceList {
 	return []*v1.APIResourceList{
 		{GroupVersion: "stable.example.com/v1", APIResources: []v1.APIResource{
 			{Name: "crontabs", Kind: "CronTab", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
-			{Name: "crontabs/status", Kind: "CronTab", Namespaced: true, Verbs: []string{"update"}},
+			{Name: "crontabs/status", Kind: "CronTab", Namespaced: true, Verbs: []string{"patch", "update"}},
 		}},
 	}
 }

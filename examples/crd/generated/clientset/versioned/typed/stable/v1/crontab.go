@@ -21,6 +21,7 @@ package v1
 import (
 	context "context"
 	stablev1 "example.com/crd/api/stable/v1"
+	applyconfigurationstablev1 "example.com/crd/generated/applyconfiguration/stable/v1"
 	scheme "example.com/crd/generated/clientset/versioned/scheme"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,18 +46,21 @@ type CronTabInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*stablev1.CronTabList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *stablev1.CronTab, err error)
+	Apply(ctx context.Context, cronTab *applyconfigurationstablev1.CronTabApplyConfiguration, opts metav1.ApplyOptions) (result *stablev1.CronTab, err error)
+	// ApplyStatus applies to the status subresource only; tag the type +genclient:noStatus to leave it out.
+	ApplyStatus(ctx context.Context, cronTab *applyconfigurationstablev1.CronTabApplyConfiguration, opts metav1.ApplyOptions) (result *stablev1.CronTab, err error)
 	CronTabExpansion
 }
 
 // cronTabs is CronTabInterface over REST.
 type cronTabs struct {
-	*gentype.ClientWithList[*stablev1.CronTab, *stablev1.CronTabList]
+	*gentype.ClientWithListAndApply[*stablev1.CronTab, *stablev1.CronTabList, *applyconfigurationstablev1.CronTabApplyConfiguration]
 }
 
 // newCronTabs returns the client of CronTabs in namespace that sends its requests through c.
 func newCronTabs(c *StableV1Client, namespace string) *cronTabs {
 	return &cronTabs{
-		gentype.NewClientWithList[*stablev1.CronTab, *stablev1.CronTabList](
+		gentype.NewClientWithListAndApply[*stablev1.CronTab, *stablev1.CronTabList, *applyconfigurationstablev1.CronTabApplyConfiguration](
 			"crontabs", c.RESTClient(), scheme.ParameterCodec, namespace,
 			func() *stablev1.CronTab { return &stablev1.CronTab{} },
 			func() *stablev1.CronTabList { return &stablev1.CronTabList{} },

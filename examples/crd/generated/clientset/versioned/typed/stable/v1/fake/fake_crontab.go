@@ -20,19 +20,20 @@ package fake
 
 import (
 	v1 "example.com/crd/api/stable/v1"
-	stablev1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
+	stablev1 "example.com/crd/generated/applyconfiguration/stable/v1"
+	typedstablev1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
 	gentype "github.com/kgen-dev/kgen/runtime/gentype"
 )
 
 // fakeCronTabs is the CronTabInterface of the fake clientset, answered by its reactors.
 type fakeCronTabs struct {
-	*gentype.FakeClientWithList[*v1.CronTab, *v1.CronTabList]
+	*gentype.FakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration]
 	Fake *FakeStableV1
 }
 
-func newFakeCronTabs(fake *FakeStableV1, namespace string) stablev1.CronTabInterface {
+func newFakeCronTabs(fake *FakeStableV1, namespace string) typedstablev1.CronTabInterface {
 	return &fakeCronTabs{
-		gentype.NewFakeClientWithList[*v1.CronTab, *v1.CronTabList](
+		gentype.NewFakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("crontabs"),
 			v1.SchemeGroupVersion.WithKind("CronTab"),

@@ -24,7 +24,11 @@ import (
 // the API server does. Generated fake clientsets route every action to one through ObjectReaction.
 type ObjectTracker interface {
 	// Add stores an object as pre-existing server state (the items of a list one by one). The
-	// resource is guessed from the object's kind; only resourceVersion is assigned.
+	// resource is guessed from the object's kind. The object is kept as given, as client-go's
+	// tracker keeps the fixtures a test seeds: no resourceVersion, uid or timestamps are filled
+	// in, so objects read back (and the actions a controller records from them) equal the
+	// fixtures. Writes through the clientset get server behaviour, resourceVersions included. An
+	// object created later may name a fixture seeded without a uid as its owner without a uid.
 	Add(obj runtime.Object) error
 
 	// Get returns a copy of the object, or a NotFound error.
@@ -77,6 +81,24 @@ type tracker struct {
 	rv        int64 // the last resourceVersion assigned
 	resources map[schema.GroupVersionResource]*resourceStore
 	managers  map[managerKey]*managedfields.FieldManager
+	// uidless holds the kinds and names of the fixtures Add stored without a uid.
+	uidless map[uidlessKey]struct{}
+}
+
+// uidlessKey names a fixture an owner reference may point at.
+type uidlessKey struct {
+	kind schema.GroupKind
+	name string
+}
+
+// ownerIsUIDlessFixture reports whether ref names a fixture seeded without a uid. Callers hold t.mu.
+func (t *tracker) ownerIsUIDlessFixture(ref metav1.OwnerReference) bool {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return false
+	}
+	_, ok := t.uidless[uidlessKey{kind: schema.GroupKind{Group: gv.Group, Kind: ref.Kind}, name: ref.Name}]
+	return ok
 }
 
 // resourceStore is everything the tracker keeps for one resource.
@@ -113,6 +135,7 @@ func newTracker(scheme ObjectScheme, decoder runtime.Decoder, tc managedfields.T
 		rv:            1, // the empty store has a version too, so no list ever reports "0"
 		resources:     map[schema.GroupVersionResource]*resourceStore{},
 		managers:      map[managerKey]*managedfields.FieldManager{},
+		uidless:       map[uidlessKey]struct{}{},
 	}
 }
 
@@ -137,9 +160,17 @@ func (t *tracker) store(gvr schema.GroupVersionResource) *resourceStore {
 // commit records a change: it assigns the next resourceVersion to obj, stores it (or removes it for
 // a delete), appends the event to the history and hands it to the watchers. Callers hold t.mu.
 func (t *tracker) commit(s *resourceStore, typ watch.EventType, obj, prev runtime.Object) runtime.Object {
+	return t.commitAs(s, typ, obj, prev, true)
+}
+
+// commitAs is commit; with stamp false the change still takes the next resourceVersion (for
+// lists and watches) but obj keeps the resourceVersion it has, as fixtures do.
+func (t *tracker) commitAs(s *resourceStore, typ watch.EventType, obj, prev runtime.Object, stamp bool) runtime.Object {
 	t.rv++
 	m, _ := meta.Accessor(obj)
-	m.SetResourceVersion(strconv.FormatInt(t.rv, 10))
+	if stamp {
+		m.SetResourceVersion(strconv.FormatInt(t.rv, 10))
+	}
 	key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
 	if typ == watch.Deleted {
 		delete(s.objects, key)
@@ -243,7 +274,10 @@ func (t *tracker) Add(obj runtime.Object) error {
 		if _, exists := s.objects[key]; exists {
 			return apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
 		}
-		t.commit(s, watch.Added, obj.DeepCopyObject(), nil)
+		if m.GetUID() == "" {
+			t.uidless[uidlessKey{kind: gvk.GroupKind(), name: m.GetName()}] = struct{}{}
+		}
+		t.commitAs(s, watch.Added, obj.DeepCopyObject(), nil, false)
 	}
 	return nil
 }

@@ -27,8 +27,9 @@ type ObjectTracker interface {
 	// resource is guessed from the object's kind. The object is kept as given, as client-go's
 	// tracker keeps the fixtures a test seeds: no resourceVersion, uid or timestamps are filled
 	// in, so objects read back (and the actions a controller records from them) equal the
-	// fixtures. Writes through the clientset get server behaviour, resourceVersions included. An
-	// object created later may name a fixture seeded without a uid as its owner without a uid.
+	// fixtures. Writes through the clientset get server behaviour, resourceVersions included,
+	// except that an owner reference may leave out the uid unless the tracker stores the owner it
+	// names with one (seeded owners often have none, or live in another fake clientset).
 	Add(obj runtime.Object) error
 
 	// Get returns a copy of the object, or a NotFound error.
@@ -81,24 +82,32 @@ type tracker struct {
 	rv        int64 // the last resourceVersion assigned
 	resources map[schema.GroupVersionResource]*resourceStore
 	managers  map[managerKey]*managedfields.FieldManager
-	// uidless holds the kinds and names of the fixtures Add stored without a uid.
-	uidless map[uidlessKey]struct{}
 }
 
-// uidlessKey names a fixture an owner reference may point at.
-type uidlessKey struct {
-	kind schema.GroupKind
-	name string
-}
-
-// ownerIsUIDlessFixture reports whether ref names a fixture seeded without a uid. Callers hold t.mu.
-func (t *tracker) ownerIsUIDlessFixture(ref metav1.OwnerReference) bool {
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	if err != nil {
-		return false
+// ownerUIDOptional returns whether an owner reference of an object in namespace ns may leave out
+// the uid: unless this tracker stores the owner it names with a uid, a test cannot supply one (the
+// owner is a fixture seeded without a uid, or lives in another fake clientset), so only then the
+// server's rule applies. Callers hold t.mu.
+func (t *tracker) ownerUIDOptional(ns string) func(metav1.OwnerReference) bool {
+	return func(ref metav1.OwnerReference) bool {
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil {
+			return false
+		}
+		for _, s := range t.resources {
+			if s.kind.Group != gv.Group || s.kind.Kind != ref.Kind {
+				continue
+			}
+			for _, key := range []types.NamespacedName{{Namespace: ns, Name: ref.Name}, {Name: ref.Name}} {
+				if obj, ok := s.objects[key]; ok {
+					if m, err := meta.Accessor(obj); err == nil && m.GetUID() != "" {
+						return false
+					}
+				}
+			}
+		}
+		return true
 	}
-	_, ok := t.uidless[uidlessKey{kind: schema.GroupKind{Group: gv.Group, Kind: ref.Kind}, name: ref.Name}]
-	return ok
 }
 
 // resourceStore is everything the tracker keeps for one resource.
@@ -135,7 +144,6 @@ func newTracker(scheme ObjectScheme, decoder runtime.Decoder, tc managedfields.T
 		rv:            1, // the empty store has a version too, so no list ever reports "0"
 		resources:     map[schema.GroupVersionResource]*resourceStore{},
 		managers:      map[managerKey]*managedfields.FieldManager{},
-		uidless:       map[uidlessKey]struct{}{},
 	}
 }
 
@@ -273,9 +281,6 @@ func (t *tracker) Add(obj runtime.Object) error {
 		key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
 		if _, exists := s.objects[key]; exists {
 			return apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
-		}
-		if m.GetUID() == "" {
-			t.uidless[uidlessKey{kind: gvk.GroupKind(), name: m.GetName()}] = struct{}{}
 		}
 		t.commitAs(s, watch.Added, obj.DeepCopyObject(), nil, false)
 	}

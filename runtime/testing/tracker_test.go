@@ -753,7 +753,7 @@ func TestMissingObjectsAreBadRequests(t *testing.T) {
 // TestTrackerKeepsFixturesAsGiven: seeded objects read back exactly as seeded (client-go's tracker
 // keeps them so, and tests compare recorded actions with their fixtures), lists still carry a
 // resourceVersion a watch can start from, writes through the clientset get the server's
-// resourceVersions, and an object may name a fixture seeded without a uid as its owner.
+// resourceVersions, and an owner reference may leave out a uid the test cannot know.
 func TestTrackerKeepsFixturesAsGiven(t *testing.T) {
 	deployResource := appsv1.SchemeGroupVersion.WithResource("deployments")
 	deployKind := appsv1.SchemeGroupVersion.WithKind("Deployment")
@@ -776,10 +776,19 @@ func TestTrackerKeepsFixturesAsGiven(t *testing.T) {
 	if m := obj.(*corev1.ConfigMap); m.ResourceVersion == "" || m.UID == "" || m.OwnerReferences[0].UID != "" {
 		t.Fatalf("created %+v", m.ObjectMeta)
 	}
-	ref.Name = "not-a-fixture"
+	ref.Name = "in-another-clientset"
 	owned = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owned2", OwnerReferences: []metav1.OwnerReference{ref}}}
+	if _, err := c.Invokes(ktesting.NewCreateAction(cmResource, "ns", owned), nil); err != nil {
+		t.Fatalf("create owned by an object this tracker does not store: %v", err)
+	}
+	created, err := c.Invokes(ktesting.NewCreateAction(deployResource, "ns", &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "with-uid"}}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Name = created.(*appsv1.Deployment).Name
+	owned = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owned3", OwnerReferences: []metav1.OwnerReference{ref}}}
 	if _, err := c.Invokes(ktesting.NewCreateAction(cmResource, "ns", owned), nil); !apierrors.IsInvalid(err) {
-		t.Fatalf("owner reference without uid to a non-fixture: %v", err)
+		t.Fatalf("owner reference without the uid of a stored owner that has one: %v", err)
 	}
 	updated := owner.DeepCopy()
 	updated.Labels = map[string]string{"a": "b"}

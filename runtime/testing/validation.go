@@ -12,9 +12,9 @@ import (
 
 // validateMeta checks the object metadata every kind shares, as the server does on create and
 // update: the name's format, the namespace's, labels, annotations, owner references and finalizers.
-// An owner reference without a uid passes when uidless reports that it names a fixture that was
-// seeded without one (see ObjectTracker.Add): such a test cannot know the owner's uid.
-func validateMeta(obj runtime.Object, m metav1.Object, uidless func(metav1.OwnerReference) bool) field.ErrorList {
+// An owner reference without a uid passes when uidOptional says the test cannot know it (see
+// ObjectTracker.Add).
+func validateMeta(obj runtime.Object, m metav1.Object, uidOptional func(metav1.OwnerReference) bool) field.ErrorList {
 	path := field.NewPath("metadata")
 	var errs field.ErrorList
 	for _, msg := range nameValidator(obj)(m.GetName(), false) {
@@ -29,8 +29,8 @@ func validateMeta(obj runtime.Object, m metav1.Object, uidless func(metav1.Owner
 	errs = append(errs, apivalidation.ValidateAnnotations(m.GetAnnotations(), path.Child("annotations"))...)
 	refs := slices.Clone(m.GetOwnerReferences())
 	for i, ref := range refs {
-		if ref.UID == "" && uidless(ref) {
-			refs[i].UID = "uid-of-a-seeded-fixture" // validated as present; the object keeps its reference as sent
+		if ref.UID == "" && uidOptional(ref) {
+			refs[i].UID = "uid-the-test-cannot-know" // validated as present; the object keeps its reference as sent
 		}
 	}
 	errs = append(errs, apivalidation.ValidateOwnerReferences(refs, path.Child("ownerReferences"))...)

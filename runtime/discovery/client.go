@@ -24,6 +24,9 @@ import (
 const (
 	AcceptV1 = runtime.ContentTypeJSON
 	AcceptV2 = runtime.ContentTypeJSON + ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	// AcceptV2NoPeer asks for the "nopeer" profile of aggregated discovery: only what the API
+	// server answering serves itself, not its peers (mixed-version clusters).
+	AcceptV2NoPeer = AcceptV2 + ";profile=nopeer"
 
 	acceptDiscoveryFormats = AcceptV2 + "," + AcceptV1
 )
@@ -41,6 +44,9 @@ type DiscoveryClient struct {
 	LegacyPrefix string
 	// UseLegacyDiscovery turns off aggregated discovery.
 	UseLegacyDiscovery bool
+	// NoPeerDiscovery asks for the "nopeer" profile of aggregated discovery (AcceptV2NoPeer), so
+	// the answer lists what the API server answering serves itself.
+	NoPeerDiscovery bool
 }
 
 var (
@@ -157,8 +163,11 @@ type discovered struct {
 // fetchRoots reads /api and /apis, as aggregated documents when offered.
 func (d *DiscoveryClient) fetchRoots(ctx context.Context) (*discovered, error) {
 	accept := acceptDiscoveryFormats
-	if d.UseLegacyDiscovery {
+	switch {
+	case d.UseLegacyDiscovery:
 		accept = AcceptV1
+	case d.NoPeerDiscovery:
+		accept = AcceptV2NoPeer + "," + acceptDiscoveryFormats
 	}
 	out := &discovered{groups: &metav1.APIGroupList{}}
 	aggregated := true

@@ -20,6 +20,8 @@ type DiscoveryInterface interface {
 	ServerGroupsInterface
 	ServerResourcesInterface
 	ServerVersionInterface
+	OpenAPISchemaInterface
+	OpenAPIV3SchemaInterface
 	// WithLegacy returns a client that uses the per-group-version (legacy) discovery endpoints only.
 	WithLegacy() DiscoveryInterface
 }
@@ -41,6 +43,8 @@ type DiscoveryInterfaceWithContext interface {
 	ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
 	// ServerVersionWithContext returns the server version.
 	ServerVersionWithContext(ctx context.Context) (*version.Info, error)
+	OpenAPISchemaInterfaceWithContext
+	OpenAPIV3SchemaInterfaceWithContext
 	// WithLegacyWithContext returns a client that uses legacy discovery only.
 	WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext
 }

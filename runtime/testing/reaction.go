@@ -18,16 +18,16 @@ import (
 // delete-collection actions from the tracker. With a tracker from NewObjectTracker or
 // NewFieldManagedObjectTracker every action is one atomic step with the server's semantics,
 // including the status subresource; other ObjectTracker implementations are driven through the
-// interface methods.
+// interface methods. The scale subresource is served as ScaleReaction with DefaultScalePaths
+// serves it.
 func ObjectReaction(objects ObjectTracker) ReactionFunc {
-	var s server
-	if t, ok := objects.(*tracker); ok {
-		s = t
-	} else {
-		s = interfaceServer{objects}
-	}
+	s := serverFor(objects)
+	scale := ScaleReaction(objects, DefaultScalePaths)
 	return func(action Action) (bool, runtime.Object, error) {
 		gvr, ns, sub := action.GetResource(), action.GetNamespace(), action.GetSubresource()
+		if sub == "scale" {
+			return scale(action)
+		}
 		switch a := action.(type) {
 		case ListActionImpl:
 			obj, err := objects.List(gvr, a.Kind, ns, a.ListOptions)
@@ -71,6 +71,15 @@ func ObjectReaction(objects ObjectTracker) ReactionFunc {
 			return false, nil, fmt.Errorf("no reaction implemented for %s %s", action.GetVerb(), describeResource(action))
 		}
 	}
+}
+
+// serverFor returns the request-level view of objects: the tracker itself, or its interface
+// methods for other implementations.
+func serverFor(objects ObjectTracker) server {
+	if t, ok := objects.(*tracker); ok {
+		return t
+	}
+	return interfaceServer{objects}
 }
 
 // server is the request-level interface ObjectReaction drives: each method returns the stored

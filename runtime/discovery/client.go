@@ -125,7 +125,7 @@ func (d *DiscoveryClient) WithLegacy() DiscoveryInterface {
 }
 
 // WithLegacyWithContext is WithLegacy for DiscoveryInterfaceWithContext users.
-func (d *DiscoveryClient) WithLegacyWithContext(context.Context) DiscoveryInterfaceWithContext {
+func (d *DiscoveryClient) WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext {
 	c := *d
 	c.UseLegacyDiscovery = true
 	return &c
@@ -292,12 +292,12 @@ func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.
 }
 
 // ServerResourcesForGroupVersion returns the resources of groupVersion from its legacy discovery document.
-func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (resources *metav1.APIResourceList, err error) {
 	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
 }
 
 // ServerResourcesForGroupVersionWithContext is ServerResourcesForGroupVersion honouring ctx.
-func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (resources *metav1.APIResourceList, err error) {
 	gv, err := schema.ParseGroupVersion(groupVersion)
 	if err != nil {
 		return nil, err

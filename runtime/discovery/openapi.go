@@ -84,7 +84,7 @@ func (d *DiscoveryClient) OpenAPIV3() openapi.Client {
 }
 
 // OpenAPIV3WithContext returns a client of the server's OpenAPI v3 documents.
-func (d *DiscoveryClient) OpenAPIV3WithContext(context.Context) openapi.ClientWithContext {
+func (d *DiscoveryClient) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
 	return openapi.NewClientWithContext(d.restClient)
 }
 

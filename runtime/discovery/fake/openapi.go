@@ -18,7 +18,7 @@ func (c *FakeDiscovery) OpenAPISchema() (*openapi_v2.Document, error) {
 }
 
 // OpenAPISchemaWithContext is OpenAPISchema.
-func (c *FakeDiscovery) OpenAPISchemaWithContext(context.Context) (*openapi_v2.Document, error) {
+func (c *FakeDiscovery) OpenAPISchemaWithContext(ctx context.Context) (*openapi_v2.Document, error) {
 	return c.OpenAPISchema()
 }
 
@@ -28,7 +28,7 @@ func (c *FakeDiscovery) OpenAPISchemaWithContext(context.Context) (*openapi_v2.D
 func (c *FakeDiscovery) OpenAPIV3() openapi.Client { return fakeOpenAPIV3{c} }
 
 // OpenAPIV3WithContext is OpenAPIV3.
-func (c *FakeDiscovery) OpenAPIV3WithContext(context.Context) openapi.ClientWithContext {
+func (c *FakeDiscovery) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
 	return fakeOpenAPIV3{c}
 }
 
@@ -41,7 +41,7 @@ func (f fakeOpenAPIV3) Paths() (map[string]openapi.GroupVersion, error) {
 	return map[string]openapi.GroupVersion{}, nil
 }
 
-func (f fakeOpenAPIV3) PathsWithContext(context.Context) (map[string]openapi.GroupVersionWithContext, error) {
+func (f fakeOpenAPIV3) PathsWithContext(ctx context.Context) (map[string]openapi.GroupVersionWithContext, error) {
 	if err := f.c.invoke("openapi"); err != nil {
 		return nil, err
 	}

@@ -10,21 +10,21 @@ import (
 )
 
 // OpenAPISchema fetches the OpenAPI v2 document through the delegate; it is not cached.
-func (c *CachedDiscoveryClient) OpenAPISchema() (*openapi_v2.Document, error) {
-	return c.delegate.OpenAPISchema()
+func (d *CachedDiscoveryClient) OpenAPISchema() (*openapi_v2.Document, error) {
+	return d.delegate.OpenAPISchema()
 }
 
 // OpenAPISchemaWithContext fetches the OpenAPI v2 document through the delegate.
-func (c *CachedDiscoveryClient) OpenAPISchemaWithContext(ctx context.Context) (*openapi_v2.Document, error) {
-	return discovery.ToOpenAPISchemaInterfaceWithContext(c.delegate).OpenAPISchemaWithContext(ctx)
+func (d *CachedDiscoveryClient) OpenAPISchemaWithContext(ctx context.Context) (*openapi_v2.Document, error) {
+	return discovery.ToOpenAPISchemaInterfaceWithContext(d.delegate).OpenAPISchemaWithContext(ctx)
 }
 
 // OpenAPIV3 returns the delegate's OpenAPI v3 client.
-func (c *CachedDiscoveryClient) OpenAPIV3() openapi.Client {
-	return c.delegate.OpenAPIV3()
+func (d *CachedDiscoveryClient) OpenAPIV3() openapi.Client {
+	return d.delegate.OpenAPIV3()
 }
 
 // OpenAPIV3WithContext returns the delegate's OpenAPI v3 client.
-func (c *CachedDiscoveryClient) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
-	return discovery.OpenAPIV3ToSchemaInterfaceWithContext(c.delegate).OpenAPIV3WithContext(ctx)
+func (d *CachedDiscoveryClient) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
+	return discovery.OpenAPIV3ToSchemaInterfaceWithContext(d.delegate).OpenAPIV3WithContext(ctx)
 }

@@ -268,3 +268,17 @@ func cloneSlice[T any](s []T) []T {
 	}
 	return append(make([]T, 0, len(s)), s...)
 }
+
+// Wrap adds fn to the transport wrappers: fn wraps the round tripper the WrapTransport set so far
+// returns. A nil fn changes nothing.
+func (c *Config) Wrap(fn func(rt http.RoundTripper) http.RoundTripper) {
+	if fn == nil {
+		return
+	}
+	inner := c.WrapTransport
+	if inner == nil {
+		c.WrapTransport = fn
+		return
+	}
+	c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return fn(inner(rt)) }
+}

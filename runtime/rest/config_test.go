@@ -166,3 +166,26 @@ func TestAuthProviderIsReportedUnsupported(t *testing.T) {
 		t.Fatal("RESTClientFor accepted an auth provider")
 	}
 }
+
+// namedTripper records the order wrappers were applied in.
+type namedTripper struct {
+	http.RoundTripper
+	name string
+}
+
+// TestConfigWrapChainsWrappers: each Wrap wraps what the wrappers before it returned.
+func TestConfigWrapChainsWrappers(t *testing.T) {
+	cfg := &Config{}
+	cfg.Wrap(nil)
+	if cfg.WrapTransport != nil {
+		t.Fatal("nil wrapper installed")
+	}
+	for _, name := range []string{"first", "second"} {
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return namedTripper{rt, name} })
+	}
+	outer := cfg.WrapTransport(http.DefaultTransport).(namedTripper)
+	inner, ok := outer.RoundTripper.(namedTripper)
+	if outer.name != "second" || !ok || inner.name != "first" || inner.RoundTripper != http.DefaultTransport {
+		t.Fatalf("wrapped as %+v", outer)
+	}
+}

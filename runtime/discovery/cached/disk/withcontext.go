@@ -26,9 +26,13 @@ func (d *CachedDiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*m
 // ServerResourcesForGroupVersionWithContext is ServerResourcesForGroupVersion; a cache miss asks
 // the delegate with ctx when it takes one.
 func (d *CachedDiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
-	fetch := func() (*metav1.APIResourceList, error) { return d.delegate.ServerResourcesForGroupVersion(groupVersion) }
+	fetch := func() (*metav1.APIResourceList, error) {
+		return d.delegate.ServerResourcesForGroupVersion(groupVersion)
+	}
 	if c, ok := d.delegate.(discovery.ServerResourcesInterfaceWithContext); ok {
-		fetch = func() (*metav1.APIResourceList, error) { return c.ServerResourcesForGroupVersionWithContext(ctx, groupVersion) }
+		fetch = func() (*metav1.APIResourceList, error) {
+			return c.ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
+		}
 	}
 	return cached(d, filepath.Join(d.cacheDirectory, filepath.FromSlash(groupVersion), "serverresources.json"), "APIResourceList", &metav1.APIResourceList{},
 		fetch, func(l *metav1.APIResourceList) bool { return l != nil && len(l.APIResources) > 0 })

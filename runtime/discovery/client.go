@@ -24,6 +24,9 @@ import (
 const (
 	AcceptV1 = runtime.ContentTypeJSON
 	AcceptV2 = runtime.ContentTypeJSON + ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	// AcceptV2NoPeer asks for the "nopeer" profile of aggregated discovery: only what the API
+	// server answering serves itself, not its peers (mixed-version clusters).
+	AcceptV2NoPeer = AcceptV2 + ";profile=nopeer"
 
 	acceptDiscoveryFormats = AcceptV2 + "," + AcceptV1
 )
@@ -41,6 +44,9 @@ type DiscoveryClient struct {
 	LegacyPrefix string
 	// UseLegacyDiscovery turns off aggregated discovery.
 	UseLegacyDiscovery bool
+	// NoPeerDiscovery asks for the "nopeer" profile of aggregated discovery (AcceptV2NoPeer), so
+	// the answer lists what the API server answering serves itself.
+	NoPeerDiscovery bool
 }
 
 var (
@@ -119,7 +125,7 @@ func (d *DiscoveryClient) WithLegacy() DiscoveryInterface {
 }
 
 // WithLegacyWithContext is WithLegacy for DiscoveryInterfaceWithContext users.
-func (d *DiscoveryClient) WithLegacyWithContext(context.Context) DiscoveryInterfaceWithContext {
+func (d *DiscoveryClient) WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext {
 	c := *d
 	c.UseLegacyDiscovery = true
 	return &c
@@ -157,8 +163,11 @@ type discovered struct {
 // fetchRoots reads /api and /apis, as aggregated documents when offered.
 func (d *DiscoveryClient) fetchRoots(ctx context.Context) (*discovered, error) {
 	accept := acceptDiscoveryFormats
-	if d.UseLegacyDiscovery {
+	switch {
+	case d.UseLegacyDiscovery:
 		accept = AcceptV1
+	case d.NoPeerDiscovery:
+		accept = AcceptV2NoPeer + "," + acceptDiscoveryFormats
 	}
 	out := &discovered{groups: &metav1.APIGroupList{}}
 	aggregated := true
@@ -283,12 +292,12 @@ func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.
 }
 
 // ServerResourcesForGroupVersion returns the resources of groupVersion from its legacy discovery document.
-func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (resources *metav1.APIResourceList, err error) {
 	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
 }
 
 // ServerResourcesForGroupVersionWithContext is ServerResourcesForGroupVersion honouring ctx.
-func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (resources *metav1.APIResourceList, err error) {
 	gv, err := schema.ParseGroupVersion(groupVersion)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,8 @@ type DiscoveryInterface interface {
 	ServerGroupsInterface
 	ServerResourcesInterface
 	ServerVersionInterface
+	OpenAPISchemaInterface
+	OpenAPIV3SchemaInterface
 	// WithLegacy returns a client that uses the per-group-version (legacy) discovery endpoints only.
 	WithLegacy() DiscoveryInterface
 }
@@ -29,18 +31,11 @@ type DiscoveryInterface interface {
 type DiscoveryInterfaceWithContext interface {
 	// RESTClient returns the client used for discovery requests.
 	RESTClient() rest.Interface
-	// ServerGroupsWithContext returns the supported groups.
-	ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error)
-	// ServerResourcesForGroupVersionWithContext returns the resources of one group version.
-	ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error)
-	// ServerGroupsAndResourcesWithContext returns all groups and resources; see ServerGroupsAndResources.
-	ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error)
-	// ServerPreferredResourcesWithContext returns each resource once, in its most preferred version.
-	ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
-	// ServerPreferredNamespacedResourcesWithContext returns the preferred namespaced resources.
-	ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
-	// ServerVersionWithContext returns the server version.
-	ServerVersionWithContext(ctx context.Context) (*version.Info, error)
+	ServerGroupsInterfaceWithContext
+	ServerResourcesInterfaceWithContext
+	ServerVersionInterfaceWithContext
+	OpenAPISchemaInterfaceWithContext
+	OpenAPIV3SchemaInterfaceWithContext
 	// WithLegacyWithContext returns a client that uses legacy discovery only.
 	WithLegacyWithContext(ctx context.Context) DiscoveryInterfaceWithContext
 }
@@ -69,6 +64,30 @@ type ServerResourcesInterface interface {
 	ServerPreferredResources() ([]*metav1.APIResourceList, error)
 	// ServerPreferredNamespacedResources is ServerPreferredResources restricted to namespaced resources.
 	ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error)
+}
+
+// ServerGroupsInterfaceWithContext is ServerGroupsInterface honouring a context.
+type ServerGroupsInterfaceWithContext interface {
+	// ServerGroupsWithContext returns the supported groups.
+	ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error)
+}
+
+// ServerResourcesInterfaceWithContext is ServerResourcesInterface honouring a context.
+type ServerResourcesInterfaceWithContext interface {
+	// ServerResourcesForGroupVersionWithContext returns the resources of one group version.
+	ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error)
+	// ServerGroupsAndResourcesWithContext returns all groups and resources; see ServerGroupsAndResources.
+	ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error)
+	// ServerPreferredResourcesWithContext returns each resource once, in its most preferred version.
+	ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
+	// ServerPreferredNamespacedResourcesWithContext returns the preferred namespaced resources.
+	ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error)
+}
+
+// ServerVersionInterfaceWithContext is ServerVersionInterface honouring a context.
+type ServerVersionInterfaceWithContext interface {
+	// ServerVersionWithContext returns the server version.
+	ServerVersionWithContext(ctx context.Context) (*version.Info, error)
 }
 
 // ServerVersionInterface reports the server version.

@@ -58,7 +58,7 @@ type RESTClient struct {
 	// contentTypeDefaulted records that ContentType was not configured, so requests may prefer protobuf.
 	contentTypeDefaulted bool
 	rateLimiter          RateLimiter
-	warningHandler       WarningHandler
+	warningHandler       WarningHandlerWithContext
 
 	// Client performs the HTTP requests; http.DefaultClient when nil.
 	Client *http.Client
@@ -207,7 +207,7 @@ func newClientForConfig(config *Config, httpClient *http.Client, gv schema.Group
 	if err != nil {
 		return nil, err
 	}
-	c.warningHandler = config.WarningHandler
+	c.warningHandler = warningHandlerFor(config)
 	return c, nil
 }
 
@@ -318,13 +318,14 @@ func AnonymousClientConfig(config *Config) *Config {
 			CAData:     cloneSlice(config.CAData),
 			NextProtos: cloneSlice(config.NextProtos),
 		},
-		RateLimiter:    config.RateLimiter,
-		WarningHandler: config.WarningHandler,
-		UserAgent:      config.UserAgent,
-		QPS:            config.QPS,
-		Burst:          config.Burst,
-		Timeout:        config.Timeout,
-		Dial:           config.Dial,
-		Proxy:          config.Proxy,
+		RateLimiter:               config.RateLimiter,
+		WarningHandler:            config.WarningHandler,
+		WarningHandlerWithContext: config.WarningHandlerWithContext,
+		UserAgent:                 config.UserAgent,
+		QPS:                       config.QPS,
+		Burst:                     config.Burst,
+		Timeout:                   config.Timeout,
+		Dial:                      config.Dial,
+		Proxy:                     config.Proxy,
 	}
 }

@@ -44,6 +44,14 @@ type Config struct {
 	// ExecProvider runs an external credential plugin to obtain credentials.
 	ExecProvider *ExecConfig
 
+	// AuthProvider names a legacy in-tree auth-provider plugin (gcp, azure, oidc). kgen has none:
+	// building a transport for a Config that sets it fails with an error that says so; use an
+	// exec credential plugin (ExecProvider) instead.
+	AuthProvider *AuthProviderConfig
+	// AuthConfigPersister would store an auth-provider plugin's refreshed configuration; kept so
+	// that configuration code written for client-go compiles.
+	AuthConfigPersister AuthProviderConfigPersister
+
 	// TLSClientConfig holds TLS settings.
 	TLSClientConfig
 
@@ -67,6 +75,9 @@ type Config struct {
 
 	// WarningHandler receives warnings sent by the server; nil means the package default handler.
 	WarningHandler WarningHandler
+	// WarningHandlerWithContext receives warnings with the request's context; it takes precedence
+	// over WarningHandler.
+	WarningHandlerWithContext WarningHandlerWithContext
 
 	// Timeout bounds each request; zero means no timeout beyond the request context.
 	Timeout time.Duration
@@ -76,6 +87,36 @@ type Config struct {
 
 	// Proxy chooses the proxy for each request; nil means http.ProxyFromEnvironment.
 	Proxy func(*http.Request) (*url.URL, error)
+}
+
+// AuthProviderConfig names an auth-provider plugin and holds its configuration, as a kubeconfig's
+// auth-provider stanza does.
+type AuthProviderConfig struct {
+	// Name is the plugin's name, such as "oidc".
+	Name string
+	// Config is the plugin's configuration.
+	Config map[string]string
+}
+
+// DeepCopy returns a copy of c; nil stays nil.
+func (c *AuthProviderConfig) DeepCopy() *AuthProviderConfig {
+	if c == nil {
+		return nil
+	}
+	out := &AuthProviderConfig{Name: c.Name}
+	if c.Config != nil {
+		out.Config = make(map[string]string, len(c.Config))
+		for k, v := range c.Config {
+			out.Config[k] = v
+		}
+	}
+	return out
+}
+
+// AuthProviderConfigPersister stores an auth-provider plugin's updated configuration.
+type AuthProviderConfigPersister interface {
+	// Persist stores config.
+	Persist(config map[string]string) error
 }
 
 // ImpersonationConfig makes requests act as another user.
@@ -217,6 +258,7 @@ func CopyConfig(c *Config) *Config {
 		e.Env = cloneSlice(e.Env)
 		out.ExecProvider = &e
 	}
+	out.AuthProvider = c.AuthProvider.DeepCopy()
 	return &out
 }
 
@@ -225,4 +267,18 @@ func cloneSlice[T any](s []T) []T {
 		return nil
 	}
 	return append(make([]T, 0, len(s)), s...)
+}
+
+// Wrap adds fn to the transport wrappers: fn wraps the round tripper the WrapTransport set so far
+// returns. A nil fn changes nothing.
+func (c *Config) Wrap(fn func(rt http.RoundTripper) http.RoundTripper) {
+	if fn == nil {
+		return
+	}
+	inner := c.WrapTransport
+	if inner == nil {
+		c.WrapTransport = fn
+		return
+	}
+	c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return fn(inner(rt)) }
 }

@@ -112,3 +112,80 @@ func TestRESTClientForGroupVersion(t *testing.T) {
 		t.Fatal("a bad host was accepted")
 	}
 }
+
+// contextHandler keeps the warnings it is given with a value of the request's context.
+type contextHandler struct{ seen []string }
+
+type ctxKey struct{}
+
+func (h *contextHandler) HandleWarningHeaderWithContext(ctx context.Context, _ int, _ string, text string) {
+	v, _ := ctx.Value(ctxKey{}).(string)
+	h.seen = append(h.seen, v+":"+text)
+}
+
+// TestWarningHandlerWithContext: the context-aware handler gets the request's context and wins
+// over WarningHandler; a request can set its own.
+func TestWarningHandlerWithContext(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Warning", `299 - "careful"`)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Success"}`))
+	}))
+	defer srv.Close()
+	plain, withCtx := &recordingHandler{}, &contextHandler{}
+	c := coreClient(t, srv, func(c *Config) { c.WarningHandler, c.WarningHandlerWithContext = plain, withCtx })
+	ctx := context.WithValue(context.Background(), ctxKey{}, "req")
+	if err := c.Get().Resource("pods").Do(ctx).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.texts) != 0 || len(withCtx.seen) != 1 || withCtx.seen[0] != "req:careful" {
+		t.Fatalf("plain %v, with context %v", plain.texts, withCtx.seen)
+	}
+	perRequest := &contextHandler{}
+	if _, err := c.Get().Resource("pods").WarningHandlerWithContext(perRequest).DoRaw(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(perRequest.seen) != 1 || len(withCtx.seen) != 1 {
+		t.Fatalf("per request %v, client %v", perRequest.seen, withCtx.seen)
+	}
+}
+
+// TestAuthProviderIsReportedUnsupported: a Config naming an auth-provider plugin fails to build
+// a transport with an error that names the plugin and the way out; CopyConfig keeps the fields.
+func TestAuthProviderIsReportedUnsupported(t *testing.T) {
+	cfg := &Config{Host: "https://h", AuthProvider: &AuthProviderConfig{Name: "oidc", Config: map[string]string{"k": "v"}}}
+	copied := CopyConfig(cfg)
+	if copied.AuthProvider == cfg.AuthProvider || copied.AuthProvider.Config["k"] != "v" {
+		t.Fatalf("CopyConfig: %+v", copied.AuthProvider)
+	}
+	_, err := TransportFor(cfg)
+	if err == nil || !strings.Contains(err.Error(), `"oidc"`) || !strings.Contains(err.Error(), "ExecProvider") {
+		t.Fatalf("TransportFor: %v", err)
+	}
+	if _, err := RESTClientFor(cfg); err == nil {
+		t.Fatal("RESTClientFor accepted an auth provider")
+	}
+}
+
+// namedTripper records the order wrappers were applied in.
+type namedTripper struct {
+	http.RoundTripper
+	name string
+}
+
+// TestConfigWrapChainsWrappers: each Wrap wraps what the wrappers before it returned.
+func TestConfigWrapChainsWrappers(t *testing.T) {
+	cfg := &Config{}
+	cfg.Wrap(nil)
+	if cfg.WrapTransport != nil {
+		t.Fatal("nil wrapper installed")
+	}
+	for _, name := range []string{"first", "second"} {
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return namedTripper{rt, name} })
+	}
+	outer := cfg.WrapTransport(http.DefaultTransport).(namedTripper)
+	inner, ok := outer.RoundTripper.(namedTripper)
+	if outer.name != "second" || !ok || inner.name != "first" || inner.RoundTripper != http.DefaultTransport {
+		t.Fatalf("wrapped as %+v", outer)
+	}
+}

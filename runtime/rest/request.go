@@ -43,7 +43,7 @@ type Request struct {
 	content              ClientContentConfig
 	contentTypeDefaulted bool
 	rateLimiter          RateLimiter
-	warningHandler       WarningHandler
+	warningHandler       WarningHandlerWithContext
 	timeout              time.Duration
 	maxRetries           int
 
@@ -325,6 +325,13 @@ func (r *Request) Throttle(limiter RateLimiter) *Request {
 
 // WarningHandler replaces the warning handler for this request.
 func (r *Request) WarningHandler(handler WarningHandler) *Request {
+	r.warningHandler = withoutContext(handler)
+	return r
+}
+
+// WarningHandlerWithContext replaces the warning handler for this request with one that is
+// given the request's context.
+func (r *Request) WarningHandlerWithContext(handler WarningHandlerWithContext) *Request {
 	r.warningHandler = handler
 	return r
 }
@@ -619,7 +626,7 @@ func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 	var streamErr error
 	err := r.send(ctx, sendPolicy{throttle: true}, func(req *http.Request, resp *http.Response) bool {
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			r.handleWarnings(resp)
+			r.handleWarnings(ctx, resp)
 			body = resp.Body
 			return true
 		}
@@ -664,8 +671,8 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	return w, watchErr
 }
 
-func (r *Request) handleWarnings(resp *http.Response) []utilnet.WarningHeader {
-	return handleWarnings(resp.Header, r.warningHandler)
+func (r *Request) handleWarnings(ctx context.Context, resp *http.Response) []utilnet.WarningHeader {
+	return handleWarnings(ctx, resp.Header, r.warningHandler)
 }
 
 // transformResponse reads the response and turns it into a Result, decoding server errors into StatusErrors.
@@ -700,7 +707,7 @@ func (r *Request) transformResponse(ctx context.Context, req *http.Request, resp
 		contentType: contentType,
 		statusCode:  resp.StatusCode,
 		decoder:     decoder,
-		warnings:    r.handleWarnings(resp),
+		warnings:    r.handleWarnings(ctx, resp),
 	}
 	if resp.StatusCode == http.StatusSwitchingProtocols || (resp.StatusCode >= 200 && resp.StatusCode <= http.StatusPartialContent) {
 		return result

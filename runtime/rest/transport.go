@@ -32,6 +32,9 @@ func TransportFor(config *Config) (http.RoundTripper, error) {
 		execAuth *execAuthenticator
 		err      error
 	)
+	if config.AuthProvider != nil {
+		return nil, fmt.Errorf("auth provider %q is not supported: kgen has no auth-provider plugins; use an exec credential plugin (ExecProvider) instead", config.AuthProvider.Name)
+	}
 	if config.ExecProvider != nil {
 		if config.BearerToken != "" || config.BearerTokenFile != "" || config.Username != "" {
 			return nil, fmt.Errorf("exec credential plugin cannot be combined with a bearer token or basic auth")

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -105,17 +106,47 @@ func getDefaultWarningHandler() WarningHandler {
 	return defaultWarningHandler
 }
 
-func handleWarnings(h http.Header, handler WarningHandler) []utilnet.WarningHeader {
+// WarningHandlerWithContext is WarningHandler for handlers that use the request's context, e.g.
+// its logger. Config.WarningHandlerWithContext takes precedence over Config.WarningHandler.
+type WarningHandlerWithContext interface {
+	// HandleWarningHeaderWithContext is called with the context of the request that got the warning.
+	HandleWarningHeaderWithContext(ctx context.Context, code int, agent string, text string)
+}
+
+// withoutContext adapts a WarningHandler; nil stays nil.
+func withoutContext(h WarningHandler) WarningHandlerWithContext {
+	if h == nil {
+		return nil
+	}
+	return warningHandlerAdapter{h}
+}
+
+type warningHandlerAdapter struct{ WarningHandler }
+
+func (a warningHandlerAdapter) HandleWarningHeaderWithContext(_ context.Context, code int, agent string, text string) {
+	a.HandleWarningHeader(code, agent, text)
+}
+
+// warningHandlerFor is config's handler: WarningHandlerWithContext, else WarningHandler, else nil
+// (the package default).
+func warningHandlerFor(config *Config) WarningHandlerWithContext {
+	if config.WarningHandlerWithContext != nil {
+		return config.WarningHandlerWithContext
+	}
+	return withoutContext(config.WarningHandler)
+}
+
+func handleWarnings(ctx context.Context, h http.Header, handler WarningHandlerWithContext) []utilnet.WarningHeader {
 	values := h.Values("Warning")
 	if len(values) == 0 {
 		return nil
 	}
 	if handler == nil {
-		handler = getDefaultWarningHandler()
+		handler = withoutContext(getDefaultWarningHandler())
 	}
 	ws, _ := utilnet.ParseWarningHeaders(values)
 	for _, w := range ws {
-		handler.HandleWarningHeader(w.Code, w.Agent, w.Text)
+		handler.HandleWarningHeaderWithContext(ctx, w.Code, w.Agent, w.Text)
 	}
 	return ws
 }

@@ -30,7 +30,7 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	if err != nil {
 		return nil, err
 	}
-	r.handleWarnings(resp)
+	r.handleWarnings(ctx, resp)
 	frames := streaming.NewDecoder(framer.NewFrameReader(resp.Body), streamSerializer)
 	return watch.NewStreamWatcherWithLogger(
 		klog.FromContext(ctx),

@@ -1,15 +1,15 @@
 package testing
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
 // FakeClient is what a generated fake clientset offers on top of its typed clients.
@@ -33,25 +33,22 @@ type FakeClient interface {
 	// InvokesWatch records the watch action and answers it through the watch chain.
 	InvokesWatch(action Action) (watch.Interface, error)
 	// InvokesProxy records the proxy action and answers it through the proxy chain.
-	InvokesProxy(action Action) ResponseWrapper
+	InvokesProxy(action Action) rest.ResponseWrapper
 	// ClearActions forgets the recorded actions.
 	ClearActions()
 	// Actions returns the recorded actions, oldest first.
 	Actions() []Action
 }
 
-// ResponseWrapper is the result of a proxied request; runtime/rest's *Request satisfies it.
-type ResponseWrapper interface {
-	// DoRaw returns the whole response body.
-	DoRaw(ctx context.Context) ([]byte, error)
-	// Stream returns the response body as a stream.
-	Stream(ctx context.Context) (io.ReadCloser, error)
-}
-
 // Fake records the actions a fake client is asked to perform and answers them through chains of
 // reactors. Generated fake clientsets embed it.
+//
+// Like client-go's, it embeds a sync.RWMutex that guards the recorded actions and the reaction
+// chains, so fake clientsets and group clients offer Lock, RLock and the rest. Reactors run without
+// the lock held: a reactor may call the Fake, and a test holding Lock blocks every action until it
+// calls Unlock.
 type Fake struct {
-	mu      sync.RWMutex
+	sync.RWMutex
 	actions []Action
 
 	// ReactionChain is tried in order for every non-watch, non-proxy action.
@@ -86,7 +83,7 @@ type ProxyReactor interface {
 	// Handles reports whether React should be tried for the action.
 	Handles(action Action) bool
 	// React produces the response; handled=false passes the action on to the next reactor.
-	React(action Action) (handled bool, ret ResponseWrapper, err error)
+	React(action Action) (handled bool, ret rest.ResponseWrapper, err error)
 }
 
 // ReactionFunc answers an action; handled=false passes it on to the next reactor in the chain.
@@ -96,55 +93,55 @@ type ReactionFunc func(action Action) (handled bool, ret runtime.Object, err err
 type WatchReactionFunc func(action Action) (handled bool, ret watch.Interface, err error)
 
 // ProxyReactionFunc answers a proxy action; handled=false passes it on.
-type ProxyReactionFunc func(action Action) (handled bool, ret ResponseWrapper, err error)
+type ProxyReactionFunc func(action Action) (handled bool, ret rest.ResponseWrapper, err error)
 
 // AddReactor appends a reaction for verb and resource ("*" matches any) to the chain.
 func (c *Fake) AddReactor(verb, resource string, reaction ReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.ReactionChain = append(c.ReactionChain, &SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction})
 }
 
 // PrependReactor puts a reaction for verb and resource in front of the chain.
 func (c *Fake) PrependReactor(verb, resource string, reaction ReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.ReactionChain = append([]Reactor{&SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction}}, c.ReactionChain...)
 }
 
 // AddWatchReactor appends a watch reaction for resource ("*" matches any) to the chain.
 func (c *Fake) AddWatchReactor(resource string, reaction WatchReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.WatchReactionChain = append(c.WatchReactionChain, &SimpleWatchReactor{Resource: resource, Reaction: reaction})
 }
 
 // PrependWatchReactor puts a watch reaction for resource in front of the chain.
 func (c *Fake) PrependWatchReactor(resource string, reaction WatchReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.WatchReactionChain = append([]WatchReactor{&SimpleWatchReactor{Resource: resource, Reaction: reaction}}, c.WatchReactionChain...)
 }
 
 // AddProxyReactor appends a proxy reaction for resource to the chain.
 func (c *Fake) AddProxyReactor(resource string, reaction ProxyReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.ProxyReactionChain = append(c.ProxyReactionChain, &SimpleProxyReactor{Resource: resource, Reaction: reaction})
 }
 
 // PrependProxyReactor puts a proxy reaction for resource in front of the chain.
 func (c *Fake) PrependProxyReactor(resource string, reaction ProxyReactionFunc) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.ProxyReactionChain = append([]ProxyReactor{&SimpleProxyReactor{Resource: resource, Reaction: reaction}}, c.ProxyReactionChain...)
 }
 
 // record stores a copy of the action and returns another copy for the reactors together with a
 // snapshot of the chain, so reactors run without the lock and may themselves call the Fake.
 func record[R any](c *Fake, action Action, chain *[]R) (Action, []R) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.actions = append(c.actions, action.DeepCopy())
 	return action.DeepCopy(), append([]R(nil), *chain...)
 }
@@ -190,7 +187,7 @@ func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 
 // InvokesProxy records the action and returns the response of the first reactor that handles it
 // without error, or nil.
-func (c *Fake) InvokesProxy(action Action) ResponseWrapper {
+func (c *Fake) InvokesProxy(action Action) rest.ResponseWrapper {
 	action, chain := record(c, action, &c.ProxyReactionChain)
 	for _, r := range chain {
 		if !r.Handles(action) {
@@ -205,15 +202,15 @@ func (c *Fake) InvokesProxy(action Action) ResponseWrapper {
 
 // ClearActions forgets the recorded actions.
 func (c *Fake) ClearActions() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.Lock()
+	defer c.Unlock()
 	c.actions = nil
 }
 
 // Actions returns the recorded actions, oldest first.
 func (c *Fake) Actions() []Action {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
+	c.RLock()
+	defer c.RUnlock()
 	return append(make([]Action, 0, len(c.actions)), c.actions...)
 }
 
@@ -262,7 +259,7 @@ type SimpleProxyReactor struct {
 func (r *SimpleProxyReactor) Handles(action Action) bool { return resourceCovers(r.Resource, action) }
 
 // React calls the reaction.
-func (r *SimpleProxyReactor) React(action Action) (bool, ResponseWrapper, error) {
+func (r *SimpleProxyReactor) React(action Action) (bool, rest.ResponseWrapper, error) {
 	return r.Reaction(action)
 }
 

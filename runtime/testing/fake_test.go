@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/rest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
 
@@ -196,10 +197,10 @@ func TestFakeProxyReactors(t *testing.T) {
 	if f.InvokesProxy(action) != nil {
 		t.Fatal("unhandled proxy returned a response")
 	}
-	f.AddProxyReactor("services", func(ktesting.Action) (bool, ktesting.ResponseWrapper, error) {
+	f.AddProxyReactor("services", func(ktesting.Action) (bool, rest.ResponseWrapper, error) {
 		return true, fixedResponse("second"), nil
 	})
-	f.PrependProxyReactor("*", func(ktesting.Action) (bool, ktesting.ResponseWrapper, error) {
+	f.PrependProxyReactor("*", func(ktesting.Action) (bool, rest.ResponseWrapper, error) {
 		return true, nil, errors.New("errors pass the action on")
 	})
 	body, err := f.InvokesProxy(action).DoRaw(context.Background())
@@ -208,5 +209,47 @@ func TestFakeProxyReactors(t *testing.T) {
 	}
 	if got := f.Actions()[1].(ktesting.ProxyGetAction); got.GetPath() != "/healthz" || got.GetName() != "svc" || got.GetPort() != "80" {
 		t.Fatalf("recorded %+v", got)
+	}
+}
+
+// TestFakeEmbedsRWMutex: as with client-go's Fake, a test holding the Fake's lock holds back every
+// action until it unlocks, and reactors run without the lock, so they may call the Fake themselves.
+func TestFakeEmbedsRWMutex(t *testing.T) {
+	f := &ktesting.Fake{}
+	f.AddReactor("get", "configmaps", func(a ktesting.Action) (bool, runtime.Object, error) {
+		_ = f.Actions() // takes RLock: must not deadlock with the action being recorded
+		return true, &corev1.ConfigMap{}, nil
+	})
+	var locker interface {
+		Lock()
+		Unlock()
+		RLock()
+		RUnlock()
+		TryLock() bool
+		TryRLock() bool
+	} = f
+	_ = f.RLocker()
+	locker.Lock()
+	if locker.TryRLock() {
+		t.Fatal("TryRLock succeeded while the write lock was held")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Invokes(ktesting.NewGetAction(cmResource, "ns", "a"), nil)
+		done <- err
+	}()
+	if n := len(f.ReactionChain); n != 1 { // read under our own lock
+		t.Fatalf("chain has %d reactors", n)
+	}
+	locker.Unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !locker.TryRLock() {
+		t.Fatal("TryRLock failed with no lock held")
+	}
+	locker.RUnlock()
+	if n := len(f.Actions()); n != 1 {
+		t.Fatalf("recorded %d actions, want 1", n)
 	}
 }

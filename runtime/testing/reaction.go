@@ -18,25 +18,25 @@ import (
 // delete-collection actions from the tracker. With a tracker from NewObjectTracker or
 // NewFieldManagedObjectTracker every action is one atomic step with the server's semantics,
 // including the status subresource; other ObjectTracker implementations are driven through the
-// interface methods.
-func ObjectReaction(objects ObjectTracker) ReactionFunc {
-	var s server
-	if t, ok := objects.(*tracker); ok {
-		s = t
-	} else {
-		s = interfaceServer{objects}
-	}
+// interface methods. The scale subresource is served as ScaleReaction with DefaultScalePaths
+// serves it.
+func ObjectReaction(tracker ObjectTracker) ReactionFunc {
+	s := serverFor(tracker)
+	scale := ScaleReaction(tracker, DefaultScalePaths)
 	return func(action Action) (bool, runtime.Object, error) {
 		gvr, ns, sub := action.GetResource(), action.GetNamespace(), action.GetSubresource()
+		if sub == "scale" {
+			return scale(action)
+		}
 		switch a := action.(type) {
 		case ListActionImpl:
-			obj, err := objects.List(gvr, a.Kind, ns, a.ListOptions)
+			obj, err := tracker.List(gvr, a.Kind, ns, a.ListOptions)
 			return true, obj, err
 		case GetActionImpl:
 			if sub != "" && sub != "status" {
 				return true, nil, unsupportedSubresource(gvr, sub, "get")
 			}
-			obj, err := objects.Get(gvr, ns, a.Name, a.GetOptions)
+			obj, err := tracker.Get(gvr, ns, a.Name, a.GetOptions)
 			if err == nil && sub == "status" && !servesStatus(obj) {
 				return true, nil, errNoSuchSubresource()
 			}
@@ -46,7 +46,7 @@ func ObjectReaction(objects ObjectTracker) ReactionFunc {
 				obj, err := s.create(gvr, a.Object, ns, a.CreateOptions)
 				return true, obj, err
 			}
-			if !sameStoredType(objects, gvr, ns, a.Object) {
+			if !sameStoredType(tracker, gvr, ns, a.Object) {
 				// Another kind posted to a subresource (an Eviction, a TokenRequest): echoed, not stored.
 				return true, deepCopyObject(a.Object), nil
 			}
@@ -54,7 +54,7 @@ func ObjectReaction(objects ObjectTracker) ReactionFunc {
 				DryRun: a.CreateOptions.DryRun, FieldManager: a.CreateOptions.FieldManager})
 			return true, obj, err
 		case UpdateActionImpl:
-			if sub != "" && sub != "status" && !sameStoredType(objects, gvr, ns, a.Object) {
+			if sub != "" && sub != "status" && !sameStoredType(tracker, gvr, ns, a.Object) {
 				return true, deepCopyObject(a.Object), nil
 			}
 			obj, err := s.update(gvr, sub, a.Object, ns, a.UpdateOptions)
@@ -71,6 +71,15 @@ func ObjectReaction(objects ObjectTracker) ReactionFunc {
 			return false, nil, fmt.Errorf("no reaction implemented for %s %s", action.GetVerb(), describeResource(action))
 		}
 	}
+}
+
+// serverFor returns the request-level view of objects: the tracker itself, or its interface
+// methods for other implementations.
+func serverFor(objects ObjectTracker) server {
+	if t, ok := objects.(*tracker); ok {
+		return t
+	}
+	return interfaceServer{objects}
 }
 
 // server is the request-level interface ObjectReaction drives: each method returns the stored

@@ -24,7 +24,12 @@ import (
 // the API server does. Generated fake clientsets route every action to one through ObjectReaction.
 type ObjectTracker interface {
 	// Add stores an object as pre-existing server state (the items of a list one by one). The
-	// resource is guessed from the object's kind; only resourceVersion is assigned.
+	// resource is guessed from the object's kind. The object is kept as given, as client-go's
+	// tracker keeps the fixtures a test seeds: no resourceVersion, uid or timestamps are filled
+	// in, so objects read back (and the actions a controller records from them) equal the
+	// fixtures. Writes through the clientset get server behaviour, resourceVersions included,
+	// except that an owner reference may leave out the uid unless the tracker stores the owner it
+	// names with one (seeded owners often have none, or live in another fake clientset).
 	Add(obj runtime.Object) error
 
 	// Get returns a copy of the object, or a NotFound error.
@@ -77,6 +82,32 @@ type tracker struct {
 	rv        int64 // the last resourceVersion assigned
 	resources map[schema.GroupVersionResource]*resourceStore
 	managers  map[managerKey]*managedfields.FieldManager
+}
+
+// ownerUIDOptional returns whether an owner reference of an object in namespace ns may leave out
+// the uid: unless this tracker stores the owner it names with a uid, a test cannot supply one (the
+// owner is a fixture seeded without a uid, or lives in another fake clientset), so only then the
+// server's rule applies. Callers hold t.mu.
+func (t *tracker) ownerUIDOptional(ns string) func(metav1.OwnerReference) bool {
+	return func(ref metav1.OwnerReference) bool {
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil {
+			return false
+		}
+		for _, s := range t.resources {
+			if s.kind.Group != gv.Group || s.kind.Kind != ref.Kind {
+				continue
+			}
+			for _, key := range []types.NamespacedName{{Namespace: ns, Name: ref.Name}, {Name: ref.Name}} {
+				if obj, ok := s.objects[key]; ok {
+					if m, err := meta.Accessor(obj); err == nil && m.GetUID() != "" {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
 }
 
 // resourceStore is everything the tracker keeps for one resource.
@@ -137,9 +168,17 @@ func (t *tracker) store(gvr schema.GroupVersionResource) *resourceStore {
 // commit records a change: it assigns the next resourceVersion to obj, stores it (or removes it for
 // a delete), appends the event to the history and hands it to the watchers. Callers hold t.mu.
 func (t *tracker) commit(s *resourceStore, typ watch.EventType, obj, prev runtime.Object) runtime.Object {
+	return t.commitAs(s, typ, obj, prev, true)
+}
+
+// commitAs is commit; with stamp false the change still takes the next resourceVersion (for
+// lists and watches) but obj keeps the resourceVersion it has, as fixtures do.
+func (t *tracker) commitAs(s *resourceStore, typ watch.EventType, obj, prev runtime.Object, stamp bool) runtime.Object {
 	t.rv++
 	m, _ := meta.Accessor(obj)
-	m.SetResourceVersion(strconv.FormatInt(t.rv, 10))
+	if stamp {
+		m.SetResourceVersion(strconv.FormatInt(t.rv, 10))
+	}
 	key := types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}
 	if typ == watch.Deleted {
 		delete(s.objects, key)
@@ -243,7 +282,7 @@ func (t *tracker) Add(obj runtime.Object) error {
 		if _, exists := s.objects[key]; exists {
 			return apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
 		}
-		t.commit(s, watch.Added, obj.DeepCopyObject(), nil)
+		t.commitAs(s, watch.Added, obj.DeepCopyObject(), nil, false)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -459,7 +460,7 @@ func TestTrackerAddListAndConflicts(t *testing.T) {
 		t.Fatalf("re-add: %v", err)
 	}
 	got, err := o.Get(cmResource, "ns", "b")
-	if err != nil || got.(*corev1.ConfigMap).ResourceVersion == "" {
+	if err != nil || !equality.Semantic.DeepEqual(got, &list.Items[1]) {
 		t.Fatalf("get: %v %v", got, err)
 	}
 	if _, err := o.Get(cmResource, "ns", "b", metav1.GetOptions{}, metav1.GetOptions{}); err == nil {
@@ -746,5 +747,53 @@ func TestMissingObjectsAreBadRequests(t *testing.T) {
 	} {
 		_, err := c.Invokes(action, nil)
 		wantStatus(t, err, 400, metav1.StatusReasonBadRequest)
+	}
+}
+
+// TestTrackerKeepsFixturesAsGiven: seeded objects read back exactly as seeded (client-go's tracker
+// keeps them so, and tests compare recorded actions with their fixtures), lists still carry a
+// resourceVersion a watch can start from, writes through the clientset get the server's
+// resourceVersions, and an owner reference may leave out a uid the test cannot know.
+func TestTrackerKeepsFixturesAsGiven(t *testing.T) {
+	deployResource := appsv1.SchemeGroupVersion.WithResource("deployments")
+	deployKind := appsv1.SchemeGroupVersion.WithKind("Deployment")
+	owner := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owner"}}
+	c := newClient(t, owner)
+	got, err := c.tracker.Get(deployResource, "ns", "owner")
+	if err != nil || !equality.Semantic.DeepEqual(got, owner) {
+		t.Fatalf("fixture read back as %v, %v", got, err)
+	}
+	list, err := c.tracker.List(deployResource, deployKind, "ns")
+	if err != nil || list.(*appsv1.DeploymentList).ResourceVersion == "" {
+		t.Fatalf("list %v, %v", list, err)
+	}
+	ref := *metav1.NewControllerRef(owner, appsv1.SchemeGroupVersion.WithKind("Deployment"))
+	owned := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owned", OwnerReferences: []metav1.OwnerReference{ref}}}
+	obj, err := c.Invokes(ktesting.NewCreateAction(cmResource, "ns", owned), nil)
+	if err != nil {
+		t.Fatalf("create owned by a uid-less fixture: %v", err)
+	}
+	if m := obj.(*corev1.ConfigMap); m.ResourceVersion == "" || m.UID == "" || m.OwnerReferences[0].UID != "" {
+		t.Fatalf("created %+v", m.ObjectMeta)
+	}
+	ref.Name = "in-another-clientset"
+	owned = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owned2", OwnerReferences: []metav1.OwnerReference{ref}}}
+	if _, err := c.Invokes(ktesting.NewCreateAction(cmResource, "ns", owned), nil); err != nil {
+		t.Fatalf("create owned by an object this tracker does not store: %v", err)
+	}
+	created, err := c.Invokes(ktesting.NewCreateAction(deployResource, "ns", &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "with-uid"}}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Name = created.(*appsv1.Deployment).Name
+	owned = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "owned3", OwnerReferences: []metav1.OwnerReference{ref}}}
+	if _, err := c.Invokes(ktesting.NewCreateAction(cmResource, "ns", owned), nil); !apierrors.IsInvalid(err) {
+		t.Fatalf("owner reference without the uid of a stored owner that has one: %v", err)
+	}
+	updated := owner.DeepCopy()
+	updated.Labels = map[string]string{"a": "b"}
+	obj, err = c.Invokes(ktesting.NewUpdateAction(deployResource, "ns", updated), nil)
+	if err != nil || obj.(*appsv1.Deployment).ResourceVersion == "" {
+		t.Fatalf("update of a fixture: %v %v", obj, err)
 	}
 }

@@ -119,7 +119,7 @@ func (t *tracker) createLocked(gvr schema.GroupVersionResource, obj runtime.Obje
 		return nil, apierrors.NewAlreadyExists(gvr.GroupResource(), m.GetName())
 	}
 
-	if errs := validateMeta(obj, m); len(errs) > 0 {
+	if errs := validateMeta(obj, m, t.ownerUIDOptional(m.GetNamespace())); len(errs) > 0 {
 		return nil, t.invalid(gvr, obj, m.GetName(), errs...)
 	}
 	m.SetUID(uuid.NewUUID())
@@ -205,7 +205,7 @@ func (t *tracker) updateLocked(gvr schema.GroupVersionResource, subresource stri
 	m.SetDeletionGracePeriodSeconds(oldMeta.GetDeletionGracePeriodSeconds())
 	m.SetGeneration(oldMeta.GetGeneration())
 	m.SetResourceVersion(oldMeta.GetResourceVersion())
-	if errs := validateMeta(obj, m); len(errs) > 0 {
+	if errs := validateMeta(obj, m, t.ownerUIDOptional(m.GetNamespace())); len(errs) > 0 {
 		return nil, t.invalid(gvr, obj, m.GetName(), errs...)
 	}
 	if oldMeta.GetDeletionTimestamp() != nil && !containsAll(oldMeta.GetFinalizers(), m.GetFinalizers()) {

@@ -127,36 +127,36 @@ func (c *FakeDiscovery) WithLegacy() discovery.DiscoveryInterface { return c }
 var _ discovery.DiscoveryInterfaces = &FakeDiscovery{}
 
 // ServerGroupsWithContext is ServerGroups; the fake does not block, so ctx is unused.
-func (c *FakeDiscovery) ServerGroupsWithContext(context.Context) (*metav1.APIGroupList, error) {
+func (c *FakeDiscovery) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
 	return c.ServerGroups()
 }
 
 // ServerResourcesForGroupVersionWithContext is ServerResourcesForGroupVersion.
-func (c *FakeDiscovery) ServerResourcesForGroupVersionWithContext(_ context.Context, groupVersion string) (*metav1.APIResourceList, error) {
+func (c *FakeDiscovery) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
 	return c.ServerResourcesForGroupVersion(groupVersion)
 }
 
 // ServerGroupsAndResourcesWithContext is ServerGroupsAndResources.
-func (c *FakeDiscovery) ServerGroupsAndResourcesWithContext(context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
+func (c *FakeDiscovery) ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
 	return c.ServerGroupsAndResources()
 }
 
 // ServerPreferredResourcesWithContext is ServerPreferredResources.
-func (c *FakeDiscovery) ServerPreferredResourcesWithContext(context.Context) ([]*metav1.APIResourceList, error) {
+func (c *FakeDiscovery) ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return c.ServerPreferredResources()
 }
 
 // ServerPreferredNamespacedResourcesWithContext is ServerPreferredNamespacedResources.
-func (c *FakeDiscovery) ServerPreferredNamespacedResourcesWithContext(context.Context) ([]*metav1.APIResourceList, error) {
+func (c *FakeDiscovery) ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return c.ServerPreferredNamespacedResources()
 }
 
 // ServerVersionWithContext is ServerVersion.
-func (c *FakeDiscovery) ServerVersionWithContext(context.Context) (*version.Info, error) {
+func (c *FakeDiscovery) ServerVersionWithContext(ctx context.Context) (*version.Info, error) {
 	return c.ServerVersion()
 }
 
 // WithLegacyWithContext returns the client itself.
-func (c *FakeDiscovery) WithLegacyWithContext(context.Context) discovery.DiscoveryInterfaceWithContext {
+func (c *FakeDiscovery) WithLegacyWithContext(ctx context.Context) discovery.DiscoveryInterfaceWithContext {
 	return c
 }

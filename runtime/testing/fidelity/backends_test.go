@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -44,6 +45,9 @@ func init() {
 	if err := appsv1.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
+	if err := autoscalingv1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
 	scheme.AddKnownTypes(widgetKind.GroupVersion(), &Widget{}, &WidgetList{})
 	metav1.AddToGroupVersion(scheme, widgetKind.GroupVersion())
 }
@@ -55,6 +59,7 @@ type backend interface {
 	newNamespace(ctx context.Context) (string, error)
 	create(ctx context.Context, res, ns string, obj runtime.Object, opts metav1.CreateOptions, into runtime.Object) error
 	get(ctx context.Context, res, ns, name string, into runtime.Object) error
+	getSubresource(ctx context.Context, res, subresource, ns, name string, into runtime.Object) error
 	update(ctx context.Context, res, subresource, ns string, obj, into runtime.Object) error
 	patch(ctx context.Context, res, subresource, ns, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, into runtime.Object) error
 	delete(ctx context.Context, res, ns, name string, opts metav1.DeleteOptions) error
@@ -135,6 +140,11 @@ func (b *fakeBackend) create(_ context.Context, res, ns string, obj runtime.Obje
 
 func (b *fakeBackend) get(_ context.Context, res, ns, name string, into runtime.Object) error {
 	obj, err := b.fake.Invokes(ktesting.NewGetActionWithOptions(gvr(res), ns, name, metav1.GetOptions{}), nil)
+	return copyInto(obj, err, into)
+}
+
+func (b *fakeBackend) getSubresource(_ context.Context, res, sub, ns, name string, into runtime.Object) error {
+	obj, err := b.fake.Invokes(ktesting.NewGetSubresourceAction(gvr(res), ns, sub, name), nil)
 	return copyInto(obj, err, into)
 }
 
@@ -226,6 +236,10 @@ func (b *serverBackend) create(ctx context.Context, res, ns string, obj runtime.
 
 func (b *serverBackend) get(ctx context.Context, res, ns, name string, into runtime.Object) error {
 	return decode(b.c(res).Get().Namespace(ns).Resource(res).Name(name).Do(ctx), into)
+}
+
+func (b *serverBackend) getSubresource(ctx context.Context, res, sub, ns, name string, into runtime.Object) error {
+	return decode(b.c(res).Get().Namespace(ns).Resource(res).Name(name).SubResource(sub).Do(ctx), into)
 }
 
 func (b *serverBackend) update(ctx context.Context, res, sub, ns string, obj, into runtime.Object) error {

@@ -139,3 +139,28 @@ func EventFieldSelector(involvedObjectName, involvedObjectNamespace, involvedObj
 	}
 	return set.AsSelector()
 }
+
+// EventSinkImpl is the runtime/events.EventSink of an Event client: it writes each event to the
+// event's own namespace, so one client of all namespaces serves a broadcaster, as in
+// broadcaster.StartRecordingToSink(&EventSinkImpl{Interface: clientset.CoreV1().Events("")}).
+type EventSinkImpl struct {
+	// Interface is the Event client the sink writes through.
+	Interface EventInterface
+}
+
+var _ eventref.EventSink = &EventSinkImpl{}
+
+// Create creates event in its own namespace.
+func (e *EventSinkImpl) Create(event *corev1.Event) (*corev1.Event, error) {
+	return e.Interface.CreateWithEventNamespace(event)
+}
+
+// Update replaces event in its own namespace.
+func (e *EventSinkImpl) Update(event *corev1.Event) (*corev1.Event, error) {
+	return e.Interface.UpdateWithEventNamespace(event)
+}
+
+// Patch applies the strategic merge patch data to event in its own namespace.
+func (e *EventSinkImpl) Patch(event *corev1.Event, data []byte) (*corev1.Event, error) {
+	return e.Interface.PatchWithEventNamespace(event, data)
+}

@@ -14,6 +14,7 @@ const (
 	PkgDiscovery     = runtimeRoot + "discovery"
 	PkgFakeDiscovery = runtimeRoot + "discovery/fake"
 	PkgGentype       = runtimeRoot + "gentype"
+	PkgGentypeFake   = runtimeRoot + "gentype/fake"
 	PkgListers       = runtimeRoot + "listers"
 	PkgInformers     = runtimeRoot + "informers"
 	PkgCache         = runtimeRoot + "cache"
@@ -40,8 +41,8 @@ func init() {
 		PkgDiscovery:     {"DiscoveryInterfaces", "DiscoveryClient", "NewDiscoveryClientForConfigAndClient", "NewDiscoveryClient"},
 		PkgFakeDiscovery: {"FakeDiscovery"},
 		PkgGentype: {"Client", "ClientWithList", "ClientWithApply", "ClientWithListAndApply",
-			"NewClient", "NewClientWithList", "NewClientWithApply", "NewClientWithListAndApply", "PrefersProtobuf",
-			"FakeClient", "FakeClientWithList", "FakeClientWithApply", "FakeClientWithListAndApply",
+			"NewClient", "NewClientWithList", "NewClientWithApply", "NewClientWithListAndApply", "PrefersProtobuf"},
+		PkgGentypeFake: {"FakeClient", "FakeClientWithList", "FakeClientWithApply", "FakeClientWithListAndApply",
 			"NewFakeClient", "NewFakeClientWithList", "NewFakeClientWithApply", "NewFakeClientWithListAndApply",
 			"ToPointerSlice", "FromPointerSlice"},
 		PkgListers: {"ResourceIndexer", "New", "NewNamespaced"},
@@ -76,7 +77,7 @@ func init() {
 
 // shortNames are the table keys' package prefixes.
 var shortNames = map[string]string{
-	PkgRest: "rest", PkgDiscovery: "discovery", PkgFakeDiscovery: "fakediscovery", PkgGentype: "gentype",
+	PkgRest: "rest", PkgDiscovery: "discovery", PkgFakeDiscovery: "fakediscovery", PkgGentype: "gentype", PkgGentypeFake: "gentype",
 	PkgListers: "listers", PkgInformers: "informers", PkgCache: "cache", PkgTesting: "testing",
 	PkgMetav1: "metav1", PkgRuntime: "runtime", PkgSchema: "schema", PkgSerializer: "serializer",
 	PkgTypes: "types", PkgWatch: "watch", PkgLabels: "labels", PkgUtilRuntime: "utilruntime",

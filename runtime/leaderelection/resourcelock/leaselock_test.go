@@ -17,7 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kgen-dev/kgen/runtime/events"
-	"github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/rest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
@@ -41,7 +41,7 @@ func fakeLeases(ns string, objects ...runtime.Object) (rl.LeaseClient, ktesting.
 	}
 	fake := &ktesting.Fake{}
 	fake.AddReactor("*", "*", ktesting.ObjectReaction(tracker))
-	return gentype.NewFakeClient(fake, ns, coordinationv1.SchemeGroupVersion.WithResource("leases"),
+	return gentypefake.NewFakeClient(fake, ns, coordinationv1.SchemeGroupVersion.WithResource("leases"),
 		coordinationv1.SchemeGroupVersion.WithKind("Lease"), func() *coordinationv1.Lease { return &coordinationv1.Lease{} }), tracker
 }
 

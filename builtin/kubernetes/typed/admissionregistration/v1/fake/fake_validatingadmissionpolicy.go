@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
-	*gentype.FakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList]
+	*gentypefake.FakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1
 }
 
 func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, namespace string) admissionregistrationv1.ValidatingAdmissionPolicyInterface {
 	return &fakeValidatingAdmissionPolicies{
-		gentype.NewFakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList](
+		gentypefake.NewFakeClientWithList[*v1.ValidatingAdmissionPolicy, *v1.ValidatingAdmissionPolicyList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),
@@ -40,10 +40,10 @@ func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, names
 			func() *v1.ValidatingAdmissionPolicyList { return &v1.ValidatingAdmissionPolicyList{} },
 			func(dst, src *v1.ValidatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ValidatingAdmissionPolicyList) []*v1.ValidatingAdmissionPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ValidatingAdmissionPolicyList, items []*v1.ValidatingAdmissionPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeValidatingWebhookConfigurations is the ValidatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeValidatingWebhookConfigurations struct {
-	*gentype.FakeClientWithList[*v1.ValidatingWebhookConfiguration, *v1.ValidatingWebhookConfigurationList]
+	*gentypefake.FakeClientWithList[*v1.ValidatingWebhookConfiguration, *v1.ValidatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1
 }
 
 func newFakeValidatingWebhookConfigurations(fake *FakeAdmissionregistrationV1, namespace string) admissionregistrationv1.ValidatingWebhookConfigurationInterface {
 	return &fakeValidatingWebhookConfigurations{
-		gentype.NewFakeClientWithList[*v1.ValidatingWebhookConfiguration, *v1.ValidatingWebhookConfigurationList](
+		gentypefake.NewFakeClientWithList[*v1.ValidatingWebhookConfiguration, *v1.ValidatingWebhookConfigurationList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"),
 			v1.SchemeGroupVersion.WithKind("ValidatingWebhookConfiguration"),
@@ -40,10 +40,10 @@ func newFakeValidatingWebhookConfigurations(fake *FakeAdmissionregistrationV1, n
 			func() *v1.ValidatingWebhookConfigurationList { return &v1.ValidatingWebhookConfigurationList{} },
 			func(dst, src *v1.ValidatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ValidatingWebhookConfigurationList) []*v1.ValidatingWebhookConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ValidatingWebhookConfigurationList, items []*v1.ValidatingWebhookConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
-	*gentype.FakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList]
+	*gentypefake.FakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
 func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.MutatingAdmissionPolicyInterface {
 	return &fakeMutatingAdmissionPolicies{
-		gentype.NewFakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList](
+		gentypefake.NewFakeClientWithList[*v1beta1.MutatingAdmissionPolicy, *v1beta1.MutatingAdmissionPolicyList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),
@@ -40,10 +40,10 @@ func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, na
 			func() *v1beta1.MutatingAdmissionPolicyList { return &v1beta1.MutatingAdmissionPolicyList{} },
 			func(dst, src *v1beta1.MutatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.MutatingAdmissionPolicyList) []*v1beta1.MutatingAdmissionPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.MutatingAdmissionPolicyList, items []*v1beta1.MutatingAdmissionPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeMutatingAdmissionPolicyBindings is the MutatingAdmissionPolicyBindingInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicyBindings struct {
-	*gentype.FakeClientWithList[*v1beta1.MutatingAdmissionPolicyBinding, *v1beta1.MutatingAdmissionPolicyBindingList]
+	*gentypefake.FakeClientWithList[*v1beta1.MutatingAdmissionPolicyBinding, *v1beta1.MutatingAdmissionPolicyBindingList]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
 func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.MutatingAdmissionPolicyBindingInterface {
 	return &fakeMutatingAdmissionPolicyBindings{
-		gentype.NewFakeClientWithList[*v1beta1.MutatingAdmissionPolicyBinding, *v1beta1.MutatingAdmissionPolicyBindingList](
+		gentypefake.NewFakeClientWithList[*v1beta1.MutatingAdmissionPolicyBinding, *v1beta1.MutatingAdmissionPolicyBindingList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicyBinding"),
@@ -42,10 +42,10 @@ func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1bet
 			},
 			func(dst, src *v1beta1.MutatingAdmissionPolicyBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.MutatingAdmissionPolicyBindingList) []*v1beta1.MutatingAdmissionPolicyBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.MutatingAdmissionPolicyBindingList, items []*v1beta1.MutatingAdmissionPolicyBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
-	*gentype.FakeClientWithList[*v1beta1.ValidatingAdmissionPolicy, *v1beta1.ValidatingAdmissionPolicyList]
+	*gentypefake.FakeClientWithList[*v1beta1.ValidatingAdmissionPolicy, *v1beta1.ValidatingAdmissionPolicyList]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
 func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.ValidatingAdmissionPolicyInterface {
 	return &fakeValidatingAdmissionPolicies{
-		gentype.NewFakeClientWithList[*v1beta1.ValidatingAdmissionPolicy, *v1beta1.ValidatingAdmissionPolicyList](
+		gentypefake.NewFakeClientWithList[*v1beta1.ValidatingAdmissionPolicy, *v1beta1.ValidatingAdmissionPolicyList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),
@@ -40,10 +40,10 @@ func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, 
 			func() *v1beta1.ValidatingAdmissionPolicyList { return &v1beta1.ValidatingAdmissionPolicyList{} },
 			func(dst, src *v1beta1.ValidatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ValidatingAdmissionPolicyList) []*v1beta1.ValidatingAdmissionPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ValidatingAdmissionPolicyList, items []*v1beta1.ValidatingAdmissionPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

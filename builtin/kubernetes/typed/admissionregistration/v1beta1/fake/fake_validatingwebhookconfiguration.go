@@ -20,19 +20,19 @@ package fake
 
 import (
 	admissionregistrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/admissionregistration/v1beta1"
 )
 
 // fakeValidatingWebhookConfigurations is the ValidatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeValidatingWebhookConfigurations struct {
-	*gentype.FakeClientWithList[*v1beta1.ValidatingWebhookConfiguration, *v1beta1.ValidatingWebhookConfigurationList]
+	*gentypefake.FakeClientWithList[*v1beta1.ValidatingWebhookConfiguration, *v1beta1.ValidatingWebhookConfigurationList]
 	Fake *FakeAdmissionregistrationV1beta1
 }
 
 func newFakeValidatingWebhookConfigurations(fake *FakeAdmissionregistrationV1beta1, namespace string) admissionregistrationv1beta1.ValidatingWebhookConfigurationInterface {
 	return &fakeValidatingWebhookConfigurations{
-		gentype.NewFakeClientWithList[*v1beta1.ValidatingWebhookConfiguration, *v1beta1.ValidatingWebhookConfigurationList](
+		gentypefake.NewFakeClientWithList[*v1beta1.ValidatingWebhookConfiguration, *v1beta1.ValidatingWebhookConfigurationList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("ValidatingWebhookConfiguration"),
@@ -42,10 +42,10 @@ func newFakeValidatingWebhookConfigurations(fake *FakeAdmissionregistrationV1bet
 			},
 			func(dst, src *v1beta1.ValidatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ValidatingWebhookConfigurationList) []*v1beta1.ValidatingWebhookConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ValidatingWebhookConfigurationList, items []*v1beta1.ValidatingWebhookConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

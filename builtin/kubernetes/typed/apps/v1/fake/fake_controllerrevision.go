@@ -20,19 +20,19 @@ package fake
 
 import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/apps/v1"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithList[*v1.ControllerRevision, *v1.ControllerRevisionList]
+	*gentypefake.FakeClientWithList[*v1.ControllerRevision, *v1.ControllerRevisionList]
 	Fake *FakeAppsV1
 }
 
 func newFakeControllerRevisions(fake *FakeAppsV1, namespace string) appsv1.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithList[*v1.ControllerRevision, *v1.ControllerRevisionList](
+		gentypefake.NewFakeClientWithList[*v1.ControllerRevision, *v1.ControllerRevisionList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1.SchemeGroupVersion.WithKind("ControllerRevision"),
@@ -40,10 +40,10 @@ func newFakeControllerRevisions(fake *FakeAppsV1, namespace string) appsv1.Contr
 			func() *v1.ControllerRevisionList { return &v1.ControllerRevisionList{} },
 			func(dst, src *v1.ControllerRevisionList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ControllerRevisionList) []*v1.ControllerRevision {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ControllerRevisionList, items []*v1.ControllerRevision) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

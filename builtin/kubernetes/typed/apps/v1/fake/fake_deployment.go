@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	appsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -30,21 +30,23 @@ import (
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithList[*v1.Deployment, *v1.DeploymentList]
+	*gentypefake.FakeClientWithList[*v1.Deployment, *v1.DeploymentList]
 	Fake *FakeAppsV1
 }
 
 func newFakeDeployments(fake *FakeAppsV1, namespace string) appsv1.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithList[*v1.Deployment, *v1.DeploymentList](
+		gentypefake.NewFakeClientWithList[*v1.Deployment, *v1.DeploymentList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("deployments"),
 			v1.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1.Deployment { return &v1.Deployment{} },
 			func() *v1.DeploymentList { return &v1.DeploymentList{} },
 			func(dst, src *v1.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeploymentList) []*v1.Deployment { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.DeploymentList, items []*v1.Deployment) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.DeploymentList) []*v1.Deployment { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.DeploymentList, items []*v1.Deployment) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	appsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -30,21 +30,23 @@ import (
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList]
+	*gentypefake.FakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList]
 	Fake *FakeAppsV1
 }
 
 func newFakeReplicaSets(fake *FakeAppsV1, namespace string) appsv1.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList](
+		gentypefake.NewFakeClientWithList[*v1.ReplicaSet, *v1.ReplicaSetList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicasets"),
 			v1.SchemeGroupVersion.WithKind("ReplicaSet"),
 			func() *v1.ReplicaSet { return &v1.ReplicaSet{} },
 			func() *v1.ReplicaSetList { return &v1.ReplicaSetList{} },
 			func(dst, src *v1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ReplicaSetList) []*v1.ReplicaSet { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ReplicaSetList, items []*v1.ReplicaSet) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ReplicaSetList) []*v1.ReplicaSet { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ReplicaSetList, items []*v1.ReplicaSet) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

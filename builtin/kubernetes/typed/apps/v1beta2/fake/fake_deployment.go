@@ -20,28 +20,30 @@ package fake
 
 import (
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList]
+	*gentypefake.FakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeDeployments(fake *FakeAppsV1beta2, namespace string) appsv1beta2.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList](
+		gentypefake.NewFakeClientWithList[*v1beta2.Deployment, *v1beta2.DeploymentList](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deployments"),
 			v1beta2.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1beta2.Deployment { return &v1beta2.Deployment{} },
 			func() *v1beta2.DeploymentList { return &v1beta2.DeploymentList{} },
 			func(dst, src *v1beta2.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.DeploymentList) []*v1beta2.Deployment { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.DeploymentList) []*v1beta2.Deployment {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.DeploymentList, items []*v1beta2.Deployment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,22 +29,24 @@ import (
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList]
+	*gentypefake.FakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeStatefulSets(fake *FakeAppsV1beta2, namespace string) appsv1beta2.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList](
+		gentypefake.NewFakeClientWithList[*v1beta2.StatefulSet, *v1beta2.StatefulSetList](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("statefulsets"),
 			v1beta2.SchemeGroupVersion.WithKind("StatefulSet"),
 			func() *v1beta2.StatefulSet { return &v1beta2.StatefulSet{} },
 			func() *v1beta2.StatefulSetList { return &v1beta2.StatefulSetList{} },
 			func(dst, src *v1beta2.StatefulSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.StatefulSetList) []*v1beta2.StatefulSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.StatefulSetList) []*v1beta2.StatefulSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.StatefulSetList, items []*v1beta2.StatefulSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

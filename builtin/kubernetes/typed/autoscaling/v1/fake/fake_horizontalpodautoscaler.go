@@ -20,19 +20,19 @@ package fake
 
 import (
 	autoscalingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/autoscaling/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/autoscaling/v1"
 )
 
 // fakeHorizontalPodAutoscalers is the HorizontalPodAutoscalerInterface of the fake clientset, answered by its reactors.
 type fakeHorizontalPodAutoscalers struct {
-	*gentype.FakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList]
+	*gentypefake.FakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList]
 	Fake *FakeAutoscalingV1
 }
 
 func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV1, namespace string) autoscalingv1.HorizontalPodAutoscalerInterface {
 	return &fakeHorizontalPodAutoscalers{
-		gentype.NewFakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList](
+		gentypefake.NewFakeClientWithList[*v1.HorizontalPodAutoscaler, *v1.HorizontalPodAutoscalerList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"),
 			v1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
@@ -40,10 +40,10 @@ func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV1, namespace string) 
 			func() *v1.HorizontalPodAutoscalerList { return &v1.HorizontalPodAutoscalerList{} },
 			func(dst, src *v1.HorizontalPodAutoscalerList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.HorizontalPodAutoscalerList) []*v1.HorizontalPodAutoscaler {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.HorizontalPodAutoscalerList, items []*v1.HorizontalPodAutoscaler) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

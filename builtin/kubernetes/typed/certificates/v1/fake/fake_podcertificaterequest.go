@@ -20,19 +20,19 @@ package fake
 
 import (
 	certificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/certificates/v1"
 )
 
 // fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
-	*gentype.FakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList]
+	*gentypefake.FakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList]
 	Fake *FakeCertificatesV1
 }
 
 func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) certificatesv1.PodCertificateRequestInterface {
 	return &fakePodCertificateRequests{
-		gentype.NewFakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList](
+		gentypefake.NewFakeClientWithList[*v1.PodCertificateRequest, *v1.PodCertificateRequestList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1.SchemeGroupVersion.WithKind("PodCertificateRequest"),
@@ -40,10 +40,10 @@ func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) c
 			func() *v1.PodCertificateRequestList { return &v1.PodCertificateRequestList{} },
 			func(dst, src *v1.PodCertificateRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PodCertificateRequestList) []*v1.PodCertificateRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PodCertificateRequestList, items []*v1.PodCertificateRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

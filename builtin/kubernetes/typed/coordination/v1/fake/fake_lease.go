@@ -20,27 +20,27 @@ package fake
 
 import (
 	coordinationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/coordination/v1"
 )
 
 // fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
-	*gentype.FakeClientWithList[*v1.Lease, *v1.LeaseList]
+	*gentypefake.FakeClientWithList[*v1.Lease, *v1.LeaseList]
 	Fake *FakeCoordinationV1
 }
 
 func newFakeLeases(fake *FakeCoordinationV1, namespace string) coordinationv1.LeaseInterface {
 	return &fakeLeases{
-		gentype.NewFakeClientWithList[*v1.Lease, *v1.LeaseList](
+		gentypefake.NewFakeClientWithList[*v1.Lease, *v1.LeaseList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("leases"),
 			v1.SchemeGroupVersion.WithKind("Lease"),
 			func() *v1.Lease { return &v1.Lease{} },
 			func() *v1.LeaseList { return &v1.LeaseList{} },
 			func(dst, src *v1.LeaseList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.LeaseList) []*v1.Lease { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.LeaseList, items []*v1.Lease) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.LeaseList) []*v1.Lease { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.LeaseList, items []*v1.Lease) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

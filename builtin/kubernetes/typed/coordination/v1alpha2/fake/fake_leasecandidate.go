@@ -20,19 +20,19 @@ package fake
 
 import (
 	coordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1alpha2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha2 "k8s.io/api/coordination/v1alpha2"
 )
 
 // fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
-	*gentype.FakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList]
+	*gentypefake.FakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList]
 	Fake *FakeCoordinationV1alpha2
 }
 
 func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) coordinationv1alpha2.LeaseCandidateInterface {
 	return &fakeLeaseCandidates{
-		gentype.NewFakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList](
+		gentypefake.NewFakeClientWithList[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList](
 			fake.Fake, namespace,
 			v1alpha2.SchemeGroupVersion.WithResource("leasecandidates"),
 			v1alpha2.SchemeGroupVersion.WithKind("LeaseCandidate"),
@@ -40,10 +40,10 @@ func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) co
 			func() *v1alpha2.LeaseCandidateList { return &v1alpha2.LeaseCandidateList{} },
 			func(dst, src *v1alpha2.LeaseCandidateList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha2.LeaseCandidateList) []*v1alpha2.LeaseCandidate {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha2.LeaseCandidateList, items []*v1alpha2.LeaseCandidate) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

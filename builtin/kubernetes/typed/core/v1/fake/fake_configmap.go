@@ -20,27 +20,27 @@ package fake
 
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeConfigMaps is the ConfigMapInterface of the fake clientset, answered by its reactors.
 type fakeConfigMaps struct {
-	*gentype.FakeClientWithList[*v1.ConfigMap, *v1.ConfigMapList]
+	*gentypefake.FakeClientWithList[*v1.ConfigMap, *v1.ConfigMapList]
 	Fake *FakeCoreV1
 }
 
 func newFakeConfigMaps(fake *FakeCoreV1, namespace string) corev1.ConfigMapInterface {
 	return &fakeConfigMaps{
-		gentype.NewFakeClientWithList[*v1.ConfigMap, *v1.ConfigMapList](
+		gentypefake.NewFakeClientWithList[*v1.ConfigMap, *v1.ConfigMapList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("configmaps"),
 			v1.SchemeGroupVersion.WithKind("ConfigMap"),
 			func() *v1.ConfigMap { return &v1.ConfigMap{} },
 			func() *v1.ConfigMapList { return &v1.ConfigMapList{} },
 			func(dst, src *v1.ConfigMapList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ConfigMapList) []*v1.ConfigMap { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ConfigMapList, items []*v1.ConfigMap) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ConfigMapList) []*v1.ConfigMap { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ConfigMapList, items []*v1.ConfigMap) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -20,27 +20,27 @@ package fake
 
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeNodes is the NodeInterface of the fake clientset, answered by its reactors.
 type fakeNodes struct {
-	*gentype.FakeClientWithList[*v1.Node, *v1.NodeList]
+	*gentypefake.FakeClientWithList[*v1.Node, *v1.NodeList]
 	Fake *FakeCoreV1
 }
 
 func newFakeNodes(fake *FakeCoreV1, namespace string) corev1.NodeInterface {
 	return &fakeNodes{
-		gentype.NewFakeClientWithList[*v1.Node, *v1.NodeList](
+		gentypefake.NewFakeClientWithList[*v1.Node, *v1.NodeList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("nodes"),
 			v1.SchemeGroupVersion.WithKind("Node"),
 			func() *v1.Node { return &v1.Node{} },
 			func() *v1.NodeList { return &v1.NodeList{} },
 			func(dst, src *v1.NodeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.NodeList) []*v1.Node { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.NodeList, items []*v1.Node) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.NodeList) []*v1.Node { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.NodeList, items []*v1.Node) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

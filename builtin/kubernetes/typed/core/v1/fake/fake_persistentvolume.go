@@ -20,28 +20,30 @@ package fake
 
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePersistentVolumes is the PersistentVolumeInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumes struct {
-	*gentype.FakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList]
+	*gentypefake.FakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList]
 	Fake *FakeCoreV1
 }
 
 func newFakePersistentVolumes(fake *FakeCoreV1, namespace string) corev1.PersistentVolumeInterface {
 	return &fakePersistentVolumes{
-		gentype.NewFakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList](
+		gentypefake.NewFakeClientWithList[*v1.PersistentVolume, *v1.PersistentVolumeList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumes"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolume"),
 			func() *v1.PersistentVolume { return &v1.PersistentVolume{} },
 			func() *v1.PersistentVolumeList { return &v1.PersistentVolumeList{} },
 			func(dst, src *v1.PersistentVolumeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PersistentVolumeList) []*v1.PersistentVolume { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.PersistentVolumeList) []*v1.PersistentVolume {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.PersistentVolumeList, items []*v1.PersistentVolume) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

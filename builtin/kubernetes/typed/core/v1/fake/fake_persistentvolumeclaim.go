@@ -20,19 +20,19 @@ package fake
 
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePersistentVolumeClaims is the PersistentVolumeClaimInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumeClaims struct {
-	*gentype.FakeClientWithList[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList]
+	*gentypefake.FakeClientWithList[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList]
 	Fake *FakeCoreV1
 }
 
 func newFakePersistentVolumeClaims(fake *FakeCoreV1, namespace string) corev1.PersistentVolumeClaimInterface {
 	return &fakePersistentVolumeClaims{
-		gentype.NewFakeClientWithList[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList](
+		gentypefake.NewFakeClientWithList[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumeclaims"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"),
@@ -40,10 +40,10 @@ func newFakePersistentVolumeClaims(fake *FakeCoreV1, namespace string) corev1.Pe
 			func() *v1.PersistentVolumeClaimList { return &v1.PersistentVolumeClaimList{} },
 			func(dst, src *v1.PersistentVolumeClaimList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PersistentVolumeClaimList) []*v1.PersistentVolumeClaim {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PersistentVolumeClaimList, items []*v1.PersistentVolumeClaim) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

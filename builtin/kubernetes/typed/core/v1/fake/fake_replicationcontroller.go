@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	v1 "k8s.io/api/core/v1"
@@ -30,13 +30,13 @@ import (
 
 // fakeReplicationControllers is the ReplicationControllerInterface of the fake clientset, answered by its reactors.
 type fakeReplicationControllers struct {
-	*gentype.FakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList]
+	*gentypefake.FakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList]
 	Fake *FakeCoreV1
 }
 
 func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) corev1.ReplicationControllerInterface {
 	return &fakeReplicationControllers{
-		gentype.NewFakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList](
+		gentypefake.NewFakeClientWithList[*v1.ReplicationController, *v1.ReplicationControllerList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicationcontrollers"),
 			v1.SchemeGroupVersion.WithKind("ReplicationController"),
@@ -44,10 +44,10 @@ func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) corev1.Re
 			func() *v1.ReplicationControllerList { return &v1.ReplicationControllerList{} },
 			func(dst, src *v1.ReplicationControllerList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ReplicationControllerList) []*v1.ReplicationController {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ReplicationControllerList, items []*v1.ReplicationController) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	corev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
@@ -30,22 +30,22 @@ import (
 
 // fakeServiceAccounts is the ServiceAccountInterface of the fake clientset, answered by its reactors.
 type fakeServiceAccounts struct {
-	*gentype.FakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList]
+	*gentypefake.FakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList]
 	Fake *FakeCoreV1
 }
 
 func newFakeServiceAccounts(fake *FakeCoreV1, namespace string) corev1.ServiceAccountInterface {
 	return &fakeServiceAccounts{
-		gentype.NewFakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList](
+		gentypefake.NewFakeClientWithList[*v1.ServiceAccount, *v1.ServiceAccountList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("serviceaccounts"),
 			v1.SchemeGroupVersion.WithKind("ServiceAccount"),
 			func() *v1.ServiceAccount { return &v1.ServiceAccount{} },
 			func() *v1.ServiceAccountList { return &v1.ServiceAccountList{} },
 			func(dst, src *v1.ServiceAccountList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceAccountList) []*v1.ServiceAccount { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ServiceAccountList) []*v1.ServiceAccount { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.ServiceAccountList, items []*v1.ServiceAccount) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

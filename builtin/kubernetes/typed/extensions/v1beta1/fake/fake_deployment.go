@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,22 +29,24 @@ import (
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList]
+	*gentypefake.FakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeDeployments(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList](
+		gentypefake.NewFakeClientWithList[*v1beta1.Deployment, *v1beta1.DeploymentList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deployments"),
 			v1beta1.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1beta1.Deployment { return &v1beta1.Deployment{} },
 			func() *v1beta1.DeploymentList { return &v1beta1.DeploymentList{} },
 			func(dst, src *v1beta1.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.DeploymentList) []*v1beta1.Deployment { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.DeploymentList) []*v1beta1.Deployment {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.DeploymentList, items []*v1beta1.Deployment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

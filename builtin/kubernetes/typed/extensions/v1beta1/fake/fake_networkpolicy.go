@@ -20,19 +20,19 @@ package fake
 
 import (
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
-	*gentype.FakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList]
+	*gentypefake.FakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.NetworkPolicyInterface {
 	return &fakeNetworkPolicies{
-		gentype.NewFakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList](
+		gentypefake.NewFakeClientWithList[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("NetworkPolicy"),
@@ -40,10 +40,10 @@ func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) exten
 			func() *v1beta1.NetworkPolicyList { return &v1beta1.NetworkPolicyList{} },
 			func(dst, src *v1beta1.NetworkPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.NetworkPolicyList) []*v1beta1.NetworkPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.NetworkPolicyList, items []*v1beta1.NetworkPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

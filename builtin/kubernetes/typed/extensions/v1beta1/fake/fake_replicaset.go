@@ -21,7 +21,7 @@ package fake
 import (
 	context "context"
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,22 +29,24 @@ import (
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithList[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList]
+	*gentypefake.FakeClientWithList[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeReplicaSets(fake *FakeExtensionsV1beta1, namespace string) extensionsv1beta1.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithList[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList](
+		gentypefake.NewFakeClientWithList[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("replicasets"),
 			v1beta1.SchemeGroupVersion.WithKind("ReplicaSet"),
 			func() *v1beta1.ReplicaSet { return &v1beta1.ReplicaSet{} },
 			func() *v1beta1.ReplicaSetList { return &v1beta1.ReplicaSetList{} },
 			func(dst, src *v1beta1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.ReplicaSetList) []*v1beta1.ReplicaSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.ReplicaSetList) []*v1beta1.ReplicaSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.ReplicaSetList, items []*v1beta1.ReplicaSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

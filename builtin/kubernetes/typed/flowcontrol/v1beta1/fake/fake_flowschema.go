@@ -20,28 +20,30 @@ package fake
 
 import (
 	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList]
+	*gentypefake.FakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList]
 	Fake *FakeFlowcontrolV1beta1
 }
 
 func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta1, namespace string) flowcontrolv1beta1.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList](
+		gentypefake.NewFakeClientWithList[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta1.SchemeGroupVersion.WithKind("FlowSchema"),
 			func() *v1beta1.FlowSchema { return &v1beta1.FlowSchema{} },
 			func() *v1beta1.FlowSchemaList { return &v1beta1.FlowSchemaList{} },
 			func(dst, src *v1beta1.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.FlowSchemaList) []*v1beta1.FlowSchema { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.FlowSchemaList) []*v1beta1.FlowSchema {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.FlowSchemaList, items []*v1beta1.FlowSchema) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

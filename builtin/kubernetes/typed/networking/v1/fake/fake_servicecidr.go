@@ -20,27 +20,29 @@ package fake
 
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
-	*gentype.FakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList]
+	*gentypefake.FakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeServiceCIDRs(fake *FakeNetworkingV1, namespace string) networkingv1.ServiceCIDRInterface {
 	return &fakeServiceCIDRs{
-		gentype.NewFakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList](
+		gentypefake.NewFakeClientWithList[*v1.ServiceCIDR, *v1.ServiceCIDRList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1.SchemeGroupVersion.WithKind("ServiceCIDR"),
 			func() *v1.ServiceCIDR { return &v1.ServiceCIDR{} },
 			func() *v1.ServiceCIDRList { return &v1.ServiceCIDRList{} },
 			func(dst, src *v1.ServiceCIDRList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ServiceCIDRList, items []*v1.ServiceCIDR) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ServiceCIDRList, items []*v1.ServiceCIDR) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

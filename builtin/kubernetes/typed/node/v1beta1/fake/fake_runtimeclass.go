@@ -20,19 +20,19 @@ package fake
 
 import (
 	nodev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/node/v1beta1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList]
+	*gentypefake.FakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList]
 	Fake *FakeNodeV1beta1
 }
 
 func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) nodev1beta1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList](
+		gentypefake.NewFakeClientWithList[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("RuntimeClass"),
@@ -40,10 +40,10 @@ func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) nodev1beta1.
 			func() *v1beta1.RuntimeClassList { return &v1beta1.RuntimeClassList{} },
 			func(dst, src *v1beta1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.RuntimeClassList) []*v1beta1.RuntimeClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.RuntimeClassList, items []*v1beta1.RuntimeClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

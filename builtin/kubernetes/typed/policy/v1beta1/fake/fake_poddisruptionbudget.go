@@ -20,19 +20,19 @@ package fake
 
 import (
 	policyv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
 // fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
-	*gentype.FakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList]
+	*gentypefake.FakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList]
 	Fake *FakePolicyV1beta1
 }
 
 func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) policyv1beta1.PodDisruptionBudgetInterface {
 	return &fakePodDisruptionBudgets{
-		gentype.NewFakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList](
+		gentypefake.NewFakeClientWithList[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
 			v1beta1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
@@ -40,10 +40,10 @@ func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) poli
 			func() *v1beta1.PodDisruptionBudgetList { return &v1beta1.PodDisruptionBudgetList{} },
 			func(dst, src *v1beta1.PodDisruptionBudgetList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PodDisruptionBudgetList) []*v1beta1.PodDisruptionBudget {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PodDisruptionBudgetList, items []*v1beta1.PodDisruptionBudget) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	rbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList]
+	*gentypefake.FakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList]
 	Fake *FakeRbacV1
 }
 
 func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) rbacv1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList](
+		gentypefake.NewFakeClientWithList[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
@@ -40,10 +40,10 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) rbacv1.Clust
 			func() *v1.ClusterRoleBindingList { return &v1.ClusterRoleBindingList{} },
 			func(dst, src *v1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ClusterRoleBindingList) []*v1.ClusterRoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ClusterRoleBindingList, items []*v1.ClusterRoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList]
+	*gentypefake.FakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList]
 	Fake *FakeRbacV1alpha1
 }
 
 func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList](
+		gentypefake.NewFakeClientWithList[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRole"),
@@ -40,10 +40,10 @@ func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.
 			func() *v1alpha1.ClusterRoleList { return &v1alpha1.ClusterRoleList{} },
 			func(dst, src *v1alpha1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.ClusterRoleList) []*v1alpha1.ClusterRole {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.ClusterRoleList, items []*v1alpha1.ClusterRole) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

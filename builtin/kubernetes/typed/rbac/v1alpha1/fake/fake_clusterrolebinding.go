@@ -20,19 +20,19 @@ package fake
 
 import (
 	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList]
+	*gentypefake.FakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList]
 	Fake *FakeRbacV1alpha1
 }
 
 func newFakeClusterRoleBindings(fake *FakeRbacV1alpha1, namespace string) rbacv1alpha1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList](
+		gentypefake.NewFakeClientWithList[*v1alpha1.ClusterRoleBinding, *v1alpha1.ClusterRoleBindingList](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
@@ -40,10 +40,10 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1alpha1, namespace string) rbacv1
 			func() *v1alpha1.ClusterRoleBindingList { return &v1alpha1.ClusterRoleBindingList{} },
 			func(dst, src *v1alpha1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.ClusterRoleBindingList) []*v1alpha1.ClusterRoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.ClusterRoleBindingList, items []*v1alpha1.ClusterRoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

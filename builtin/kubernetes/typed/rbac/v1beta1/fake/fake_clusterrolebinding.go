@@ -20,19 +20,19 @@ package fake
 
 import (
 	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithList[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList]
+	*gentypefake.FakeClientWithList[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList]
 	Fake *FakeRbacV1beta1
 }
 
 func newFakeClusterRoleBindings(fake *FakeRbacV1beta1, namespace string) rbacv1beta1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithList[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList](
+		gentypefake.NewFakeClientWithList[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
@@ -40,10 +40,10 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1beta1, namespace string) rbacv1b
 			func() *v1beta1.ClusterRoleBindingList { return &v1beta1.ClusterRoleBindingList{} },
 			func(dst, src *v1beta1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ClusterRoleBindingList) []*v1beta1.ClusterRoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ClusterRoleBindingList, items []*v1beta1.ClusterRoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,28 +20,30 @@ package fake
 
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList]
+	*gentypefake.FakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList]
 	Fake *FakeResourceV1
 }
 
 func newFakeDeviceTaintRules(fake *FakeResourceV1, namespace string) resourcev1.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](
+		gentypefake.NewFakeClientWithList[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1.SchemeGroupVersion.WithKind("DeviceTaintRule"),
 			func() *v1.DeviceTaintRule { return &v1.DeviceTaintRule{} },
 			func() *v1.DeviceTaintRuleList { return &v1.DeviceTaintRuleList{} },
 			func(dst, src *v1.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeviceTaintRuleList) []*v1.DeviceTaintRule { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.DeviceTaintRuleList) []*v1.DeviceTaintRule {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.DeviceTaintRuleList, items []*v1.DeviceTaintRule) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

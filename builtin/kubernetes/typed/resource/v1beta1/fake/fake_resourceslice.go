@@ -20,19 +20,19 @@ package fake
 
 import (
 	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList]
+	*gentypefake.FakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList]
 	Fake *FakeResourceV1beta1
 }
 
 func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) resourcev1beta1.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList](
+		gentypefake.NewFakeClientWithList[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceSlice"),
@@ -40,10 +40,10 @@ func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) resource
 			func() *v1beta1.ResourceSliceList { return &v1beta1.ResourceSliceList{} },
 			func(dst, src *v1beta1.ResourceSliceList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ResourceSliceList, items []*v1beta1.ResourceSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

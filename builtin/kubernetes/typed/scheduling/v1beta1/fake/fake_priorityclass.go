@@ -20,19 +20,19 @@ package fake
 
 import (
 	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
-	*gentype.FakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList]
+	*gentypefake.FakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList]
 	Fake *FakeSchedulingV1beta1
 }
 
 func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) schedulingv1beta1.PriorityClassInterface {
 	return &fakePriorityClasses{
-		gentype.NewFakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList](
+		gentypefake.NewFakeClientWithList[*v1beta1.PriorityClass, *v1beta1.PriorityClassList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityClass"),
@@ -40,10 +40,10 @@ func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) sched
 			func() *v1beta1.PriorityClassList { return &v1beta1.PriorityClassList{} },
 			func(dst, src *v1beta1.PriorityClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PriorityClassList) []*v1beta1.PriorityClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PriorityClassList, items []*v1beta1.PriorityClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

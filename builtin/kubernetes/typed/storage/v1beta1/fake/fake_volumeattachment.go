@@ -20,19 +20,19 @@ package fake
 
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithList[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList]
+	*gentypefake.FakeClientWithList[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeVolumeAttachments(fake *FakeStorageV1beta1, namespace string) storagev1beta1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithList[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList](
+		gentypefake.NewFakeClientWithList[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttachment"),
@@ -40,10 +40,10 @@ func newFakeVolumeAttachments(fake *FakeStorageV1beta1, namespace string) storag
 			func() *v1beta1.VolumeAttachmentList { return &v1beta1.VolumeAttachmentList{} },
 			func(dst, src *v1beta1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.VolumeAttachmentList) []*v1beta1.VolumeAttachment {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.VolumeAttachmentList, items []*v1beta1.VolumeAttachment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -42,7 +42,6 @@ type listener struct {
 
 	synced     chan struct{}
 	syncedOnce sync.Once
-	done       chan struct{}
 	name       string
 }
 
@@ -52,7 +51,6 @@ func newListener(handler ResourceEventHandler, resyncPeriod time.Duration, name 
 		resyncPeriod: resyncPeriod,
 		wake:         make(chan struct{}, 1),
 		synced:       make(chan struct{}),
-		done:         make(chan struct{}),
 		name:         name,
 	}
 }
@@ -104,7 +102,6 @@ func (l *listener) next() (n notification, ok bool) {
 
 // run calls the handler for every notification until stop.
 func (l *listener) run() {
-	defer close(l.done)
 	for {
 		n, ok := l.next()
 		if !ok {

@@ -521,9 +521,9 @@ func TestInformerResyncPeriodNegotiation(t *testing.T) {
 	}
 	startInformer(t, informer)
 	eventually(t, "sync", informer.HasSynced)
-	twoSeconds := 2 * time.Second
-	reg, _ = informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &twoSeconds})
-	if got := reg.(*registration).l.resyncPeriod; got != twoSeconds {
+	resync := 2 * time.Second
+	reg, _ = informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &resync})
+	if got := reg.(*registration).l.resyncPeriod; got != resync {
 		t.Errorf("resync period after start = %v", got)
 	}
 

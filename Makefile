@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build generate example test testenv vet unit verify-codegen bench-test bench fuzz
+.PHONY: build generate example test testenv vet staticcheck unit verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
@@ -17,9 +17,9 @@ generate:
 example: testenv
 	cd examples/crd && rm -rf generated api/*/*/zz_generated.*.go && $(GO) generate ./... && $(GO) run ./cmd/demo
 
-## test: everything CI checks: vet, race-enabled tests (e2e against a real kube-apiserver included),
-## generated-code verification, and one iteration of every side-by-side benchmark.
-test: vet unit verify-codegen bench-test
+## test: everything CI checks: vet, staticcheck, race-enabled tests (e2e against a real kube-apiserver
+## included), generated-code verification, and one iteration of every side-by-side benchmark.
+test: vet staticcheck unit verify-codegen bench-test
 
 ## testenv: build (once, cached under $HOME/.cache/kgen/testenv) the kube-apiserver and etcd e2e tests use.
 testenv:
@@ -29,6 +29,13 @@ vet:
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 
+## staticcheck: honnef.co/go/tools at the version pinned in hack/tools/staticcheck, over the main module.
+staticcheck:
+	$(GO) tool -modfile=hack/tools/staticcheck/go.mod staticcheck ./...
+
+## unit: every test of the main module with -race. Unit tests need nothing else; the e2e tests (the
+## */e2e packages, runtime/testing/fidelity and testenv's own) run against the kube-apiserver and etcd
+## the testenv target builds.
 unit: testenv
 	$(GO) test -race -count=1 ./...
 

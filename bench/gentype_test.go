@@ -17,6 +17,7 @@ import (
 	cgtesting "k8s.io/client-go/testing"
 
 	"github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	"github.com/kgen-dev/kgen/runtime/rest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
@@ -40,10 +41,10 @@ func copyConfigMapListMeta(dst, src *corev1.ConfigMapList) {
 	dst.ListMeta = src.ListMeta
 }
 func configMapItems(l *corev1.ConfigMapList) []*corev1.ConfigMap {
-	return gentype.ToPointerSlice(l.Items)
+	return gentypefake.ToPointerSlice(l.Items)
 }
 func setConfigMapItems(l *corev1.ConfigMapList, items []*corev1.ConfigMap) {
-	l.Items = gentype.FromPointerSlice(items)
+	l.Items = gentypefake.FromPointerSlice(items)
 }
 
 // labelledConfigMaps returns n ConfigMaps in namespace "bench", every other one labelled app=web.
@@ -88,7 +89,7 @@ func BenchmarkGentypeFakeList(b *testing.B) {
 		}
 		fake := &ktesting.Fake{}
 		fake.AddReactor("*", "*", ktesting.ObjectReaction(tracker))
-		run(b, gentype.NewFakeClientWithList(fake, "bench", configMapsResource, configMapKind,
+		run(b, gentypefake.NewFakeClientWithList(fake, "bench", configMapsResource, configMapKind,
 			newConfigMap, newConfigMapList, copyConfigMapListMeta, configMapItems, setConfigMapItems))
 	})
 	b.Run("client-go", func(b *testing.B) {

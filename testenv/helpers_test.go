@@ -193,3 +193,11 @@ func startEnv(t *testing.T, opts Options) *Environment {
 	})
 	return e
 }
+
+// pid is the process id of the last start, or 0 before the first.
+func (p *process) pid() int {
+	if p.cmd == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}

@@ -82,14 +82,6 @@ func (p *process) stop(grace time.Duration) error {
 	return nil
 }
 
-// pid is the process id of the last start, or 0 before the first.
-func (p *process) pid() int {
-	if p.cmd == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
-
 func (p *process) commandLine() string {
 	return strings.Join(append([]string{p.path}, p.args...), " ")
 }

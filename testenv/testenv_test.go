@@ -58,9 +58,9 @@ func (e *Environment) report() {
 	}
 }
 
-// runHelper re-executes the test binary in a helper mode and returns its combined output, its error and
-// the process ids and directory of the environment it reported.
-func runHelper(t *testing.T, mode string, args ...string) (string, error, []int, string) {
+// runHelper re-executes the test binary in a helper mode and returns its combined output, the process
+// ids and directory of the environment it reported, and its error.
+func runHelper(t *testing.T, mode string, args ...string) (string, []int, string, error) {
 	t.Helper()
 	reportPath := filepath.Join(t.TempDir(), "report")
 	cmd := exec.Command(os.Args[0], args...)
@@ -75,7 +75,7 @@ func runHelper(t *testing.T, mode string, args ...string) (string, error, []int,
 	if _, err := fmt.Sscanf(string(report), "%d %d %s", &etcdPID, &apiserverPID, &dir); err != nil {
 		t.Fatalf("helper report %q: %v", report, err)
 	}
-	return string(out), runErr, []int{etcdPID, apiserverPID}, dir
+	return string(out), []int{etcdPID, apiserverPID}, dir, runErr
 }
 
 const widgetCRD = `
@@ -518,7 +518,7 @@ func TestStartHonoursCancellation(t *testing.T) {
 }
 
 func TestChildrenDieWithPanickingTestBinary(t *testing.T) {
-	out, err, pids, dir := runHelper(t, "panic")
+	out, pids, dir, err := runHelper(t, "panic")
 	defer os.RemoveAll(dir)
 	if err == nil || !strings.Contains(out, "test binary dies with its environment running") {
 		t.Fatalf("helper did not panic: %v\n%s", err, out)
@@ -536,7 +536,7 @@ func TestChildrenDieWithPanickingTestBinary(t *testing.T) {
 }
 
 func TestMainPrintsLogsWhenTestsFail(t *testing.T) {
-	out, err, pids, dir := runHelper(t, "fail", "-test.run=^TestHelperFailing$")
+	out, pids, dir, err := runHelper(t, "fail", "-test.run=^TestHelperFailing$")
 	if err == nil {
 		t.Fatalf("helper with a failing test exited 0:\n%s", out)
 	}

@@ -197,16 +197,20 @@ func TestTransformErrorKeepsObject(t *testing.T) {
 	}
 }
 
-// brokenLW returns nothing usable until fixed.
+// brokenLW returns nothing usable until fixed, and counts the broken answers it gave.
 type brokenLW struct {
 	*source
-	mu    sync.Mutex
-	fixed bool
+	mu     sync.Mutex
+	fixed  bool
+	broken int
 }
 
 func (lw *brokenLW) isFixed() bool {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
+	if !lw.fixed {
+		lw.broken++
+	}
 	return lw.fixed
 }
 
@@ -232,7 +236,12 @@ func TestReflectorSurvivesBrokenListerWatcher(t *testing.T) {
 	r := NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, ReflectorOptions{Backoff: fastBackoff, WatchListIdleTimeout: time.Second})
 	stop := runReflector(t, r)
 	defer stop()
-	time.Sleep(20 * time.Millisecond)
+	// The reflector keeps going after broken answers: it asks again.
+	eventually(t, "a retry after a broken answer", func() bool {
+		lw.mu.Lock()
+		defer lw.mu.Unlock()
+		return lw.broken >= 2
+	})
 	lw.mu.Lock()
 	lw.fixed = true
 	lw.mu.Unlock()

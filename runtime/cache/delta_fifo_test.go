@@ -3,8 +3,8 @@ package cache
 import (
 	"errors"
 	"slices"
+	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -162,15 +162,32 @@ func TestDeltaFIFORequeue(t *testing.T) {
 	}
 }
 
+// waitReporter is a DeltaFIFO's lock as its condition variable sees it: only sync.Cond.Wait unlocks it
+// through this view, so each Unlock reports a waiter.
+type waitReporter struct {
+	*sync.Mutex
+	waiting chan<- struct{}
+}
+
+func (l waitReporter) Unlock() {
+	l.Mutex.Unlock()
+	select {
+	case l.waiting <- struct{}{}:
+	default:
+	}
+}
+
 func TestDeltaFIFOCloseUnblocksPop(t *testing.T) {
 	checkLeaks(t)
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	waiting := make(chan struct{}, 1)
+	f.cond.L = waitReporter{&f.lock, waiting}
 	errc := make(chan error)
 	go func() {
 		_, err := f.Pop(func(any, bool) error { return nil })
 		errc <- err
 	}()
-	time.Sleep(10 * time.Millisecond)
+	<-waiting // Pop is blocked on the empty queue
 	f.Close()
 	if err := <-errc; !errors.Is(err, ErrFIFOClosed) {
 		t.Errorf("Pop after Close = %v", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 )
@@ -105,7 +106,7 @@ func TestUnexpectedFailuresAreErrors(t *testing.T) {
 	sink := &recordingSink{}
 	ctx := klog.NewContext(context.Background(), logr.New(sink))
 	r := NewReflectorWithOptions(newSource(), &corev1.ConfigMap{}, newRecordingStore(), listModeOptions())
-	DefaultWatchErrorHandler(ctx, r, apierrors.NewForbidden(configMaps, "", errors.New("no access")))
+	DefaultWatchErrorHandler(ctx, r, apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "", errors.New("no access")))
 	DefaultWatchErrorHandler(ctx, r, apierrors.NewResourceExpired("too old"))
 	DefaultWatchErrorHandler(ctx, r, &VeryShortWatchError{Name: "r"})
 	DefaultWatchErrorHandler(ctx, r, apierrors.NewTooManyRequests("slow down", 1))

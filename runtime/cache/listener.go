@@ -54,7 +54,6 @@ type listener struct {
 
 	synced     chan struct{}
 	syncedOnce sync.Once
-	done       chan struct{}
 	name       string
 
 	report listenerReport
@@ -79,7 +78,6 @@ func newListener(handler ResourceEventHandler, resyncPeriod time.Duration, name 
 		resyncPeriod: resyncPeriod,
 		wake:         make(chan struct{}, 1),
 		synced:       make(chan struct{}),
-		done:         make(chan struct{}),
 		name:         name,
 		report:       report,
 	}
@@ -136,7 +134,6 @@ func (l *listener) next() (n notification, backlog int, ok bool) {
 
 // run calls the handler for every notification until stop.
 func (l *listener) run() {
-	defer close(l.done)
 	for {
 		n, backlog, ok := l.next()
 		if !ok {

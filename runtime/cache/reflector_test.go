@@ -365,15 +365,24 @@ func TestReflectorResync(t *testing.T) {
 	options.ResyncPeriod = 5 * time.Millisecond
 	r := NewReflectorWithOptions(src, &corev1.ConfigMap{}, store, options)
 	var allow sync.Mutex
-	allowed := false
+	allowed, refused := false, 0
 	r.ShouldResync = func() bool {
 		allow.Lock()
 		defer allow.Unlock()
+		if !allowed {
+			refused++
+		}
 		return allowed
 	}
 	stop := runReflector(t, r)
 	defer stop()
-	time.Sleep(30 * time.Millisecond)
+	// The resync loop consults ShouldResync and resyncs in one goroutine, so by the second refusal a
+	// resync wrongly made after the first one would be counted.
+	eventually(t, "two refused resyncs", func() bool {
+		allow.Lock()
+		defer allow.Unlock()
+		return refused >= 2
+	})
 	if _, n, _ := store.counts(); n != 0 {
 		t.Errorf("resynced %d times while ShouldResync said no", n)
 	}

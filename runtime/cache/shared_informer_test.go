@@ -162,7 +162,11 @@ func TestInformerRemoveEventHandler(t *testing.T) {
 	}
 	src.apply(watch.Added, "ns", "b", "0")
 	keep.waitFor(t, 2)
-	time.Sleep(10 * time.Millisecond)
+	// b was distributed after the removal, as keep has it; the removed handler's listener was no longer
+	// among those the informer hands notifications to, so it never got b.
+	if delivers(informer, reg) {
+		t.Error("the informer still delivers to the removed handler")
+	}
 	if got := drop.get(); len(got) != 1 {
 		t.Errorf("removed handler still called: %q", got)
 	}
@@ -170,6 +174,14 @@ func TestInformerRemoveEventHandler(t *testing.T) {
 	if err := other.RemoveEventHandler(reg); err == nil {
 		t.Error("removing another informer's registration did not fail")
 	}
+}
+
+// delivers reports whether the informer still hands notifications to the registration's listener.
+func delivers(informer SharedIndexInformer, reg ResourceEventHandlerRegistration) bool {
+	s := informer.(*sharedIndexInformer)
+	s.procMu.Lock()
+	defer s.procMu.Unlock()
+	return slices.Contains(s.listeners, reg.(*registration).l)
 }
 
 func TestInformerResyncPerHandler(t *testing.T) {
@@ -509,9 +521,9 @@ func TestInformerResyncPeriodNegotiation(t *testing.T) {
 	}
 	startInformer(t, informer)
 	eventually(t, "sync", informer.HasSynced)
-	twoSeconds := 2 * time.Second
-	reg, _ = informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &twoSeconds})
-	if got := reg.(*registration).l.resyncPeriod; got != twoSeconds {
+	resync := 2 * time.Second
+	reg, _ = informer.AddEventHandlerWithOptions(&recorder{}, HandlerOptions{ResyncPeriod: &resync})
+	if got := reg.(*registration).l.resyncPeriod; got != resync {
 		t.Errorf("resync period after start = %v", got)
 	}
 

@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -181,8 +180,6 @@ func (s *source) openWatches() int {
 	}
 	return n
 }
-
-var configMaps = schema.GroupResource{Resource: "configmaps"}
 
 func (s *source) expired() error {
 	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d", s.first-1))

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/gentype/internal/applypatch"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
@@ -19,10 +20,7 @@ type object interface {
 }
 
 // namedObject is an apply configuration: comparable (so a nil pointer can be detected) and named.
-type namedObject interface {
-	comparable
-	GetName() *string
-}
+type namedObject = applypatch.Configuration
 
 // Client is a typed client for one resource, namespaced or cluster-scoped, serving the
 // single-object verbs. Generated clients embed it when the type has no list or apply verbs.
@@ -227,7 +225,7 @@ func (c *ClientWithListAndApply[T, L, C]) ApplyStatus(
 func apply[T object, C namedObject](
 	ctx context.Context, c *Client[T], configuration C, opts metav1.ApplyOptions, subresources ...string,
 ) (T, error) {
-	name, data, patchOpts, err := applyPatch(configuration, opts)
+	name, data, patchOpts, err := applypatch.Build(configuration, opts)
 	if err != nil {
 		var zero T
 		return zero, err

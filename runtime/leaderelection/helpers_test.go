@@ -13,7 +13,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	le "github.com/kgen-dev/kgen/runtime/leaderelection"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
@@ -55,7 +55,7 @@ func newWorld(t *testing.T) *world {
 func (w *world) lock(identity string) *rl.LeaseLock {
 	return &rl.LeaseLock{
 		LeaseMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lock"},
-		Client: gentype.NewFakeClient(w.fake, "ns", leasesGVR, coordinationv1.SchemeGroupVersion.WithKind("Lease"),
+		Client: gentypefake.NewFakeClient(w.fake, "ns", leasesGVR, coordinationv1.SchemeGroupVersion.WithKind("Lease"),
 			func() *coordinationv1.Lease { return &coordinationv1.Lease{} }),
 		LockConfig: rl.ResourceLockConfig{Identity: identity},
 	}

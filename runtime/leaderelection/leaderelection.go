@@ -107,7 +107,7 @@ func validate(lec LeaderElectionConfig) error {
 	case lec.Callbacks.OnStoppedLeading == nil:
 		return errors.New("Callbacks.OnStoppedLeading must be set")
 	case lec.Lock == nil:
-		return errors.New("Lock must be set")
+		return errors.New("the Lock must be set")
 	case lec.Lock.Identity() == "":
 		return errors.New("the lock's identity is empty")
 	}

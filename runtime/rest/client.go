@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 )
 
 // Interface is the part of RESTClient that generated clients depend on; tests substitute fakes.
@@ -59,6 +60,8 @@ type RESTClient struct {
 	contentTypeDefaulted bool
 	rateLimiter          RateLimiter
 	warningHandler       WarningHandlerWithContext
+	// clock is what retries wait on; the real clock when nil.
+	clock clock.Clock
 
 	// Client performs the HTTP requests; http.DefaultClient when nil.
 	Client *http.Client
@@ -90,6 +93,14 @@ func NewRESTClient(baseURL *url.URL, versionedAPIPath string, config ClientConte
 		rateLimiter:          rateLimiter,
 		Client:               client,
 	}, nil
+}
+
+// retryClock returns the clock retries wait on.
+func (c *RESTClient) retryClock() clock.Clock {
+	if c == nil || c.clock == nil {
+		return clock.RealClock{}
+	}
+	return c.clock
 }
 
 // GetRateLimiter returns the client's rate limiter, or nil.

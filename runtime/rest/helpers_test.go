@@ -3,12 +3,14 @@ package rest
 import (
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 var (
@@ -62,4 +64,16 @@ func encodeJSON(t *testing.T, obj runtime.Object) []byte {
 
 func schemaGV(group, version string) schema.GroupVersion {
 	return schema.GroupVersion{Group: group, Version: version}
+}
+
+// waitForTimer waits until something waits on clk.
+func waitForTimer(t *testing.T, clk *testingclock.FakeClock) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !clk.HasWaiters() {
+		if time.Now().After(deadline) {
+			t.Fatal("nothing waits on the clock")
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -23,7 +23,6 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
-	"k8s.io/utils/clock"
 
 	"github.com/kgen-dev/kgen/internal/pause"
 	"github.com/kgen-dev/kgen/runtime/rest/metrics"
@@ -565,7 +564,7 @@ func (r *Request) send(ctx context.Context, policy sendPolicy, handle func(*http
 			drainAndClose(resp)
 		}
 		klog.FromContext(ctx).V(4).Info("Retrying request", "verb", r.verb, "url", req.URL.String(), "attempt", attempt+1, "delay", wait, "reason", previous)
-		if !pause.For(ctx, clock.RealClock{}, wait) {
+		if !pause.For(ctx, r.c.retryClock(), wait) {
 			return wrapPrevious(ctx.Err(), previous)
 		}
 		if policy.throttle {

@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kgen-dev/kgen/internal/pause"
 )
@@ -258,12 +259,21 @@ func TestRetryAfterWaitsTheGivenSeconds(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := coreClient(t, srv)
-	start := time.Now()
-	if err := c.Get().Resource("pods").Name("p").Do(context.Background()).Error(); err != nil {
+	clk := testingclock.NewFakeClock(time.Now())
+	c.clock = clk
+	done := make(chan error, 1)
+	go func() { done <- c.Get().Resource("pods").Name("p").Do(context.Background()).Error() }()
+	waitForTimer(t, clk)
+	clk.Step(time.Second - time.Millisecond)
+	if !clk.HasWaiters() || calls.Load() != 1 {
+		t.Fatalf("retried before 1s passed (%d calls)", calls.Load())
+	}
+	clk.Step(time.Millisecond)
+	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if waited := time.Since(start); waited < time.Second {
-		t.Fatalf("retried after %v, want >= 1s", waited)
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("calls = %d, want 2", n)
 	}
 }
 
@@ -434,16 +444,29 @@ func TestRateLimiting(t *testing.T) {
 		t.Errorf("default limiter %v", l)
 	}
 
-	// A real token bucket: burst 1 at 5 QPS makes the third request wait ~200ms more than the first.
-	slow := coreClient(t, srv, func(c *Config) { c.QPS, c.Burst = 5, 1 })
-	start := time.Now()
-	for range 3 {
-		if err := slow.Get().Resource("pods").Do(ctx).Error(); err != nil {
-			t.Fatal(err)
+	// A token bucket of burst 1 at 5 QPS makes each request after the first wait 200ms for its token.
+	clk := testingclock.NewFakeClock(time.Now())
+	slow := coreClient(t, srv, func(c *Config) { c.RateLimiter = newTokenBucket(5, 1, clk) })
+	done := make(chan error, 1)
+	go func() {
+		for range 3 {
+			if err := slow.Get().Resource("pods").Do(ctx).Error(); err != nil {
+				done <- err
+				return
+			}
 		}
+		done <- nil
+	}()
+	for request := 2; request <= 3; request++ {
+		waitForTimer(t, clk)
+		clk.Step(199 * time.Millisecond)
+		if !clk.HasWaiters() {
+			t.Fatalf("request %d at 5 QPS burst 1 got its token before 200ms", request)
+		}
+		clk.Step(time.Millisecond)
 	}
-	if d := time.Since(start); d < 350*time.Millisecond {
-		t.Fatalf("3 requests at 5 QPS burst 1 took %v", d)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

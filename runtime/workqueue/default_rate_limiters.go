@@ -169,13 +169,6 @@ func (f *failures[T]) forget(item T) {
 	delete(f.counts, item)
 }
 
-// tracked returns how many items have a failure record.
-func (f *failures[T]) tracked() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.counts)
-}
-
 // TypedItemExponentialFailureRateLimiter delays an item base·2^failures, capped at max.
 type TypedItemExponentialFailureRateLimiter[T comparable] struct {
 	failures  *failures[T]

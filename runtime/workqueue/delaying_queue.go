@@ -339,9 +339,6 @@ func (h *delayHeap[T]) compact() {
 	}
 }
 
-// len returns the number of waiting items.
-func (h *delayHeap[T]) len() int { return len(h.live) }
-
 // next returns when the first waiting item is due; ok is false if none waits.
 func (h *delayHeap[T]) next() (readyAt time.Time, ok bool) {
 	h.dropStale()

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestBackoffMutexExcludes has more goroutines than cores increment a plain
@@ -45,14 +44,8 @@ func TestBackoffMutexBlocksPastPolling(t *testing.T) {
 		acquired <- released.Load()
 		m.Unlock()
 	}()
-	select {
-	case <-acquired:
-		t.Fatal("Lock returned while the mutex was held")
-	case <-time.After(50 * time.Millisecond):
-	}
-	if !parkedInLock() {
-		t.Fatal("after 50ms the waiter is not parked in sync.Mutex.Lock")
-	}
+	// A waiter that returned early would block on acquired instead of parking.
+	waitFor(t, "the waiter to park in sync.Mutex.Lock", parkedInLock)
 	released.Store(true)
 	m.Unlock()
 	if !<-acquired {

@@ -37,7 +37,7 @@ func TestParallelizeUntilStopsWhenCancelled(t *testing.T) {
 
 func TestParallelizeUntilNilContext(t *testing.T) {
 	var ran atomic.Int32
-	//nolint:staticcheck // a nil context is documented to mean "never cancel".
+	//lint:ignore SA1012 a nil context is documented to mean "never cancel".
 	ParallelizeUntil(nil, 2, 10, func(int) { ran.Add(1) })
 	if ran.Load() != 10 {
 		t.Fatalf("ran %d", ran.Load())

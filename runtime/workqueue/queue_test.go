@@ -66,10 +66,11 @@ func TestNoItemHandedToTwoWorkers(t *testing.T) {
 	first := mustGet(t, q)
 	q.Add("a")
 	second := getAsync[string](q)
+	waitFor(t, "the second Get to wait while a is in progress", func() bool { return q.waitingGetters() == 1 })
 	select {
 	case <-second:
 		t.Fatal("item handed out while still in progress")
-	case <-time.After(20 * time.Millisecond):
+	default:
 	}
 	q.Done(first)
 	if got := <-second; got != "a" {
@@ -146,16 +147,23 @@ func TestShutDownWithDrainWaitsForDone(t *testing.T) {
 	q.Add("a")
 	q.Add("b")
 	a, b := mustGet(t, q), mustGet(t, q)
+	waiting := make(chan struct{}, 1)
+	q.idle.L = waitReporter{&q.mu, waiting}
 	drained := make(chan struct{})
 	go func() {
 		q.ShutDownWithDrain()
 		close(drained)
 	}()
+	<-waiting // the drain waits for a and b
 	q.Done(a)
+	// Wake the drain as a spurious wakeup would: with b in progress it must wait again.
+	q.mu.Lock()
+	q.idle.Broadcast()
+	q.mu.Unlock()
 	select {
 	case <-drained:
 		t.Fatal("ShutDownWithDrain returned with an item in progress")
-	case <-time.After(20 * time.Millisecond):
+	case <-waiting:
 	}
 	if !q.ShuttingDown() {
 		t.Fatal("ShuttingDown = false during drain")

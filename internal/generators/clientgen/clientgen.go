@@ -196,18 +196,18 @@ type embedding struct {
 // Embed is the gentype helper of the type's client: the list half when it lists, the apply half when it
 // applies (noVerbs types have neither).
 func (d typeData) Embed() embedding {
-	g := gofile.Symbols.Gentype
+	g, f := gofile.Symbols.Gentype, gofile.Symbols.GentypeFake
 	list, apply := d.T.HasVerb("list"), d.T.HasVerb("apply") || d.T.HasVerb("applyStatus")
 	switch {
 	case d.T.NoVerbs:
 	case list && apply:
-		return embedding{g.ClientWithListAndApply, g.NewClientWithListAndApply, g.FakeClientWithListAndApply, g.NewFakeClientWithListAndApply, true, true}
+		return embedding{g.ClientWithListAndApply, g.NewClientWithListAndApply, f.FakeClientWithListAndApply, f.NewFakeClientWithListAndApply, true, true}
 	case list:
-		return embedding{g.ClientWithList, g.NewClientWithList, g.FakeClientWithList, g.NewFakeClientWithList, true, false}
+		return embedding{g.ClientWithList, g.NewClientWithList, f.FakeClientWithList, f.NewFakeClientWithList, true, false}
 	case apply:
-		return embedding{g.ClientWithApply, g.NewClientWithApply, g.FakeClientWithApply, g.NewFakeClientWithApply, false, true}
+		return embedding{g.ClientWithApply, g.NewClientWithApply, f.FakeClientWithApply, f.NewFakeClientWithApply, false, true}
 	}
-	return embedding{g.Client, g.NewClient, g.FakeClient, g.NewFakeClient, false, false}
+	return embedding{g.Client, g.NewClient, f.FakeClient, f.NewFakeClient, false, false}
 }
 
 // ApplyPkg is the import path of the apply configurations of types in pkg.

@@ -161,8 +161,8 @@ func newFake{{$t.Plural}}(fake *Fake{{.V.GroupVersionGoName}}, namespace string)
 			func(list *{{$list}}) []*{{$obj}} { return list.Items },
 			func(list *{{$list}}, items []*{{$obj}}) { list.Items = items },
 			{{- else}}
-			func(list *{{$list}}) []*{{$obj}} { return {{id rt.Gentype.ToPointerSlice}}(list.Items) },
-			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{id rt.Gentype.FromPointerSlice}}(items) },
+			func(list *{{$list}}) []*{{$obj}} { return {{id rt.GentypeFake.ToPointerSlice}}(list.Items) },
+			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{id rt.GentypeFake.FromPointerSlice}}(items) },
 			{{- end}}
 			{{- end}}
 		),

@@ -244,3 +244,7 @@ func TestInformersAndListers(t *testing.T) {
 func externalversionsHandler(added chan<- string) informersexamplev1.TestTypeHandlerFuncs {
 	return informersexamplev1.TestTypeHandlerFuncs{AddFunc: func(obj *examplev1.TestType) { added <- obj.Name }}
 }
+
+func testType(ns, name string, lbls map[string]string) *examplev1.TestType {
+	return &examplev1.TestType{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: lbls}, Spec: examplev1.TestTypeSpec{Replicas: 1}}
+}

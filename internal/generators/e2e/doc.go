@@ -1,5 +1,5 @@
-// Package e2e exercises the code generated for testdata/ (clientset, fake clientset, listers and
-// informers): against the generated fake clientset, and against a real kube-apiserver with CRDs for the
-// testdata types. It tests generated code, not the generators, and is the only package under generators/
-// that imports runtime/.
+// Package e2e exercises the code generated for testdata/ (clientset, listers and informers) against a
+// real kube-apiserver started by testenv, with CRDs for the testdata types; its subpackage fake runs the
+// generated fake clientset without a server. They test generated code, not the generators, and are the
+// only packages under generators/ that import runtime/.
 package e2e

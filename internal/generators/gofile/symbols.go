@@ -44,11 +44,15 @@ type SymbolTable struct {
 	// Gentype holds the identifiers of github.com/kgen-dev/kgen/runtime/gentype.
 	Gentype struct {
 		Client, ClientWithList, ClientWithApply, ClientWithListAndApply,
-		NewClient, NewClientWithList, NewClientWithApply, NewClientWithListAndApply, PrefersProtobuf,
+		NewClient, NewClientWithList, NewClientWithApply, NewClientWithListAndApply, PrefersProtobuf GoIdent
+	} `pkg:"github.com/kgen-dev/kgen/runtime/gentype"`
+	// GentypeFake holds the identifiers of github.com/kgen-dev/kgen/runtime/gentype/fake, which only
+	// generated fakes import, so production clientsets link no fake code.
+	GentypeFake struct {
 		FakeClient, FakeClientWithList, FakeClientWithApply, FakeClientWithListAndApply,
 		NewFakeClient, NewFakeClientWithList, NewFakeClientWithApply, NewFakeClientWithListAndApply,
 		ToPointerSlice, FromPointerSlice GoIdent
-	} `pkg:"github.com/kgen-dev/kgen/runtime/gentype"`
+	} `pkg:"github.com/kgen-dev/kgen/runtime/gentype/fake"`
 	// Listers holds the identifiers of github.com/kgen-dev/kgen/runtime/listers.
 	Listers struct {
 		ResourceIndexer, New, NewNamespaced GoIdent

@@ -1,4 +1,4 @@
-package e2e
+package e2e_test
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -48,20 +47,6 @@ func coreClient(t *testing.T, host string) *rest.RESTClient {
 		t.Fatal(err)
 	}
 	return client
-}
-
-func configMapListWatch(client *rest.RESTClient, namespace string) *cache.ListWatch {
-	return &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-			list := &corev1.ConfigMapList{}
-			err := client.Get().Namespace(namespace).Resource("configmaps").VersionedParams(&options, metav1.ParameterCodec).Do(ctx).Into(list)
-			return list, err
-		},
-		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			options.Watch = true
-			return client.Get().Namespace(namespace).Resource("configmaps").VersionedParams(&options, metav1.ParameterCodec).Watch(ctx)
-		},
-	}
 }
 
 // markerHandler records when its informer delivered each marker ConfigMap and keeps the handler's
@@ -150,21 +135,6 @@ type recoveryInformer struct {
 	name     string
 	informer cache.SharedIndexInformer
 	handler  *markerHandler
-}
-
-// retry repeats op until it succeeds or ok accepts its error; the API server may be restarting.
-func retry(ctx context.Context, op func() error, ok func(error) bool) error {
-	for {
-		err := op()
-		if err == nil || ok(err) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }
 
 func never(error) bool { return false }

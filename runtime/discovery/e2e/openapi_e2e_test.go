@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,14 +14,7 @@ import (
 	"github.com/kgen-dev/kgen/runtime/discovery/cached/memory"
 	"github.com/kgen-dev/kgen/runtime/openapi"
 	"github.com/kgen-dev/kgen/runtime/openapi3"
-	"github.com/kgen-dev/kgen/testenv"
 )
-
-var env *testenv.Environment
-
-func TestMain(m *testing.M) {
-	os.Exit(testenv.Main(m, testenv.Options{}, &env))
-}
 
 // TestOpenAPIV2: a clientset's Discovery().OpenAPISchema() parses the server's swagger document,
 // through the cached client too.

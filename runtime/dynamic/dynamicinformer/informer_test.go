@@ -121,9 +121,13 @@ func TestFactorySharesFiltersAndShutsDown(t *testing.T) {
 	if !informer.Informer().IsStopped() {
 		t.Fatal("informer still running after Shutdown")
 	}
-	late := f.ForResource(schema.GroupVersionResource{Resource: "late"})
+	lateGVR := schema.GroupVersionResource{Resource: "late"}
+	late := f.ForResource(lateGVR)
 	f.Start(make(chan struct{}))
-	time.Sleep(100 * time.Millisecond)
+	// Start runs informers before it returns, and WaitForCacheSync reports every informer it ran.
+	if _, started := f.WaitForCacheSync(stop)[lateGVR]; started {
+		t.Fatal("Start after Shutdown ran an informer")
+	}
 	client.mu.Lock()
 	defer client.mu.Unlock()
 	if client.lists != 1 || late.Informer().HasSynced() {

@@ -21,19 +21,19 @@ package fake
 import (
 	admissionregistrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1"
 	typedadmissionregistrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/admissionregistration/v1"
 )
 
 // fakeMutatingWebhookConfigurations is the MutatingWebhookConfigurationInterface of the fake clientset, answered by its reactors.
 type fakeMutatingWebhookConfigurations struct {
-	*gentype.FakeClientWithListAndApply[*v1.MutatingWebhookConfiguration, *v1.MutatingWebhookConfigurationList, *admissionregistrationv1.MutatingWebhookConfigurationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.MutatingWebhookConfiguration, *v1.MutatingWebhookConfigurationList, *admissionregistrationv1.MutatingWebhookConfigurationApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1
 }
 
 func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1, namespace string) typedadmissionregistrationv1.MutatingWebhookConfigurationInterface {
 	return &fakeMutatingWebhookConfigurations{
-		gentype.NewFakeClientWithListAndApply[*v1.MutatingWebhookConfiguration, *v1.MutatingWebhookConfigurationList, *admissionregistrationv1.MutatingWebhookConfigurationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.MutatingWebhookConfiguration, *v1.MutatingWebhookConfigurationList, *admissionregistrationv1.MutatingWebhookConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"),
 			v1.SchemeGroupVersion.WithKind("MutatingWebhookConfiguration"),
@@ -41,10 +41,10 @@ func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1, nam
 			func() *v1.MutatingWebhookConfigurationList { return &v1.MutatingWebhookConfigurationList{} },
 			func(dst, src *v1.MutatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.MutatingWebhookConfigurationList) []*v1.MutatingWebhookConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.MutatingWebhookConfigurationList, items []*v1.MutatingWebhookConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	admissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1alpha1"
 	typedadmissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
 // fakeMutatingAdmissionPolicies is the MutatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeMutatingAdmissionPolicies struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.MutatingAdmissionPolicy, *v1alpha1.MutatingAdmissionPolicyList, *admissionregistrationv1alpha1.MutatingAdmissionPolicyApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.MutatingAdmissionPolicy, *v1alpha1.MutatingAdmissionPolicyList, *admissionregistrationv1alpha1.MutatingAdmissionPolicyApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1alpha1
 }
 
 func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1alpha1, namespace string) typedadmissionregistrationv1alpha1.MutatingAdmissionPolicyInterface {
 	return &fakeMutatingAdmissionPolicies{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.MutatingAdmissionPolicy, *v1alpha1.MutatingAdmissionPolicyList, *admissionregistrationv1alpha1.MutatingAdmissionPolicyApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.MutatingAdmissionPolicy, *v1alpha1.MutatingAdmissionPolicyList, *admissionregistrationv1alpha1.MutatingAdmissionPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1alpha1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),
@@ -41,10 +41,10 @@ func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1alpha1, n
 			func() *v1alpha1.MutatingAdmissionPolicyList { return &v1alpha1.MutatingAdmissionPolicyList{} },
 			func(dst, src *v1alpha1.MutatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.MutatingAdmissionPolicyList) []*v1alpha1.MutatingAdmissionPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.MutatingAdmissionPolicyList, items []*v1alpha1.MutatingAdmissionPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	admissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/admissionregistration/v1alpha1"
 	typedadmissionregistrationv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/admissionregistration/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 )
 
 // fakeValidatingAdmissionPolicies is the ValidatingAdmissionPolicyInterface of the fake clientset, answered by its reactors.
 type fakeValidatingAdmissionPolicies struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicy, *v1alpha1.ValidatingAdmissionPolicyList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicy, *v1alpha1.ValidatingAdmissionPolicyList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyApplyConfiguration]
 	Fake *FakeAdmissionregistrationV1alpha1
 }
 
 func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1alpha1, namespace string) typedadmissionregistrationv1alpha1.ValidatingAdmissionPolicyInterface {
 	return &fakeValidatingAdmissionPolicies{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicy, *v1alpha1.ValidatingAdmissionPolicyList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.ValidatingAdmissionPolicy, *v1alpha1.ValidatingAdmissionPolicyList, *admissionregistrationv1alpha1.ValidatingAdmissionPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1alpha1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),
@@ -41,10 +41,10 @@ func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1alpha1,
 			func() *v1alpha1.ValidatingAdmissionPolicyList { return &v1alpha1.ValidatingAdmissionPolicyList{} },
 			func(dst, src *v1alpha1.ValidatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.ValidatingAdmissionPolicyList) []*v1alpha1.ValidatingAdmissionPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.ValidatingAdmissionPolicyList, items []*v1alpha1.ValidatingAdmissionPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	apiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apiserverinternal/v1alpha1"
 	typedapiserverinternalv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apiserverinternal/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/apiserverinternal/v1alpha1"
 )
 
 // fakeStorageVersions is the StorageVersionInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersions struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration]
 	Fake *FakeInternalV1alpha1
 }
 
 func newFakeStorageVersions(fake *FakeInternalV1alpha1, namespace string) typedapiserverinternalv1alpha1.StorageVersionInterface {
 	return &fakeStorageVersions{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.StorageVersion, *v1alpha1.StorageVersionList, *apiserverinternalv1alpha1.StorageVersionApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("storageversions"),
 			v1alpha1.SchemeGroupVersion.WithKind("StorageVersion"),
@@ -41,10 +41,10 @@ func newFakeStorageVersions(fake *FakeInternalV1alpha1, namespace string) typeda
 			func() *v1alpha1.StorageVersionList { return &v1alpha1.StorageVersionList{} },
 			func(dst, src *v1alpha1.StorageVersionList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.StorageVersionList) []*v1alpha1.StorageVersion {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.StorageVersionList, items []*v1alpha1.StorageVersion) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/apps/v1"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithListAndApply[*v1.ControllerRevision, *v1.ControllerRevisionList, *appsv1.ControllerRevisionApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ControllerRevision, *v1.ControllerRevisionList, *appsv1.ControllerRevisionApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
 func newFakeControllerRevisions(fake *FakeAppsV1, namespace string) typedappsv1.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithListAndApply[*v1.ControllerRevision, *v1.ControllerRevisionList, *appsv1.ControllerRevisionApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ControllerRevision, *v1.ControllerRevisionList, *appsv1.ControllerRevisionApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1.SchemeGroupVersion.WithKind("ControllerRevision"),
@@ -41,10 +41,10 @@ func newFakeControllerRevisions(fake *FakeAppsV1, namespace string) typedappsv1.
 			func() *v1.ControllerRevisionList { return &v1.ControllerRevisionList{} },
 			func(dst, src *v1.ControllerRevisionList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ControllerRevisionList) []*v1.ControllerRevision {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ControllerRevisionList, items []*v1.ControllerRevision) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,27 @@ package fake
 import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/apps/v1"
 )
 
 // fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
-	*gentype.FakeClientWithListAndApply[*v1.DaemonSet, *v1.DaemonSetList, *appsv1.DaemonSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.DaemonSet, *v1.DaemonSetList, *appsv1.DaemonSetApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
 func newFakeDaemonSets(fake *FakeAppsV1, namespace string) typedappsv1.DaemonSetInterface {
 	return &fakeDaemonSets{
-		gentype.NewFakeClientWithListAndApply[*v1.DaemonSet, *v1.DaemonSetList, *appsv1.DaemonSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.DaemonSet, *v1.DaemonSetList, *appsv1.DaemonSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("daemonsets"),
 			v1.SchemeGroupVersion.WithKind("DaemonSet"),
 			func() *v1.DaemonSet { return &v1.DaemonSet{} },
 			func() *v1.DaemonSetList { return &v1.DaemonSetList{} },
 			func(dst, src *v1.DaemonSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DaemonSetList) []*v1.DaemonSet { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.DaemonSetList, items []*v1.DaemonSet) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.DaemonSetList) []*v1.DaemonSet { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.DaemonSetList, items []*v1.DaemonSet) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -25,7 +25,7 @@ import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	applyconfigurationsautoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
 	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -35,21 +35,23 @@ import (
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithListAndApply[*v1.Deployment, *v1.DeploymentList, *appsv1.DeploymentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Deployment, *v1.DeploymentList, *appsv1.DeploymentApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
 func newFakeDeployments(fake *FakeAppsV1, namespace string) typedappsv1.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithListAndApply[*v1.Deployment, *v1.DeploymentList, *appsv1.DeploymentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Deployment, *v1.DeploymentList, *appsv1.DeploymentApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("deployments"),
 			v1.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1.Deployment { return &v1.Deployment{} },
 			func() *v1.DeploymentList { return &v1.DeploymentList{} },
 			func(dst, src *v1.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeploymentList) []*v1.Deployment { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.DeploymentList, items []*v1.Deployment) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.DeploymentList) []*v1.Deployment { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.DeploymentList, items []*v1.Deployment) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

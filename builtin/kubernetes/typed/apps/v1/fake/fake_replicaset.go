@@ -25,7 +25,7 @@ import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	applyconfigurationsautoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
 	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -35,21 +35,23 @@ import (
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
 func newFakeReplicaSets(fake *FakeAppsV1, namespace string) typedappsv1.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ReplicaSet, *v1.ReplicaSetList, *appsv1.ReplicaSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicasets"),
 			v1.SchemeGroupVersion.WithKind("ReplicaSet"),
 			func() *v1.ReplicaSet { return &v1.ReplicaSet{} },
 			func() *v1.ReplicaSetList { return &v1.ReplicaSetList{} },
 			func(dst, src *v1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ReplicaSetList) []*v1.ReplicaSet { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ReplicaSetList, items []*v1.ReplicaSet) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ReplicaSetList) []*v1.ReplicaSet { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ReplicaSetList, items []*v1.ReplicaSet) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -25,7 +25,7 @@ import (
 	appsv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1"
 	applyconfigurationsautoscalingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1"
 	typedappsv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -35,21 +35,23 @@ import (
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithListAndApply[*v1.StatefulSet, *v1.StatefulSetList, *appsv1.StatefulSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.StatefulSet, *v1.StatefulSetList, *appsv1.StatefulSetApplyConfiguration]
 	Fake *FakeAppsV1
 }
 
 func newFakeStatefulSets(fake *FakeAppsV1, namespace string) typedappsv1.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithListAndApply[*v1.StatefulSet, *v1.StatefulSetList, *appsv1.StatefulSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.StatefulSet, *v1.StatefulSetList, *appsv1.StatefulSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("statefulsets"),
 			v1.SchemeGroupVersion.WithKind("StatefulSet"),
 			func() *v1.StatefulSet { return &v1.StatefulSet{} },
 			func() *v1.StatefulSetList { return &v1.StatefulSetList{} },
 			func(dst, src *v1.StatefulSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.StatefulSetList) []*v1.StatefulSet { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.StatefulSetList, items []*v1.StatefulSet) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.StatefulSetList) []*v1.StatefulSet { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.StatefulSetList, items []*v1.StatefulSet) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -21,19 +21,19 @@ package fake
 import (
 	appsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
 	typedappsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration]
 	Fake *FakeAppsV1beta1
 }
 
 func newFakeControllerRevisions(fake *FakeAppsV1beta1, namespace string) typedappsv1beta1.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ControllerRevision, *v1beta1.ControllerRevisionList, *appsv1beta1.ControllerRevisionApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1beta1.SchemeGroupVersion.WithKind("ControllerRevision"),
@@ -41,10 +41,10 @@ func newFakeControllerRevisions(fake *FakeAppsV1beta1, namespace string) typedap
 			func() *v1beta1.ControllerRevisionList { return &v1beta1.ControllerRevisionList{} },
 			func(dst, src *v1beta1.ControllerRevisionList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ControllerRevisionList) []*v1beta1.ControllerRevision {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ControllerRevisionList, items []*v1beta1.ControllerRevision) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	appsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta1"
 	typedappsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/apps/v1beta1"
 )
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration]
 	Fake *FakeAppsV1beta1
 }
 
 func newFakeStatefulSets(fake *FakeAppsV1beta1, namespace string) typedappsv1beta1.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.StatefulSet, *v1beta1.StatefulSetList, *appsv1beta1.StatefulSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("statefulsets"),
 			v1beta1.SchemeGroupVersion.WithKind("StatefulSet"),
 			func() *v1beta1.StatefulSet { return &v1beta1.StatefulSet{} },
 			func() *v1beta1.StatefulSetList { return &v1beta1.StatefulSetList{} },
 			func(dst, src *v1beta1.StatefulSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.StatefulSetList) []*v1beta1.StatefulSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.StatefulSetList) []*v1beta1.StatefulSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.StatefulSetList, items []*v1beta1.StatefulSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeControllerRevisions is the ControllerRevisionInterface of the fake clientset, answered by its reactors.
 type fakeControllerRevisions struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeControllerRevisions(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.ControllerRevisionInterface {
 	return &fakeControllerRevisions{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.ControllerRevision, *v1beta2.ControllerRevisionList, *appsv1beta2.ControllerRevisionApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1beta2.SchemeGroupVersion.WithKind("ControllerRevision"),
@@ -41,10 +41,10 @@ func newFakeControllerRevisions(fake *FakeAppsV1beta2, namespace string) typedap
 			func() *v1beta2.ControllerRevisionList { return &v1beta2.ControllerRevisionList{} },
 			func(dst, src *v1beta2.ControllerRevisionList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta2.ControllerRevisionList) []*v1beta2.ControllerRevision {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta2.ControllerRevisionList, items []*v1beta2.ControllerRevision) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeDaemonSets(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.DaemonSetInterface {
 	return &fakeDaemonSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.DaemonSet, *v1beta2.DaemonSetList, *appsv1beta2.DaemonSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("daemonsets"),
 			v1beta2.SchemeGroupVersion.WithKind("DaemonSet"),
 			func() *v1beta2.DaemonSet { return &v1beta2.DaemonSet{} },
 			func() *v1beta2.DaemonSetList { return &v1beta2.DaemonSetList{} },
 			func(dst, src *v1beta2.DaemonSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.DaemonSetList) []*v1beta2.DaemonSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.DaemonSetList) []*v1beta2.DaemonSet { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta2.DaemonSetList, items []*v1beta2.DaemonSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeDeployments(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.Deployment, *v1beta2.DeploymentList, *appsv1beta2.DeploymentApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deployments"),
 			v1beta2.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1beta2.Deployment { return &v1beta2.Deployment{} },
 			func() *v1beta2.DeploymentList { return &v1beta2.DeploymentList{} },
 			func(dst, src *v1beta2.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.DeploymentList) []*v1beta2.Deployment { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.DeploymentList) []*v1beta2.Deployment {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.DeploymentList, items []*v1beta2.Deployment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

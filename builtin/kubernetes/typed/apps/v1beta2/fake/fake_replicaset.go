@@ -21,28 +21,30 @@ package fake
 import (
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 )
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.ReplicaSet, *v1beta2.ReplicaSetList, *appsv1beta2.ReplicaSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.ReplicaSet, *v1beta2.ReplicaSetList, *appsv1beta2.ReplicaSetApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeReplicaSets(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.ReplicaSet, *v1beta2.ReplicaSetList, *appsv1beta2.ReplicaSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.ReplicaSet, *v1beta2.ReplicaSetList, *appsv1beta2.ReplicaSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("replicasets"),
 			v1beta2.SchemeGroupVersion.WithKind("ReplicaSet"),
 			func() *v1beta2.ReplicaSet { return &v1beta2.ReplicaSet{} },
 			func() *v1beta2.ReplicaSetList { return &v1beta2.ReplicaSetList{} },
 			func(dst, src *v1beta2.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.ReplicaSetList) []*v1beta2.ReplicaSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.ReplicaSetList) []*v1beta2.ReplicaSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.ReplicaSetList, items []*v1beta2.ReplicaSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

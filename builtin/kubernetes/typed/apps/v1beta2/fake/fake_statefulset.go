@@ -24,7 +24,7 @@ import (
 	fmt "fmt"
 	appsv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/apps/v1beta2"
 	typedappsv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/apps/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta2 "k8s.io/api/apps/v1beta2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,22 +33,24 @@ import (
 
 // fakeStatefulSets is the StatefulSetInterface of the fake clientset, answered by its reactors.
 type fakeStatefulSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration]
 	Fake *FakeAppsV1beta2
 }
 
 func newFakeStatefulSets(fake *FakeAppsV1beta2, namespace string) typedappsv1beta2.StatefulSetInterface {
 	return &fakeStatefulSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.StatefulSet, *v1beta2.StatefulSetList, *appsv1beta2.StatefulSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("statefulsets"),
 			v1beta2.SchemeGroupVersion.WithKind("StatefulSet"),
 			func() *v1beta2.StatefulSet { return &v1beta2.StatefulSet{} },
 			func() *v1beta2.StatefulSetList { return &v1beta2.StatefulSetList{} },
 			func(dst, src *v1beta2.StatefulSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.StatefulSetList) []*v1beta2.StatefulSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.StatefulSetList) []*v1beta2.StatefulSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.StatefulSetList, items []*v1beta2.StatefulSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authenticationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authentication/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authentication/v1"
 )
 
 // fakeSelfSubjectReviews is the SelfSubjectReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectReviews struct {
-	*gentype.FakeClient[*v1.SelfSubjectReview]
+	*gentypefake.FakeClient[*v1.SelfSubjectReview]
 	Fake *FakeAuthenticationV1
 }
 
 func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1, namespace string) authenticationv1.SelfSubjectReviewInterface {
 	return &fakeSelfSubjectReviews{
-		gentype.NewFakeClient[*v1.SelfSubjectReview](
+		gentypefake.NewFakeClient[*v1.SelfSubjectReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectReview"),

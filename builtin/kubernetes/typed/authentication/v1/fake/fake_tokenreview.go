@@ -20,19 +20,19 @@ package fake
 
 import (
 	authenticationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authentication/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authentication/v1"
 )
 
 // fakeTokenReviews is the TokenReviewInterface of the fake clientset, answered by its reactors.
 type fakeTokenReviews struct {
-	*gentype.FakeClient[*v1.TokenReview]
+	*gentypefake.FakeClient[*v1.TokenReview]
 	Fake *FakeAuthenticationV1
 }
 
 func newFakeTokenReviews(fake *FakeAuthenticationV1, namespace string) authenticationv1.TokenReviewInterface {
 	return &fakeTokenReviews{
-		gentype.NewFakeClient[*v1.TokenReview](
+		gentypefake.NewFakeClient[*v1.TokenReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("tokenreviews"),
 			v1.SchemeGroupVersion.WithKind("TokenReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authenticationv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authentication/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/authentication/v1alpha1"
 )
 
 // fakeSelfSubjectReviews is the SelfSubjectReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectReviews struct {
-	*gentype.FakeClient[*v1alpha1.SelfSubjectReview]
+	*gentypefake.FakeClient[*v1alpha1.SelfSubjectReview]
 	Fake *FakeAuthenticationV1alpha1
 }
 
 func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1alpha1, namespace string) authenticationv1alpha1.SelfSubjectReviewInterface {
 	return &fakeSelfSubjectReviews{
-		gentype.NewFakeClient[*v1alpha1.SelfSubjectReview](
+		gentypefake.NewFakeClient[*v1alpha1.SelfSubjectReview](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1alpha1.SchemeGroupVersion.WithKind("SelfSubjectReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authenticationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authentication/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authentication/v1beta1"
 )
 
 // fakeSelfSubjectReviews is the SelfSubjectReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectReviews struct {
-	*gentype.FakeClient[*v1beta1.SelfSubjectReview]
+	*gentypefake.FakeClient[*v1beta1.SelfSubjectReview]
 	Fake *FakeAuthenticationV1beta1
 }
 
 func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1beta1, namespace string) authenticationv1beta1.SelfSubjectReviewInterface {
 	return &fakeSelfSubjectReviews{
-		gentype.NewFakeClient[*v1beta1.SelfSubjectReview](
+		gentypefake.NewFakeClient[*v1beta1.SelfSubjectReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectReview"),

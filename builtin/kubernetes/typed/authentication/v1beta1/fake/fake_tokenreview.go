@@ -20,19 +20,19 @@ package fake
 
 import (
 	authenticationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authentication/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authentication/v1beta1"
 )
 
 // fakeTokenReviews is the TokenReviewInterface of the fake clientset, answered by its reactors.
 type fakeTokenReviews struct {
-	*gentype.FakeClient[*v1beta1.TokenReview]
+	*gentypefake.FakeClient[*v1beta1.TokenReview]
 	Fake *FakeAuthenticationV1beta1
 }
 
 func newFakeTokenReviews(fake *FakeAuthenticationV1beta1, namespace string) authenticationv1beta1.TokenReviewInterface {
 	return &fakeTokenReviews{
-		gentype.NewFakeClient[*v1beta1.TokenReview](
+		gentypefake.NewFakeClient[*v1beta1.TokenReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("tokenreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("TokenReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authorization/v1"
 )
 
 // fakeLocalSubjectAccessReviews is the LocalSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeLocalSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1.LocalSubjectAccessReview]
+	*gentypefake.FakeClient[*v1.LocalSubjectAccessReview]
 	Fake *FakeAuthorizationV1
 }
 
 func newFakeLocalSubjectAccessReviews(fake *FakeAuthorizationV1, namespace string) authorizationv1.LocalSubjectAccessReviewInterface {
 	return &fakeLocalSubjectAccessReviews{
-		gentype.NewFakeClient[*v1.LocalSubjectAccessReview](
+		gentypefake.NewFakeClient[*v1.LocalSubjectAccessReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("localsubjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("LocalSubjectAccessReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authorization/v1"
 )
 
 // fakeSelfSubjectAccessReviews is the SelfSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1.SelfSubjectAccessReview]
+	*gentypefake.FakeClient[*v1.SelfSubjectAccessReview]
 	Fake *FakeAuthorizationV1
 }
 
 func newFakeSelfSubjectAccessReviews(fake *FakeAuthorizationV1, namespace string) authorizationv1.SelfSubjectAccessReviewInterface {
 	return &fakeSelfSubjectAccessReviews{
-		gentype.NewFakeClient[*v1.SelfSubjectAccessReview](
+		gentypefake.NewFakeClient[*v1.SelfSubjectAccessReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authorization/v1"
 )
 
 // fakeSelfSubjectRulesReviews is the SelfSubjectRulesReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectRulesReviews struct {
-	*gentype.FakeClient[*v1.SelfSubjectRulesReview]
+	*gentypefake.FakeClient[*v1.SelfSubjectRulesReview]
 	Fake *FakeAuthorizationV1
 }
 
 func newFakeSelfSubjectRulesReviews(fake *FakeAuthorizationV1, namespace string) authorizationv1.SelfSubjectRulesReviewInterface {
 	return &fakeSelfSubjectRulesReviews{
-		gentype.NewFakeClient[*v1.SelfSubjectRulesReview](
+		gentypefake.NewFakeClient[*v1.SelfSubjectRulesReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectrulesreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectRulesReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/authorization/v1"
 )
 
 // fakeSubjectAccessReviews is the SubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1.SubjectAccessReview]
+	*gentypefake.FakeClient[*v1.SubjectAccessReview]
 	Fake *FakeAuthorizationV1
 }
 
 func newFakeSubjectAccessReviews(fake *FakeAuthorizationV1, namespace string) authorizationv1.SubjectAccessReviewInterface {
 	return &fakeSubjectAccessReviews{
-		gentype.NewFakeClient[*v1.SubjectAccessReview](
+		gentypefake.NewFakeClient[*v1.SubjectAccessReview](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("subjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("SubjectAccessReview"),

@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
 // fakeLocalSubjectAccessReviews is the LocalSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeLocalSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1beta1.LocalSubjectAccessReview]
+	*gentypefake.FakeClient[*v1beta1.LocalSubjectAccessReview]
 	Fake *FakeAuthorizationV1beta1
 }
 
 func newFakeLocalSubjectAccessReviews(fake *FakeAuthorizationV1beta1, namespace string) authorizationv1beta1.LocalSubjectAccessReviewInterface {
 	return &fakeLocalSubjectAccessReviews{
-		gentype.NewFakeClient[*v1beta1.LocalSubjectAccessReview](
+		gentypefake.NewFakeClient[*v1beta1.LocalSubjectAccessReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("localsubjectaccessreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("LocalSubjectAccessReview"),

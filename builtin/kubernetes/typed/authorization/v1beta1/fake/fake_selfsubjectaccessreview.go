@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
 // fakeSelfSubjectAccessReviews is the SelfSubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1beta1.SelfSubjectAccessReview]
+	*gentypefake.FakeClient[*v1beta1.SelfSubjectAccessReview]
 	Fake *FakeAuthorizationV1beta1
 }
 
 func newFakeSelfSubjectAccessReviews(fake *FakeAuthorizationV1beta1, namespace string) authorizationv1beta1.SelfSubjectAccessReviewInterface {
 	return &fakeSelfSubjectAccessReviews{
-		gentype.NewFakeClient[*v1beta1.SelfSubjectAccessReview](
+		gentypefake.NewFakeClient[*v1beta1.SelfSubjectAccessReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectaccessreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"),

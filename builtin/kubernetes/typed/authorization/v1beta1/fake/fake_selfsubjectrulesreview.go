@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
 // fakeSelfSubjectRulesReviews is the SelfSubjectRulesReviewInterface of the fake clientset, answered by its reactors.
 type fakeSelfSubjectRulesReviews struct {
-	*gentype.FakeClient[*v1beta1.SelfSubjectRulesReview]
+	*gentypefake.FakeClient[*v1beta1.SelfSubjectRulesReview]
 	Fake *FakeAuthorizationV1beta1
 }
 
 func newFakeSelfSubjectRulesReviews(fake *FakeAuthorizationV1beta1, namespace string) authorizationv1beta1.SelfSubjectRulesReviewInterface {
 	return &fakeSelfSubjectRulesReviews{
-		gentype.NewFakeClient[*v1beta1.SelfSubjectRulesReview](
+		gentypefake.NewFakeClient[*v1beta1.SelfSubjectRulesReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectrulesreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectRulesReview"),

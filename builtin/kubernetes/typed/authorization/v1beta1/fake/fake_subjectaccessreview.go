@@ -20,19 +20,19 @@ package fake
 
 import (
 	authorizationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/authorization/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/authorization/v1beta1"
 )
 
 // fakeSubjectAccessReviews is the SubjectAccessReviewInterface of the fake clientset, answered by its reactors.
 type fakeSubjectAccessReviews struct {
-	*gentype.FakeClient[*v1beta1.SubjectAccessReview]
+	*gentypefake.FakeClient[*v1beta1.SubjectAccessReview]
 	Fake *FakeAuthorizationV1beta1
 }
 
 func newFakeSubjectAccessReviews(fake *FakeAuthorizationV1beta1, namespace string) authorizationv1beta1.SubjectAccessReviewInterface {
 	return &fakeSubjectAccessReviews{
-		gentype.NewFakeClient[*v1beta1.SubjectAccessReview](
+		gentypefake.NewFakeClient[*v1beta1.SubjectAccessReview](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("subjectaccessreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SubjectAccessReview"),

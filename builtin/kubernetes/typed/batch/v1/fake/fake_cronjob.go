@@ -21,27 +21,27 @@ package fake
 import (
 	batchv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
 	typedbatchv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/batch/v1"
 )
 
 // fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
-	*gentype.FakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration]
 	Fake *FakeBatchV1
 }
 
 func newFakeCronJobs(fake *FakeBatchV1, namespace string) typedbatchv1.CronJobInterface {
 	return &fakeCronJobs{
-		gentype.NewFakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CronJob, *v1.CronJobList, *batchv1.CronJobApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1.SchemeGroupVersion.WithKind("CronJob"),
 			func() *v1.CronJob { return &v1.CronJob{} },
 			func() *v1.CronJobList { return &v1.CronJobList{} },
 			func(dst, src *v1.CronJobList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CronJobList) []*v1.CronJob { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.CronJobList, items []*v1.CronJob) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.CronJobList) []*v1.CronJob { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.CronJobList, items []*v1.CronJob) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

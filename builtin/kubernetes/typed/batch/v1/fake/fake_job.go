@@ -21,27 +21,27 @@ package fake
 import (
 	batchv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1"
 	typedbatchv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/batch/v1"
 )
 
 // fakeJobs is the JobInterface of the fake clientset, answered by its reactors.
 type fakeJobs struct {
-	*gentype.FakeClientWithListAndApply[*v1.Job, *v1.JobList, *batchv1.JobApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Job, *v1.JobList, *batchv1.JobApplyConfiguration]
 	Fake *FakeBatchV1
 }
 
 func newFakeJobs(fake *FakeBatchV1, namespace string) typedbatchv1.JobInterface {
 	return &fakeJobs{
-		gentype.NewFakeClientWithListAndApply[*v1.Job, *v1.JobList, *batchv1.JobApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Job, *v1.JobList, *batchv1.JobApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("jobs"),
 			v1.SchemeGroupVersion.WithKind("Job"),
 			func() *v1.Job { return &v1.Job{} },
 			func() *v1.JobList { return &v1.JobList{} },
 			func(dst, src *v1.JobList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.JobList) []*v1.Job { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.JobList, items []*v1.Job) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.JobList) []*v1.Job { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.JobList, items []*v1.Job) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -21,28 +21,28 @@ package fake
 import (
 	batchv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/batch/v1beta1"
 	typedbatchv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/batch/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/batch/v1beta1"
 )
 
 // fakeCronJobs is the CronJobInterface of the fake clientset, answered by its reactors.
 type fakeCronJobs struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration]
 	Fake *FakeBatchV1beta1
 }
 
 func newFakeCronJobs(fake *FakeBatchV1beta1, namespace string) typedbatchv1beta1.CronJobInterface {
 	return &fakeCronJobs{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.CronJob, *v1beta1.CronJobList, *batchv1beta1.CronJobApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1beta1.SchemeGroupVersion.WithKind("CronJob"),
 			func() *v1beta1.CronJob { return &v1beta1.CronJob{} },
 			func() *v1beta1.CronJobList { return &v1beta1.CronJobList{} },
 			func(dst, src *v1beta1.CronJobList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CronJobList) []*v1beta1.CronJob { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.CronJobList) []*v1beta1.CronJob { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.CronJobList, items []*v1beta1.CronJob) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -22,7 +22,7 @@ import (
 	context "context"
 	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
 	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/certificates/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,13 +30,13 @@ import (
 
 // fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
 func newFakeCertificateSigningRequests(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.CertificateSigningRequestInterface {
 	return &fakeCertificateSigningRequests{
-		gentype.NewFakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CertificateSigningRequest, *v1.CertificateSigningRequestList, *certificatesv1.CertificateSigningRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("certificatesigningrequests"),
 			v1.SchemeGroupVersion.WithKind("CertificateSigningRequest"),
@@ -44,10 +44,10 @@ func newFakeCertificateSigningRequests(fake *FakeCertificatesV1, namespace strin
 			func() *v1.CertificateSigningRequestList { return &v1.CertificateSigningRequestList{} },
 			func(dst, src *v1.CertificateSigningRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.CertificateSigningRequestList) []*v1.CertificateSigningRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.CertificateSigningRequestList, items []*v1.CertificateSigningRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
 	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/certificates/v1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
 func newFakeClusterTrustBundles(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ClusterTrustBundle, *v1.ClusterTrustBundleList, *certificatesv1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),
@@ -41,10 +41,10 @@ func newFakeClusterTrustBundles(fake *FakeCertificatesV1, namespace string) type
 			func() *v1.ClusterTrustBundleList { return &v1.ClusterTrustBundleList{} },
 			func(dst, src *v1.ClusterTrustBundleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ClusterTrustBundleList) []*v1.ClusterTrustBundle {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ClusterTrustBundleList, items []*v1.ClusterTrustBundle) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

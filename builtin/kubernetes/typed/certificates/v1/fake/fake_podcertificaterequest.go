@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1"
 	typedcertificatesv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/certificates/v1"
 )
 
 // fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration]
 	Fake *FakeCertificatesV1
 }
 
 func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) typedcertificatesv1.PodCertificateRequestInterface {
 	return &fakePodCertificateRequests{
-		gentype.NewFakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PodCertificateRequest, *v1.PodCertificateRequestList, *certificatesv1.PodCertificateRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1.SchemeGroupVersion.WithKind("PodCertificateRequest"),
@@ -41,10 +41,10 @@ func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) t
 			func() *v1.PodCertificateRequestList { return &v1.PodCertificateRequestList{} },
 			func(dst, src *v1.PodCertificateRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PodCertificateRequestList) []*v1.PodCertificateRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PodCertificateRequestList, items []*v1.PodCertificateRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1alpha1"
 	typedcertificatesv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/certificates/v1alpha1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1alpha1
 }
 
 func newFakeClusterTrustBundles(fake *FakeCertificatesV1alpha1, namespace string) typedcertificatesv1alpha1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.ClusterTrustBundle, *v1alpha1.ClusterTrustBundleList, *certificatesv1alpha1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),
@@ -41,10 +41,10 @@ func newFakeClusterTrustBundles(fake *FakeCertificatesV1alpha1, namespace string
 			func() *v1alpha1.ClusterTrustBundleList { return &v1alpha1.ClusterTrustBundleList{} },
 			func(dst, src *v1alpha1.ClusterTrustBundleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.ClusterTrustBundleList) []*v1alpha1.ClusterTrustBundle {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.ClusterTrustBundleList, items []*v1alpha1.ClusterTrustBundle) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

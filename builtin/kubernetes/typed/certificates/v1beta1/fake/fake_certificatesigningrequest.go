@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakeCertificateSigningRequests is the CertificateSigningRequestInterface of the fake clientset, answered by its reactors.
 type fakeCertificateSigningRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
 func newFakeCertificateSigningRequests(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.CertificateSigningRequestInterface {
 	return &fakeCertificateSigningRequests{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.CertificateSigningRequest, *v1beta1.CertificateSigningRequestList, *certificatesv1beta1.CertificateSigningRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("certificatesigningrequests"),
 			v1beta1.SchemeGroupVersion.WithKind("CertificateSigningRequest"),
@@ -41,10 +41,10 @@ func newFakeCertificateSigningRequests(fake *FakeCertificatesV1beta1, namespace 
 			func() *v1beta1.CertificateSigningRequestList { return &v1beta1.CertificateSigningRequestList{} },
 			func(dst, src *v1beta1.CertificateSigningRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.CertificateSigningRequestList) []*v1beta1.CertificateSigningRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.CertificateSigningRequestList, items []*v1beta1.CertificateSigningRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

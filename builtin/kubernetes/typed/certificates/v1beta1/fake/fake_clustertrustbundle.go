@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakeClusterTrustBundles is the ClusterTrustBundleInterface of the fake clientset, answered by its reactors.
 type fakeClusterTrustBundles struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
 func newFakeClusterTrustBundles(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.ClusterTrustBundleInterface {
 	return &fakeClusterTrustBundles{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ClusterTrustBundle, *v1beta1.ClusterTrustBundleList, *certificatesv1beta1.ClusterTrustBundleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),
@@ -41,10 +41,10 @@ func newFakeClusterTrustBundles(fake *FakeCertificatesV1beta1, namespace string)
 			func() *v1beta1.ClusterTrustBundleList { return &v1beta1.ClusterTrustBundleList{} },
 			func(dst, src *v1beta1.ClusterTrustBundleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ClusterTrustBundleList) []*v1beta1.ClusterTrustBundle {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ClusterTrustBundleList, items []*v1beta1.ClusterTrustBundle) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

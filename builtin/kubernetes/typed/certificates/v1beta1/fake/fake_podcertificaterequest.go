@@ -21,19 +21,19 @@ package fake
 import (
 	certificatesv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/certificates/v1beta1"
 	typedcertificatesv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/certificates/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/certificates/v1beta1"
 )
 
 // fakePodCertificateRequests is the PodCertificateRequestInterface of the fake clientset, answered by its reactors.
 type fakePodCertificateRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration]
 	Fake *FakeCertificatesV1beta1
 }
 
 func newFakePodCertificateRequests(fake *FakeCertificatesV1beta1, namespace string) typedcertificatesv1beta1.PodCertificateRequestInterface {
 	return &fakePodCertificateRequests{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.PodCertificateRequest, *v1beta1.PodCertificateRequestList, *certificatesv1beta1.PodCertificateRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1beta1.SchemeGroupVersion.WithKind("PodCertificateRequest"),
@@ -41,10 +41,10 @@ func newFakePodCertificateRequests(fake *FakeCertificatesV1beta1, namespace stri
 			func() *v1beta1.PodCertificateRequestList { return &v1beta1.PodCertificateRequestList{} },
 			func(dst, src *v1beta1.PodCertificateRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PodCertificateRequestList) []*v1beta1.PodCertificateRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PodCertificateRequestList, items []*v1beta1.PodCertificateRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

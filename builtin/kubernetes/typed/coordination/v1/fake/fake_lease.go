@@ -21,27 +21,27 @@ package fake
 import (
 	coordinationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1"
 	typedcoordinationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/coordination/v1"
 )
 
 // fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
-	*gentype.FakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration]
 	Fake *FakeCoordinationV1
 }
 
 func newFakeLeases(fake *FakeCoordinationV1, namespace string) typedcoordinationv1.LeaseInterface {
 	return &fakeLeases{
-		gentype.NewFakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Lease, *v1.LeaseList, *coordinationv1.LeaseApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("leases"),
 			v1.SchemeGroupVersion.WithKind("Lease"),
 			func() *v1.Lease { return &v1.Lease{} },
 			func() *v1.LeaseList { return &v1.LeaseList{} },
 			func(dst, src *v1.LeaseList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.LeaseList) []*v1.Lease { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.LeaseList, items []*v1.Lease) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.LeaseList) []*v1.Lease { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.LeaseList, items []*v1.Lease) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -21,19 +21,19 @@ package fake
 import (
 	coordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1alpha2"
 	typedcoordinationv1alpha2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1alpha2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha2 "k8s.io/api/coordination/v1alpha2"
 )
 
 // fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration]
 	Fake *FakeCoordinationV1alpha2
 }
 
 func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) typedcoordinationv1alpha2.LeaseCandidateInterface {
 	return &fakeLeaseCandidates{
-		gentype.NewFakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha2.LeaseCandidate, *v1alpha2.LeaseCandidateList, *coordinationv1alpha2.LeaseCandidateApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha2.SchemeGroupVersion.WithResource("leasecandidates"),
 			v1alpha2.SchemeGroupVersion.WithKind("LeaseCandidate"),
@@ -41,10 +41,10 @@ func newFakeLeaseCandidates(fake *FakeCoordinationV1alpha2, namespace string) ty
 			func() *v1alpha2.LeaseCandidateList { return &v1alpha2.LeaseCandidateList{} },
 			func(dst, src *v1alpha2.LeaseCandidateList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha2.LeaseCandidateList) []*v1alpha2.LeaseCandidate {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha2.LeaseCandidateList, items []*v1alpha2.LeaseCandidate) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

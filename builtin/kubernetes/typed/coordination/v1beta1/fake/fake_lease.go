@@ -21,27 +21,29 @@ package fake
 import (
 	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
 	typedcoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
 // fakeLeases is the LeaseInterface of the fake clientset, answered by its reactors.
 type fakeLeases struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration]
 	Fake *FakeCoordinationV1beta1
 }
 
 func newFakeLeases(fake *FakeCoordinationV1beta1, namespace string) typedcoordinationv1beta1.LeaseInterface {
 	return &fakeLeases{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Lease, *v1beta1.LeaseList, *coordinationv1beta1.LeaseApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("leases"),
 			v1beta1.SchemeGroupVersion.WithKind("Lease"),
 			func() *v1beta1.Lease { return &v1beta1.Lease{} },
 			func() *v1beta1.LeaseList { return &v1beta1.LeaseList{} },
 			func(dst, src *v1beta1.LeaseList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.LeaseList) []*v1beta1.Lease { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1beta1.LeaseList, items []*v1beta1.Lease) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1beta1.LeaseList) []*v1beta1.Lease { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1beta1.LeaseList, items []*v1beta1.Lease) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

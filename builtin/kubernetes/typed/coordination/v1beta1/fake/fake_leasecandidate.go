@@ -21,19 +21,19 @@ package fake
 import (
 	coordinationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/coordination/v1beta1"
 	typedcoordinationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/coordination/v1beta1"
 )
 
 // fakeLeaseCandidates is the LeaseCandidateInterface of the fake clientset, answered by its reactors.
 type fakeLeaseCandidates struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration]
 	Fake *FakeCoordinationV1beta1
 }
 
 func newFakeLeaseCandidates(fake *FakeCoordinationV1beta1, namespace string) typedcoordinationv1beta1.LeaseCandidateInterface {
 	return &fakeLeaseCandidates{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.LeaseCandidate, *v1beta1.LeaseCandidateList, *coordinationv1beta1.LeaseCandidateApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("leasecandidates"),
 			v1beta1.SchemeGroupVersion.WithKind("LeaseCandidate"),
@@ -41,10 +41,10 @@ func newFakeLeaseCandidates(fake *FakeCoordinationV1beta1, namespace string) typ
 			func() *v1beta1.LeaseCandidateList { return &v1beta1.LeaseCandidateList{} },
 			func(dst, src *v1beta1.LeaseCandidateList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.LeaseCandidateList) []*v1beta1.LeaseCandidate {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.LeaseCandidateList, items []*v1beta1.LeaseCandidate) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeComponentStatuses is the ComponentStatusInterface of the fake clientset, answered by its reactors.
 type fakeComponentStatuses struct {
-	*gentype.FakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeComponentStatuses(fake *FakeCoreV1, namespace string) typedcorev1.ComponentStatusInterface {
 	return &fakeComponentStatuses{
-		gentype.NewFakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ComponentStatus, *v1.ComponentStatusList, *corev1.ComponentStatusApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("componentstatuses"),
 			v1.SchemeGroupVersion.WithKind("ComponentStatus"),
 			func() *v1.ComponentStatus { return &v1.ComponentStatus{} },
 			func() *v1.ComponentStatusList { return &v1.ComponentStatusList{} },
 			func(dst, src *v1.ComponentStatusList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ComponentStatusList) []*v1.ComponentStatus { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ComponentStatusList) []*v1.ComponentStatus {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ComponentStatusList, items []*v1.ComponentStatus) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,27 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeConfigMaps is the ConfigMapInterface of the fake clientset, answered by its reactors.
 type fakeConfigMaps struct {
-	*gentype.FakeClientWithListAndApply[*v1.ConfigMap, *v1.ConfigMapList, *corev1.ConfigMapApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ConfigMap, *v1.ConfigMapList, *corev1.ConfigMapApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeConfigMaps(fake *FakeCoreV1, namespace string) typedcorev1.ConfigMapInterface {
 	return &fakeConfigMaps{
-		gentype.NewFakeClientWithListAndApply[*v1.ConfigMap, *v1.ConfigMapList, *corev1.ConfigMapApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ConfigMap, *v1.ConfigMapList, *corev1.ConfigMapApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("configmaps"),
 			v1.SchemeGroupVersion.WithKind("ConfigMap"),
 			func() *v1.ConfigMap { return &v1.ConfigMap{} },
 			func() *v1.ConfigMapList { return &v1.ConfigMapList{} },
 			func(dst, src *v1.ConfigMapList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ConfigMapList) []*v1.ConfigMap { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ConfigMapList, items []*v1.ConfigMap) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ConfigMapList) []*v1.ConfigMap { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ConfigMapList, items []*v1.ConfigMap) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

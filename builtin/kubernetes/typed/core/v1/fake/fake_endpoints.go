@@ -21,27 +21,27 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeEndpoints is the EndpointsInterface of the fake clientset, answered by its reactors.
 type fakeEndpoints struct {
-	*gentype.FakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeEndpoints(fake *FakeCoreV1, namespace string) typedcorev1.EndpointsInterface {
 	return &fakeEndpoints{
-		gentype.NewFakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Endpoints, *v1.EndpointsList, *corev1.EndpointsApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("endpoints"),
 			v1.SchemeGroupVersion.WithKind("Endpoints"),
 			func() *v1.Endpoints { return &v1.Endpoints{} },
 			func() *v1.EndpointsList { return &v1.EndpointsList{} },
 			func(dst, src *v1.EndpointsList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.EndpointsList) []*v1.Endpoints { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.EndpointsList, items []*v1.Endpoints) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.EndpointsList) []*v1.Endpoints { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.EndpointsList, items []*v1.Endpoints) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -21,27 +21,29 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeLimitRanges is the LimitRangeInterface of the fake clientset, answered by its reactors.
 type fakeLimitRanges struct {
-	*gentype.FakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeLimitRanges(fake *FakeCoreV1, namespace string) typedcorev1.LimitRangeInterface {
 	return &fakeLimitRanges{
-		gentype.NewFakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.LimitRange, *v1.LimitRangeList, *corev1.LimitRangeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("limitranges"),
 			v1.SchemeGroupVersion.WithKind("LimitRange"),
 			func() *v1.LimitRange { return &v1.LimitRange{} },
 			func() *v1.LimitRangeList { return &v1.LimitRangeList{} },
 			func(dst, src *v1.LimitRangeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.LimitRangeList) []*v1.LimitRange { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.LimitRangeList, items []*v1.LimitRange) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.LimitRangeList) []*v1.LimitRange { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.LimitRangeList, items []*v1.LimitRange) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -21,27 +21,27 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeNamespaces is the NamespaceInterface of the fake clientset, answered by its reactors.
 type fakeNamespaces struct {
-	*gentype.FakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeNamespaces(fake *FakeCoreV1, namespace string) typedcorev1.NamespaceInterface {
 	return &fakeNamespaces{
-		gentype.NewFakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Namespace, *v1.NamespaceList, *corev1.NamespaceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("namespaces"),
 			v1.SchemeGroupVersion.WithKind("Namespace"),
 			func() *v1.Namespace { return &v1.Namespace{} },
 			func() *v1.NamespaceList { return &v1.NamespaceList{} },
 			func(dst, src *v1.NamespaceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.NamespaceList) []*v1.Namespace { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.NamespaceList, items []*v1.Namespace) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.NamespaceList) []*v1.Namespace { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.NamespaceList, items []*v1.Namespace) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

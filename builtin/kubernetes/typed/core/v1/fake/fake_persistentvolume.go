@@ -21,28 +21,30 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePersistentVolumes is the PersistentVolumeInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumes struct {
-	*gentype.FakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakePersistentVolumes(fake *FakeCoreV1, namespace string) typedcorev1.PersistentVolumeInterface {
 	return &fakePersistentVolumes{
-		gentype.NewFakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PersistentVolume, *v1.PersistentVolumeList, *corev1.PersistentVolumeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumes"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolume"),
 			func() *v1.PersistentVolume { return &v1.PersistentVolume{} },
 			func() *v1.PersistentVolumeList { return &v1.PersistentVolumeList{} },
 			func(dst, src *v1.PersistentVolumeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PersistentVolumeList) []*v1.PersistentVolume { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.PersistentVolumeList) []*v1.PersistentVolume {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.PersistentVolumeList, items []*v1.PersistentVolume) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePersistentVolumeClaims is the PersistentVolumeClaimInterface of the fake clientset, answered by its reactors.
 type fakePersistentVolumeClaims struct {
-	*gentype.FakeClientWithListAndApply[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList, *corev1.PersistentVolumeClaimApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList, *corev1.PersistentVolumeClaimApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakePersistentVolumeClaims(fake *FakeCoreV1, namespace string) typedcorev1.PersistentVolumeClaimInterface {
 	return &fakePersistentVolumeClaims{
-		gentype.NewFakeClientWithListAndApply[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList, *corev1.PersistentVolumeClaimApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PersistentVolumeClaim, *v1.PersistentVolumeClaimList, *corev1.PersistentVolumeClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumeclaims"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"),
@@ -41,10 +41,10 @@ func newFakePersistentVolumeClaims(fake *FakeCoreV1, namespace string) typedcore
 			func() *v1.PersistentVolumeClaimList { return &v1.PersistentVolumeClaimList{} },
 			func(dst, src *v1.PersistentVolumeClaimList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PersistentVolumeClaimList) []*v1.PersistentVolumeClaim {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PersistentVolumeClaimList, items []*v1.PersistentVolumeClaim) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -22,7 +22,7 @@ import (
 	context "context"
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,21 +30,21 @@ import (
 
 // fakePods is the PodInterface of the fake clientset, answered by its reactors.
 type fakePods struct {
-	*gentype.FakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakePods(fake *FakeCoreV1, namespace string) typedcorev1.PodInterface {
 	return &fakePods{
-		gentype.NewFakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Pod, *v1.PodList, *corev1.PodApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("pods"),
 			v1.SchemeGroupVersion.WithKind("Pod"),
 			func() *v1.Pod { return &v1.Pod{} },
 			func() *v1.PodList { return &v1.PodList{} },
 			func(dst, src *v1.PodList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PodList) []*v1.Pod { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.PodList, items []*v1.Pod) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.PodList) []*v1.Pod { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.PodList, items []*v1.Pod) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

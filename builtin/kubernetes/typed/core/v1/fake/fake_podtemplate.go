@@ -21,27 +21,29 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakePodTemplates is the PodTemplateInterface of the fake clientset, answered by its reactors.
 type fakePodTemplates struct {
-	*gentype.FakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakePodTemplates(fake *FakeCoreV1, namespace string) typedcorev1.PodTemplateInterface {
 	return &fakePodTemplates{
-		gentype.NewFakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PodTemplate, *v1.PodTemplateList, *corev1.PodTemplateApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podtemplates"),
 			v1.SchemeGroupVersion.WithKind("PodTemplate"),
 			func() *v1.PodTemplate { return &v1.PodTemplate{} },
 			func() *v1.PodTemplateList { return &v1.PodTemplateList{} },
 			func(dst, src *v1.PodTemplateList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PodTemplateList) []*v1.PodTemplate { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.PodTemplateList, items []*v1.PodTemplate) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.PodTemplateList) []*v1.PodTemplate { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.PodTemplateList, items []*v1.PodTemplate) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -22,7 +22,7 @@ import (
 	context "context"
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	v1 "k8s.io/api/core/v1"
@@ -31,13 +31,13 @@ import (
 
 // fakeReplicationControllers is the ReplicationControllerInterface of the fake clientset, answered by its reactors.
 type fakeReplicationControllers struct {
-	*gentype.FakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) typedcorev1.ReplicationControllerInterface {
 	return &fakeReplicationControllers{
-		gentype.NewFakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ReplicationController, *v1.ReplicationControllerList, *corev1.ReplicationControllerApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicationcontrollers"),
 			v1.SchemeGroupVersion.WithKind("ReplicationController"),
@@ -45,10 +45,10 @@ func newFakeReplicationControllers(fake *FakeCoreV1, namespace string) typedcore
 			func() *v1.ReplicationControllerList { return &v1.ReplicationControllerList{} },
 			func(dst, src *v1.ReplicationControllerList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ReplicationControllerList) []*v1.ReplicationController {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ReplicationControllerList, items []*v1.ReplicationController) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

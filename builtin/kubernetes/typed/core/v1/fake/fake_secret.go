@@ -21,27 +21,27 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeSecrets is the SecretInterface of the fake clientset, answered by its reactors.
 type fakeSecrets struct {
-	*gentype.FakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeSecrets(fake *FakeCoreV1, namespace string) typedcorev1.SecretInterface {
 	return &fakeSecrets{
-		gentype.NewFakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Secret, *v1.SecretList, *corev1.SecretApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("secrets"),
 			v1.SchemeGroupVersion.WithKind("Secret"),
 			func() *v1.Secret { return &v1.Secret{} },
 			func() *v1.SecretList { return &v1.SecretList{} },
 			func(dst, src *v1.SecretList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.SecretList) []*v1.Secret { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.SecretList, items []*v1.Secret) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.SecretList) []*v1.Secret { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.SecretList, items []*v1.Secret) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

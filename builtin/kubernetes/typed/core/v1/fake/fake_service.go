@@ -21,27 +21,27 @@ package fake
 import (
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/core/v1"
 )
 
 // fakeServices is the ServiceInterface of the fake clientset, answered by its reactors.
 type fakeServices struct {
-	*gentype.FakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeServices(fake *FakeCoreV1, namespace string) typedcorev1.ServiceInterface {
 	return &fakeServices{
-		gentype.NewFakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Service, *v1.ServiceList, *corev1.ServiceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("services"),
 			v1.SchemeGroupVersion.WithKind("Service"),
 			func() *v1.Service { return &v1.Service{} },
 			func() *v1.ServiceList { return &v1.ServiceList{} },
 			func(dst, src *v1.ServiceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceList) []*v1.Service { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ServiceList, items []*v1.Service) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ServiceList) []*v1.Service { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ServiceList, items []*v1.Service) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -22,7 +22,7 @@ import (
 	context "context"
 	corev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1"
 	typedcorev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
@@ -31,22 +31,22 @@ import (
 
 // fakeServiceAccounts is the ServiceAccountInterface of the fake clientset, answered by its reactors.
 type fakeServiceAccounts struct {
-	*gentype.FakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration]
 	Fake *FakeCoreV1
 }
 
 func newFakeServiceAccounts(fake *FakeCoreV1, namespace string) typedcorev1.ServiceAccountInterface {
 	return &fakeServiceAccounts{
-		gentype.NewFakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ServiceAccount, *v1.ServiceAccountList, *corev1.ServiceAccountApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("serviceaccounts"),
 			v1.SchemeGroupVersion.WithKind("ServiceAccount"),
 			func() *v1.ServiceAccount { return &v1.ServiceAccount{} },
 			func() *v1.ServiceAccountList { return &v1.ServiceAccountList{} },
 			func(dst, src *v1.ServiceAccountList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceAccountList) []*v1.ServiceAccount { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ServiceAccountList) []*v1.ServiceAccount { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.ServiceAccountList, items []*v1.ServiceAccount) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

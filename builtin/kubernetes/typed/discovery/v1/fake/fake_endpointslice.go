@@ -21,28 +21,28 @@ package fake
 import (
 	discoveryv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/discovery/v1"
 	typeddiscoveryv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/discovery/v1"
 )
 
 // fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
-	*gentype.FakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration]
 	Fake *FakeDiscoveryV1
 }
 
 func newFakeEndpointSlices(fake *FakeDiscoveryV1, namespace string) typeddiscoveryv1.EndpointSliceInterface {
 	return &fakeEndpointSlices{
-		gentype.NewFakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.EndpointSlice, *v1.EndpointSliceList, *discoveryv1.EndpointSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("endpointslices"),
 			v1.SchemeGroupVersion.WithKind("EndpointSlice"),
 			func() *v1.EndpointSlice { return &v1.EndpointSlice{} },
 			func() *v1.EndpointSliceList { return &v1.EndpointSliceList{} },
 			func(dst, src *v1.EndpointSliceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.EndpointSliceList) []*v1.EndpointSlice { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.EndpointSliceList) []*v1.EndpointSlice { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.EndpointSliceList, items []*v1.EndpointSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	discoveryv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/discovery/v1beta1"
 	typeddiscoveryv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/discovery/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/discovery/v1beta1"
 )
 
 // fakeEndpointSlices is the EndpointSliceInterface of the fake clientset, answered by its reactors.
 type fakeEndpointSlices struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration]
 	Fake *FakeDiscoveryV1beta1
 }
 
 func newFakeEndpointSlices(fake *FakeDiscoveryV1beta1, namespace string) typeddiscoveryv1beta1.EndpointSliceInterface {
 	return &fakeEndpointSlices{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.EndpointSlice, *v1beta1.EndpointSliceList, *discoveryv1beta1.EndpointSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("endpointslices"),
 			v1beta1.SchemeGroupVersion.WithKind("EndpointSlice"),
@@ -41,10 +41,10 @@ func newFakeEndpointSlices(fake *FakeDiscoveryV1beta1, namespace string) typeddi
 			func() *v1beta1.EndpointSliceList { return &v1beta1.EndpointSliceList{} },
 			func(dst, src *v1beta1.EndpointSliceList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.EndpointSliceList) []*v1beta1.EndpointSlice {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.EndpointSliceList, items []*v1beta1.EndpointSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

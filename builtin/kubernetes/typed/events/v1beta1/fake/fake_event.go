@@ -21,27 +21,29 @@ package fake
 import (
 	eventsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/events/v1beta1"
 	typedeventsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/events/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/events/v1beta1"
 )
 
 // fakeEvents is the EventInterface of the fake clientset, answered by its reactors.
 type fakeEvents struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration]
 	Fake *FakeEventsV1beta1
 }
 
 func newFakeEvents(fake *FakeEventsV1beta1, namespace string) typedeventsv1beta1.EventInterface {
 	return &fakeEvents{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Event, *v1beta1.EventList, *eventsv1beta1.EventApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("events"),
 			v1beta1.SchemeGroupVersion.WithKind("Event"),
 			func() *v1beta1.Event { return &v1beta1.Event{} },
 			func() *v1beta1.EventList { return &v1beta1.EventList{} },
 			func(dst, src *v1beta1.EventList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.EventList) []*v1beta1.Event { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1beta1.EventList, items []*v1beta1.Event) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1beta1.EventList) []*v1beta1.Event { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1beta1.EventList, items []*v1beta1.Event) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -21,28 +21,28 @@ package fake
 import (
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
 	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeDaemonSets is the DaemonSetInterface of the fake clientset, answered by its reactors.
 type fakeDaemonSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeDaemonSets(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.DaemonSetInterface {
 	return &fakeDaemonSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.DaemonSet, *v1beta1.DaemonSetList, *extensionsv1beta1.DaemonSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("daemonsets"),
 			v1beta1.SchemeGroupVersion.WithKind("DaemonSet"),
 			func() *v1beta1.DaemonSet { return &v1beta1.DaemonSet{} },
 			func() *v1beta1.DaemonSetList { return &v1beta1.DaemonSetList{} },
 			func(dst, src *v1beta1.DaemonSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.DaemonSetList) []*v1beta1.DaemonSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.DaemonSetList) []*v1beta1.DaemonSet { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.DaemonSetList, items []*v1beta1.DaemonSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -24,7 +24,7 @@ import (
 	fmt "fmt"
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
 	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,22 +33,24 @@ import (
 
 // fakeDeployments is the DeploymentInterface of the fake clientset, answered by its reactors.
 type fakeDeployments struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *extensionsv1beta1.DeploymentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *extensionsv1beta1.DeploymentApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeDeployments(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.DeploymentInterface {
 	return &fakeDeployments{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *extensionsv1beta1.DeploymentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Deployment, *v1beta1.DeploymentList, *extensionsv1beta1.DeploymentApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deployments"),
 			v1beta1.SchemeGroupVersion.WithKind("Deployment"),
 			func() *v1beta1.Deployment { return &v1beta1.Deployment{} },
 			func() *v1beta1.DeploymentList { return &v1beta1.DeploymentList{} },
 			func(dst, src *v1beta1.DeploymentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.DeploymentList) []*v1beta1.Deployment { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.DeploymentList) []*v1beta1.Deployment {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.DeploymentList, items []*v1beta1.Deployment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
 	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 )
 
 // fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.NetworkPolicyInterface {
 	return &fakeNetworkPolicies{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.NetworkPolicy, *v1beta1.NetworkPolicyList, *extensionsv1beta1.NetworkPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("NetworkPolicy"),
@@ -41,10 +41,10 @@ func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) typed
 			func() *v1beta1.NetworkPolicyList { return &v1beta1.NetworkPolicyList{} },
 			func(dst, src *v1beta1.NetworkPolicyList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.NetworkPolicyList) []*v1beta1.NetworkPolicy {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.NetworkPolicyList, items []*v1beta1.NetworkPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -24,7 +24,7 @@ import (
 	fmt "fmt"
 	extensionsv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/extensions/v1beta1"
 	typedextensionsv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/extensions/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1beta1 "k8s.io/api/extensions/v1beta1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,22 +33,24 @@ import (
 
 // fakeReplicaSets is the ReplicaSetInterface of the fake clientset, answered by its reactors.
 type fakeReplicaSets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList, *extensionsv1beta1.ReplicaSetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList, *extensionsv1beta1.ReplicaSetApplyConfiguration]
 	Fake *FakeExtensionsV1beta1
 }
 
 func newFakeReplicaSets(fake *FakeExtensionsV1beta1, namespace string) typedextensionsv1beta1.ReplicaSetInterface {
 	return &fakeReplicaSets{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList, *extensionsv1beta1.ReplicaSetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ReplicaSet, *v1beta1.ReplicaSetList, *extensionsv1beta1.ReplicaSetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("replicasets"),
 			v1beta1.SchemeGroupVersion.WithKind("ReplicaSet"),
 			func() *v1beta1.ReplicaSet { return &v1beta1.ReplicaSet{} },
 			func() *v1beta1.ReplicaSetList { return &v1beta1.ReplicaSetList{} },
 			func(dst, src *v1beta1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.ReplicaSetList) []*v1beta1.ReplicaSet { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.ReplicaSetList) []*v1beta1.ReplicaSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.ReplicaSetList, items []*v1beta1.ReplicaSet) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,29 @@ package fake
 import (
 	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1"
 	typedflowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1
 }
 
 func newFakeFlowSchemas(fake *FakeFlowcontrolV1, namespace string) typedflowcontrolv1.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.FlowSchema, *v1.FlowSchemaList, *flowcontrolv1.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1.SchemeGroupVersion.WithKind("FlowSchema"),
 			func() *v1.FlowSchema { return &v1.FlowSchema{} },
 			func() *v1.FlowSchemaList { return &v1.FlowSchemaList{} },
 			func(dst, src *v1.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.FlowSchemaList) []*v1.FlowSchema { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.FlowSchemaList, items []*v1.FlowSchema) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.FlowSchemaList) []*v1.FlowSchema { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.FlowSchemaList, items []*v1.FlowSchema) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

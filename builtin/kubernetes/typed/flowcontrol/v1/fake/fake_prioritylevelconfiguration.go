@@ -21,19 +21,19 @@ package fake
 import (
 	flowcontrolv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1"
 	typedflowcontrolv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/flowcontrol/v1"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1
 }
 
 func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1, namespace string) typedflowcontrolv1.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PriorityLevelConfiguration, *v1.PriorityLevelConfigurationList, *flowcontrolv1.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
@@ -41,10 +41,10 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1, namespace strin
 			func() *v1.PriorityLevelConfigurationList { return &v1.PriorityLevelConfigurationList{} },
 			func(dst, src *v1.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PriorityLevelConfigurationList) []*v1.PriorityLevelConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PriorityLevelConfigurationList, items []*v1.PriorityLevelConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

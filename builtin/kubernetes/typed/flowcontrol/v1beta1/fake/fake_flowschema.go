@@ -21,28 +21,30 @@ package fake
 import (
 	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta1"
 	typedflowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta1
 }
 
 func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta1, namespace string) typedflowcontrolv1beta1.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.FlowSchema, *v1beta1.FlowSchemaList, *flowcontrolv1beta1.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta1.SchemeGroupVersion.WithKind("FlowSchema"),
 			func() *v1beta1.FlowSchema { return &v1beta1.FlowSchema{} },
 			func() *v1beta1.FlowSchemaList { return &v1beta1.FlowSchemaList{} },
 			func(dst, src *v1beta1.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.FlowSchemaList) []*v1beta1.FlowSchema { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.FlowSchemaList) []*v1beta1.FlowSchema {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.FlowSchemaList, items []*v1beta1.FlowSchema) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

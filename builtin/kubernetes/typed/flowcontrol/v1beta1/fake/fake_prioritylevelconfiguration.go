@@ -21,19 +21,19 @@ package fake
 import (
 	flowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta1"
 	typedflowcontrolv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/flowcontrol/v1beta1"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta1
 }
 
 func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta1, namespace string) typedflowcontrolv1beta1.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.PriorityLevelConfiguration, *v1beta1.PriorityLevelConfigurationList, *flowcontrolv1beta1.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
@@ -41,10 +41,10 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta1, namespace 
 			func() *v1beta1.PriorityLevelConfigurationList { return &v1beta1.PriorityLevelConfigurationList{} },
 			func(dst, src *v1beta1.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PriorityLevelConfigurationList) []*v1beta1.PriorityLevelConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PriorityLevelConfigurationList, items []*v1beta1.PriorityLevelConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

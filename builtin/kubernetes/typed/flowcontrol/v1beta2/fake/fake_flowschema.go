@@ -21,28 +21,30 @@ package fake
 import (
 	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta2"
 	typedflowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta2
 }
 
 func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta2, namespace string) typedflowcontrolv1beta2.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.FlowSchema, *v1beta2.FlowSchemaList, *flowcontrolv1beta2.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta2.SchemeGroupVersion.WithKind("FlowSchema"),
 			func() *v1beta2.FlowSchema { return &v1beta2.FlowSchema{} },
 			func() *v1beta2.FlowSchemaList { return &v1beta2.FlowSchemaList{} },
 			func(dst, src *v1beta2.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.FlowSchemaList) []*v1beta2.FlowSchema { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.FlowSchemaList) []*v1beta2.FlowSchema {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.FlowSchemaList, items []*v1beta2.FlowSchema) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	flowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta2"
 	typedflowcontrolv1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/flowcontrol/v1beta2"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta2
 }
 
 func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta2, namespace string) typedflowcontrolv1beta2.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.PriorityLevelConfiguration, *v1beta2.PriorityLevelConfigurationList, *flowcontrolv1beta2.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta2.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
@@ -41,10 +41,10 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta2, namespace 
 			func() *v1beta2.PriorityLevelConfigurationList { return &v1beta2.PriorityLevelConfigurationList{} },
 			func(dst, src *v1beta2.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta2.PriorityLevelConfigurationList) []*v1beta2.PriorityLevelConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta2.PriorityLevelConfigurationList, items []*v1beta2.PriorityLevelConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta3"
 	typedflowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta3 "k8s.io/api/flowcontrol/v1beta3"
 )
 
 // fakeFlowSchemas is the FlowSchemaInterface of the fake clientset, answered by its reactors.
 type fakeFlowSchemas struct {
-	*gentype.FakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta3
 }
 
 func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta3, namespace string) typedflowcontrolv1beta3.FlowSchemaInterface {
 	return &fakeFlowSchemas{
-		gentype.NewFakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta3.FlowSchema, *v1beta3.FlowSchemaList, *flowcontrolv1beta3.FlowSchemaApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta3.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta3.SchemeGroupVersion.WithKind("FlowSchema"),
 			func() *v1beta3.FlowSchema { return &v1beta3.FlowSchema{} },
 			func() *v1beta3.FlowSchemaList { return &v1beta3.FlowSchemaList{} },
 			func(dst, src *v1beta3.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta3.FlowSchemaList) []*v1beta3.FlowSchema { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta3.FlowSchemaList) []*v1beta3.FlowSchema {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta3.FlowSchemaList, items []*v1beta3.FlowSchema) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	flowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/flowcontrol/v1beta3"
 	typedflowcontrolv1beta3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/flowcontrol/v1beta3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta3 "k8s.io/api/flowcontrol/v1beta3"
 )
 
 // fakePriorityLevelConfigurations is the PriorityLevelConfigurationInterface of the fake clientset, answered by its reactors.
 type fakePriorityLevelConfigurations struct {
-	*gentype.FakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration]
 	Fake *FakeFlowcontrolV1beta3
 }
 
 func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta3, namespace string) typedflowcontrolv1beta3.PriorityLevelConfigurationInterface {
 	return &fakePriorityLevelConfigurations{
-		gentype.NewFakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta3.PriorityLevelConfiguration, *v1beta3.PriorityLevelConfigurationList, *flowcontrolv1beta3.PriorityLevelConfigurationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta3.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta3.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
@@ -41,10 +41,10 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta3, namespace 
 			func() *v1beta3.PriorityLevelConfigurationList { return &v1beta3.PriorityLevelConfigurationList{} },
 			func(dst, src *v1beta3.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta3.PriorityLevelConfigurationList) []*v1beta3.PriorityLevelConfiguration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta3.PriorityLevelConfigurationList, items []*v1beta3.PriorityLevelConfiguration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

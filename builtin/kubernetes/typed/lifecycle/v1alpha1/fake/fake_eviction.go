@@ -21,28 +21,28 @@ package fake
 import (
 	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/lifecycle/v1alpha1"
 	typedlifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
 // fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration]
 	Fake *FakeLifecycleV1alpha1
 }
 
 func newFakeEvictions(fake *FakeLifecycleV1alpha1, namespace string) typedlifecyclev1alpha1.EvictionInterface {
 	return &fakeEvictions{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.Eviction, *v1alpha1.EvictionList, *lifecyclev1alpha1.EvictionApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictions"),
 			v1alpha1.SchemeGroupVersion.WithKind("Eviction"),
 			func() *v1alpha1.Eviction { return &v1alpha1.Eviction{} },
 			func() *v1alpha1.EvictionList { return &v1alpha1.EvictionList{} },
 			func(dst, src *v1alpha1.EvictionList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha1.EvictionList) []*v1alpha1.Eviction { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1alpha1.EvictionList) []*v1alpha1.Eviction { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1alpha1.EvictionList, items []*v1alpha1.Eviction) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	lifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/lifecycle/v1alpha1"
 	typedlifecyclev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/lifecycle/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/lifecycle/v1alpha1"
 )
 
 // fakeEvictionRequests is the EvictionRequestInterface of the fake clientset, answered by its reactors.
 type fakeEvictionRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration]
 	Fake *FakeLifecycleV1alpha1
 }
 
 func newFakeEvictionRequests(fake *FakeLifecycleV1alpha1, namespace string) typedlifecyclev1alpha1.EvictionRequestInterface {
 	return &fakeEvictionRequests{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.EvictionRequest, *v1alpha1.EvictionRequestList, *lifecyclev1alpha1.EvictionRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictionrequests"),
 			v1alpha1.SchemeGroupVersion.WithKind("EvictionRequest"),
@@ -41,10 +41,10 @@ func newFakeEvictionRequests(fake *FakeLifecycleV1alpha1, namespace string) type
 			func() *v1alpha1.EvictionRequestList { return &v1alpha1.EvictionRequestList{} },
 			func(dst, src *v1alpha1.EvictionRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.EvictionRequestList) []*v1alpha1.EvictionRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.EvictionRequestList, items []*v1alpha1.EvictionRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

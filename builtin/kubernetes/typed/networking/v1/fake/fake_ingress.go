@@ -21,27 +21,27 @@ package fake
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
-	*gentype.FakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeIngresses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IngressInterface {
 	return &fakeIngresses{
-		gentype.NewFakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Ingress, *v1.IngressList, *networkingv1.IngressApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingresses"),
 			v1.SchemeGroupVersion.WithKind("Ingress"),
 			func() *v1.Ingress { return &v1.Ingress{} },
 			func() *v1.IngressList { return &v1.IngressList{} },
 			func(dst, src *v1.IngressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IngressList) []*v1.Ingress { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.IngressList, items []*v1.Ingress) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.IngressList) []*v1.Ingress { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.IngressList, items []*v1.Ingress) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -21,28 +21,28 @@ package fake
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIngressClasses is the IngressClassInterface of the fake clientset, answered by its reactors.
 type fakeIngressClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeIngressClasses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IngressClassInterface {
 	return &fakeIngressClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.IngressClass, *v1.IngressClassList, *networkingv1.IngressClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1.SchemeGroupVersion.WithKind("IngressClass"),
 			func() *v1.IngressClass { return &v1.IngressClass{} },
 			func() *v1.IngressClassList { return &v1.IngressClassList{} },
 			func(dst, src *v1.IngressClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IngressClassList) []*v1.IngressClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.IngressClassList) []*v1.IngressClass { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.IngressClassList, items []*v1.IngressClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,27 @@ package fake
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
-	*gentype.FakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeIPAddresses(fake *FakeNetworkingV1, namespace string) typednetworkingv1.IPAddressInterface {
 	return &fakeIPAddresses{
-		gentype.NewFakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.IPAddress, *v1.IPAddressList, *networkingv1.IPAddressApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1.SchemeGroupVersion.WithKind("IPAddress"),
 			func() *v1.IPAddress { return &v1.IPAddress{} },
 			func() *v1.IPAddressList { return &v1.IPAddressList{} },
 			func(dst, src *v1.IPAddressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IPAddressList) []*v1.IPAddress { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.IPAddressList, items []*v1.IPAddress) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.IPAddressList) []*v1.IPAddress { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.IPAddressList, items []*v1.IPAddress) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

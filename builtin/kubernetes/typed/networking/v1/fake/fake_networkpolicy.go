@@ -21,28 +21,28 @@ package fake
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeNetworkPolicies is the NetworkPolicyInterface of the fake clientset, answered by its reactors.
 type fakeNetworkPolicies struct {
-	*gentype.FakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeNetworkPolicies(fake *FakeNetworkingV1, namespace string) typednetworkingv1.NetworkPolicyInterface {
 	return &fakeNetworkPolicies{
-		gentype.NewFakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.NetworkPolicy, *v1.NetworkPolicyList, *networkingv1.NetworkPolicyApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1.SchemeGroupVersion.WithKind("NetworkPolicy"),
 			func() *v1.NetworkPolicy { return &v1.NetworkPolicy{} },
 			func() *v1.NetworkPolicyList { return &v1.NetworkPolicyList{} },
 			func(dst, src *v1.NetworkPolicyList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.NetworkPolicyList) []*v1.NetworkPolicy { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.NetworkPolicyList) []*v1.NetworkPolicy { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.NetworkPolicyList, items []*v1.NetworkPolicy) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

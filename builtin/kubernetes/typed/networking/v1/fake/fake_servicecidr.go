@@ -21,27 +21,29 @@ package fake
 import (
 	networkingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1"
 	typednetworkingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/networking/v1"
 )
 
 // fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
-	*gentype.FakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration]
 	Fake *FakeNetworkingV1
 }
 
 func newFakeServiceCIDRs(fake *FakeNetworkingV1, namespace string) typednetworkingv1.ServiceCIDRInterface {
 	return &fakeServiceCIDRs{
-		gentype.NewFakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ServiceCIDR, *v1.ServiceCIDRList, *networkingv1.ServiceCIDRApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1.SchemeGroupVersion.WithKind("ServiceCIDR"),
 			func() *v1.ServiceCIDR { return &v1.ServiceCIDR{} },
 			func() *v1.ServiceCIDRList { return &v1.ServiceCIDRList{} },
 			func(dst, src *v1.ServiceCIDRList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ServiceCIDRList, items []*v1.ServiceCIDR) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ServiceCIDRList, items []*v1.ServiceCIDR) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

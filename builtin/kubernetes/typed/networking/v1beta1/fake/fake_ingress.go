@@ -21,28 +21,28 @@ package fake
 import (
 	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeIngresses is the IngressInterface of the fake clientset, answered by its reactors.
 type fakeIngresses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *networkingv1beta1.IngressApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *networkingv1beta1.IngressApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
 func newFakeIngresses(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.IngressInterface {
 	return &fakeIngresses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *networkingv1beta1.IngressApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Ingress, *v1beta1.IngressList, *networkingv1beta1.IngressApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ingresses"),
 			v1beta1.SchemeGroupVersion.WithKind("Ingress"),
 			func() *v1beta1.Ingress { return &v1beta1.Ingress{} },
 			func() *v1beta1.IngressList { return &v1beta1.IngressList{} },
 			func(dst, src *v1beta1.IngressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.IngressList) []*v1beta1.Ingress { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.IngressList) []*v1beta1.Ingress { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.IngressList, items []*v1beta1.Ingress) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeIngressClasses is the IngressClassInterface of the fake clientset, answered by its reactors.
 type fakeIngressClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
 func newFakeIngressClasses(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.IngressClassInterface {
 	return &fakeIngressClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.IngressClass, *v1beta1.IngressClassList, *networkingv1beta1.IngressClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("IngressClass"),
@@ -41,10 +41,10 @@ func newFakeIngressClasses(fake *FakeNetworkingV1beta1, namespace string) typedn
 			func() *v1beta1.IngressClassList { return &v1beta1.IngressClassList{} },
 			func(dst, src *v1beta1.IngressClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.IngressClassList) []*v1beta1.IngressClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.IngressClassList, items []*v1beta1.IngressClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

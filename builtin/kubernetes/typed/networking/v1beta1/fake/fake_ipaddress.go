@@ -21,28 +21,28 @@ package fake
 import (
 	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeIPAddresses is the IPAddressInterface of the fake clientset, answered by its reactors.
 type fakeIPAddresses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
 func newFakeIPAddresses(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.IPAddressInterface {
 	return &fakeIPAddresses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.IPAddress, *v1beta1.IPAddressList, *networkingv1beta1.IPAddressApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1beta1.SchemeGroupVersion.WithKind("IPAddress"),
 			func() *v1beta1.IPAddress { return &v1beta1.IPAddress{} },
 			func() *v1beta1.IPAddressList { return &v1beta1.IPAddressList{} },
 			func(dst, src *v1beta1.IPAddressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.IPAddressList) []*v1beta1.IPAddress { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.IPAddressList) []*v1beta1.IPAddress { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.IPAddressList, items []*v1beta1.IPAddress) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

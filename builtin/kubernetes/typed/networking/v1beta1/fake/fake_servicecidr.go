@@ -21,28 +21,30 @@ package fake
 import (
 	networkingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/networking/v1beta1"
 	typednetworkingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/networking/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/networking/v1beta1"
 )
 
 // fakeServiceCIDRs is the ServiceCIDRInterface of the fake clientset, answered by its reactors.
 type fakeServiceCIDRs struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration]
 	Fake *FakeNetworkingV1beta1
 }
 
 func newFakeServiceCIDRs(fake *FakeNetworkingV1beta1, namespace string) typednetworkingv1beta1.ServiceCIDRInterface {
 	return &fakeServiceCIDRs{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ServiceCIDR, *v1beta1.ServiceCIDRList, *networkingv1beta1.ServiceCIDRApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1beta1.SchemeGroupVersion.WithKind("ServiceCIDR"),
 			func() *v1beta1.ServiceCIDR { return &v1beta1.ServiceCIDR{} },
 			func() *v1beta1.ServiceCIDRList { return &v1beta1.ServiceCIDRList{} },
 			func(dst, src *v1beta1.ServiceCIDRList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.ServiceCIDRList) []*v1beta1.ServiceCIDR { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.ServiceCIDRList) []*v1beta1.ServiceCIDR {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.ServiceCIDRList, items []*v1beta1.ServiceCIDR) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	nodev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1"
 	typednodev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/node/v1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1
 }
 
 func newFakeRuntimeClasses(fake *FakeNodeV1, namespace string) typednodev1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.RuntimeClass, *v1.RuntimeClassList, *nodev1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1.SchemeGroupVersion.WithKind("RuntimeClass"),
 			func() *v1.RuntimeClass { return &v1.RuntimeClass{} },
 			func() *v1.RuntimeClassList { return &v1.RuntimeClassList{} },
 			func(dst, src *v1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RuntimeClassList) []*v1.RuntimeClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.RuntimeClassList) []*v1.RuntimeClass { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.RuntimeClassList, items []*v1.RuntimeClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	nodev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1alpha1"
 	typednodev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/node/v1alpha1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1alpha1
 }
 
 func newFakeRuntimeClasses(fake *FakeNodeV1alpha1, namespace string) typednodev1alpha1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.RuntimeClass, *v1alpha1.RuntimeClassList, *nodev1alpha1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1alpha1.SchemeGroupVersion.WithKind("RuntimeClass"),
@@ -41,10 +41,10 @@ func newFakeRuntimeClasses(fake *FakeNodeV1alpha1, namespace string) typednodev1
 			func() *v1alpha1.RuntimeClassList { return &v1alpha1.RuntimeClassList{} },
 			func(dst, src *v1alpha1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.RuntimeClassList) []*v1alpha1.RuntimeClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.RuntimeClassList, items []*v1alpha1.RuntimeClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	nodev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/node/v1beta1"
 	typednodev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/node/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/node/v1beta1"
 )
 
 // fakeRuntimeClasses is the RuntimeClassInterface of the fake clientset, answered by its reactors.
 type fakeRuntimeClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration]
 	Fake *FakeNodeV1beta1
 }
 
 func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) typednodev1beta1.RuntimeClassInterface {
 	return &fakeRuntimeClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.RuntimeClass, *v1beta1.RuntimeClassList, *nodev1beta1.RuntimeClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("RuntimeClass"),
@@ -41,10 +41,10 @@ func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) typednodev1b
 			func() *v1beta1.RuntimeClassList { return &v1beta1.RuntimeClassList{} },
 			func(dst, src *v1beta1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.RuntimeClassList) []*v1beta1.RuntimeClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.RuntimeClassList, items []*v1beta1.RuntimeClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	policyv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/policy/v1"
 )
 
 // fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
-	*gentype.FakeClient[*v1.Eviction]
+	*gentypefake.FakeClient[*v1.Eviction]
 	Fake *FakePolicyV1
 }
 
 func newFakeEvictions(fake *FakePolicyV1, namespace string) policyv1.EvictionInterface {
 	return &fakeEvictions{
-		gentype.NewFakeClient[*v1.Eviction](
+		gentypefake.NewFakeClient[*v1.Eviction](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("evictions"),
 			v1.SchemeGroupVersion.WithKind("Eviction"),

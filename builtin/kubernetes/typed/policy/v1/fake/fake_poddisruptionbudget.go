@@ -21,19 +21,19 @@ package fake
 import (
 	policyv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/policy/v1"
 	typedpolicyv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/policy/v1"
 )
 
 // fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
-	*gentype.FakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration]
 	Fake *FakePolicyV1
 }
 
 func newFakePodDisruptionBudgets(fake *FakePolicyV1, namespace string) typedpolicyv1.PodDisruptionBudgetInterface {
 	return &fakePodDisruptionBudgets{
-		gentype.NewFakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PodDisruptionBudget, *v1.PodDisruptionBudgetList, *policyv1.PodDisruptionBudgetApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
 			v1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
@@ -41,10 +41,10 @@ func newFakePodDisruptionBudgets(fake *FakePolicyV1, namespace string) typedpoli
 			func() *v1.PodDisruptionBudgetList { return &v1.PodDisruptionBudgetList{} },
 			func(dst, src *v1.PodDisruptionBudgetList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.PodDisruptionBudgetList) []*v1.PodDisruptionBudget {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.PodDisruptionBudgetList, items []*v1.PodDisruptionBudget) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,19 +20,19 @@ package fake
 
 import (
 	policyv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
 // fakeEvictions is the EvictionInterface of the fake clientset, answered by its reactors.
 type fakeEvictions struct {
-	*gentype.FakeClient[*v1beta1.Eviction]
+	*gentypefake.FakeClient[*v1beta1.Eviction]
 	Fake *FakePolicyV1beta1
 }
 
 func newFakeEvictions(fake *FakePolicyV1beta1, namespace string) policyv1beta1.EvictionInterface {
 	return &fakeEvictions{
-		gentype.NewFakeClient[*v1beta1.Eviction](
+		gentypefake.NewFakeClient[*v1beta1.Eviction](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("evictions"),
 			v1beta1.SchemeGroupVersion.WithKind("Eviction"),

@@ -21,19 +21,19 @@ package fake
 import (
 	policyv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/policy/v1beta1"
 	typedpolicyv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/policy/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/policy/v1beta1"
 )
 
 // fakePodDisruptionBudgets is the PodDisruptionBudgetInterface of the fake clientset, answered by its reactors.
 type fakePodDisruptionBudgets struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration]
 	Fake *FakePolicyV1beta1
 }
 
 func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) typedpolicyv1beta1.PodDisruptionBudgetInterface {
 	return &fakePodDisruptionBudgets{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.PodDisruptionBudget, *v1beta1.PodDisruptionBudgetList, *policyv1beta1.PodDisruptionBudgetApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
 			v1beta1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
@@ -41,10 +41,10 @@ func newFakePodDisruptionBudgets(fake *FakePolicyV1beta1, namespace string) type
 			func() *v1beta1.PodDisruptionBudgetList { return &v1beta1.PodDisruptionBudgetList{} },
 			func(dst, src *v1beta1.PodDisruptionBudgetList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PodDisruptionBudgetList) []*v1beta1.PodDisruptionBudget {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PodDisruptionBudgetList, items []*v1beta1.PodDisruptionBudget) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,29 @@ package fake
 import (
 	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
 func newFakeClusterRoles(fake *FakeRbacV1, namespace string) typedrbacv1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ClusterRole, *v1.ClusterRoleList, *rbacv1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1.SchemeGroupVersion.WithKind("ClusterRole"),
 			func() *v1.ClusterRole { return &v1.ClusterRole{} },
 			func() *v1.ClusterRoleList { return &v1.ClusterRoleList{} },
 			func(dst, src *v1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ClusterRoleList) []*v1.ClusterRole { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ClusterRoleList, items []*v1.ClusterRole) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ClusterRoleList) []*v1.ClusterRole { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ClusterRoleList, items []*v1.ClusterRole) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

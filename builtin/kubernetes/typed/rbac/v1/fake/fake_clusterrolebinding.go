@@ -21,19 +21,19 @@ package fake
 import (
 	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
 func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) typedrbacv1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ClusterRoleBinding, *v1.ClusterRoleBindingList, *rbacv1.ClusterRoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
@@ -41,10 +41,10 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1, namespace string) typedrbacv1.
 			func() *v1.ClusterRoleBindingList { return &v1.ClusterRoleBindingList{} },
 			func(dst, src *v1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ClusterRoleBindingList) []*v1.ClusterRoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ClusterRoleBindingList, items []*v1.ClusterRoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,27 @@ package fake
 import (
 	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
 func newFakeRoles(fake *FakeRbacV1, namespace string) typedrbacv1.RoleInterface {
 	return &fakeRoles{
-		gentype.NewFakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.Role, *v1.RoleList, *rbacv1.RoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("roles"),
 			v1.SchemeGroupVersion.WithKind("Role"),
 			func() *v1.Role { return &v1.Role{} },
 			func() *v1.RoleList { return &v1.RoleList{} },
 			func(dst, src *v1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RoleList) []*v1.Role { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.RoleList, items []*v1.Role) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.RoleList) []*v1.Role { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.RoleList, items []*v1.Role) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

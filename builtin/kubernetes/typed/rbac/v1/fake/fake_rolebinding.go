@@ -21,27 +21,29 @@ package fake
 import (
 	rbacv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1"
 	typedrbacv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/rbac/v1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1
 }
 
 func newFakeRoleBindings(fake *FakeRbacV1, namespace string) typedrbacv1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.RoleBinding, *v1.RoleBindingList, *rbacv1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1.SchemeGroupVersion.WithKind("RoleBinding"),
 			func() *v1.RoleBinding { return &v1.RoleBinding{} },
 			func() *v1.RoleBindingList { return &v1.RoleBindingList{} },
 			func(dst, src *v1.RoleBindingList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RoleBindingList) []*v1.RoleBinding { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.RoleBindingList, items []*v1.RoleBinding) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.RoleBindingList) []*v1.RoleBinding { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.RoleBindingList, items []*v1.RoleBinding) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

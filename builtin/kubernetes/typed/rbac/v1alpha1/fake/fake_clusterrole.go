@@ -21,19 +21,19 @@ package fake
 import (
 	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
 	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
 func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.ClusterRole, *v1alpha1.ClusterRoleList, *rbacv1alpha1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRole"),
@@ -41,10 +41,10 @@ func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1al
 			func() *v1alpha1.ClusterRoleList { return &v1alpha1.ClusterRoleList{} },
 			func(dst, src *v1alpha1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.ClusterRoleList) []*v1alpha1.ClusterRole {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.ClusterRoleList, items []*v1alpha1.ClusterRole) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

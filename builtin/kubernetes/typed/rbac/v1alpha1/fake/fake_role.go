@@ -21,27 +21,29 @@ package fake
 import (
 	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
 	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.Role, *v1alpha1.RoleList, *rbacv1alpha1.RoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.Role, *v1alpha1.RoleList, *rbacv1alpha1.RoleApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
 func newFakeRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.RoleInterface {
 	return &fakeRoles{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.Role, *v1alpha1.RoleList, *rbacv1alpha1.RoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.Role, *v1alpha1.RoleList, *rbacv1alpha1.RoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("roles"),
 			v1alpha1.SchemeGroupVersion.WithKind("Role"),
 			func() *v1alpha1.Role { return &v1alpha1.Role{} },
 			func() *v1alpha1.RoleList { return &v1alpha1.RoleList{} },
 			func(dst, src *v1alpha1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha1.RoleList) []*v1alpha1.Role { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1alpha1.RoleList, items []*v1alpha1.Role) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1alpha1.RoleList) []*v1alpha1.Role { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1alpha1.RoleList, items []*v1alpha1.Role) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

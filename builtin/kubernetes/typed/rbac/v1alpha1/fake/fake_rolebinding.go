@@ -21,19 +21,19 @@ package fake
 import (
 	rbacv1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1alpha1"
 	typedrbacv1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/rbac/v1alpha1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1alpha1
 }
 
 func newFakeRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.RoleBinding, *v1alpha1.RoleBindingList, *rbacv1alpha1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("RoleBinding"),
@@ -41,10 +41,10 @@ func newFakeRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedrbacv1al
 			func() *v1alpha1.RoleBindingList { return &v1alpha1.RoleBindingList{} },
 			func(dst, src *v1alpha1.RoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.RoleBindingList) []*v1alpha1.RoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.RoleBindingList, items []*v1alpha1.RoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

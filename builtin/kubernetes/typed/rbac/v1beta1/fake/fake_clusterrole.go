@@ -21,28 +21,30 @@ package fake
 import (
 	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeClusterRoles is the ClusterRoleInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
 func newFakeClusterRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.ClusterRoleInterface {
 	return &fakeClusterRoles{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ClusterRole, *v1beta1.ClusterRoleList, *rbacv1beta1.ClusterRoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterRole"),
 			func() *v1beta1.ClusterRole { return &v1beta1.ClusterRole{} },
 			func() *v1beta1.ClusterRoleList { return &v1beta1.ClusterRoleList{} },
 			func(dst, src *v1beta1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.ClusterRoleList) []*v1beta1.ClusterRole { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.ClusterRoleList) []*v1beta1.ClusterRole {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.ClusterRoleList, items []*v1beta1.ClusterRole) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeClusterRoleBindings is the ClusterRoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeClusterRoleBindings struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList, *rbacv1beta1.ClusterRoleBindingApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList, *rbacv1beta1.ClusterRoleBindingApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
 func newFakeClusterRoleBindings(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.ClusterRoleBindingInterface {
 	return &fakeClusterRoleBindings{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList, *rbacv1beta1.ClusterRoleBindingApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ClusterRoleBinding, *v1beta1.ClusterRoleBindingList, *rbacv1beta1.ClusterRoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
@@ -41,10 +41,10 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1beta1, namespace string) typedrb
 			func() *v1beta1.ClusterRoleBindingList { return &v1beta1.ClusterRoleBindingList{} },
 			func(dst, src *v1beta1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ClusterRoleBindingList) []*v1beta1.ClusterRoleBinding {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ClusterRoleBindingList, items []*v1beta1.ClusterRoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

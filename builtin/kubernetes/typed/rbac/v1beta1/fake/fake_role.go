@@ -21,27 +21,27 @@ package fake
 import (
 	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeRoles is the RoleInterface of the fake clientset, answered by its reactors.
 type fakeRoles struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
 func newFakeRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.RoleInterface {
 	return &fakeRoles{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Role, *v1beta1.RoleList, *rbacv1beta1.RoleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("roles"),
 			v1beta1.SchemeGroupVersion.WithKind("Role"),
 			func() *v1beta1.Role { return &v1beta1.Role{} },
 			func() *v1beta1.RoleList { return &v1beta1.RoleList{} },
 			func(dst, src *v1beta1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.RoleList) []*v1beta1.Role { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1beta1.RoleList, items []*v1beta1.Role) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1beta1.RoleList) []*v1beta1.Role { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1beta1.RoleList, items []*v1beta1.Role) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

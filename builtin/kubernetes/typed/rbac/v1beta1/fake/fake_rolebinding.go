@@ -21,28 +21,30 @@ package fake
 import (
 	rbacv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/rbac/v1beta1"
 	typedrbacv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/rbac/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/rbac/v1beta1"
 )
 
 // fakeRoleBindings is the RoleBindingInterface of the fake clientset, answered by its reactors.
 type fakeRoleBindings struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration]
 	Fake *FakeRbacV1beta1
 }
 
 func newFakeRoleBindings(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.RoleBindingInterface {
 	return &fakeRoleBindings{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.RoleBinding, *v1beta1.RoleBindingList, *rbacv1beta1.RoleBindingApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1beta1.SchemeGroupVersion.WithKind("RoleBinding"),
 			func() *v1beta1.RoleBinding { return &v1beta1.RoleBinding{} },
 			func() *v1beta1.RoleBindingList { return &v1beta1.RoleBindingList{} },
 			func(dst, src *v1beta1.RoleBindingList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.RoleBindingList) []*v1beta1.RoleBinding { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.RoleBindingList) []*v1beta1.RoleBinding {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.RoleBindingList, items []*v1beta1.RoleBinding) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,29 @@ package fake
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
 func newFakeDeviceClasses(fake *FakeResourceV1, namespace string) typedresourcev1.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.DeviceClass, *v1.DeviceClassList, *resourcev1.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1.SchemeGroupVersion.WithKind("DeviceClass"),
 			func() *v1.DeviceClass { return &v1.DeviceClass{} },
 			func() *v1.DeviceClassList { return &v1.DeviceClassList{} },
 			func(dst, src *v1.DeviceClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeviceClassList) []*v1.DeviceClass { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.DeviceClassList, items []*v1.DeviceClass) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.DeviceClassList) []*v1.DeviceClass { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.DeviceClassList, items []*v1.DeviceClass) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -21,28 +21,30 @@ package fake
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
 func newFakeDeviceTaintRules(fake *FakeResourceV1, namespace string) typedresourcev1.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList, *resourcev1.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1.SchemeGroupVersion.WithKind("DeviceTaintRule"),
 			func() *v1.DeviceTaintRule { return &v1.DeviceTaintRule{} },
 			func() *v1.DeviceTaintRuleList { return &v1.DeviceTaintRuleList{} },
 			func(dst, src *v1.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeviceTaintRuleList) []*v1.DeviceTaintRule { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.DeviceTaintRuleList) []*v1.DeviceTaintRule {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.DeviceTaintRuleList, items []*v1.DeviceTaintRule) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
 func newFakeResourceClaims(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ResourceClaim, *v1.ResourceClaimList, *resourcev1.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaim"),
 			func() *v1.ResourceClaim { return &v1.ResourceClaim{} },
 			func() *v1.ResourceClaimList { return &v1.ResourceClaimList{} },
 			func(dst, src *v1.ResourceClaimList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ResourceClaimList) []*v1.ResourceClaim { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ResourceClaimList) []*v1.ResourceClaim { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.ResourceClaimList, items []*v1.ResourceClaim) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

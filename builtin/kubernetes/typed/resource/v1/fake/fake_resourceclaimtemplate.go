@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceClaimTemplates is the ResourceClaimTemplateInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaimTemplates struct {
-	*gentype.FakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
 func newFakeResourceClaimTemplates(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceClaimTemplateInterface {
 	return &fakeResourceClaimTemplates{
-		gentype.NewFakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList, *resourcev1.ResourceClaimTemplateApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),
@@ -41,10 +41,10 @@ func newFakeResourceClaimTemplates(fake *FakeResourceV1, namespace string) typed
 			func() *v1.ResourceClaimTemplateList { return &v1.ResourceClaimTemplateList{} },
 			func(dst, src *v1.ResourceClaimTemplateList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.ResourceClaimTemplateList) []*v1.ResourceClaimTemplate {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.ResourceClaimTemplateList, items []*v1.ResourceClaimTemplate) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

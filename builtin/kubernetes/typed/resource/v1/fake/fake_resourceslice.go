@@ -21,28 +21,28 @@ package fake
 import (
 	resourcev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1"
 	typedresourcev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/resource/v1"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1
 }
 
 func newFakeResourceSlices(fake *FakeResourceV1, namespace string) typedresourcev1.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ResourceSlice, *v1.ResourceSliceList, *resourcev1.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1.SchemeGroupVersion.WithKind("ResourceSlice"),
 			func() *v1.ResourceSlice { return &v1.ResourceSlice{} },
 			func() *v1.ResourceSliceList { return &v1.ResourceSliceList{} },
 			func(dst, src *v1.ResourceSliceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ResourceSliceList) []*v1.ResourceSlice { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ResourceSliceList) []*v1.ResourceSlice { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.ResourceSliceList, items []*v1.ResourceSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
 	typedresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1alpha3
 }
 
 func newFakeDeviceTaintRules(fake *FakeResourceV1alpha3, namespace string) typedresourcev1alpha3.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha3.DeviceTaintRule, *v1alpha3.DeviceTaintRuleList, *resourcev1alpha3.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRule"),
@@ -41,10 +41,10 @@ func newFakeDeviceTaintRules(fake *FakeResourceV1alpha3, namespace string) typed
 			func() *v1alpha3.DeviceTaintRuleList { return &v1alpha3.DeviceTaintRuleList{} },
 			func(dst, src *v1alpha3.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha3.DeviceTaintRuleList) []*v1alpha3.DeviceTaintRule {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha3.DeviceTaintRuleList, items []*v1alpha3.DeviceTaintRule) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1alpha3"
 	typedresourcev1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1alpha3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha3 "k8s.io/api/resource/v1alpha3"
 )
 
 // fakeResourcePoolStatusRequests is the ResourcePoolStatusRequestInterface of the fake clientset, answered by its reactors.
 type fakeResourcePoolStatusRequests struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration]
 	Fake *FakeResourceV1alpha3
 }
 
 func newFakeResourcePoolStatusRequests(fake *FakeResourceV1alpha3, namespace string) typedresourcev1alpha3.ResourcePoolStatusRequestInterface {
 	return &fakeResourcePoolStatusRequests{
-		gentype.NewFakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha3.ResourcePoolStatusRequest, *v1alpha3.ResourcePoolStatusRequestList, *resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests"),
 			v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequest"),
@@ -41,10 +41,10 @@ func newFakeResourcePoolStatusRequests(fake *FakeResourceV1alpha3, namespace str
 			func() *v1alpha3.ResourcePoolStatusRequestList { return &v1alpha3.ResourcePoolStatusRequestList{} },
 			func(dst, src *v1alpha3.ResourcePoolStatusRequestList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha3.ResourcePoolStatusRequestList) []*v1alpha3.ResourcePoolStatusRequest {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha3.ResourcePoolStatusRequestList, items []*v1alpha3.ResourcePoolStatusRequest) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

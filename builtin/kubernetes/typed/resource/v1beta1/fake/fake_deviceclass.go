@@ -21,28 +21,30 @@ package fake
 import (
 	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
 func newFakeDeviceClasses(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.DeviceClass, *v1beta1.DeviceClassList, *resourcev1beta1.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("DeviceClass"),
 			func() *v1beta1.DeviceClass { return &v1beta1.DeviceClass{} },
 			func() *v1beta1.DeviceClassList { return &v1beta1.DeviceClassList{} },
 			func(dst, src *v1beta1.DeviceClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.DeviceClassList) []*v1beta1.DeviceClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.DeviceClassList) []*v1beta1.DeviceClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.DeviceClassList, items []*v1beta1.DeviceClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
 func newFakeResourceClaims(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ResourceClaim, *v1beta1.ResourceClaimList, *resourcev1beta1.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceClaim"),
@@ -41,10 +41,10 @@ func newFakeResourceClaims(fake *FakeResourceV1beta1, namespace string) typedres
 			func() *v1beta1.ResourceClaimList { return &v1beta1.ResourceClaimList{} },
 			func(dst, src *v1beta1.ResourceClaimList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ResourceClaimList, items []*v1beta1.ResourceClaim) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

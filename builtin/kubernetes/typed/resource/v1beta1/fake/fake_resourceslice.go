@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta1"
 	typedresourcev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/resource/v1beta1"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1beta1
 }
 
 func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) typedresourcev1beta1.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.ResourceSlice, *v1beta1.ResourceSliceList, *resourcev1beta1.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceSlice"),
@@ -41,10 +41,10 @@ func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) typedres
 			func() *v1beta1.ResourceSliceList { return &v1beta1.ResourceSliceList{} },
 			func(dst, src *v1beta1.ResourceSliceList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.ResourceSliceList, items []*v1beta1.ResourceSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeDeviceClasses is the DeviceClassInterface of the fake clientset, answered by its reactors.
 type fakeDeviceClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
 func newFakeDeviceClasses(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.DeviceClassInterface {
 	return &fakeDeviceClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.DeviceClass, *v1beta2.DeviceClassList, *resourcev1beta2.DeviceClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceClass"),
 			func() *v1beta2.DeviceClass { return &v1beta2.DeviceClass{} },
 			func() *v1beta2.DeviceClassList { return &v1beta2.DeviceClassList{} },
 			func(dst, src *v1beta2.DeviceClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta2.DeviceClassList) []*v1beta2.DeviceClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta2.DeviceClassList) []*v1beta2.DeviceClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta2.DeviceClassList, items []*v1beta2.DeviceClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeDeviceTaintRules is the DeviceTaintRuleInterface of the fake clientset, answered by its reactors.
 type fakeDeviceTaintRules struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
 func newFakeDeviceTaintRules(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.DeviceTaintRuleInterface {
 	return &fakeDeviceTaintRules{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.DeviceTaintRule, *v1beta2.DeviceTaintRuleList, *resourcev1beta2.DeviceTaintRuleApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRule"),
@@ -41,10 +41,10 @@ func newFakeDeviceTaintRules(fake *FakeResourceV1beta2, namespace string) typedr
 			func() *v1beta2.DeviceTaintRuleList { return &v1beta2.DeviceTaintRuleList{} },
 			func(dst, src *v1beta2.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta2.DeviceTaintRuleList, items []*v1beta2.DeviceTaintRule) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

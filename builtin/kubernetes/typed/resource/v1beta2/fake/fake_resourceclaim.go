@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeResourceClaims is the ResourceClaimInterface of the fake clientset, answered by its reactors.
 type fakeResourceClaims struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
 func newFakeResourceClaims(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.ResourceClaimInterface {
 	return &fakeResourceClaims{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.ResourceClaim, *v1beta2.ResourceClaimList, *resourcev1beta2.ResourceClaimApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceClaim"),
@@ -41,10 +41,10 @@ func newFakeResourceClaims(fake *FakeResourceV1beta2, namespace string) typedres
 			func() *v1beta2.ResourceClaimList { return &v1beta2.ResourceClaimList{} },
 			func(dst, src *v1beta2.ResourceClaimList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta2.ResourceClaimList) []*v1beta2.ResourceClaim {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta2.ResourceClaimList, items []*v1beta2.ResourceClaim) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

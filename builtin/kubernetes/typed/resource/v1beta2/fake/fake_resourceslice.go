@@ -21,19 +21,19 @@ package fake
 import (
 	resourcev1beta2 "github.com/kgen-dev/kgen/builtin/applyconfigurations/resource/v1beta2"
 	typedresourcev1beta2 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/resource/v1beta2"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta2 "k8s.io/api/resource/v1beta2"
 )
 
 // fakeResourceSlices is the ResourceSliceInterface of the fake clientset, answered by its reactors.
 type fakeResourceSlices struct {
-	*gentype.FakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration]
 	Fake *FakeResourceV1beta2
 }
 
 func newFakeResourceSlices(fake *FakeResourceV1beta2, namespace string) typedresourcev1beta2.ResourceSliceInterface {
 	return &fakeResourceSlices{
-		gentype.NewFakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta2.ResourceSlice, *v1beta2.ResourceSliceList, *resourcev1beta2.ResourceSliceApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceSlice"),
@@ -41,10 +41,10 @@ func newFakeResourceSlices(fake *FakeResourceV1beta2, namespace string) typedres
 			func() *v1beta2.ResourceSliceList { return &v1beta2.ResourceSliceList{} },
 			func(dst, src *v1beta2.ResourceSliceList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta2.ResourceSliceList, items []*v1beta2.ResourceSlice) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

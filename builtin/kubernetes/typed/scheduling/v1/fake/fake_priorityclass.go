@@ -21,28 +21,28 @@ package fake
 import (
 	schedulingv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1"
 	typedschedulingv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/scheduling/v1"
 )
 
 // fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration]
 	Fake *FakeSchedulingV1
 }
 
 func newFakePriorityClasses(fake *FakeSchedulingV1, namespace string) typedschedulingv1.PriorityClassInterface {
 	return &fakePriorityClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.PriorityClass, *v1.PriorityClassList, *schedulingv1.PriorityClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1.SchemeGroupVersion.WithKind("PriorityClass"),
 			func() *v1.PriorityClass { return &v1.PriorityClass{} },
 			func() *v1.PriorityClassList { return &v1.PriorityClassList{} },
 			func(dst, src *v1.PriorityClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PriorityClassList) []*v1.PriorityClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.PriorityClassList) []*v1.PriorityClass { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.PriorityClassList, items []*v1.PriorityClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakeCompositePodGroups is the CompositePodGroupInterface of the fake clientset, answered by its reactors.
 type fakeCompositePodGroups struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
 func newFakeCompositePodGroups(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.CompositePodGroupInterface {
 	return &fakeCompositePodGroups{
-		gentype.NewFakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha3.CompositePodGroup, *v1alpha3.CompositePodGroupList, *schedulingv1alpha3.CompositePodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("compositepodgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("CompositePodGroup"),
@@ -41,10 +41,10 @@ func newFakeCompositePodGroups(fake *FakeSchedulingV1alpha3, namespace string) t
 			func() *v1alpha3.CompositePodGroupList { return &v1alpha3.CompositePodGroupList{} },
 			func(dst, src *v1alpha3.CompositePodGroupList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha3.CompositePodGroupList) []*v1alpha3.CompositePodGroup {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha3.CompositePodGroupList, items []*v1alpha3.CompositePodGroup) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
 func newFakePodGroups(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.PodGroupInterface {
 	return &fakePodGroups{
-		gentype.NewFakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha3.PodGroup, *v1alpha3.PodGroupList, *schedulingv1alpha3.PodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("podgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("PodGroup"),
 			func() *v1alpha3.PodGroup { return &v1alpha3.PodGroup{} },
 			func() *v1alpha3.PodGroupList { return &v1alpha3.PodGroupList{} },
 			func(dst, src *v1alpha3.PodGroupList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha3.PodGroupList) []*v1alpha3.PodGroup { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1alpha3.PodGroupList) []*v1alpha3.PodGroup { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1alpha3.PodGroupList, items []*v1alpha3.PodGroup) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

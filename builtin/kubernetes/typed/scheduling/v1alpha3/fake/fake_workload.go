@@ -21,28 +21,28 @@ package fake
 import (
 	schedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1alpha3"
 	typedschedulingv1alpha3 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1alpha3"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
 // fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration]
 	Fake *FakeSchedulingV1alpha3
 }
 
 func newFakeWorkloads(fake *FakeSchedulingV1alpha3, namespace string) typedschedulingv1alpha3.WorkloadInterface {
 	return &fakeWorkloads{
-		gentype.NewFakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha3.Workload, *v1alpha3.WorkloadList, *schedulingv1alpha3.WorkloadApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("workloads"),
 			v1alpha3.SchemeGroupVersion.WithKind("Workload"),
 			func() *v1alpha3.Workload { return &v1alpha3.Workload{} },
 			func() *v1alpha3.WorkloadList { return &v1alpha3.WorkloadList{} },
 			func(dst, src *v1alpha3.WorkloadList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha3.WorkloadList) []*v1alpha3.Workload { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1alpha3.WorkloadList) []*v1alpha3.Workload { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1alpha3.WorkloadList, items []*v1alpha3.Workload) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
 	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakePodGroups is the PodGroupInterface of the fake clientset, answered by its reactors.
 type fakePodGroups struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
 func newFakePodGroups(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.PodGroupInterface {
 	return &fakePodGroups{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.PodGroup, *v1beta1.PodGroupList, *schedulingv1beta1.PodGroupApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podgroups"),
 			v1beta1.SchemeGroupVersion.WithKind("PodGroup"),
 			func() *v1beta1.PodGroup { return &v1beta1.PodGroup{} },
 			func() *v1beta1.PodGroupList { return &v1beta1.PodGroupList{} },
 			func(dst, src *v1beta1.PodGroupList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.PodGroupList) []*v1beta1.PodGroup { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.PodGroupList) []*v1beta1.PodGroup { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.PodGroupList, items []*v1beta1.PodGroup) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

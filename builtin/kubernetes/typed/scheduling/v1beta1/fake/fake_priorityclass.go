@@ -21,19 +21,19 @@ package fake
 import (
 	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
 	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakePriorityClasses is the PriorityClassInterface of the fake clientset, answered by its reactors.
 type fakePriorityClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
 func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.PriorityClassInterface {
 	return &fakePriorityClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.PriorityClass, *v1beta1.PriorityClassList, *schedulingv1beta1.PriorityClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityClass"),
@@ -41,10 +41,10 @@ func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) typed
 			func() *v1beta1.PriorityClassList { return &v1beta1.PriorityClassList{} },
 			func(dst, src *v1beta1.PriorityClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.PriorityClassList) []*v1beta1.PriorityClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.PriorityClassList, items []*v1beta1.PriorityClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	schedulingv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/scheduling/v1beta1"
 	typedschedulingv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/scheduling/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/scheduling/v1beta1"
 )
 
 // fakeWorkloads is the WorkloadInterface of the fake clientset, answered by its reactors.
 type fakeWorkloads struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration]
 	Fake *FakeSchedulingV1beta1
 }
 
 func newFakeWorkloads(fake *FakeSchedulingV1beta1, namespace string) typedschedulingv1beta1.WorkloadInterface {
 	return &fakeWorkloads{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.Workload, *v1beta1.WorkloadList, *schedulingv1beta1.WorkloadApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("workloads"),
 			v1beta1.SchemeGroupVersion.WithKind("Workload"),
 			func() *v1beta1.Workload { return &v1beta1.Workload{} },
 			func() *v1beta1.WorkloadList { return &v1beta1.WorkloadList{} },
 			func(dst, src *v1beta1.WorkloadList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.WorkloadList) []*v1beta1.Workload { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.WorkloadList) []*v1beta1.Workload { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.WorkloadList, items []*v1beta1.Workload) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,27 +21,27 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSIDrivers is the CSIDriverInterface of the fake clientset, answered by its reactors.
 type fakeCSIDrivers struct {
-	*gentype.FakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeCSIDrivers(fake *FakeStorageV1, namespace string) typedstoragev1.CSIDriverInterface {
 	return &fakeCSIDrivers{
-		gentype.NewFakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CSIDriver, *v1.CSIDriverList, *storagev1.CSIDriverApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1.SchemeGroupVersion.WithKind("CSIDriver"),
 			func() *v1.CSIDriver { return &v1.CSIDriver{} },
 			func() *v1.CSIDriverList { return &v1.CSIDriverList{} },
 			func(dst, src *v1.CSIDriverList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CSIDriverList) []*v1.CSIDriver { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.CSIDriverList, items []*v1.CSIDriver) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.CSIDriverList) []*v1.CSIDriver { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.CSIDriverList, items []*v1.CSIDriver) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -21,27 +21,27 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
-	*gentype.FakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeCSINodes(fake *FakeStorageV1, namespace string) typedstoragev1.CSINodeInterface {
 	return &fakeCSINodes{
-		gentype.NewFakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CSINode, *v1.CSINodeList, *storagev1.CSINodeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csinodes"),
 			v1.SchemeGroupVersion.WithKind("CSINode"),
 			func() *v1.CSINode { return &v1.CSINode{} },
 			func() *v1.CSINodeList { return &v1.CSINodeList{} },
 			func(dst, src *v1.CSINodeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CSINodeList) []*v1.CSINode { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.CSINodeList, items []*v1.CSINode) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.CSINodeList) []*v1.CSINode { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.CSINodeList, items []*v1.CSINode) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

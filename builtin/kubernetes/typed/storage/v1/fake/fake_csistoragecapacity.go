@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
-	*gentype.FakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeCSIStorageCapacities(fake *FakeStorageV1, namespace string) typedstoragev1.CSIStorageCapacityInterface {
 	return &fakeCSIStorageCapacities{
-		gentype.NewFakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CSIStorageCapacity, *v1.CSIStorageCapacityList, *storagev1.CSIStorageCapacityApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csistoragecapacities"),
 			v1.SchemeGroupVersion.WithKind("CSIStorageCapacity"),
@@ -41,10 +41,10 @@ func newFakeCSIStorageCapacities(fake *FakeStorageV1, namespace string) typedsto
 			func() *v1.CSIStorageCapacityList { return &v1.CSIStorageCapacityList{} },
 			func(dst, src *v1.CSIStorageCapacityList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.CSIStorageCapacityList) []*v1.CSIStorageCapacity {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.CSIStorageCapacityList, items []*v1.CSIStorageCapacity) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,28 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeStorageClasses(fake *FakeStorageV1, namespace string) typedstoragev1.StorageClassInterface {
 	return &fakeStorageClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.StorageClass, *v1.StorageClassList, *storagev1.StorageClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1.SchemeGroupVersion.WithKind("StorageClass"),
 			func() *v1.StorageClass { return &v1.StorageClass{} },
 			func() *v1.StorageClassList { return &v1.StorageClassList{} },
 			func(dst, src *v1.StorageClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.StorageClassList) []*v1.StorageClass { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.StorageClassList) []*v1.StorageClass { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1.StorageClassList, items []*v1.StorageClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,28 +21,30 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeVolumeAttachments(fake *FakeStorageV1, namespace string) typedstoragev1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.VolumeAttachment, *v1.VolumeAttachmentList, *storagev1.VolumeAttachmentApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1.SchemeGroupVersion.WithKind("VolumeAttachment"),
 			func() *v1.VolumeAttachment { return &v1.VolumeAttachment{} },
 			func() *v1.VolumeAttachmentList { return &v1.VolumeAttachmentList{} },
 			func(dst, src *v1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.VolumeAttachmentList) []*v1.VolumeAttachment { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.VolumeAttachmentList) []*v1.VolumeAttachment {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.VolumeAttachmentList, items []*v1.VolumeAttachment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1"
 	typedstoragev1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storage/v1"
 )
 
 // fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1.VolumeAttributesClass, *v1.VolumeAttributesClassList, *storagev1.VolumeAttributesClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.VolumeAttributesClass, *v1.VolumeAttributesClassList, *storagev1.VolumeAttributesClassApplyConfiguration]
 	Fake *FakeStorageV1
 }
 
 func newFakeVolumeAttributesClasses(fake *FakeStorageV1, namespace string) typedstoragev1.VolumeAttributesClassInterface {
 	return &fakeVolumeAttributesClasses{
-		gentype.NewFakeClientWithListAndApply[*v1.VolumeAttributesClass, *v1.VolumeAttributesClassList, *storagev1.VolumeAttributesClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.VolumeAttributesClass, *v1.VolumeAttributesClassList, *storagev1.VolumeAttributesClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),
@@ -41,10 +41,10 @@ func newFakeVolumeAttributesClasses(fake *FakeStorageV1, namespace string) typed
 			func() *v1.VolumeAttributesClassList { return &v1.VolumeAttributesClassList{} },
 			func(dst, src *v1.VolumeAttributesClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.VolumeAttributesClassList) []*v1.VolumeAttributesClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.VolumeAttributesClassList, items []*v1.VolumeAttributesClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

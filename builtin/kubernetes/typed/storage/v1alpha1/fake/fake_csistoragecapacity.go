@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
 	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeCSIStorageCapacities is the CSIStorageCapacityInterface of the fake clientset, answered by its reactors.
 type fakeCSIStorageCapacities struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
 func newFakeCSIStorageCapacities(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.CSIStorageCapacityInterface {
 	return &fakeCSIStorageCapacities{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.CSIStorageCapacity, *v1alpha1.CSIStorageCapacityList, *storagev1alpha1.CSIStorageCapacityApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("csistoragecapacities"),
 			v1alpha1.SchemeGroupVersion.WithKind("CSIStorageCapacity"),
@@ -41,10 +41,10 @@ func newFakeCSIStorageCapacities(fake *FakeStorageV1alpha1, namespace string) ty
 			func() *v1alpha1.CSIStorageCapacityList { return &v1alpha1.CSIStorageCapacityList{} },
 			func(dst, src *v1alpha1.CSIStorageCapacityList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.CSIStorageCapacityList) []*v1alpha1.CSIStorageCapacity {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.CSIStorageCapacityList, items []*v1alpha1.CSIStorageCapacity) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
 	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
 func newFakeVolumeAttachments(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttachment, *v1alpha1.VolumeAttachmentList, *storagev1alpha1.VolumeAttachmentApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1alpha1.SchemeGroupVersion.WithKind("VolumeAttachment"),
@@ -41,10 +41,10 @@ func newFakeVolumeAttachments(fake *FakeStorageV1alpha1, namespace string) typed
 			func() *v1alpha1.VolumeAttachmentList { return &v1alpha1.VolumeAttachmentList{} },
 			func(dst, src *v1alpha1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.VolumeAttachmentList) []*v1alpha1.VolumeAttachment {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.VolumeAttachmentList, items []*v1alpha1.VolumeAttachment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

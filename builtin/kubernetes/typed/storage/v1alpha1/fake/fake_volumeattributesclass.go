@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1alpha1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1alpha1"
 	typedstoragev1alpha1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1alpha1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1alpha1 "k8s.io/api/storage/v1alpha1"
 )
 
 // fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration]
 	Fake *FakeStorageV1alpha1
 }
 
 func newFakeVolumeAttributesClasses(fake *FakeStorageV1alpha1, namespace string) typedstoragev1alpha1.VolumeAttributesClassInterface {
 	return &fakeVolumeAttributesClasses{
-		gentype.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1alpha1.VolumeAttributesClass, *v1alpha1.VolumeAttributesClassList, *storagev1alpha1.VolumeAttributesClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1alpha1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),
@@ -41,10 +41,10 @@ func newFakeVolumeAttributesClasses(fake *FakeStorageV1alpha1, namespace string)
 			func() *v1alpha1.VolumeAttributesClassList { return &v1alpha1.VolumeAttributesClassList{} },
 			func(dst, src *v1alpha1.VolumeAttributesClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1alpha1.VolumeAttributesClassList) []*v1alpha1.VolumeAttributesClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1alpha1.VolumeAttributesClassList, items []*v1alpha1.VolumeAttributesClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

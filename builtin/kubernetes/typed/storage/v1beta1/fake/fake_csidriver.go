@@ -21,28 +21,28 @@ package fake
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeCSIDrivers is the CSIDriverInterface of the fake clientset, answered by its reactors.
 type fakeCSIDrivers struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeCSIDrivers(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.CSIDriverInterface {
 	return &fakeCSIDrivers{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.CSIDriver, *v1beta1.CSIDriverList, *storagev1beta1.CSIDriverApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1beta1.SchemeGroupVersion.WithKind("CSIDriver"),
 			func() *v1beta1.CSIDriver { return &v1beta1.CSIDriver{} },
 			func() *v1beta1.CSIDriverList { return &v1beta1.CSIDriverList{} },
 			func(dst, src *v1beta1.CSIDriverList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CSIDriverList) []*v1beta1.CSIDriver { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.CSIDriverList) []*v1beta1.CSIDriver { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.CSIDriverList, items []*v1beta1.CSIDriver) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

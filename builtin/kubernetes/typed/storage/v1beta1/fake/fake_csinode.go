@@ -21,28 +21,28 @@ package fake
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeCSINodes is the CSINodeInterface of the fake clientset, answered by its reactors.
 type fakeCSINodes struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeCSINodes(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.CSINodeInterface {
 	return &fakeCSINodes{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.CSINode, *v1beta1.CSINodeList, *storagev1beta1.CSINodeApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csinodes"),
 			v1beta1.SchemeGroupVersion.WithKind("CSINode"),
 			func() *v1beta1.CSINode { return &v1beta1.CSINode{} },
 			func() *v1beta1.CSINodeList { return &v1beta1.CSINodeList{} },
 			func(dst, src *v1beta1.CSINodeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CSINodeList) []*v1beta1.CSINode { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.CSINodeList) []*v1beta1.CSINode { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.CSINodeList, items []*v1beta1.CSINode) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

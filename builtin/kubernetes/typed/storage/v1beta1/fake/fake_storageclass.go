@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeStorageClasses is the StorageClassInterface of the fake clientset, answered by its reactors.
 type fakeStorageClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeStorageClasses(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.StorageClassInterface {
 	return &fakeStorageClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.StorageClass, *v1beta1.StorageClassList, *storagev1beta1.StorageClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageClass"),
@@ -41,10 +41,10 @@ func newFakeStorageClasses(fake *FakeStorageV1beta1, namespace string) typedstor
 			func() *v1beta1.StorageClassList { return &v1beta1.StorageClassList{} },
 			func(dst, src *v1beta1.StorageClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.StorageClassList) []*v1beta1.StorageClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.StorageClassList, items []*v1beta1.StorageClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

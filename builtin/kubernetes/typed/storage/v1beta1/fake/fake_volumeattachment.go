@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeVolumeAttachments is the VolumeAttachmentInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttachments struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList, *storagev1beta1.VolumeAttachmentApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList, *storagev1beta1.VolumeAttachmentApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeVolumeAttachments(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.VolumeAttachmentInterface {
 	return &fakeVolumeAttachments{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList, *storagev1beta1.VolumeAttachmentApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.VolumeAttachment, *v1beta1.VolumeAttachmentList, *storagev1beta1.VolumeAttachmentApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttachment"),
@@ -41,10 +41,10 @@ func newFakeVolumeAttachments(fake *FakeStorageV1beta1, namespace string) typeds
 			func() *v1beta1.VolumeAttachmentList { return &v1beta1.VolumeAttachmentList{} },
 			func(dst, src *v1beta1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.VolumeAttachmentList) []*v1beta1.VolumeAttachment {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.VolumeAttachmentList, items []*v1beta1.VolumeAttachment) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

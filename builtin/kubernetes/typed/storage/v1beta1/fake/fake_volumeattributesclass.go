@@ -21,19 +21,19 @@ package fake
 import (
 	storagev1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storage/v1beta1"
 	typedstoragev1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storage/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storage/v1beta1"
 )
 
 // fakeVolumeAttributesClasses is the VolumeAttributesClassInterface of the fake clientset, answered by its reactors.
 type fakeVolumeAttributesClasses struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration]
 	Fake *FakeStorageV1beta1
 }
 
 func newFakeVolumeAttributesClasses(fake *FakeStorageV1beta1, namespace string) typedstoragev1beta1.VolumeAttributesClassInterface {
 	return &fakeVolumeAttributesClasses{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.VolumeAttributesClass, *v1beta1.VolumeAttributesClassList, *storagev1beta1.VolumeAttributesClassApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),
@@ -41,10 +41,10 @@ func newFakeVolumeAttributesClasses(fake *FakeStorageV1beta1, namespace string) 
 			func() *v1beta1.VolumeAttributesClassList { return &v1beta1.VolumeAttributesClassList{} },
 			func(dst, src *v1beta1.VolumeAttributesClassList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.VolumeAttributesClassList) []*v1beta1.VolumeAttributesClass {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.VolumeAttributesClassList, items []*v1beta1.VolumeAttributesClass) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -21,19 +21,19 @@ package fake
 import (
 	storagemigrationv1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1"
 	typedstoragemigrationv1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "k8s.io/api/storagemigration/v1"
 )
 
 // fakeStorageVersionMigrations is the StorageVersionMigrationInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersionMigrations struct {
-	*gentype.FakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration]
 	Fake *FakeStoragemigrationV1
 }
 
 func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1, namespace string) typedstoragemigrationv1.StorageVersionMigrationInterface {
 	return &fakeStorageVersionMigrations{
-		gentype.NewFakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.StorageVersionMigration, *v1.StorageVersionMigrationList, *storagemigrationv1.StorageVersionMigrationApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1.SchemeGroupVersion.WithKind("StorageVersionMigration"),
@@ -41,10 +41,10 @@ func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1, namespace str
 			func() *v1.StorageVersionMigrationList { return &v1.StorageVersionMigrationList{} },
 			func(dst, src *v1.StorageVersionMigrationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1.StorageVersionMigrationList) []*v1.StorageVersionMigration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1.StorageVersionMigrationList, items []*v1.StorageVersionMigration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

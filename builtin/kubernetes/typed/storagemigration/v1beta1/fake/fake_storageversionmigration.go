@@ -21,19 +21,19 @@ package fake
 import (
 	storagemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/applyconfigurations/storagemigration/v1beta1"
 	typedstoragemigrationv1beta1 "github.com/kgen-dev/kgen/builtin/kubernetes/typed/storagemigration/v1beta1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "k8s.io/api/storagemigration/v1beta1"
 )
 
 // fakeStorageVersionMigrations is the StorageVersionMigrationInterface of the fake clientset, answered by its reactors.
 type fakeStorageVersionMigrations struct {
-	*gentype.FakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration]
 	Fake *FakeStoragemigrationV1beta1
 }
 
 func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1beta1, namespace string) typedstoragemigrationv1beta1.StorageVersionMigrationInterface {
 	return &fakeStorageVersionMigrations{
-		gentype.NewFakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1beta1.StorageVersionMigration, *v1beta1.StorageVersionMigrationList, *storagemigrationv1beta1.StorageVersionMigrationApplyConfiguration](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageVersionMigration"),
@@ -41,10 +41,10 @@ func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1beta1, namespac
 			func() *v1beta1.StorageVersionMigrationList { return &v1beta1.StorageVersionMigrationList{} },
 			func(dst, src *v1beta1.StorageVersionMigrationList) { dst.ListMeta = src.ListMeta },
 			func(list *v1beta1.StorageVersionMigrationList) []*v1beta1.StorageVersionMigration {
-				return gentype.ToPointerSlice(list.Items)
+				return gentypefake.ToPointerSlice(list.Items)
 			},
 			func(list *v1beta1.StorageVersionMigrationList, items []*v1beta1.StorageVersionMigration) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -20,7 +20,7 @@ package fake
 
 import (
 	context "context"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example/v1"
 	examplev1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/example/v1"
@@ -32,22 +32,24 @@ import (
 
 // fakeClusterTestTypes is the ClusterTestTypeInterface of the fake clientset, answered by its reactors.
 type fakeClusterTestTypes struct {
-	*gentype.FakeClientWithListAndApply[*v1.ClusterTestType, *v1.ClusterTestTypeList, *examplev1.ClusterTestTypeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.ClusterTestType, *v1.ClusterTestTypeList, *examplev1.ClusterTestTypeApplyConfiguration]
 	Fake *FakeExampleV1
 }
 
 func newFakeClusterTestTypes(fake *FakeExampleV1, namespace string) typedexamplev1.ClusterTestTypeInterface {
 	return &fakeClusterTestTypes{
-		gentype.NewFakeClientWithListAndApply[*v1.ClusterTestType, *v1.ClusterTestTypeList, *examplev1.ClusterTestTypeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.ClusterTestType, *v1.ClusterTestTypeList, *examplev1.ClusterTestTypeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertesttypes"),
 			v1.SchemeGroupVersion.WithKind("ClusterTestType"),
 			func() *v1.ClusterTestType { return &v1.ClusterTestType{} },
 			func() *v1.ClusterTestTypeList { return &v1.ClusterTestTypeList{} },
 			func(dst, src *v1.ClusterTestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ClusterTestTypeList) []*v1.ClusterTestType { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ClusterTestTypeList) []*v1.ClusterTestType {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ClusterTestTypeList, items []*v1.ClusterTestType) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

@@ -22,7 +22,7 @@ import (
 	context "context"
 	json "encoding/json"
 	fmt "fmt"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example/v1"
 	applyconfigurationautoscalingv1 "github.com/kgen-dev/kgen/testdata/applyconfiguration/autoscaling/v1"
@@ -35,21 +35,21 @@ import (
 
 // fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
-	*gentype.FakeClientWithListAndApply[*v1.TestType, *v1.TestTypeList, *examplev1.TestTypeApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.TestType, *v1.TestTypeList, *examplev1.TestTypeApplyConfiguration]
 	Fake *FakeExampleV1
 }
 
 func newFakeTestTypes(fake *FakeExampleV1, namespace string) typedexamplev1.TestTypeInterface {
 	return &fakeTestTypes{
-		gentype.NewFakeClientWithListAndApply[*v1.TestType, *v1.TestTypeList, *examplev1.TestTypeApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.TestType, *v1.TestTypeList, *examplev1.TestTypeApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("testtypes"),
 			v1.SchemeGroupVersion.WithKind("TestType"),
 			func() *v1.TestType { return &v1.TestType{} },
 			func() *v1.TestTypeList { return &v1.TestTypeList{} },
 			func(dst, src *v1.TestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.TestTypeList) []*v1.TestType { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.TestTypeList, items []*v1.TestType) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.TestTypeList) []*v1.TestType { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.TestTypeList, items []*v1.TestType) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

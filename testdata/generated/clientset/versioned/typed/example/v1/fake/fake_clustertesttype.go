@@ -20,7 +20,7 @@ package fake
 
 import (
 	context "context"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example/v1"
 	examplev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example/v1"
@@ -31,22 +31,24 @@ import (
 
 // fakeClusterTestTypes is the ClusterTestTypeInterface of the fake clientset, answered by its reactors.
 type fakeClusterTestTypes struct {
-	*gentype.FakeClientWithList[*v1.ClusterTestType, *v1.ClusterTestTypeList]
+	*gentypefake.FakeClientWithList[*v1.ClusterTestType, *v1.ClusterTestTypeList]
 	Fake *FakeExampleV1
 }
 
 func newFakeClusterTestTypes(fake *FakeExampleV1, namespace string) examplev1.ClusterTestTypeInterface {
 	return &fakeClusterTestTypes{
-		gentype.NewFakeClientWithList[*v1.ClusterTestType, *v1.ClusterTestTypeList](
+		gentypefake.NewFakeClientWithList[*v1.ClusterTestType, *v1.ClusterTestTypeList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertesttypes"),
 			v1.SchemeGroupVersion.WithKind("ClusterTestType"),
 			func() *v1.ClusterTestType { return &v1.ClusterTestType{} },
 			func() *v1.ClusterTestTypeList { return &v1.ClusterTestTypeList{} },
 			func(dst, src *v1.ClusterTestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ClusterTestTypeList) []*v1.ClusterTestType { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1.ClusterTestTypeList) []*v1.ClusterTestType {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ClusterTestTypeList, items []*v1.ClusterTestType) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

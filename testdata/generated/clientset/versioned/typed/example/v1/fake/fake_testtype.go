@@ -20,7 +20,7 @@ package fake
 
 import (
 	context "context"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example/v1"
 	examplev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example/v1"
@@ -31,21 +31,21 @@ import (
 
 // fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
-	*gentype.FakeClientWithList[*v1.TestType, *v1.TestTypeList]
+	*gentypefake.FakeClientWithList[*v1.TestType, *v1.TestTypeList]
 	Fake *FakeExampleV1
 }
 
 func newFakeTestTypes(fake *FakeExampleV1, namespace string) examplev1.TestTypeInterface {
 	return &fakeTestTypes{
-		gentype.NewFakeClientWithList[*v1.TestType, *v1.TestTypeList](
+		gentypefake.NewFakeClientWithList[*v1.TestType, *v1.TestTypeList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("testtypes"),
 			v1.SchemeGroupVersion.WithKind("TestType"),
 			func() *v1.TestType { return &v1.TestType{} },
 			func() *v1.TestTypeList { return &v1.TestTypeList{} },
 			func(dst, src *v1.TestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.TestTypeList) []*v1.TestType { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.TestTypeList, items []*v1.TestType) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.TestTypeList) []*v1.TestType { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.TestTypeList, items []*v1.TestType) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

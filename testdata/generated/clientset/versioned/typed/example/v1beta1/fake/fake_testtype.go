@@ -19,29 +19,29 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1beta1 "github.com/kgen-dev/kgen/testdata/apis/example/v1beta1"
 	examplev1beta1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example/v1beta1"
 )
 
 // fakeTestTypes is the TestTypeInterface of the fake clientset, answered by its reactors.
 type fakeTestTypes struct {
-	*gentype.FakeClientWithList[*v1beta1.TestType, *v1beta1.TestTypeList]
+	*gentypefake.FakeClientWithList[*v1beta1.TestType, *v1beta1.TestTypeList]
 	Fake *FakeExampleV1beta1
 }
 
 func newFakeTestTypes(fake *FakeExampleV1beta1, namespace string) examplev1beta1.TestTypeInterface {
 	return &fakeTestTypes{
-		gentype.NewFakeClientWithList[*v1beta1.TestType, *v1beta1.TestTypeList](
+		gentypefake.NewFakeClientWithList[*v1beta1.TestType, *v1beta1.TestTypeList](
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("testtypes"),
 			v1beta1.SchemeGroupVersion.WithKind("TestType"),
 			func() *v1beta1.TestType { return &v1beta1.TestType{} },
 			func() *v1beta1.TestTypeList { return &v1beta1.TestTypeList{} },
 			func(dst, src *v1beta1.TestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.TestTypeList) []*v1beta1.TestType { return gentype.ToPointerSlice(list.Items) },
+			func(list *v1beta1.TestTypeList) []*v1beta1.TestType { return gentypefake.ToPointerSlice(list.Items) },
 			func(list *v1beta1.TestTypeList, items []*v1beta1.TestType) {
-				list.Items = gentype.FromPointerSlice(items)
+				list.Items = gentypefake.FromPointerSlice(items)
 			},
 		),
 		fake,

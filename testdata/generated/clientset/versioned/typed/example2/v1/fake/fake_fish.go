@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
 // fakeFish is the FishInterface of the fake clientset, answered by its reactors.
 type fakeFish struct {
-	*gentype.FakeClientWithList[*v1.Fish, *v1.FishList]
+	*gentypefake.FakeClientWithList[*v1.Fish, *v1.FishList]
 	Fake *FakeSecondExampleV1
 }
 
 func newFakeFish(fake *FakeSecondExampleV1, namespace string) example2v1.FishInterface {
 	return &fakeFish{
-		gentype.NewFakeClientWithList[*v1.Fish, *v1.FishList](
+		gentypefake.NewFakeClientWithList[*v1.Fish, *v1.FishList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("fish"),
 			v1.SchemeGroupVersion.WithKind("Fish"),
 			func() *v1.Fish { return &v1.Fish{} },
 			func() *v1.FishList { return &v1.FishList{} },
 			func(dst, src *v1.FishList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.FishList) []*v1.Fish { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.FishList, items []*v1.Fish) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.FishList) []*v1.Fish { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.FishList, items []*v1.Fish) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
 // fakeGadgets is the GadgetInterface of the fake clientset, answered by its reactors.
 type fakeGadgets struct {
-	*gentype.FakeClientWithList[*v1.Gadget, *v1.GadgetList]
+	*gentypefake.FakeClientWithList[*v1.Gadget, *v1.GadgetList]
 	Fake *FakeSecondExampleV1
 }
 
 func newFakeGadgets(fake *FakeSecondExampleV1, namespace string) example2v1.GadgetInterface {
 	return &fakeGadgets{
-		gentype.NewFakeClientWithList[*v1.Gadget, *v1.GadgetList](
+		gentypefake.NewFakeClientWithList[*v1.Gadget, *v1.GadgetList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("gizmos"),
 			v1.SchemeGroupVersion.WithKind("Gadget"),
 			func() *v1.Gadget { return &v1.Gadget{} },
 			func() *v1.GadgetList { return &v1.GadgetList{} },
 			func(dst, src *v1.GadgetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.GadgetList) []*v1.Gadget { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.GadgetList, items []*v1.Gadget) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.GadgetList) []*v1.Gadget { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.GadgetList, items []*v1.Gadget) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

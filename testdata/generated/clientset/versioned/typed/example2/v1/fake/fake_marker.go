@@ -19,20 +19,20 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
 // fakeMarkers is the MarkerInterface of the fake clientset, answered by its reactors.
 type fakeMarkers struct {
-	*gentype.FakeClient[*v1.Marker]
+	*gentypefake.FakeClient[*v1.Marker]
 	Fake *FakeSecondExampleV1
 }
 
 func newFakeMarkers(fake *FakeSecondExampleV1, namespace string) example2v1.MarkerInterface {
 	return &fakeMarkers{
-		gentype.NewFakeClient[*v1.Marker](
+		gentypefake.NewFakeClient[*v1.Marker](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("markers"),
 			v1.SchemeGroupVersion.WithKind("Marker"),

@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example2/v1"
 	example2v1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example2/v1"
 )
 
 // fakeWidgets is the WidgetInterface of the fake clientset, answered by its reactors.
 type fakeWidgets struct {
-	*gentype.FakeClientWithList[*v1.Widget, *v1.WidgetList]
+	*gentypefake.FakeClientWithList[*v1.Widget, *v1.WidgetList]
 	Fake *FakeSecondExampleV1
 }
 
 func newFakeWidgets(fake *FakeSecondExampleV1, namespace string) example2v1.WidgetInterface {
 	return &fakeWidgets{
-		gentype.NewFakeClientWithList[*v1.Widget, *v1.WidgetList](
+		gentypefake.NewFakeClientWithList[*v1.Widget, *v1.WidgetList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("widgets"),
 			v1.SchemeGroupVersion.WithKind("Widget"),
 			func() *v1.Widget { return &v1.Widget{} },
 			func() *v1.WidgetList { return &v1.WidgetList{} },
 			func(dst, src *v1.WidgetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.WidgetList) []*v1.Widget { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.WidgetList, items []*v1.Widget) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.WidgetList) []*v1.Widget { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.WidgetList, items []*v1.Widget) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

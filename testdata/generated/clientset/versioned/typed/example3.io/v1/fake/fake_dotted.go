@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/example3.io/v1"
 	example3iov1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/example3.io/v1"
 )
 
 // fakeDotteds is the DottedInterface of the fake clientset, answered by its reactors.
 type fakeDotteds struct {
-	*gentype.FakeClientWithList[*v1.Dotted, *v1.DottedList]
+	*gentypefake.FakeClientWithList[*v1.Dotted, *v1.DottedList]
 	Fake *FakeExample3V1
 }
 
 func newFakeDotteds(fake *FakeExample3V1, namespace string) example3iov1.DottedInterface {
 	return &fakeDotteds{
-		gentype.NewFakeClientWithList[*v1.Dotted, *v1.DottedList](
+		gentypefake.NewFakeClientWithList[*v1.Dotted, *v1.DottedList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("dotteds"),
 			v1.SchemeGroupVersion.WithKind("Dotted"),
 			func() *v1.Dotted { return &v1.Dotted{} },
 			func() *v1.DottedList { return &v1.DottedList{} },
 			func(dst, src *v1.DottedList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DottedList) []*v1.Dotted { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.DottedList, items []*v1.Dotted) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.DottedList) []*v1.Dotted { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.DottedList, items []*v1.Dotted) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

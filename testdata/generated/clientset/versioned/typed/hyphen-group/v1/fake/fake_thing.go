@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/hyphen-group/v1"
 	hyphengroupv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/hyphen-group/v1"
 )
 
 // fakeThings is the ThingInterface of the fake clientset, answered by its reactors.
 type fakeThings struct {
-	*gentype.FakeClientWithList[*v1.Thing, *v1.ThingList]
+	*gentypefake.FakeClientWithList[*v1.Thing, *v1.ThingList]
 	Fake *FakeHyphenGroupV1
 }
 
 func newFakeThings(fake *FakeHyphenGroupV1, namespace string) hyphengroupv1.ThingInterface {
 	return &fakeThings{
-		gentype.NewFakeClientWithList[*v1.Thing, *v1.ThingList](
+		gentypefake.NewFakeClientWithList[*v1.Thing, *v1.ThingList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("things"),
 			v1.SchemeGroupVersion.WithKind("Thing"),
 			func() *v1.Thing { return &v1.Thing{} },
 			func() *v1.ThingList { return &v1.ThingList{} },
 			func(dst, src *v1.ThingList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ThingList) []*v1.Thing { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.ThingList, items []*v1.Thing) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.ThingList) []*v1.Thing { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.ThingList, items []*v1.Thing) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -19,28 +19,28 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/MixedCase/v1"
 	mixedcasev1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/mixedcase/v1"
 )
 
 // fakeCamels is the CamelInterface of the fake clientset, answered by its reactors.
 type fakeCamels struct {
-	*gentype.FakeClientWithList[*v1.Camel, *v1.CamelList]
+	*gentypefake.FakeClientWithList[*v1.Camel, *v1.CamelList]
 	Fake *FakeMixedcaseV1
 }
 
 func newFakeCamels(fake *FakeMixedcaseV1, namespace string) mixedcasev1.CamelInterface {
 	return &fakeCamels{
-		gentype.NewFakeClientWithList[*v1.Camel, *v1.CamelList](
+		gentypefake.NewFakeClientWithList[*v1.Camel, *v1.CamelList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("camels"),
 			v1.SchemeGroupVersion.WithKind("Camel"),
 			func() *v1.Camel { return &v1.Camel{} },
 			func() *v1.CamelList { return &v1.CamelList{} },
 			func(dst, src *v1.CamelList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CamelList) []*v1.Camel { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.CamelList, items []*v1.Camel) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.CamelList) []*v1.Camel { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.CamelList, items []*v1.Camel) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

@@ -19,20 +19,20 @@ limitations under the License.
 package fake
 
 import (
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	v1 "github.com/kgen-dev/kgen/testdata/apis/pointeritems/v1"
 	pointeritemsv1 "github.com/kgen-dev/kgen/testdata/generated/clientset/versioned/typed/pointeritems/v1"
 )
 
 // fakeRoutes is the RouteInterface of the fake clientset, answered by its reactors.
 type fakeRoutes struct {
-	*gentype.FakeClientWithList[*v1.Route, *v1.RouteList]
+	*gentypefake.FakeClientWithList[*v1.Route, *v1.RouteList]
 	Fake *FakePointeritemsV1
 }
 
 func newFakeRoutes(fake *FakePointeritemsV1, namespace string) pointeritemsv1.RouteInterface {
 	return &fakeRoutes{
-		gentype.NewFakeClientWithList[*v1.Route, *v1.RouteList](
+		gentypefake.NewFakeClientWithList[*v1.Route, *v1.RouteList](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("routes"),
 			v1.SchemeGroupVersion.WithKind("Route"),

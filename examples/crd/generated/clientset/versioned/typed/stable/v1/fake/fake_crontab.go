@@ -22,26 +22,26 @@ import (
 	v1 "example.com/crd/api/stable/v1"
 	stablev1 "example.com/crd/generated/applyconfiguration/stable/v1"
 	typedstablev1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
-	gentype "github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 )
 
 // fakeCronTabs is the CronTabInterface of the fake clientset, answered by its reactors.
 type fakeCronTabs struct {
-	*gentype.FakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration]
+	*gentypefake.FakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration]
 	Fake *FakeStableV1
 }
 
 func newFakeCronTabs(fake *FakeStableV1, namespace string) typedstablev1.CronTabInterface {
 	return &fakeCronTabs{
-		gentype.NewFakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration](
+		gentypefake.NewFakeClientWithListAndApply[*v1.CronTab, *v1.CronTabList, *stablev1.CronTabApplyConfiguration](
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("crontabs"),
 			v1.SchemeGroupVersion.WithKind("CronTab"),
 			func() *v1.CronTab { return &v1.CronTab{} },
 			func() *v1.CronTabList { return &v1.CronTabList{} },
 			func(dst, src *v1.CronTabList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CronTabList) []*v1.CronTab { return gentype.ToPointerSlice(list.Items) },
-			func(list *v1.CronTabList, items []*v1.CronTab) { list.Items = gentype.FromPointerSlice(items) },
+			func(list *v1.CronTabList) []*v1.CronTab { return gentypefake.ToPointerSlice(list.Items) },
+			func(list *v1.CronTabList, items []*v1.CronTab) { list.Items = gentypefake.FromPointerSlice(items) },
 		),
 		fake,
 	}

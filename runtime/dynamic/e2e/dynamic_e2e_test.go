@@ -1,4 +1,4 @@
-package dynamic_test
+package e2e_test
 
 import (
 	"context"

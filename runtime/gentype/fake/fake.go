@@ -1,4 +1,4 @@
-package gentype
+package fake
 
 import (
 	"context"
@@ -13,10 +13,20 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/gentype/internal/applypatch"
 	"github.com/kgen-dev/kgen/runtime/testing"
 )
 
-// FakeClient is the fake twin of Client: every verb is recorded as an action on the embedded
+// object is what a fake typed client serves: an API object with object metadata.
+type object interface {
+	runtime.Object
+	metav1.Object
+}
+
+// namedObject is an apply configuration: comparable (so a nil pointer can be detected) and named.
+type namedObject = applypatch.Configuration
+
+// FakeClient is the fake twin of gentype.Client: every verb is recorded as an action on the embedded
 // testing.Fake and answered by its reactors. Generated fake clients embed it.
 type FakeClient[T object] struct {
 	*testing.Fake
@@ -26,7 +36,7 @@ type FakeClient[T object] struct {
 	newObject func() T
 }
 
-// FakeClientWithList is the fake twin of ClientWithList.
+// FakeClientWithList is the fake twin of gentype.ClientWithList.
 type FakeClientWithList[T object, L runtime.Object] struct {
 	*FakeClient[T]
 	newList      func() L
@@ -35,12 +45,12 @@ type FakeClientWithList[T object, L runtime.Object] struct {
 	setItems     func(L, []T)
 }
 
-// FakeClientWithApply is the fake twin of ClientWithApply.
+// FakeClientWithApply is the fake twin of gentype.ClientWithApply.
 type FakeClientWithApply[T object, C namedObject] struct {
 	*FakeClient[T]
 }
 
-// FakeClientWithListAndApply is the fake twin of ClientWithListAndApply.
+// FakeClientWithListAndApply is the fake twin of gentype.ClientWithListAndApply.
 type FakeClientWithListAndApply[T object, L runtime.Object, C namedObject] struct {
 	*FakeClientWithList[T, L]
 }
@@ -240,7 +250,7 @@ func (c *FakeClientWithListAndApply[T, L, C]) ApplyStatus(
 func fakeApply[T object, C namedObject](
 	c *FakeClient[T], configuration C, opts metav1.ApplyOptions, subresources ...string,
 ) (T, error) {
-	name, data, patchOpts, err := applyPatch(configuration, opts)
+	name, data, patchOpts, err := applypatch.Build(configuration, opts)
 	if err != nil {
 		var zero T
 		return zero, err

@@ -1,4 +1,4 @@
-package e2e_test
+package fake_test
 
 import (
 	"context"

@@ -1,4 +1,6 @@
-package gentype
+// Package applypatch checks an apply request and encodes it, for the real typed client of package
+// gentype and its fake twin in package gentype/fake, so both reject the same bad input.
+package applypatch
 
 import (
 	"encoding/json"
@@ -8,10 +10,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// applyPatch checks an apply request and returns the name of the object it targets, the
-// configuration encoded as an apply patch body, and the patch options to send with it.
-// The real and the fake clients share it so both reject the same bad input.
-func applyPatch[C namedObject](configuration C, opts metav1.ApplyOptions) (string, []byte, metav1.PatchOptions, error) {
+// Configuration is an apply configuration: comparable (so a nil pointer can be detected) and named.
+type Configuration interface {
+	comparable
+	GetName() *string
+}
+
+// Build checks an apply request and returns the name of the object it targets, the configuration
+// encoded as an apply patch body, and the patch options to send with it.
+func Build[C Configuration](configuration C, opts metav1.ApplyOptions) (string, []byte, metav1.PatchOptions, error) {
 	var zero C
 	if configuration == zero {
 		return "", nil, metav1.PatchOptions{}, errors.New("configuration provided to Apply must not be nil")

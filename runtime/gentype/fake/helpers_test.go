@@ -1,4 +1,4 @@
-package gentype_test
+package fake_test
 
 import (
 	"testing"
@@ -11,11 +11,10 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// The tests' own scheme, codecs and parameter codec, as a generated clientset's scheme package has.
+// The tests' own scheme and codecs, as a generated clientset's scheme package has.
 var (
-	scheme         = runtime.NewScheme()
-	codecs         = serializer.NewCodecFactory(scheme)
-	parameterCodec = runtime.NewParameterCodec(scheme)
+	scheme = runtime.NewScheme()
+	codecs = serializer.NewCodecFactory(scheme)
 )
 
 func init() {

@@ -1,4 +1,4 @@
-package gentype_test
+package e2e_test
 
 import (
 	"context"
@@ -183,7 +183,7 @@ func TestClientListAndDeleteCollection(t *testing.T) {
 		if list.ResourceVersion == "" {
 			t.Errorf("List returned no list metadata")
 		}
-		got := names(gentype.ToPointerSlice(list.Items))
+		got := names(list.Items)
 		slices.Sort(got)
 		return slices.DeleteFunc(got, func(n string) bool { return n == "kube-root-ca.crt" })
 	}
@@ -391,7 +391,7 @@ func TestClientDeploymentStatus(t *testing.T) {
 		t.Errorf("Apply returned paused %v, readyReplicas %d", d.Spec.Paused, d.Status.ReadyReplicas)
 	}
 	list := must(deploys.List(ctx, metav1.ListOptions{}))(t)
-	if got := names(gentype.ToPointerSlice(list.Items)); !slices.Equal(got, []string{"web"}) {
+	if got := names(list.Items); !slices.Equal(got, []string{"web"}) {
 		t.Errorf("List = %v", got)
 	}
 }
@@ -413,7 +413,7 @@ func TestClientClusterScoped(t *testing.T) {
 		t.Errorf("Get returned UID %s, want %s", got.UID, created.UID)
 	}
 	list := must(nss.List(ctx, metav1.ListOptions{LabelSelector: "gentype=" + run}))(t)
-	if got := names(gentype.ToPointerSlice(list.Items)); !slices.Equal(got, []string{name}) {
+	if got := names(list.Items); !slices.Equal(got, []string{name}) {
 		t.Errorf("List(gentype=%s) = %v, want [%s]", run, got, name)
 	}
 	labelled := &applyConfig{APIVersion: "v1", Kind: "Namespace",
@@ -469,4 +469,16 @@ func TestClientPrefersProtobuf(t *testing.T) {
 			}
 		})
 	}
+}
+
+// configMapsClient has the shape client-gen emits for a typed client with every verb.
+type configMapsClient struct {
+	*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
+}
+
+// An extension verb in a generated client builds its request from GetClient and GetNamespace.
+func (c *configMapsClient) getThroughRESTClient(ctx context.Context, name string) (*corev1.ConfigMap, error) {
+	result := &corev1.ConfigMap{}
+	err := c.GetClient().Get().Namespace(c.GetNamespace()).Resource("configmaps").Name(name).Do(ctx).Into(result)
+	return result, err
 }

@@ -1,4 +1,4 @@
-package cache_test
+package e2e_test
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -24,27 +23,6 @@ import (
 var env *testenv.Environment
 
 func TestMain(m *testing.M) { os.Exit(testenv.Main(m, testenv.Options{}, &env)) }
-
-// coreClient returns an unthrottled REST client for the core/v1 API of the test server.
-func coreClient(t *testing.T) *rest.RESTClient {
-	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	metav1.AddToGroupVersion(scheme, corev1.SchemeGroupVersion)
-	cfg := *env.Config()
-	gv := corev1.SchemeGroupVersion
-	cfg.APIPath = "/api"
-	cfg.GroupVersion = &gv
-	cfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	cfg.QPS = -1
-	client, err := rest.RESTClientFor(&cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return client
-}
 
 func configMapListWatch(client *rest.RESTClient, namespace string) *cache.ListWatch {
 	return &cache.ListWatch{
@@ -131,7 +109,7 @@ func TestInformerAgainstAPIServer(t *testing.T) {
 func runAPIServerConvergence(t *testing.T, disableWatchList bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	client := coreClient(t)
+	client := coreClient(t, "")
 	namespace := "cache-e2e-" + strconv.FormatBool(disableWatchList)
 	never := func(error) bool { return false }
 	if err := retry(ctx, func() error {

@@ -1,4 +1,4 @@
-package gentype_test
+package fake_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
 
@@ -57,15 +58,15 @@ type (
 	fakeGroup struct{ *ktesting.Fake }
 
 	fakeConfigMapsClient struct {
-		*gentype.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
+		*gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
 		Fake *fakeGroup
 	}
 	fakeConfigMapsReaderClient struct {
-		*gentype.FakeClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList]
+		*gentypefake.FakeClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList]
 		Fake *fakeGroup
 	}
 	fakeConfigMapsApplierClient struct {
-		*gentype.FakeClientWithApply[*corev1.ConfigMap, *applyConfig]
+		*gentypefake.FakeClientWithApply[*corev1.ConfigMap, *applyConfig]
 		Fake *fakeGroup
 	}
 )
@@ -87,13 +88,6 @@ func (c *fakeConfigMapsClient) getExtension(ctx context.Context, name string) (*
 		return nil, err
 	}
 	return obj.(*corev1.ConfigMap), err
-}
-
-// An extension verb in a generated client builds its request from GetClient and GetNamespace.
-func (c *configMapsClient) getThroughRESTClient(ctx context.Context, name string) (*corev1.ConfigMap, error) {
-	result := &corev1.ConfigMap{}
-	err := c.GetClient().Get().Namespace(c.GetNamespace()).Resource("configmaps").Name(name).Do(ctx).Into(result)
-	return result, err
 }
 
 func TestGeneratedFakeShapeRecordsExtensionVerbs(t *testing.T) {

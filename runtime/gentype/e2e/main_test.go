@@ -1,4 +1,4 @@
-package gentype_test
+package e2e_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package gentype_test
+package fake_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/kgen-dev/kgen/runtime/gentype"
+	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
 
@@ -45,28 +45,34 @@ func newFake(objects ...runtime.Object) (*ktesting.Fake, ktesting.ObjectTracker)
 	return fake, tracker
 }
 
-func fakeConfigMaps(fake *ktesting.Fake, namespace string) *gentype.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig] {
-	return gentype.NewFakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig](
+func fakeConfigMaps(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig] {
+	return gentypefake.NewFakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig](
 		fake, namespace, configMapsGVR, configMapGVK, newConfigMap, newConfigMapList,
 		func(dst, src *corev1.ConfigMapList) { dst.ListMeta = src.ListMeta },
-		func(l *corev1.ConfigMapList) []*corev1.ConfigMap { return gentype.ToPointerSlice(l.Items) },
-		func(l *corev1.ConfigMapList, items []*corev1.ConfigMap) { l.Items = gentype.FromPointerSlice(items) })
+		func(l *corev1.ConfigMapList) []*corev1.ConfigMap { return gentypefake.ToPointerSlice(l.Items) },
+		func(l *corev1.ConfigMapList, items []*corev1.ConfigMap) {
+			l.Items = gentypefake.FromPointerSlice(items)
+		})
 }
 
-func fakeDeployments(fake *ktesting.Fake, namespace string) *gentype.FakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig] {
-	return gentype.NewFakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig](
+func fakeDeployments(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig] {
+	return gentypefake.NewFakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig](
 		fake, namespace, deploymentGVR, deploymentGVK, newDeployment, newDeploymentList,
 		func(dst, src *appsv1.DeploymentList) { dst.ListMeta = src.ListMeta },
-		func(l *appsv1.DeploymentList) []*appsv1.Deployment { return gentype.ToPointerSlice(l.Items) },
-		func(l *appsv1.DeploymentList, items []*appsv1.Deployment) { l.Items = gentype.FromPointerSlice(items) })
+		func(l *appsv1.DeploymentList) []*appsv1.Deployment { return gentypefake.ToPointerSlice(l.Items) },
+		func(l *appsv1.DeploymentList, items []*appsv1.Deployment) {
+			l.Items = gentypefake.FromPointerSlice(items)
+		})
 }
 
-func fakeNamespaces(fake *ktesting.Fake) *gentype.FakeClientWithList[*corev1.Namespace, *corev1.NamespaceList] {
-	return gentype.NewFakeClientWithList[*corev1.Namespace, *corev1.NamespaceList](
+func fakeNamespaces(fake *ktesting.Fake) *gentypefake.FakeClientWithList[*corev1.Namespace, *corev1.NamespaceList] {
+	return gentypefake.NewFakeClientWithList[*corev1.Namespace, *corev1.NamespaceList](
 		fake, "", namespacesGVR, namespaceGVK, newNamespace, newNamespaceList,
 		func(dst, src *corev1.NamespaceList) { dst.ListMeta = src.ListMeta },
-		func(l *corev1.NamespaceList) []*corev1.Namespace { return gentype.ToPointerSlice(l.Items) },
-		func(l *corev1.NamespaceList, items []*corev1.Namespace) { l.Items = gentype.FromPointerSlice(items) })
+		func(l *corev1.NamespaceList) []*corev1.Namespace { return gentypefake.ToPointerSlice(l.Items) },
+		func(l *corev1.NamespaceList, items []*corev1.Namespace) {
+			l.Items = gentypefake.FromPointerSlice(items)
+		})
 }
 
 // recorded describes an action by what the fake client is responsible for filling in.
@@ -140,7 +146,7 @@ func TestFakeClientVerbsRecordActionsAndReachTheTracker(t *testing.T) {
 		t.Fatalf("recorded actions\n got %v\nwant %v", got, want)
 	}
 	remaining := must(tracker.List(configMapsGVR, configMapGVK, "team"))(t).(*corev1.ConfigMapList)
-	if got := names(gentype.ToPointerSlice(remaining.Items)); !slices.Equal(got, []string{"c"}) {
+	if got := names(gentypefake.ToPointerSlice(remaining.Items)); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("after DeleteCollection(app=x) the tracker holds %v, want [c]", got)
 	}
 
@@ -228,7 +234,7 @@ func TestFakeClientListFiltersByLabelSelector(t *testing.T) {
 		{"app=none", nil},
 	} {
 		list := must(cms.List(ctx, metav1.ListOptions{LabelSelector: tc.selector}))(t)
-		got := names(gentype.ToPointerSlice(list.Items))
+		got := names(gentypefake.ToPointerSlice(list.Items))
 		slices.Sort(got)
 		if !slices.Equal(got, tc.want) && (len(got) != 0 || len(tc.want) != 0) {
 			t.Errorf("List(%q) = %v, want %v", tc.selector, got, tc.want)
@@ -236,7 +242,7 @@ func TestFakeClientListFiltersByLabelSelector(t *testing.T) {
 	}
 
 	all := must(fakeConfigMaps(fake, metav1.NamespaceAll).List(ctx, metav1.ListOptions{LabelSelector: "app=web"}))(t)
-	if got := names(gentype.ToPointerSlice(all.Items)); len(got) != 3 {
+	if got := names(gentypefake.ToPointerSlice(all.Items)); len(got) != 3 {
 		t.Errorf("List across namespaces with app=web = %v, want a, b and e", got)
 	}
 	last := fake.Actions()[len(fake.Actions())-1].(ktesting.ListActionImpl)
@@ -260,7 +266,7 @@ func TestFakeClientListKeepsListMetadataWhenFiltering(t *testing.T) {
 	if list.ResourceVersion != "42" || list.Continue != "next" {
 		t.Errorf("filtered list lost its metadata: %+v", list.ListMeta)
 	}
-	if got := names(gentype.ToPointerSlice(list.Items)); !slices.Equal(got, []string{"keep"}) {
+	if got := names(gentypefake.ToPointerSlice(list.Items)); !slices.Equal(got, []string{"keep"}) {
 		t.Errorf("filtered list holds %v, want [keep]", got)
 	}
 }
@@ -346,7 +352,7 @@ func TestFakeClientClusterScoped(t *testing.T) {
 		must(namespaces.Create(ctx, ns, metav1.CreateOptions{}))(t)
 	}
 	list := must(namespaces.List(ctx, metav1.ListOptions{LabelSelector: "name=b"}))(t)
-	if got := names(gentype.ToPointerSlice(list.Items)); !slices.Equal(got, []string{"b"}) {
+	if got := names(gentypefake.ToPointerSlice(list.Items)); !slices.Equal(got, []string{"b"}) {
 		t.Errorf("List(name=b) = %v", got)
 	}
 	if err := namespaces.Delete(ctx, "a", metav1.DeleteOptions{}); err != nil {
@@ -387,11 +393,11 @@ func TestFakeClientWatch(t *testing.T) {
 func TestFakeClientWithoutListOrApply(t *testing.T) {
 	ctx := context.Background()
 	fake, _ := newFake()
-	plain := gentype.NewFakeClient(fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
+	plain := gentypefake.NewFakeClient(fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
 	must(plain.Create(ctx, configMap("a", nil, nil), metav1.CreateOptions{}))(t)
 	must(plain.Get(ctx, "a", metav1.GetOptions{}))(t)
 
-	withApply := gentype.NewFakeClientWithApply[*corev1.ConfigMap, *applyConfig](fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
+	withApply := gentypefake.NewFakeClientWithApply[*corev1.ConfigMap, *applyConfig](fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
 	got := must(withApply.Apply(ctx, configMapApply("a", map[string]string{"x": "y"}), metav1.ApplyOptions{FieldManager: "m"}))(t)
 	if got.Data["x"] != "y" {
 		t.Errorf("Apply returned data %v", got.Data)
@@ -402,19 +408,19 @@ func TestFakeClientWithoutListOrApply(t *testing.T) {
 }
 
 func TestPointerSlices(t *testing.T) {
-	if gentype.ToPointerSlice[int](nil) != nil || gentype.FromPointerSlice[int](nil) != nil {
+	if gentypefake.ToPointerSlice[int](nil) != nil || gentypefake.FromPointerSlice[int](nil) != nil {
 		t.Error("nil slices do not stay nil")
 	}
-	if got := gentype.ToPointerSlice([]int{}); got == nil || len(got) != 0 {
+	if got := gentypefake.ToPointerSlice([]int{}); got == nil || len(got) != 0 {
 		t.Errorf("ToPointerSlice(empty) = %#v, want an empty non-nil slice", got)
 	}
 	src := []int{1, 2, 3}
-	ptrs := gentype.ToPointerSlice(src)
+	ptrs := gentypefake.ToPointerSlice(src)
 	*ptrs[1] = 20
 	if src[1] != 20 {
 		t.Error("ToPointerSlice does not point into its input")
 	}
-	back := gentype.FromPointerSlice(ptrs)
+	back := gentypefake.FromPointerSlice(ptrs)
 	back[0] = 10
 	if !slices.Equal(back, []int{10, 20, 3}) || src[0] != 1 {
 		t.Errorf("FromPointerSlice = %v (input %v), want copies", back, src)

@@ -1,9 +1,10 @@
-package discovery_test
+package e2e_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestE2EDiscovery(t *testing.T) {
 	if err != nil || len(preferred) == 0 {
 		t.Fatal(err)
 	}
-	cache := memory.NewMemCacheClient(d)
+	cache := &agingCache{CachedDiscoveryInterface: memory.NewMemCacheClient(d)}
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(cache)
 	mapping, err := mapper.RESTMapping(schema.GroupKind{Group: "apps", Kind: "Deployment"})
 	if err != nil || mapping.Resource.Resource != "deployments" || mapping.Resource.Version != "v1" {
@@ -80,11 +81,33 @@ func TestE2EDiscovery(t *testing.T) {
 	if err := env.InstallCRDs(context.Background(), []byte(gadgetCRD)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(memory.FreshnessWindow)
+	cache.expire()
 	mapping, err = mapper.RESTMapping(schema.GroupKind{Group: "discovery.kgen.dev", Kind: "Gadget"})
 	if err != nil || mapping.Resource.Resource != "gadgets" || mapping.Scope.Name() != "root" {
 		t.Fatalf("%+v %v", mapping, err)
 	}
+}
+
+// agingCache stands for the memory cache after its FreshnessWindow has passed, without waiting for it:
+// after expire it reports not fresh until the next Invalidate. That the memory cache itself turns stale
+// after FreshnessWindow is a unit test of package memory.
+type agingCache struct {
+	discovery.CachedDiscoveryInterface
+	expired atomic.Bool
+}
+
+// expire makes the cache report not fresh, as if FreshnessWindow had passed since it was filled.
+func (c *agingCache) expire() { c.expired.Store(true) }
+
+// Fresh reports false after expire until the next Invalidate, and what the memory cache says otherwise.
+func (c *agingCache) Fresh() bool {
+	return !c.expired.Load() && c.CachedDiscoveryInterface.Fresh()
+}
+
+// Invalidate drops the memory cache and forgets expire.
+func (c *agingCache) Invalidate() {
+	c.expired.Store(false)
+	c.CachedDiscoveryInterface.Invalidate()
 }
 
 const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1

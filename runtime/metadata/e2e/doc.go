@@ -1,0 +1,4 @@
+// Package e2e tests package metadata and its informer factory against a real kube-apiserver started by
+// testenv. It has no code of its own; it is separate so that the runtime's unit tests run without the
+// server's binaries.
+package e2e

@@ -69,4 +69,5 @@ tool (
 	k8s.io/code-generator/cmd/deepcopy-gen
 	k8s.io/code-generator/cmd/informer-gen
 	k8s.io/code-generator/cmd/lister-gen
+	k8s.io/code-generator/cmd/register-gen
 )

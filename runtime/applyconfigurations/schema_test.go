@@ -58,7 +58,7 @@ func configMap() *corev1.ConfigMap {
 		TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "ns", ManagedFields: []metav1.ManagedFieldsEntry{{
 			Manager: "alice", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1", FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{"f:a":{}}}`)},
+			FieldsV1: metav1.NewFieldsV1(`{"f:data":{"f:a":{}}}`),
 		}}},
 		Data: map[string]string{"a": "1", "b": "2"},
 	}

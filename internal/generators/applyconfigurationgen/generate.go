@@ -73,7 +73,6 @@ type acType struct {
 }
 
 func (a *acType) name() string   { return a.decl.name() }
-func (a *acType) id() string     { return a.decl.pkg.path + "." + a.decl.name() }
 func (a *acType) acName() string { return a.decl.name() + "ApplyConfiguration" }
 
 // apiVersion is "group/version", just "version" for the core group.

@@ -106,35 +106,6 @@ func (u *universe) resolveExpr(p *pkgInfo, f *ast.File, e ast.Expr) (*goType, er
 	return nil, fmt.Errorf("unsupported type expression %T", e)
 }
 
-// underlying follows named types (and aliases) to the declaration whose type is not another named
-// type; it returns that declaration's type expression resolved, and the last declaration. For
-// builtins and composite types it returns t and nil.
-func (u *universe) underlying(t *goType) (*goType, *typeDecl, error) {
-	var last *typeDecl
-	for depth := 0; t.kind == namedKind; depth++ {
-		if depth > 10 {
-			return nil, nil, fmt.Errorf("type %s: too many levels of named types", t.id())
-		}
-		d, err := u.lookup(t.pkg, t.name)
-		if err != nil {
-			return nil, nil, err
-		}
-		if d == nil {
-			return nil, nil, fmt.Errorf("type %s not found", t.id())
-		}
-		last = d
-		if _, ok := d.spec.Type.(*ast.StructType); ok {
-			return &goType{kind: structKind}, d, nil
-		}
-		next, err := u.resolve(d.pkg, d.file, d.spec.Type)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", d.pos(), err)
-		}
-		t = next
-	}
-	return t, last, nil
-}
-
 // member is one field of a struct declaration.
 type member struct {
 	// name is the Go field name (the type name for embedded fields).

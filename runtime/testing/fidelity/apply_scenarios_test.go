@@ -37,7 +37,7 @@ var applyConfigurationScenarios = []scenario{
 				return out, errFact(err)
 			}
 			labels := map[string]string{"app": "d"}
-			d, e := apply(acappsv1.Deployment("d", ns).WithLabels(labels).WithSpec(acappsv1.DeploymentSpec().
+			_, e := apply(acappsv1.Deployment("d", ns).WithLabels(labels).WithSpec(acappsv1.DeploymentSpec().
 				WithReplicas(2).
 				WithSelector(acmetav1.LabelSelector().WithMatchLabels(labels)).
 				WithTemplate(accorev1.PodTemplateSpec().WithLabels(labels).WithSpec(accorev1.PodSpec().
@@ -46,9 +46,9 @@ var applyConfigurationScenarios = []scenario{
 			bob := acappsv1.Deployment("d", ns).WithSpec(acappsv1.DeploymentSpec().WithReplicas(3))
 			_, e = apply(bob, "", "bob", false)
 			f.add("conflict", e)
-			d, e = apply(bob, "", "bob", true)
+			_, e = apply(bob, "", "bob", true)
 			f.add("force", e)
-			d, e = apply(acappsv1.Deployment("d", ns).WithStatus(acappsv1.DeploymentStatus().WithObservedGeneration(7)), "status", "carol", false)
+			d, e := apply(acappsv1.Deployment("d", ns).WithStatus(acappsv1.DeploymentStatus().WithObservedGeneration(7)), "status", "carol", false)
 			f.add("status", e)
 			if d == nil {
 				return f.String()

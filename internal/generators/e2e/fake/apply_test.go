@@ -14,9 +14,6 @@ import (
 	"github.com/kgen-dev/kgen/testdata/generated/applyclientset/versioned/fake"
 )
 
-func int32Ptr(v int32) *int32    { return &v }
-func stringPtr(v string) *string { return &v }
-
 func TestFakeClientsetApply(t *testing.T) {
 	ctx := t.Context()
 	cs := fake.NewClientset()

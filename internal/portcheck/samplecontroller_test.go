@@ -40,12 +40,6 @@ var importMap = [][2]string{
 	{"k8s.io/client-go/testing", kgen + "/runtime/testing"},
 }
 
-// constructorRenames are the only edits besides imports. code-generator's fakes offer
-// NewClientset only with apply configurations; kgen's generators emit it once apply
-// configurations are generated too, and until then the port calls NewSimpleClientset, whose
-// fixtures behave the same.
-var constructorRenames = []string{"fake.NewClientset(", "k8sfake.NewClientset("}
-
 // TestSampleControllerPortsByChangingImports builds sample-controller's controller, main and
 // unit tests against kgen with nothing but import lines changed (a package alias where kgen's
 // package name differs), and runs the unit tests 20 times with the race detector.
@@ -69,14 +63,20 @@ func TestSampleControllerPortsByChangingImports(t *testing.T) {
 		"require "+kgen+" v0.0.0\n\nreplace "+kgen+" => "+root+"\n")
 
 	t.Chdir(dir)
+	// The generators read the API's dependencies (apimachinery), so the module needs its requirements
+	// first; the generated packages it imports do not exist yet, hence -e.
+	goCmd(t, dir, "mod", "tidy", "-e")
 	header := "--go-header-file=hack/boilerplate.go.txt"
 	pkg := "k8s.io/sample-controller/pkg/generated"
 	gen := []struct {
 		run  func([]string, io.Writer, io.Writer) error
 		args []string
 	}{
+		{cli.ApplyConfigurationGen, []string{header, "--output-dir=pkg/generated/applyconfiguration",
+			"--output-pkg=" + pkg + "/applyconfiguration", "./pkg/apis/..."}},
 		{cli.ClientGen, []string{header, "--output-dir=pkg/generated/clientset", "--output-pkg=" + pkg + "/clientset",
-			"--clientset-name=versioned", "--input-base=./pkg/apis", "--input=samplecontroller/v1alpha1"}},
+			"--clientset-name=versioned", "--input-base=./pkg/apis", "--input=samplecontroller/v1alpha1",
+			"--apply-configuration-package=" + pkg + "/applyconfiguration"}},
 		{cli.ListerGen, []string{header, "--output-dir=pkg/generated/listers", "--output-pkg=" + pkg + "/listers", "./pkg/apis/..."}},
 		{cli.InformerGen, []string{header, "--output-dir=pkg/generated/informers", "--output-pkg=" + pkg + "/informers",
 			"--versioned-clientset-package=" + pkg + "/clientset/versioned", "--listers-package=" + pkg + "/listers", "./pkg/apis/..."}},
@@ -99,7 +99,7 @@ func TestSampleControllerPortsByChangingImports(t *testing.T) {
 }
 
 // portImports rewrites file's client-go imports to kgen's, aliasing an import whose package name
-// changes, and applies constructorRenames.
+// changes; nothing else in the file is edited.
 func portImports(t *testing.T, file string) {
 	t.Helper()
 	fset := token.NewFileSet()
@@ -125,11 +125,7 @@ func portImports(t *testing.T, file string) {
 	if err := format.Node(&buf, fset, f); err != nil {
 		t.Fatal(err)
 	}
-	text := buf.String()
-	for _, call := range constructorRenames {
-		text = strings.ReplaceAll(text, call, strings.TrimSuffix(call, "NewClientset(")+"NewSimpleClientset(")
-	}
-	writeFile(t, file, text)
+	writeFile(t, file, buf.String())
 }
 
 func mapImport(p string) (string, bool) {

@@ -23,6 +23,10 @@ const (
 	leaseDuration = 15 * time.Second
 	renewDeadline = 10 * time.Second
 	retryPeriod   = 2 * time.Second
+	// maxRetryGap is the longest a waiting candidate sleeps between attempts: RetryPeriod plus its
+	// jitter. A candidate sees a change to the lock up to one gap late, and acts on an expired lease up
+	// to one gap late; bounds in the tests allow for both and for the clock's 1s steps.
+	maxRetryGap = retryPeriod + time.Duration(le.JitterFactor*float64(retryPeriod))
 )
 
 var (

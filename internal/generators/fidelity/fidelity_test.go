@@ -17,13 +17,14 @@ import (
 // clientGo maps the client-go packages generated code uses to kgen's runtime equivalents (the README's
 // porting table).
 var clientGo = map[string]string{
-	"k8s.io/client-go/discovery":      "github.com/kgen-dev/kgen/runtime/discovery",
-	"k8s.io/client-go/discovery/fake": "github.com/kgen-dev/kgen/runtime/discovery/fake",
-	"k8s.io/client-go/gentype":        "github.com/kgen-dev/kgen/runtime/gentype",
-	"k8s.io/client-go/listers":        "github.com/kgen-dev/kgen/runtime/listers",
-	"k8s.io/client-go/rest":           "github.com/kgen-dev/kgen/runtime/rest",
-	"k8s.io/client-go/testing":        "github.com/kgen-dev/kgen/runtime/testing",
-	"k8s.io/client-go/tools/cache":    "github.com/kgen-dev/kgen/runtime/cache",
+	"k8s.io/client-go/applyconfigurations/meta/v1": "github.com/kgen-dev/kgen/runtime/applyconfigurations/meta/v1",
+	"k8s.io/client-go/discovery":                   "github.com/kgen-dev/kgen/runtime/discovery",
+	"k8s.io/client-go/discovery/fake":              "github.com/kgen-dev/kgen/runtime/discovery/fake",
+	"k8s.io/client-go/gentype":                     "github.com/kgen-dev/kgen/runtime/gentype",
+	"k8s.io/client-go/listers":                     "github.com/kgen-dev/kgen/runtime/listers",
+	"k8s.io/client-go/rest":                        "github.com/kgen-dev/kgen/runtime/rest",
+	"k8s.io/client-go/testing":                     "github.com/kgen-dev/kgen/runtime/testing",
+	"k8s.io/client-go/tools/cache":                 "github.com/kgen-dev/kgen/runtime/cache",
 }
 
 // realModule is an API module from the Go module proxy that ships code-generator's output.
@@ -32,7 +33,8 @@ type realModule struct {
 	Path, Version, APIs, Generated string
 	// Inputs are client-gen's --input group/versions, relative to APIs.
 	Inputs string
-	// Trees are the generated trees the module ships, below Generated: "clientset", "listers", "informers".
+	// Trees are the generated trees the module ships, below Generated: "applyconfiguration", "clientset",
+	// "listers", "informers".
 	Trees []string
 	// Deviations are the known differences between kgen's output and the module's (fidelity.Compare).
 	Deviations []string
@@ -40,13 +42,10 @@ type realModule struct {
 
 var modules = []realModule{{
 	Path: "k8s.io/sample-controller", Version: "v0.37.1", APIs: "pkg/apis", Generated: "pkg/generated",
-	Inputs: "samplecontroller/v1alpha1", Trees: []string{"clientset", "listers", "informers"},
+	Inputs: "samplecontroller/v1alpha1", Trees: []string{"applyconfiguration", "clientset", "listers", "informers"},
 	Deviations: []string{
-		// Apply verbs and fake.NewClientset need apply configurations (applyconfiguration-gen), which kgen
-		// does not generate yet.
-		`missing clientset/versioned/typed/samplecontroller/v1alpha1.FooInterface.Apply func(ctx "context".Context, foo *"generated/applyconfiguration/samplecontroller/v1alpha1".FooApplyConfiguration, opts "k8s.io/apimachinery/pkg/apis/meta/v1".ApplyOptions) (result *"apis/samplecontroller/v1alpha1".Foo, err error)`,
-		`missing clientset/versioned/fake.NewClientset func(objects ..."k8s.io/apimachinery/pkg/runtime".Object) *Clientset`,
-		`missing clientset/versioned/typed/samplecontroller/v1alpha1.FooInterface.ApplyStatus func(ctx "context".Context, foo *"generated/applyconfiguration/samplecontroller/v1alpha1".FooApplyConfiguration, opts "k8s.io/apimachinery/pkg/apis/meta/v1".ApplyOptions) (result *"apis/samplecontroller/v1alpha1".Foo, err error)`,
+		// The schema utils.NewTypeConverter reads, in a package only the generated tree can import.
+		`extra applyconfiguration/internal.Schema var`,
 		// Option functions configure the runtime/informers factory the generated one wraps (values of
 		// WithNamespace, WithTweakListOptions, ... are built and passed the same way).
 		`differs informers/externalversions.SharedInformerOption: type func(*Factory), want type func(*sharedInformerFactory) *sharedInformerFactory`,
@@ -183,10 +182,17 @@ func copyGoFiles(t *testing.T, from, to, oldImport, newImport string) {
 func generate(t *testing.T, m realModule, pkg string) {
 	t.Helper()
 	gen := pkg + "/generated"
+	var applyPkg string
+	if slices.Contains(m.Trees, "applyconfiguration") {
+		applyPkg = gen + "/applyconfiguration"
+	}
 	runs := map[string]func() error{
+		"applyconfiguration": func() error {
+			return cli.ApplyConfigurationGen([]string{"--output-dir", "generated/applyconfiguration", "--output-pkg", applyPkg, "./apis/..."}, os.Stdout, os.Stderr)
+		},
 		"clientset": func() error {
 			return cli.ClientGen([]string{"--output-dir", "generated/clientset", "--output-pkg", gen + "/clientset", "--clientset-name", "versioned",
-				"--input-base", "./apis", "--input", m.Inputs}, os.Stdout, os.Stderr)
+				"--input-base", "./apis", "--input", m.Inputs, "--apply-configuration-package", applyPkg}, os.Stdout, os.Stderr)
 		},
 		"listers": func() error {
 			return cli.ListerGen([]string{"--output-dir", "generated/listers", "--output-pkg", gen + "/listers", "./apis/..."}, os.Stdout, os.Stderr)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
@@ -130,6 +131,31 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	return generate(o, fs.Arg(0), stdout, stderr)
 }
 
+// step is one generator of a run: the set it fills and how.
+type step struct {
+	set *output.Set
+	run func(*output.Set) error
+}
+
+// runSteps runs the steps concurrently and returns their sets in step order, or the error of the first
+// step (in that order) that failed.
+func runSteps(steps []step) ([]*output.Set, error) {
+	errs := make([]error, len(steps))
+	var wg sync.WaitGroup
+	for i, st := range steps {
+		wg.Go(func() { errs[i] = st.run(st.set) })
+	}
+	wg.Wait()
+	sets := make([]*output.Set, len(steps))
+	for i, st := range steps {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		sets[i] = st.set
+	}
+	return sets, nil
+}
+
 // timings is the split of a run's wall time that kgen generate reports.
 type timings struct{ load, generate, write time.Duration }
 
@@ -169,23 +195,6 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	warn := func(gen string) func(string) {
 		return func(msg string) { fmt.Fprintf(stderr, "kgen generate: %s: warning: %s\n", gen, msg) }
 	}
-	var sets []*output.Set
-	if runs(genDeepcopy) {
-		set := output.NewSet(deepcopygen.Generator, inputDir)
-		cfg := deepcopygen.Config{OutputFile: "zz_generated.deepcopy.go", Header: header, Warn: warn(genDeepcopy)}
-		if err := deepcopygen.Generate(prog, cfg, set); err != nil {
-			return err
-		}
-		sets = append(sets, set)
-	}
-	if runs(genRegister) {
-		set := output.NewSet(registergen.Generator, inputDir)
-		cfg := registergen.Config{OutputFile: "zz_generated.register.go", Header: header, Warn: warn(genRegister)}
-		if err := registergen.Generate(prog, cfg, set); err != nil {
-			return err
-		}
-		sets = append(sets, set)
-	}
 	// The client side reads the same packages, restricted to --one-input-api.
 	var clientPkgs []*load.Package
 	for _, p := range prog.Packages {
@@ -193,13 +202,28 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			clientPkgs = append(clientPkgs, p)
 		}
 	}
-	withApply := o.withApplyConfig && runs(genApplyConfig)
+	withApply := o.withApplyConfig && runs(genApplyConfig) && o.outputDir != ""
 	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules})
 	if err != nil {
 		return err
 	}
+
+	// Every generator reads the load and the model only, so they run concurrently, each into its own set.
+	var steps []step
+	if runs(genDeepcopy) {
+		cfg := deepcopygen.Config{OutputFile: "zz_generated.deepcopy.go", Header: header, Warn: warn(genDeepcopy)}
+		steps = append(steps, step{output.NewSet(deepcopygen.Generator, inputDir), func(set *output.Set) error {
+			return deepcopygen.Generate(prog, cfg, set)
+		}})
+	}
+	if runs(genRegister) {
+		cfg := registergen.Config{OutputFile: "zz_generated.register.go", Header: header, Warn: warn(genRegister)}
+		steps = append(steps, step{output.NewSet(registergen.Generator, inputDir), func(set *output.Set) error {
+			return registergen.Generate(prog, cfg, set)
+		}})
+	}
 	var applyConfigPkg string
-	if o.outputDir != "" && withApply {
+	if withApply {
 		externals, err := applyconfigurationgen.ParseExternals(o.applyConfigExternals)
 		if err != nil {
 			return err
@@ -208,45 +232,41 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			OutputDir: filepath.Join(o.outputDir, o.applyConfigName), OutputPkg: path.Join(o.outputPkg, o.applyConfigName),
 			Header: header, Externals: externals, OpenAPISchema: o.applyConfigSchema, LintRules: o.lintRules,
 		}
-		set := output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir)
-		if err := applyconfigurationgen.GenerateFromLoad(prog.Fset, clientPkgs, m, cfg, set); err != nil {
-			return err
-		}
-		sets = append(sets, set)
+		steps = append(steps, step{output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir), func(set *output.Set) error {
+			return applyconfigurationgen.GenerateFromLoad(prog.Fset, clientPkgs, m, cfg, set)
+		}})
 		applyConfigPkg = cfg.OutputPkg
 	}
 	if o.outputDir != "" && runs(genClient) {
-		client := clientgen.Config{
+		cfg := clientgen.Config{
 			OutputDir: filepath.Join(o.outputDir, o.clientsetName), OutputPkg: path.Join(o.outputPkg, o.clientsetName),
 			ClientsetName: o.versionedName, APIPath: "/apis", FakeClientset: true, PrefersProtobuf: o.prefersProtobuf,
 			ApplyConfigurationPackage: applyConfigPkg, Header: header,
 		}
-		set := output.NewSet(clientgen.Generator, client.Dir())
-		if err := clientgen.Generate(m, client, set); err != nil {
-			return err
-		}
-		sets = append(sets, set)
+		steps = append(steps, step{output.NewSet(clientgen.Generator, cfg.Dir()), func(set *output.Set) error {
+			return clientgen.Generate(m, cfg, set)
+		}})
 	}
 	if o.outputDir != "" && o.withWatch {
 		listers := listergen.Config{OutputDir: filepath.Join(o.outputDir, o.listersName), OutputPkg: path.Join(o.outputPkg, o.listersName), Header: header}
 		if runs(genLister) {
-			set := output.NewSet(listergen.Generator, listers.OutputDir)
-			if err := listergen.Generate(m, listers, set); err != nil {
-				return err
-			}
-			sets = append(sets, set)
+			steps = append(steps, step{output.NewSet(listergen.Generator, listers.OutputDir), func(set *output.Set) error {
+				return listergen.Generate(m, listers, set)
+			}})
 		}
 		if runs(genInformer) {
-			informers := informergen.Config{
+			cfg := informergen.Config{
 				OutputDir: filepath.Join(o.outputDir, o.informersName), OutputPkg: path.Join(o.outputPkg, o.informersName),
 				VersionedClientsetPackage: path.Join(o.outputPkg, o.clientsetName, o.versionedName), ListersPackage: listers.OutputPkg, Header: header,
 			}
-			set := output.NewSet(informergen.Generator, informers.Dir())
-			if err := informergen.Generate(m, informers, set); err != nil {
-				return err
-			}
-			sets = append(sets, set)
+			steps = append(steps, step{output.NewSet(informergen.Generator, cfg.Dir()), func(set *output.Set) error {
+				return informergen.Generate(m, cfg, set)
+			}})
 		}
+	}
+	sets, err := runSteps(steps)
+	if err != nil {
+		return err
 	}
 	t.generate = time.Since(start) - t.load
 	files := 0

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
 	"syscall"
 )
 
@@ -115,11 +117,11 @@ func (s *Set) stale() ([]string, error) {
 		if _, ok := s.files[p]; ok {
 			return nil
 		}
-		content, err := os.ReadFile(p)
+		generated, err := headerContains(p, marker)
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(content, marker) {
+		if generated {
 			found[p] = true
 		}
 		return nil
@@ -163,6 +165,30 @@ func (s *Set) stale() ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// headerLimit bounds how much of a file headerContains reads: the marker stands in the header, before the
+// package clause, so a scan of an input tree need not read whole files (k8s.io/api's protobuf files run
+// to megabytes).
+const headerLimit = 64 << 10
+
+// headerContains reports whether marker appears in the file's header: the part before its package clause.
+func headerContains(path string, marker []byte) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, headerLimit)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return false, err
+	}
+	head = head[:n]
+	if i := bytes.Index(head, []byte("\npackage ")); i >= 0 {
+		head = head[:i]
+	}
+	return bytes.Contains(head, marker), nil
 }
 
 // Result counts what Write did.
@@ -216,19 +242,17 @@ func WriteAll(sets ...*Set) (Result, error) {
 			}
 		}
 	}
-	staged := make([]string, 0, len(writes))
+	staged := make([]string, len(writes))
 	discard := func() {
 		for _, tmp := range staged {
-			os.Remove(tmp)
+			if tmp != "" {
+				os.Remove(tmp)
+			}
 		}
 	}
-	for _, c := range writes {
-		tmp, err := stage(c.Path, c.New)
-		if err != nil {
-			discard()
-			return Result{}, fmt.Errorf("writing %s: %w", c.Path, withoutPath(err))
-		}
-		staged = append(staged, tmp)
+	if err := stageAll(writes, staged); err != nil {
+		discard()
+		return Result{}, err
 	}
 	for i, c := range writes {
 		if err := os.Rename(staged[i], c.Path); err != nil {
@@ -270,6 +294,32 @@ func tombstone(generator string, old []byte) []byte {
 // isTombstone reports whether content is a tombstone written by an earlier run under go generate.
 func isTombstone(content []byte) bool {
 	return bytes.HasPrefix(content, []byte("//go:build ignore\n")) && bytes.Contains(content, []byte(tombstoneNote))
+}
+
+// stageAll stages every write, in parallel since each is a few file system calls, recording the
+// temporary files in staged; it returns the error of the first write (in order) that failed.
+func stageAll(writes []Change, staged []string) error {
+	errs := make([]error, len(writes))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0)*2, len(writes)) {
+		wg.Go(func() {
+			for i := range next {
+				staged[i], errs[i] = stage(writes[i].Path, writes[i].New)
+			}
+		})
+	}
+	for i := range writes {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", writes[i].Path, withoutPath(err))
+		}
+	}
+	return nil
 }
 
 // stage writes content to a new temporary file in path's directory and returns the temporary file's name.

@@ -243,14 +243,21 @@ func WriteAll(sets ...*Set) (Result, error) {
 		}
 	}
 	staged := make([]string, len(writes))
+	created, err := makeDirs(writes)
 	discard := func() {
 		for _, tmp := range staged {
 			if tmp != "" {
 				os.Remove(tmp)
 			}
 		}
+		for i := len(created) - 1; i >= 0; i-- {
+			os.Remove(created[i]) // only if still empty
+		}
 	}
-	if err := stageAll(writes, staged); err != nil {
+	if err == nil {
+		err = stageAll(writes, staged)
+	}
+	if err != nil {
 		discard()
 		return Result{}, err
 	}
@@ -296,6 +303,30 @@ func isTombstone(content []byte) bool {
 	return bytes.HasPrefix(content, []byte("//go:build ignore\n")) && bytes.Contains(content, []byte(tombstoneNote))
 }
 
+// makeDirs creates the missing directories of the writes' targets and returns those it created, parents
+// first, so a failed run can remove them again.
+func makeDirs(writes []Change) ([]string, error) {
+	var created []string
+	seen := map[string]bool{}
+	for _, c := range writes {
+		var missing []string
+		for dir := filepath.Dir(c.Path); !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+				break
+			}
+			missing = append(missing, dir)
+		}
+		for i := len(missing) - 1; i >= 0; i-- {
+			if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return created, fmt.Errorf("writing %s: %w", c.Path, withoutPath(err))
+			}
+			created = append(created, missing[i])
+		}
+	}
+	return created, nil
+}
+
 // stageAll stages every write, in parallel since each is a few file system calls, recording the
 // temporary files in staged; it returns the error of the first write (in order) that failed.
 func stageAll(writes []Change, staged []string) error {
@@ -322,27 +353,25 @@ func stageAll(writes []Change, staged []string) error {
 	return nil
 }
 
-// stage writes content to a new temporary file in path's directory and returns the temporary file's name.
+// stage writes content to a new temporary file beside path, renamed over it once everything is staged,
+// and returns the temporary file's name.
 func stage(path string, content []byte) (string, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".kgen-*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), ".kgen-*.tmp")
 	if err != nil {
 		return "", err
 	}
-	_, err = tmp.Write(content)
+	err = f.Chmod(0o644)
 	if err == nil {
-		err = tmp.Chmod(0o644)
+		_, err = f.Write(content)
 	}
-	if closeErr := tmp.Close(); err == nil {
+	if closeErr := f.Close(); err == nil {
 		err = closeErr
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(f.Name())
 		return "", err
 	}
-	return tmp.Name(), nil
+	return f.Name(), nil
 }
 
 // withoutPath drops the file name from a *fs.PathError, whose path may be a temporary file the user never

@@ -192,8 +192,14 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	t.load = time.Since(start)
 
 	runs := func(name string) bool { return !slices.Contains(o.skip, name) }
+	// Generators run concurrently: their warnings take turns on stderr.
+	var warnMu sync.Mutex
 	warn := func(gen string) func(string) {
-		return func(msg string) { fmt.Fprintf(stderr, "kgen generate: %s: warning: %s\n", gen, msg) }
+		return func(msg string) {
+			warnMu.Lock()
+			defer warnMu.Unlock()
+			fmt.Fprintf(stderr, "kgen generate: %s: warning: %s\n", gen, msg)
+		}
 	}
 	// The client side reads the same packages, restricted to --one-input-api.
 	var clientPkgs []*load.Package

@@ -118,3 +118,25 @@ func TestGenerateHelpDocumentsGeneratorsAndExamples(t *testing.T) {
 		t.Errorf("help shows klog's flags:\n%s", out)
 	}
 }
+
+func TestGenerateReportsTheWarningsOfConcurrentGenerators(t *testing.T) {
+	module := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":                 "module example.com/warn\n\ngo 1.26\n",
+		"api/things/v1/doc.go":   "// +groupName=things.example.com\npackage v1\n",
+		"api/things/v1/types.go": "// +k8s:deepcopy-gen=package\n\npackage v1\n\n// Thing is a test type.\ntype Thing struct{ Name string }\n",
+	} {
+		path := filepath.Join(module, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(module)
+	code, _, errOut := runKgen(t, "generate", "--verify", "api")
+	for _, want := range []string{"kgen generate: deepcopy: warning: ", "kgen generate: register: warning: "} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("kgen generate = %d, stderr lacks %q:\n%s", code, want, errOut)
+		}
+	}
+}

@@ -1,12 +1,11 @@
-// Package builtin holds kgen's generated clientset, listers and informers for the built-in Kubernetes
-// API (k8s.io/api), the counterparts of client-go's kubernetes, listers and informers packages: a
-// controller using them ports by replacing the k8s.io/client-go/ import prefix with
-// github.com/kgen-dev/kgen/builtin/.
+// Package builtin holds kgen's generated clientset, apply configurations, listers and informers for the
+// built-in Kubernetes API (k8s.io/api), the counterparts of client-go's kubernetes, applyconfigurations,
+// listers and informers packages: a controller using them ports by replacing the k8s.io/client-go/ import
+// prefix with github.com/kgen-dev/kgen/builtin/.
 //
-// applyconfigurations holds the apply configurations of every type with an Apply verb (client-go's
-// applyconfigurations package), and the clientset's Apply and ApplyStatus take them. The clientset has
-// none of client-go's hand-written expansions (Pods' Evict and Bind, Events' Search, …); the REST
-// client of each group (RESTClient()) serves those calls.
+// The clientset's Apply and ApplyStatus take the apply configurations, and its fake's NewClientset applies
+// with the built-in schema. Hand-written files beside the generated ones (*_expansion.go) add client-go's
+// hand-written expansions (Pods' Bind and Evict, Events' Search, EventSinkImpl, …).
 //
 // The go:generate lines below are the one definition of the generated code: hack/update-codegen.sh runs
 // them, hack/verify-codegen.sh runs them with --verify.

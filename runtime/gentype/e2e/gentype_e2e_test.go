@@ -20,13 +20,14 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/runtime/gentype"
+	"github.com/kgen-dev/kgen/runtime/gentype/internal/gentypetest"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
 type (
-	configMapClient  = gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
-	deploymentClient = gentype.ClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig]
-	namespaceClient  = gentype.ClientWithListAndApply[*corev1.Namespace, *corev1.NamespaceList, *applyConfig]
+	configMapClient  = gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig]
+	deploymentClient = gentype.ClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *gentypetest.ApplyConfig]
+	namespaceClient  = gentype.ClientWithListAndApply[*corev1.Namespace, *corev1.NamespaceList, *gentypetest.ApplyConfig]
 )
 
 // requestLog records the requests a REST client sends.
@@ -64,7 +65,7 @@ func restClient(t *testing.T, gv schema.GroupVersion, log *requestLog) rest.Inte
 	if gv.Group == "" {
 		cfg.APIPath = "/api"
 	}
-	cfg.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme, codecs).WithoutConversion()
+	cfg.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(gentypetest.Scheme, gentypetest.Codecs).WithoutConversion()
 	if log != nil {
 		cfg.WrapTransport = log.wrap
 	}
@@ -76,18 +77,18 @@ func restClient(t *testing.T, gv schema.GroupVersion, log *requestLog) rest.Inte
 }
 
 func configMaps(t *testing.T, namespace string) *configMapClient {
-	return gentype.NewClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig](
-		"configmaps", restClient(t, corev1.SchemeGroupVersion, nil), parameterCodec, namespace, newConfigMap, newConfigMapList)
+	return gentype.NewClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig](
+		"configmaps", restClient(t, corev1.SchemeGroupVersion, nil), gentypetest.ParameterCodec, namespace, gentypetest.NewConfigMap, gentypetest.NewConfigMapList)
 }
 
 func deployments(t *testing.T, namespace string) *deploymentClient {
-	return gentype.NewClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig](
-		"deployments", restClient(t, appsv1.SchemeGroupVersion, nil), parameterCodec, namespace, newDeployment, newDeploymentList)
+	return gentype.NewClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *gentypetest.ApplyConfig](
+		"deployments", restClient(t, appsv1.SchemeGroupVersion, nil), gentypetest.ParameterCodec, namespace, gentypetest.NewDeployment, gentypetest.NewDeploymentList)
 }
 
 func namespaces(t *testing.T) *namespaceClient {
-	return gentype.NewClientWithListAndApply[*corev1.Namespace, *corev1.NamespaceList, *applyConfig](
-		"namespaces", restClient(t, corev1.SchemeGroupVersion, nil), parameterCodec, "", newNamespace, newNamespaceList)
+	return gentype.NewClientWithListAndApply[*corev1.Namespace, *corev1.NamespaceList, *gentypetest.ApplyConfig](
+		"namespaces", restClient(t, corev1.SchemeGroupVersion, nil), gentypetest.ParameterCodec, "", gentypetest.NewNamespace, gentypetest.NewNamespaceList)
 }
 
 var nonDNS = regexp.MustCompile(`[^a-z0-9]+`)
@@ -113,14 +114,14 @@ func TestClientConfigMapVerbs(t *testing.T) {
 		t.Fatalf("GetNamespace() = %q, GetClient() = %v", cms.GetNamespace(), cms.GetClient())
 	}
 
-	created := must(cms.Create(ctx, configMap("a", map[string]string{"app": "web"}, map[string]string{"k": "1"}), metav1.CreateOptions{}))(t)
+	created := must(cms.Create(ctx, gentypetest.ConfigMap("a", map[string]string{"app": "web"}, map[string]string{"k": "1"}), metav1.CreateOptions{}))(t)
 	if created.Namespace != ns || created.UID == "" || created.ResourceVersion == "" {
 		t.Fatalf("Create returned %+v", created.ObjectMeta)
 	}
-	if _, err := cms.Create(ctx, configMap("a", nil, nil), metav1.CreateOptions{}); !apierrors.IsAlreadyExists(err) {
+	if _, err := cms.Create(ctx, gentypetest.ConfigMap("a", nil, nil), metav1.CreateOptions{}); !apierrors.IsAlreadyExists(err) {
 		t.Errorf("second Create: err %v, want AlreadyExists", err)
 	}
-	dryRun := must(cms.Create(ctx, configMap("dry", nil, nil), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}))(t)
+	dryRun := must(cms.Create(ctx, gentypetest.ConfigMap("dry", nil, nil), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}))(t)
 	if dryRun.Name != "dry" {
 		t.Errorf("dry-run Create returned %q", dryRun.Name)
 	}
@@ -175,7 +176,7 @@ func TestClientListAndDeleteCollection(t *testing.T) {
 	ns := testNamespace(t)
 	cms := configMaps(t, ns)
 	for name, app := range map[string]string{"a": "web", "b": "web", "c": "db"} {
-		must(cms.Create(ctx, configMap(name, map[string]string{"app": app}, nil), metav1.CreateOptions{}))(t)
+		must(cms.Create(ctx, gentypetest.ConfigMap(name, map[string]string{"app": app}, nil), metav1.CreateOptions{}))(t)
 	}
 	listNames := func(opts metav1.ListOptions) []string {
 		t.Helper()
@@ -215,7 +216,7 @@ func TestClientListWatchAndDeleteCollectionTimeouts(t *testing.T) {
 	ns := testNamespace(t)
 	var log requestLog
 	cms := gentype.NewClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList](
-		"configmaps", restClient(t, corev1.SchemeGroupVersion, &log), parameterCodec, ns, newConfigMap, newConfigMapList)
+		"configmaps", restClient(t, corev1.SchemeGroupVersion, &log), gentypetest.ParameterCodec, ns, gentypetest.NewConfigMap, gentypetest.NewConfigMapList)
 	seconds := int64(7)
 	must(cms.List(ctx, metav1.ListOptions{TimeoutSeconds: &seconds}))(t)
 	if err := cms.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{TimeoutSeconds: &seconds}); err != nil {
@@ -253,9 +254,9 @@ func TestClientWatch(t *testing.T) {
 	w := must(cms.Watch(ctx, metav1.ListOptions{LabelSelector: "watched=yes"}))(t)
 	defer w.Stop()
 
-	watched := configMap("w", map[string]string{"watched": "yes"}, nil)
+	watched := gentypetest.ConfigMap("w", map[string]string{"watched": "yes"}, nil)
 	watched = must(cms.Create(ctx, watched, metav1.CreateOptions{}))(t)
-	must(cms.Create(ctx, configMap("ignored", nil, nil), metav1.CreateOptions{}))(t)
+	must(cms.Create(ctx, gentypetest.ConfigMap("ignored", nil, nil), metav1.CreateOptions{}))(t)
 	watched.Data = map[string]string{"k": "v"}
 	must(cms.Update(ctx, watched, metav1.UpdateOptions{}))(t)
 	if err := cms.Delete(ctx, "w", metav1.DeleteOptions{}); err != nil {
@@ -289,7 +290,7 @@ func TestClientApply(t *testing.T) {
 	ns := testNamespace(t)
 	cms := configMaps(t, ns)
 
-	applied := must(cms.Apply(ctx, configMapApply("applied", map[string]string{"owner": "one"}), metav1.ApplyOptions{FieldManager: "one"}))(t)
+	applied := must(cms.Apply(ctx, gentypetest.ConfigMapApply("applied", map[string]string{"owner": "one"}), metav1.ApplyOptions{FieldManager: "one"}))(t)
 	if applied.Data["owner"] != "one" || applied.Namespace != ns {
 		t.Fatalf("Apply returned %+v", applied)
 	}
@@ -298,7 +299,7 @@ func TestClientApply(t *testing.T) {
 		t.Errorf("Apply recorded managed fields %+v, want one Apply entry by manager one", applied.ManagedFields)
 	}
 
-	conflicting := configMapApply("applied", map[string]string{"owner": "two"})
+	conflicting := gentypetest.ConfigMapApply("applied", map[string]string{"owner": "two"})
 	if _, err := cms.Apply(ctx, conflicting, metav1.ApplyOptions{FieldManager: "two"}); !apierrors.IsConflict(err) {
 		t.Errorf("conflicting Apply without Force: err %v, want Conflict", err)
 	}
@@ -306,7 +307,7 @@ func TestClientApply(t *testing.T) {
 	if forced.Data["owner"] != "two" {
 		t.Errorf("forced Apply returned data %v", forced.Data)
 	}
-	dry := must(cms.Apply(ctx, configMapApply("applied", map[string]string{"owner": "dry"}),
+	dry := must(cms.Apply(ctx, gentypetest.ConfigMapApply("applied", map[string]string{"owner": "dry"}),
 		metav1.ApplyOptions{FieldManager: "two", DryRun: []string{metav1.DryRunAll}}))(t)
 	if dry.Data["owner"] != "dry" || must(cms.Get(ctx, "applied", metav1.GetOptions{}))(t).Data["owner"] != "two" {
 		t.Errorf("dry-run Apply: returned %v and changed the stored object", dry.Data)
@@ -316,19 +317,21 @@ func TestClientApply(t *testing.T) {
 func TestClientApplyRejectsBadInputWithoutSending(t *testing.T) {
 	ctx := context.Background()
 	var log requestLog
-	cms := gentype.NewClientWithApply[*corev1.ConfigMap, *applyConfig](
-		"configmaps", restClient(t, corev1.SchemeGroupVersion, &log), parameterCodec, "default", newConfigMap)
+	cms := gentype.NewClientWithApply[*corev1.ConfigMap, *gentypetest.ApplyConfig](
+		"configmaps", restClient(t, corev1.SchemeGroupVersion, &log), gentypetest.ParameterCodec, "default", gentypetest.NewConfigMap)
 	opts := metav1.ApplyOptions{FieldManager: "test"}
 	for name, call := range map[string]func() (*corev1.ConfigMap, error){
 		"nil configuration": func() (*corev1.ConfigMap, error) { return cms.Apply(ctx, nil, opts) },
-		"nil name":          func() (*corev1.ConfigMap, error) { return cms.Apply(ctx, &applyConfig{}, opts) },
-		"empty name":        func() (*corev1.ConfigMap, error) { return cms.ApplyStatus(ctx, configMapApply("", nil), opts) },
+		"nil name":          func() (*corev1.ConfigMap, error) { return cms.Apply(ctx, &gentypetest.ApplyConfig{}, opts) },
+		"empty name": func() (*corev1.ConfigMap, error) {
+			return cms.ApplyStatus(ctx, gentypetest.ConfigMapApply("", nil), opts)
+		},
 		"empty fieldManager": func() (*corev1.ConfigMap, error) {
-			return cms.Apply(ctx, configMapApply("x", nil), metav1.ApplyOptions{})
+			return cms.Apply(ctx, gentypetest.ConfigMapApply("x", nil), metav1.ApplyOptions{})
 		},
 		"nil status config": func() (*corev1.ConfigMap, error) { return cms.ApplyStatus(ctx, nil, opts) },
 		"unencodable": func() (*corev1.ConfigMap, error) {
-			unencodable := configMapApply("x", nil)
+			unencodable := gentypetest.ConfigMapApply("x", nil)
 			unencodable.Spec = map[string]any{"c": make(chan int)}
 			return cms.Apply(ctx, unencodable, opts)
 		},
@@ -346,7 +349,7 @@ func TestClientDeploymentStatus(t *testing.T) {
 	ctx := context.Background()
 	ns := testNamespace(t)
 	deploys := deployments(t, ns)
-	d := must(deploys.Create(ctx, deployment("web"), metav1.CreateOptions{}))(t)
+	d := must(deploys.Create(ctx, gentypetest.Deployment("web"), metav1.CreateOptions{}))(t)
 
 	replicas := int32(5)
 	d.Spec.Replicas = &replicas
@@ -367,7 +370,7 @@ func TestClientDeploymentStatus(t *testing.T) {
 		t.Errorf("Update returned spec.replicas %d status.replicas %d, want 5 and 2", *d.Spec.Replicas, d.Status.Replicas)
 	}
 
-	status := &applyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: applyMetadata{Name: &d.Name},
+	status := &gentypetest.ApplyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: gentypetest.ApplyMetadata{Name: &d.Name},
 		Status: map[string]any{"collisionCount": 4}}
 	d = must(deploys.ApplyStatus(ctx, status, metav1.ApplyOptions{FieldManager: "status-writer"}))(t)
 	if d.Status.CollisionCount == nil || *d.Status.CollisionCount != 4 {
@@ -384,7 +387,7 @@ func TestClientDeploymentStatus(t *testing.T) {
 		t.Errorf("status Patch returned status %+v", d.Status)
 	}
 
-	spec := &applyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: applyMetadata{Name: &d.Name},
+	spec := &gentypetest.ApplyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: gentypetest.ApplyMetadata{Name: &d.Name},
 		Spec: map[string]any{"paused": true}}
 	d = must(deploys.Apply(ctx, spec, metav1.ApplyOptions{FieldManager: "pauser"}))(t)
 	if !d.Spec.Paused || d.Status.ReadyReplicas != 1 {
@@ -416,8 +419,8 @@ func TestClientClusterScoped(t *testing.T) {
 	if got := names(list.Items); !slices.Equal(got, []string{name}) {
 		t.Errorf("List(gentype=%s) = %v, want [%s]", run, got, name)
 	}
-	labelled := &applyConfig{APIVersion: "v1", Kind: "Namespace",
-		Metadata: applyMetadata{Name: &name, Labels: map[string]string{"applied": "yes"}}}
+	labelled := &gentypetest.ApplyConfig{APIVersion: "v1", Kind: "Namespace",
+		Metadata: gentypetest.ApplyMetadata{Name: &name, Labels: map[string]string{"applied": "yes"}}}
 	applied := must(nss.Apply(ctx, labelled, metav1.ApplyOptions{FieldManager: "labeller"}))(t)
 	if applied.Labels["applied"] != "yes" || applied.Labels["gentype"] != run {
 		t.Errorf("Apply returned labels %v", applied.Labels)
@@ -451,10 +454,10 @@ func TestClientPrefersProtobuf(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log requestLog
-			cms := gentype.NewClient("configmaps", restClient(t, corev1.SchemeGroupVersion, &log), parameterCodec, ns,
-				newConfigMap, tc.options...)
+			cms := gentype.NewClient("configmaps", restClient(t, corev1.SchemeGroupVersion, &log), gentypetest.ParameterCodec, ns,
+				gentypetest.NewConfigMap, tc.options...)
 			name := strings.ReplaceAll(tc.name, " ", "-")
-			must(cms.Create(ctx, configMap(name, nil, map[string]string{"k": "v"}), metav1.CreateOptions{}))(t)
+			must(cms.Create(ctx, gentypetest.ConfigMap(name, nil, map[string]string{"k": "v"}), metav1.CreateOptions{}))(t)
 			got := must(cms.Get(ctx, name, metav1.GetOptions{}))(t)
 			if got.Data["k"] != "v" {
 				t.Errorf("Get returned data %v", got.Data)
@@ -473,7 +476,7 @@ func TestClientPrefersProtobuf(t *testing.T) {
 
 // configMapsClient has the shape client-gen emits for a typed client with every verb.
 type configMapsClient struct {
-	*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
+	*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig]
 }
 
 // An extension verb in a generated client builds its request from GetClient and GetNamespace.

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
+	"github.com/kgen-dev/kgen/runtime/gentype/internal/gentypetest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
 
@@ -30,7 +31,7 @@ var (
 
 // newFake returns a Fake wired to an ObjectTracker the way a generated fake clientset wires it.
 func newFake(objects ...runtime.Object) (*ktesting.Fake, ktesting.ObjectTracker) {
-	tracker := ktesting.NewObjectTracker(scheme, codecs.UniversalDecoder())
+	tracker := ktesting.NewObjectTracker(gentypetest.Scheme, gentypetest.Codecs.UniversalDecoder())
 	for _, obj := range objects {
 		if err := tracker.Add(obj); err != nil {
 			panic(err)
@@ -45,9 +46,9 @@ func newFake(objects ...runtime.Object) (*ktesting.Fake, ktesting.ObjectTracker)
 	return fake, tracker
 }
 
-func fakeConfigMaps(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig] {
-	return gentypefake.NewFakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig](
-		fake, namespace, configMapsGVR, configMapGVK, newConfigMap, newConfigMapList,
+func fakeConfigMaps(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig] {
+	return gentypefake.NewFakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig](
+		fake, namespace, configMapsGVR, configMapGVK, gentypetest.NewConfigMap, gentypetest.NewConfigMapList,
 		func(dst, src *corev1.ConfigMapList) { dst.ListMeta = src.ListMeta },
 		func(l *corev1.ConfigMapList) []*corev1.ConfigMap { return gentypefake.ToPointerSlice(l.Items) },
 		func(l *corev1.ConfigMapList, items []*corev1.ConfigMap) {
@@ -55,9 +56,9 @@ func fakeConfigMaps(fake *ktesting.Fake, namespace string) *gentypefake.FakeClie
 		})
 }
 
-func fakeDeployments(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig] {
-	return gentypefake.NewFakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyConfig](
-		fake, namespace, deploymentGVR, deploymentGVK, newDeployment, newDeploymentList,
+func fakeDeployments(fake *ktesting.Fake, namespace string) *gentypefake.FakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *gentypetest.ApplyConfig] {
+	return gentypefake.NewFakeClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *gentypetest.ApplyConfig](
+		fake, namespace, deploymentGVR, deploymentGVK, gentypetest.NewDeployment, gentypetest.NewDeploymentList,
 		func(dst, src *appsv1.DeploymentList) { dst.ListMeta = src.ListMeta },
 		func(l *appsv1.DeploymentList) []*appsv1.Deployment { return gentypefake.ToPointerSlice(l.Items) },
 		func(l *appsv1.DeploymentList, items []*appsv1.Deployment) {
@@ -67,7 +68,7 @@ func fakeDeployments(fake *ktesting.Fake, namespace string) *gentypefake.FakeCli
 
 func fakeNamespaces(fake *ktesting.Fake) *gentypefake.FakeClientWithList[*corev1.Namespace, *corev1.NamespaceList] {
 	return gentypefake.NewFakeClientWithList[*corev1.Namespace, *corev1.NamespaceList](
-		fake, "", namespacesGVR, namespaceGVK, newNamespace, newNamespaceList,
+		fake, "", namespacesGVR, namespaceGVK, gentypetest.NewNamespace, gentypetest.NewNamespaceList,
 		func(dst, src *corev1.NamespaceList) { dst.ListMeta = src.ListMeta },
 		func(l *corev1.NamespaceList) []*corev1.Namespace { return gentypefake.ToPointerSlice(l.Items) },
 		func(l *corev1.NamespaceList, items []*corev1.Namespace) {
@@ -93,7 +94,7 @@ func TestFakeClientVerbsRecordActionsAndReachTheTracker(t *testing.T) {
 	fake, tracker := newFake()
 	cms := fakeConfigMaps(fake, "team")
 
-	created := must(cms.Create(ctx, configMap("a", map[string]string{"app": "x"}, map[string]string{"k": "1"}), metav1.CreateOptions{FieldManager: "test"}))(t)
+	created := must(cms.Create(ctx, gentypetest.ConfigMap("a", map[string]string{"app": "x"}, map[string]string{"k": "1"}), metav1.CreateOptions{FieldManager: "test"}))(t)
 	if created.Name != "a" || created.Namespace != "team" {
 		t.Fatalf("Create returned %s/%s, want team/a", created.Namespace, created.Name)
 	}
@@ -110,7 +111,7 @@ func TestFakeClientVerbsRecordActionsAndReachTheTracker(t *testing.T) {
 	if patched.Data["p"] != "yes" || patched.Data["k"] != "2" {
 		t.Fatalf("Patch returned data %v", patched.Data)
 	}
-	applied := must(cms.Apply(ctx, configMapApply("a", map[string]string{"applied": "1"}), metav1.ApplyOptions{FieldManager: "test", Force: true}))(t)
+	applied := must(cms.Apply(ctx, gentypetest.ConfigMapApply("a", map[string]string{"applied": "1"}), metav1.ApplyOptions{FieldManager: "test", Force: true}))(t)
 	if applied.Data["applied"] != "1" {
 		t.Fatalf("Apply returned data %v", applied.Data)
 	}
@@ -124,8 +125,8 @@ func TestFakeClientVerbsRecordActionsAndReachTheTracker(t *testing.T) {
 	if _, err := tracker.Get(configMapsGVR, "team", "a"); !apierrors.IsNotFound(err) {
 		t.Fatalf("after Delete the tracker still has the object (err %v)", err)
 	}
-	must(cms.Create(ctx, configMap("b", map[string]string{"app": "x"}, nil), metav1.CreateOptions{}))(t)
-	must(cms.Create(ctx, configMap("c", map[string]string{"app": "y"}, nil), metav1.CreateOptions{}))(t)
+	must(cms.Create(ctx, gentypetest.ConfigMap("b", map[string]string{"app": "x"}, nil), metav1.CreateOptions{}))(t)
+	must(cms.Create(ctx, gentypetest.ConfigMap("c", map[string]string{"app": "y"}, nil), metav1.CreateOptions{}))(t)
 	if err := cms.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "app=x"}); err != nil {
 		t.Fatal(err)
 	}
@@ -177,13 +178,13 @@ func TestFakeClientStatusVerbsUseTheStatusSubresource(t *testing.T) {
 	fake, _ := newFake()
 	deployments := fakeDeployments(fake, "apps")
 
-	d := must(deployments.Create(ctx, deployment("web"), metav1.CreateOptions{}))(t)
+	d := must(deployments.Create(ctx, gentypetest.Deployment("web"), metav1.CreateOptions{}))(t)
 	d.Status.ObservedGeneration = 7
 	d = must(deployments.UpdateStatus(ctx, d, metav1.UpdateOptions{}))(t)
 	if d.Status.ObservedGeneration != 7 {
 		t.Fatalf("UpdateStatus returned status %+v", d.Status)
 	}
-	applied := &applyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: applyMetadata{Name: &d.Name},
+	applied := &gentypetest.ApplyConfig{APIVersion: "apps/v1", Kind: "Deployment", Metadata: gentypetest.ApplyMetadata{Name: &d.Name},
 		Status: map[string]any{"collisionCount": 3}}
 	d = must(deployments.ApplyStatus(ctx, applied, metav1.ApplyOptions{FieldManager: "status-writer"}))(t)
 	if d.Status.CollisionCount == nil || *d.Status.CollisionCount != 3 {
@@ -294,16 +295,16 @@ func TestFakeClientApplyRejectsBadInputWithoutRecording(t *testing.T) {
 	opts := metav1.ApplyOptions{FieldManager: "test"}
 	for name, call := range map[string]func() error{
 		"nil configuration": func() error { _, err := cms.Apply(ctx, nil, opts); return err },
-		"nil name":          func() error { _, err := cms.Apply(ctx, &applyConfig{}, opts); return err },
-		"empty name":        func() error { _, err := cms.ApplyStatus(ctx, configMapApply("", nil), opts); return err },
+		"nil name":          func() error { _, err := cms.Apply(ctx, &gentypetest.ApplyConfig{}, opts); return err },
+		"empty name":        func() error { _, err := cms.ApplyStatus(ctx, gentypetest.ConfigMapApply("", nil), opts); return err },
 		"unencodable": func() error {
-			unencodable := configMapApply("a", nil)
+			unencodable := gentypetest.ConfigMapApply("a", nil)
 			unencodable.Spec = map[string]any{"c": make(chan int)}
 			_, err := cms.Apply(ctx, unencodable, opts)
 			return err
 		},
 		"no field manager": func() error {
-			_, err := cms.Apply(ctx, configMapApply("a", nil), metav1.ApplyOptions{})
+			_, err := cms.Apply(ctx, gentypetest.ConfigMapApply("a", nil), metav1.ApplyOptions{})
 			return err
 		},
 	} {
@@ -331,7 +332,7 @@ func TestFakeClientReactorResults(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "*v1.Secret") || got == nil {
 		t.Errorf("Get with a reactor returning a Secret: (%v, %v), want an empty ConfigMap and a type error", got, err)
 	}
-	created, err := cms.Create(ctx, configMap("x", nil, nil), metav1.CreateOptions{})
+	created, err := cms.Create(ctx, gentypetest.ConfigMap("x", nil, nil), metav1.CreateOptions{})
 	if !apierrors.IsForbidden(err) || created == nil || created.Name != "" {
 		t.Errorf("Create with a failing reactor: (%v, %v), want an empty ConfigMap and Forbidden", created, err)
 	}
@@ -375,7 +376,7 @@ func TestFakeClientWatch(t *testing.T) {
 	w := must(cms.Watch(ctx, metav1.ListOptions{LabelSelector: "app=web"}))(t)
 	defer w.Stop()
 
-	must(cms.Create(ctx, configMap("a", map[string]string{"app": "web"}, nil), metav1.CreateOptions{}))(t)
+	must(cms.Create(ctx, gentypetest.ConfigMap("a", map[string]string{"app": "web"}, nil), metav1.CreateOptions{}))(t)
 	select {
 	case ev := <-w.ResultChan():
 		if cm, ok := ev.Object.(*corev1.ConfigMap); ev.Type != watch.Added || !ok || cm.Name != "a" {
@@ -393,12 +394,12 @@ func TestFakeClientWatch(t *testing.T) {
 func TestFakeClientWithoutListOrApply(t *testing.T) {
 	ctx := context.Background()
 	fake, _ := newFake()
-	plain := gentypefake.NewFakeClient(fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
-	must(plain.Create(ctx, configMap("a", nil, nil), metav1.CreateOptions{}))(t)
+	plain := gentypefake.NewFakeClient(fake, "ns", configMapsGVR, configMapGVK, gentypetest.NewConfigMap)
+	must(plain.Create(ctx, gentypetest.ConfigMap("a", nil, nil), metav1.CreateOptions{}))(t)
 	must(plain.Get(ctx, "a", metav1.GetOptions{}))(t)
 
-	withApply := gentypefake.NewFakeClientWithApply[*corev1.ConfigMap, *applyConfig](fake, "ns", configMapsGVR, configMapGVK, newConfigMap)
-	got := must(withApply.Apply(ctx, configMapApply("a", map[string]string{"x": "y"}), metav1.ApplyOptions{FieldManager: "m"}))(t)
+	withApply := gentypefake.NewFakeClientWithApply[*corev1.ConfigMap, *gentypetest.ApplyConfig](fake, "ns", configMapsGVR, configMapGVK, gentypetest.NewConfigMap)
+	got := must(withApply.Apply(ctx, gentypetest.ConfigMapApply("a", map[string]string{"x": "y"}), metav1.ApplyOptions{FieldManager: "m"}))(t)
 	if got.Data["x"] != "y" {
 		t.Errorf("Apply returned data %v", got.Data)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgen-dev/kgen/runtime/gentype"
 	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
+	"github.com/kgen-dev/kgen/runtime/gentype/internal/gentypetest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
 )
 
@@ -26,8 +27,8 @@ type configMapInterface interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*corev1.ConfigMapList, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (result *corev1.ConfigMap, err error)
-	Apply(ctx context.Context, configMap *applyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
-	ApplyStatus(ctx context.Context, configMap *applyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
+	Apply(ctx context.Context, configMap *gentypetest.ApplyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
+	ApplyStatus(ctx context.Context, configMap *gentypetest.ApplyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
 }
 
 // configMapReader is the interface client-gen emits for a type limited to get, list and watch.
@@ -40,25 +41,25 @@ type configMapReader interface {
 // configMapApplier is the interface client-gen emits for a type with apply but without list.
 type configMapApplier interface {
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.ConfigMap, error)
-	Apply(ctx context.Context, configMap *applyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
+	Apply(ctx context.Context, configMap *gentypetest.ApplyConfig, opts metav1.ApplyOptions) (result *corev1.ConfigMap, err error)
 }
 
 // The structs below have the shape client-gen emits; the assignments prove that embedding the
 // gentype clients satisfies the generated interfaces and leaves the generated fake's Fake field usable.
 type (
 	configMapsClient struct {
-		*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
+		*gentype.ClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig]
 	}
 	configMapsReaderClient struct {
 		*gentype.ClientWithList[*corev1.ConfigMap, *corev1.ConfigMapList]
 	}
 	configMapsApplierClient struct {
-		*gentype.ClientWithApply[*corev1.ConfigMap, *applyConfig]
+		*gentype.ClientWithApply[*corev1.ConfigMap, *gentypetest.ApplyConfig]
 	}
 	fakeGroup struct{ *ktesting.Fake }
 
 	fakeConfigMapsClient struct {
-		*gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyConfig]
+		*gentypefake.FakeClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *gentypetest.ApplyConfig]
 		Fake *fakeGroup
 	}
 	fakeConfigMapsReaderClient struct {
@@ -66,7 +67,7 @@ type (
 		Fake *fakeGroup
 	}
 	fakeConfigMapsApplierClient struct {
-		*gentypefake.FakeClientWithApply[*corev1.ConfigMap, *applyConfig]
+		*gentypefake.FakeClientWithApply[*corev1.ConfigMap, *gentypetest.ApplyConfig]
 		Fake *fakeGroup
 	}
 )

@@ -57,10 +57,8 @@ func runDeepCopyGen(b *testing.B, bin, dir string) {
 		return cmd
 	}
 	// One untimed run first, so that both tools see a warm build cache (kgen reads the dependencies'
-	// export data from it) and warm page cache; -short (make bench-test) only checks that they run.
-	if !testing.Short() {
-		run()
-	}
+	// export data from it) and warm page cache.
+	run()
 	var wall time.Duration
 	var peakKB int64
 	var files int

@@ -15,7 +15,7 @@ import (
 // applyconfiguration-gen, client-gen, lister-gen, informer-gen) over all of k8s.io/api, copied once into a
 // writable module because the helpers write into the input packages. kgen runs everything in one process
 // from one load; code-generator runs its commands one after the other, as kube_codegen.sh does. After one
-// untimed warm-up run (skipped with -short), an iteration generates everything into a fresh output
+// untimed warm-up run, an iteration generates everything into a fresh output
 // directory; the metrics are wall seconds for the whole run and the peak RSS of its largest process.
 // Run with -benchtime=1x:
 //
@@ -81,9 +81,7 @@ func BenchmarkKgenGenerate(b *testing.B) {
 				}
 				return wall, peakKB
 			}
-			if !testing.Short() {
-				run(b.TempDir())
-			}
+			run(b.TempDir())
 			var wall time.Duration
 			var peakKB int64
 			var files int

@@ -63,6 +63,7 @@ type Typed[T comparable] struct {
 	getters    int          // Gets waiting for an item
 	items      itemTable[T] // every item queued or in progress
 	levels     levels[T]
+	cache      addCache[T] // hot items whose Add changes nothing
 
 	shuttingDown bool
 	draining     bool
@@ -122,11 +123,14 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 
 // Add queues item at the default priority 0.
 func (q *Typed[T]) Add(item T) {
+	h := q.items.hash(item)
+	if q.cache.absorbs(h, item) {
+		return
+	}
 	var now time.Time
 	if q.metrics != nil {
 		now = q.clock.Now()
 	}
-	h := q.items.hash(item)
 	q.mu.Lock()
 	q.addLocked(item, h, 0, now)
 	q.mu.Unlock()
@@ -145,17 +149,25 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 	switch {
 	case !found:
 		q.items.insertAt(i, h, item, itemState{seq: q.push(item, p), priority: p})
+		q.cache.set(h, item, p >= 0)
 	case q.levels.queued(st.priority, st.seq):
 		if p > st.priority { // raise: the entry at the old priority goes stale
 			*st = itemState{seq: q.push(item, p), priority: p}
 			q.queued--
 			q.stale++
+			q.cache.set(h, item, p >= 0)
+		} else if st.priority >= 0 {
+			q.cache.cache(h, item)
 		}
 		return
 	case !st.dirty:
 		st.dirty, st.requeuePriority = true, p
+		q.cache.set(h, item, p >= 0)
 	default:
 		st.requeuePriority = max(st.requeuePriority, p)
+		if st.requeuePriority >= 0 {
+			q.cache.cache(h, item)
+		}
 		return
 	}
 	if q.metrics != nil {
@@ -205,6 +217,9 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		e = q.levels.pop()
 	}
 	q.queued--
+	if q.cache.used {
+		q.cache.taken(q.items.hash(e.item), e.item)
+	}
 	if q.queued == 0 && q.stale > 0 {
 		q.levels.reset()
 		q.stale = 0

@@ -204,3 +204,45 @@ func TestGoGenerateReplacesStaleFilesByTombstones(t *testing.T) {
 		t.Fatalf("Write outside go generate = %+v, %v; want the stale file removed", res, err)
 	}
 }
+
+func TestStaleMarkersAreFoundInLongHeadersOnly(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("// A long licence line of the boilerplate header, repeated well past one read.\n", 200)
+	staleLong := filepath.Join(root, "long.go")
+	inBody := filepath.Join(root, "body.go")
+	noClause := filepath.Join(root, "noclause.go")
+	writeFiles(t, map[string]string{
+		staleLong: long + marker + "package a\n",
+		inBody:    "package a\n\n" + long + marker,
+		noClause:  long + marker,
+	})
+	set := NewSet("test-gen", root)
+	res, err := set.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{staleLong, noClause}; strings.Join(res.RemovedPaths, ",") != strings.Join(want, ",") {
+		t.Fatalf("removed %v, want %v (a marker after the package clause is not a header)", res.RemovedPaths, want)
+	}
+}
+
+func TestWrittenFilesHaveSourcePermissions(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "a", "file.go")
+	set := NewSet("test-gen", root)
+	set.Add(p, []byte(marker+"package a\n"))
+	if _, err := set.Write(); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.Mode().Perm(); got&0o644 != 0o644 || got&0o111 != 0 {
+		t.Fatalf("mode %v, want readable by all and writable by the owner (0644 less the umask)", got)
+	}
+	entries, err := os.ReadDir(filepath.Dir(p))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("directory holds %v (%v), want only file.go", entries, err)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v2"
-
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
 )
 
@@ -92,7 +90,7 @@ func (r *renderer) schemaYAML() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		out, err := yaml.Marshal(s)
+		out, err := marshalSchema(s)
 		return string(out), err
 	}
 	for _, a := range r.g.order {
@@ -103,7 +101,7 @@ func (r *renderer) schemaYAML() (string, error) {
 			return "", err
 		}
 	}
-	out, err := yaml.Marshal(r.g.schema.build())
+	out, err := marshalSchema(r.g.schema.build())
 	return string(out), err
 }
 

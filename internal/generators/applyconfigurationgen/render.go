@@ -20,6 +20,8 @@ type renderer struct {
 	out *output.Set
 	// pending are the rendered files waiting to be formatted (format).
 	pending []pendingFile
+	// irregular records that the type rendered last used an array length gofmt may respace.
+	irregular bool
 }
 
 // pendingFile is a rendered file before formatting.
@@ -130,6 +132,7 @@ func (r *renderer) typeString(f *gofile.File, t *goType) string {
 	case sliceKind:
 		return "[]" + r.typeString(f, t.elem)
 	case arrayKind:
+		r.irregular = r.irregular || !isDecimal(t.length)
 		return "[" + t.length + "]" + r.typeString(f, t.elem)
 	case mapKind:
 		return "map[" + r.typeString(f, t.key) + "]" + r.typeString(f, t.elem)
@@ -233,6 +236,9 @@ func (r *renderer) typeFile(a *acType) error {
 		fmt.Fprintf(&b, "\t%s %s `json:\"%s,omitempty\"`\n", m.name, r.shape(f, m.typ).fieldType, m.jsonName)
 	}
 	b.WriteString("}\n\n")
+	head := b.String()
+	b.Reset()
+	r.irregular = false
 
 	// Constructor.
 	switch {
@@ -264,7 +270,14 @@ func (r *renderer) typeFile(a *acType) error {
 		return err
 	}
 	b.WriteString(getters.String())
-	return r.add(f, a.dir, strings.ToLower(name)+".go", b.String())
+	// The declarations after the struct are the generator's own text: only the struct's comments and
+	// an array length come from the input and need formatting.
+	if r.irregular {
+		head += b.String()
+	} else {
+		f.AppendFormatted(b.String())
+	}
+	return r.add(f, a.dir, strings.ToLower(name)+".go", head)
 }
 
 // extractors renders Extract<Type>From, Extract<Type> and one Extract<Type><Subresource> per subresource.
@@ -422,4 +435,17 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// isDecimal reports whether s is a decimal literal, which gofmt leaves as it is.
+func isDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

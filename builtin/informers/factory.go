@@ -53,31 +53,39 @@ import (
 )
 
 // SharedInformerOption configures a SharedInformerFactory.
-type SharedInformerOption = runtimeinformers.FactoryOption
+type SharedInformerOption func(*sharedInformerFactory) *sharedInformerFactory
 
 // WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
 func WithCustomResyncConfig(resyncConfig map[v1.Object]time.Duration) SharedInformerOption {
-	return runtimeinformers.WithCustomResyncConfig(resyncConfig)
+	return option(runtimeinformers.WithCustomResyncConfig(resyncConfig))
 }
 
 // WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerOption {
-	return runtimeinformers.WithTweakListOptions(tweakListOptions)
+	return option(runtimeinformers.WithTweakListOptions(tweakListOptions))
 }
 
 // WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
-	return runtimeinformers.WithNamespace(namespace)
+	return option(runtimeinformers.WithNamespace(namespace))
 }
 
 // WithTransform makes every informer of the factory pass objects through transform before caching them.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
-	return runtimeinformers.WithTransform(transform)
+	return option(runtimeinformers.WithTransform(transform))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
 func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
-	return runtimeinformers.WithInformerName(informerName)
+	return option(runtimeinformers.WithInformerName(informerName))
+}
+
+// option applies a runtime/informers option to the factory's shared informer plumbing.
+func option(o runtimeinformers.FactoryOption) SharedInformerOption {
+	return func(f *sharedInformerFactory) *sharedInformerFactory {
+		o(f.Factory)
+		return f
+	}
 }
 
 type sharedInformerFactory struct {
@@ -99,7 +107,11 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 
 // NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
-	return &sharedInformerFactory{Factory: runtimeinformers.NewFactory(defaultResync, options...), client: client}
+	f := &sharedInformerFactory{Factory: runtimeinformers.NewFactory(defaultResync), client: client}
+	for _, o := range options {
+		f = o(f)
+	}
+	return f
 }
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.

@@ -12,6 +12,9 @@ import (
 
 	"github.com/kgen-dev/kgen/builtin/informers"
 	informersappsv1 "github.com/kgen-dev/kgen/builtin/informers/apps/v1"
+	informerscorev1 "github.com/kgen-dev/kgen/builtin/informers/core/v1"
+	"github.com/kgen-dev/kgen/builtin/informers/internalinterfaces"
+	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	"github.com/kgen-dev/kgen/builtin/kubernetes/fake"
 	listersappsv1 "github.com/kgen-dev/kgen/builtin/listers/apps/v1"
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -104,5 +107,56 @@ func TestTypedViewsOfStandaloneInformers(t *testing.T) {
 	}
 	if _, err := view.Lister().Deployments("a").Get("nope"); err == nil {
 		t.Fatal("the view's lister found a deployment in an empty cache")
+	}
+}
+
+// TestFactoryOptionsAndCustomInformers checks the generated options configure the factory they return
+// (resync per type, transform, informer name) and that informers users write themselves go through
+// InformerFor as internalinterfaces.NewInformerFunc values or plain functions.
+func TestFactoryOptionsAndCustomInformers(t *testing.T) {
+	name, err := cache.NewInformerName("builtin-informers-options-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	cs := fake.NewSimpleClientset(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "c", Annotations: map[string]string{"big": "x"}}})
+	factory := informers.NewSharedInformerFactoryWithOptions(cs, time.Hour,
+		informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.ConfigMap{}: time.Minute}),
+		informers.WithTransform(func(obj any) (any, error) {
+			if cm, ok := obj.(*corev1.ConfigMap); ok {
+				cm.Annotations = nil
+			}
+			return obj, nil
+		}),
+		informers.WithInformerName(name))
+	if factory.InformerName() != name {
+		t.Errorf("InformerName() = %v; want the WithInformerName name", factory.InformerName())
+	}
+
+	resyncs := map[string]time.Duration{}
+	var newConfigMaps internalinterfaces.NewInformerFunc = func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		resyncs["configmaps"] = resync
+		return informerscorev1.NewConfigMapInformer(client, "a", resync, cache.Indexers{})
+	}
+	newSecrets := func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		resyncs["secrets"] = resync
+		return informerscorev1.NewSecretInformer(client, "a", resync, cache.Indexers{})
+	}
+	configMaps := factory.InformerFor(&corev1.ConfigMap{}, newConfigMaps)
+	factory.InformerFor(&corev1.Secret{}, newSecrets)
+	if factory.InformerFor(&corev1.ConfigMap{}, newConfigMaps) != configMaps {
+		t.Fatal("InformerFor built a second config map informer")
+	}
+	if resyncs["configmaps"] != time.Minute || resyncs["secrets"] != time.Hour || len(resyncs) != 2 {
+		t.Errorf("informers built with resync periods %v; want configmaps 1m (custom), secrets 1h (default)", resyncs)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	factory.Start(ctx.Done())
+	defer func() { cancel(); factory.Shutdown() }()
+	factory.WaitForCacheSync(ctx.Done())
+	cached, ok, err := configMaps.GetIndexer().GetByKey("a/c")
+	if err != nil || !ok || cached.(*corev1.ConfigMap).Annotations != nil {
+		t.Errorf("cached config map %v, %v, %v; want it transformed (no annotations)", cached, ok, err)
 	}
 }

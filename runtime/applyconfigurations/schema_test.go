@@ -1,12 +1,12 @@
 package applyconfigurations_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/kgen-dev/kgen/runtime/applyconfigurations"
@@ -70,57 +70,42 @@ type configMapConfig struct {
 }
 
 func TestExtractIntoTakesTheManagersFields(t *testing.T) {
-	s := applyconfigurations.NewSchema(configMapSchema)
+	p := applyconfigurations.NewSchema(configMapSchema).Parser()
 	var got configMapConfig
-	if err := applyconfigurations.ExtractInto(configMap(), s, "io.k8s.api.core.v1.ConfigMap", "alice", &got, ""); err != nil {
+	if err := applyconfigurations.ExtractInto(configMap(), p, "io.k8s.api.core.v1.ConfigMap", "alice", &got, ""); err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Data) != 1 || got.Data["a"] != "1" || got.Kind == nil || *got.Kind != "ConfigMap" {
 		t.Errorf("extracted %+v; want data a only, with the kind", got)
 	}
 	var none configMapConfig
-	if err := applyconfigurations.ExtractInto(configMap(), s, "io.k8s.api.core.v1.ConfigMap", "bob", &none, ""); err != nil || none.Data != nil {
+	if err := applyconfigurations.ExtractInto(configMap(), p, "io.k8s.api.core.v1.ConfigMap", "bob", &none, ""); err != nil || none.Data != nil {
 		t.Errorf("a manager without fields extracted %+v, %v", none, err)
 	}
 }
 
 func TestExtractIntoFailsWithoutTheType(t *testing.T) {
-	s := applyconfigurations.NewSchema(configMapSchema)
+	p := applyconfigurations.NewSchema(configMapSchema).Parser()
 	var got configMapConfig
-	err := applyconfigurations.ExtractInto(configMap(), s, "io.k8s.api.core.v1.Secret", "alice", &got, "")
+	err := applyconfigurations.ExtractInto(configMap(), p, "io.k8s.api.core.v1.Secret", "alice", &got, "")
 	if err == nil || !strings.Contains(err.Error(), "has no type io.k8s.api.core.v1.Secret") {
 		t.Errorf("ExtractInto with a type missing from the schema = %v; want an error naming it", err)
 	}
 }
 
-func TestInvalidSchema(t *testing.T) {
-	s := applyconfigurations.NewSchema(typed.YAMLObject("types: [not: {a: valid"))
-	var got configMapConfig
-	if err := applyconfigurations.ExtractInto(configMap(), s, "io.k8s.api.core.v1.ConfigMap", "alice", &got, ""); err == nil {
-		t.Error("ExtractInto with an unparsable schema succeeded")
+func TestSchemaParsesOnce(t *testing.T) {
+	s := applyconfigurations.NewSchema(configMapSchema)
+	if p := s.Parser(); p != s.Parser() || !p.Type("io.k8s.api.core.v1.ConfigMap").IsValid() {
+		t.Error("Parser did not return one parser holding the schema's types")
 	}
+}
+
+func TestInvalidSchemaPanics(t *testing.T) {
+	s := applyconfigurations.NewSchema(typed.YAMLObject("types: [not: {a: valid"))
 	defer func() {
-		if recover() == nil {
-			t.Error("Parser of an unparsable schema did not panic")
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "parsing the apply configurations' schema") {
+			t.Errorf("Parser of an unparsable schema panicked with %v; want a parse error", r)
 		}
 	}()
 	s.Parser()
-}
-
-func TestTypeConverter(t *testing.T) {
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	tc := applyconfigurations.NewSchema(configMapSchema).TypeConverter(scheme)
-	obj, err := tc.ObjectToTyped(configMap())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := obj.Validate(); err != nil {
-		t.Errorf("typed ConfigMap does not validate: %v", err)
-	}
-	if _, err := tc.ObjectToTyped(&corev1.Secret{}); err == nil {
-		t.Error("a Secret converted with a schema that only has ConfigMap")
-	}
 }

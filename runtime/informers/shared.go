@@ -8,15 +8,12 @@ import (
 	"github.com/kgen-dev/kgen/runtime/cache"
 )
 
-// NewInformerFunc builds the informer of one object type from a clientset of type C and the type's resync
-// period; a generated internalinterfaces.NewInformerFunc is this type for its clientset.
-type NewInformerFunc[C any] func(client C, resyncPeriod time.Duration) cache.SharedIndexInformer
-
-// SharedInformerFactory is what a generated factory over a clientset of type C offers the informers of its
-// types: a generated internalinterfaces.SharedInformerFactory satisfies it.
-type SharedInformerFactory[C any] interface {
+// SharedInformerFactory is what a generated factory offers the informers of its types: a generated
+// internalinterfaces.SharedInformerFactory satisfies it, with F its internalinterfaces.NewInformerFunc, a
+// function building one type's informer from the factory's clientset of type C and the type's resync period.
+type SharedInformerFactory[C any, F ~func(C, time.Duration) cache.SharedIndexInformer] interface {
 	// InformerFor returns the one informer of obj's type, made by newFunc on first request.
-	InformerFor(obj runtime.Object, newFunc NewInformerFunc[C]) cache.SharedIndexInformer
+	InformerFor(obj runtime.Object, newFunc F) cache.SharedIndexInformer
 	// InformerName is the name the factory's informers publish metrics under, nil if none.
 	InformerName() *cache.InformerName
 }
@@ -48,16 +45,18 @@ func (s Shared[L, I]) TypedInformer() I { return s.typed() }
 // NewShared returns factory f's shared informer of the objects of example's type. On first request
 // newInformer builds it with the factory's informer name, a namespace index and tweak; newLister reads its
 // cache and toTyped gives its typed view.
-func NewShared[C any, L any, I cache.SharedIndexInformer](f SharedInformerFactory[C], example runtime.Object, tweak TweakListOptionsFunc,
-	newInformer func(C, InformerOptions) I, newLister func(cache.Indexer) L, toTyped func(cache.SharedIndexInformer) I) Shared[L, I] {
-	build := func(client C, resyncPeriod time.Duration) cache.SharedIndexInformer {
+func NewShared[C any, F ~func(C, time.Duration) cache.SharedIndexInformer, L any, I cache.SharedIndexInformer](
+	f SharedInformerFactory[C, F], example runtime.Object, tweak TweakListOptionsFunc,
+	newInformer func(C, InformerOptions) I, newLister func(cache.Indexer) L, toTyped func(cache.SharedIndexInformer) I,
+) Shared[L, I] {
+	build := F(func(client C, resyncPeriod time.Duration) cache.SharedIndexInformer {
 		return newInformer(client, InformerOptions{
 			ResyncPeriod:     resyncPeriod,
 			Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			InformerName:     f.InformerName(),
 			TweakListOptions: tweak,
 		})
-	}
+	})
 	informer := func() cache.SharedIndexInformer { return f.InformerFor(example, build) }
 	return Shared[L, I]{
 		informer: informer,

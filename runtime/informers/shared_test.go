@@ -12,10 +12,13 @@ import (
 	"github.com/kgen-dev/kgen/runtime/informers"
 )
 
+// newInformerFunc stands for a generated internalinterfaces.NewInformerFunc.
+type newInformerFunc func(listWatchClient, time.Duration) cache.SharedIndexInformer
+
 // clientFactory stands for a generated factory: it hands its clientset to the informers it builds.
 type clientFactory struct{ *informers.Factory }
 
-func (f clientFactory) InformerFor(obj runtime.Object, newFunc informers.NewInformerFunc[listWatchClient]) cache.SharedIndexInformer {
+func (f clientFactory) InformerFor(obj runtime.Object, newFunc newInformerFunc) cache.SharedIndexInformer {
 	return f.Factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer { return newFunc(listWatchClient{}, resync) })
 }
 

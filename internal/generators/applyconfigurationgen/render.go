@@ -294,11 +294,11 @@ func (r *renderer) extractors(f *gofile.File, b *strings.Builder, a *acType) {
 // read from the API server: its managedFields say which fields the manager owns.
 func Extract%[1]sFrom(%[2]s %[3]s, fieldManager string, subresource string) (*%[4]s, error) {
 	b := &%[4]s{}
-	if err := %[5]s(%[2]s, %[6]s, %[7]q, fieldManager, b, subresource); err != nil {
+	if err := %[5]s(%[2]s, %[6]s(), %[7]q, fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(%[2]s.Name)
-`, name, param, obj, ac, f.Ref(RuntimePkg, "ExtractInto"), f.Ref(path.Join(r.g.cfg.OutputPkg, "internal"), "Schema"),
+`, name, param, obj, ac, f.Ref(RuntimePkg, "ExtractInto"), f.Ref(path.Join(r.g.cfg.OutputPkg, "internal"), "Parser"),
 		openAPIName(a.decl.pkg.path, name))
 	if a.client.Namespaced {
 		fmt.Fprintf(b, "\tb.WithNamespace(%s.Namespace)\n", param)

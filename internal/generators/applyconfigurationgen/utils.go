@@ -10,10 +10,12 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
 )
 
-// Packages utils.go refers to.
+// Packages utils.go and internal.go refer to.
 const (
-	pkgSchema  = "k8s.io/apimachinery/pkg/runtime/schema"
-	pkgRuntime = "k8s.io/apimachinery/pkg/runtime"
+	pkgSchema        = "k8s.io/apimachinery/pkg/runtime/schema"
+	pkgRuntime       = "k8s.io/apimachinery/pkg/runtime"
+	pkgManagedFields = "k8s.io/apimachinery/pkg/util/managedfields"
+	pkgTyped         = "sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // utils renders utils.go: ForKind and NewTypeConverter for every generated type.
@@ -56,9 +58,9 @@ func (r *renderer) utils() error {
 	b.WriteString("\t}\n\treturn nil\n}\n\n")
 	fmt.Fprintf(&b, "// NewTypeConverter returns a type converter for the types of scheme that have apply configurations\n// here, for field-managed fake clientsets (%s).\n",
 		"testing.NewFieldManagedObjectTracker")
-	fmt.Fprintf(&b, "func NewTypeConverter(scheme *%s) %s {\n\treturn %s.TypeConverter(scheme)\n}\n",
-		f.Ref(pkgRuntime, "Scheme"), f.Ref("k8s.io/apimachinery/pkg/util/managedfields", "TypeConverter"),
-		f.Ref(path.Join(pkg, "internal"), "Schema"))
+	fmt.Fprintf(&b, "func NewTypeConverter(scheme *%s) %s {\n\treturn %s(scheme, %s())\n}\n",
+		f.Ref(pkgRuntime, "Scheme"), f.Ref(pkgManagedFields, "TypeConverter"),
+		f.Ref(pkgManagedFields, "NewSchemeTypeConverter"), f.Ref(path.Join(pkg, "internal"), "Parser"))
 	return r.add(f, r.g.cfg.OutputDir, "utils.go", b.String())
 }
 
@@ -71,14 +73,14 @@ func (r *renderer) internal() error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "// Schema is the structured-merge-diff schema of the types with apply configurations, which\n// extractors and type converters read.\n")
-	fmt.Fprintf(&b, "var Schema = %s(schemaYAML)\n\n", f.Ref(RuntimePkg, "NewSchema"))
-	fmt.Fprintf(&b, "// Parser returns the parser of Schema.\nfunc Parser() *%s {\n\treturn Schema.Parser()\n}\n\n", f.Ref("sigs.k8s.io/structured-merge-diff/v6/typed", "Parser"))
+	fmt.Fprintf(&b, "// Parser returns the structured-merge-diff schema of the types with apply configurations, parsed on\n// first use, which extractors and type converters read.\n")
+	fmt.Fprintf(&b, "func Parser() *%s {\n\treturn schema.Parser()\n}\n\n", f.Ref(pkgTyped, "Parser"))
+	fmt.Fprintf(&b, "var schema = %s(schemaYAML)\n\n", f.Ref(RuntimePkg, "NewSchema"))
 	literal := "`" + yamlText + "`"
 	if strings.Contains(yamlText, "`") {
 		literal = strconv.Quote(yamlText)
 	}
-	fmt.Fprintf(&b, "var schemaYAML = %s(%s)\n", f.Ref("sigs.k8s.io/structured-merge-diff/v6/typed", "YAMLObject"), literal)
+	fmt.Fprintf(&b, "var schemaYAML = %s(%s)\n", f.Ref(pkgTyped, "YAMLObject"), literal)
 	return r.add(f, path.Join(r.g.cfg.OutputDir, "internal"), "internal.go", b.String())
 }
 

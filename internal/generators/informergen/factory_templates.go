@@ -3,7 +3,7 @@ package informergen
 const factoryTemplates = `
 {{define "internalInterfaces"}}
 // NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
-type NewInformerFunc = {{id rt.Informers.NewInformerFunc}}[{{ref .Cfg.VersionedClientsetPackage "Interface"}}]
+type NewInformerFunc func({{ref .Cfg.VersionedClientsetPackage "Interface"}}, {{ref "time" "Duration"}}) {{id rt.Cache.SharedIndexInformer}}
 
 // SharedInformerFactory is what per-type informers need from the factory.
 type SharedInformerFactory interface {
@@ -21,31 +21,39 @@ type InformerOptions = {{id rt.Informers.InformerOptions}}
 
 {{define "factory"}}{{$ii := .InternalInterfacesPkg}}{{$cs := ref .Cfg.VersionedClientsetPackage "Interface"}}
 // SharedInformerOption configures a SharedInformerFactory.
-type SharedInformerOption = {{id rt.Informers.FactoryOption}}
+type SharedInformerOption func(*sharedInformerFactory) *sharedInformerFactory
 
 // WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
 func WithCustomResyncConfig(resyncConfig map[{{id rt.Metav1.Object}}]{{ref "time" "Duration"}}) SharedInformerOption {
-	return {{id rt.Informers.WithCustomResyncConfig}}(resyncConfig)
+	return option({{id rt.Informers.WithCustomResyncConfig}}(resyncConfig))
 }
 
 // WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions {{ref $ii "TweakListOptionsFunc"}}) SharedInformerOption {
-	return {{id rt.Informers.WithTweakListOptions}}(tweakListOptions)
+	return option({{id rt.Informers.WithTweakListOptions}}(tweakListOptions))
 }
 
 // WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
-	return {{id rt.Informers.WithNamespace}}(namespace)
+	return option({{id rt.Informers.WithNamespace}}(namespace))
 }
 
 // WithTransform makes every informer of the factory pass objects through transform before caching them.
 func WithTransform(transform {{id rt.Cache.TransformFunc}}) SharedInformerOption {
-	return {{id rt.Informers.WithTransform}}(transform)
+	return option({{id rt.Informers.WithTransform}}(transform))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
 func WithInformerName(informerName *{{id rt.Cache.InformerName}}) SharedInformerOption {
-	return {{id rt.Informers.WithInformerName}}(informerName)
+	return option({{id rt.Informers.WithInformerName}}(informerName))
+}
+
+// option applies a runtime/informers option to the factory's shared informer plumbing.
+func option(o {{id rt.Informers.FactoryOption}}) SharedInformerOption {
+	return func(f *sharedInformerFactory) *sharedInformerFactory {
+		o(f.Factory)
+		return f
+	}
 }
 
 type sharedInformerFactory struct {
@@ -67,7 +75,11 @@ func NewFilteredSharedInformerFactory(client {{$cs}}, defaultResync {{ref "time"
 
 // NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client {{$cs}}, defaultResync {{ref "time" "Duration"}}, options ...SharedInformerOption) SharedInformerFactory {
-	return &sharedInformerFactory{Factory: {{id rt.Informers.NewFactory}}(defaultResync, options...), client: client}
+	f := &sharedInformerFactory{Factory: {{id rt.Informers.NewFactory}}(defaultResync), client: client}
+	for _, o := range options {
+		f = o(f)
+	}
+	return f
 }
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.

@@ -55,7 +55,7 @@ func MutatingAdmissionPolicy(name string) *MutatingAdmissionPolicyApplyConfigura
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractMutatingAdmissionPolicyFrom(mutatingAdmissionPolicy *admissionregistrationv1alpha1.MutatingAdmissionPolicy, fieldManager string, subresource string) (*MutatingAdmissionPolicyApplyConfiguration, error) {
 	b := &MutatingAdmissionPolicyApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(mutatingAdmissionPolicy, internal.Schema, "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(mutatingAdmissionPolicy, internal.Parser(), "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(mutatingAdmissionPolicy.Name)

@@ -65,7 +65,7 @@ func ValidatingAdmissionPolicyBinding(name string) *ValidatingAdmissionPolicyBin
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractValidatingAdmissionPolicyBindingFrom(validatingAdmissionPolicyBinding *admissionregistrationv1alpha1.ValidatingAdmissionPolicyBinding, fieldManager string, subresource string) (*ValidatingAdmissionPolicyBindingApplyConfiguration, error) {
 	b := &ValidatingAdmissionPolicyBindingApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(validatingAdmissionPolicyBinding, internal.Schema, "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(validatingAdmissionPolicyBinding, internal.Parser(), "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(validatingAdmissionPolicyBinding.Name)

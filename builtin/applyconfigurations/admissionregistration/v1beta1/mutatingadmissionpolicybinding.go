@@ -65,7 +65,7 @@ func MutatingAdmissionPolicyBinding(name string) *MutatingAdmissionPolicyBinding
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractMutatingAdmissionPolicyBindingFrom(mutatingAdmissionPolicyBinding *admissionregistrationv1beta1.MutatingAdmissionPolicyBinding, fieldManager string, subresource string) (*MutatingAdmissionPolicyBindingApplyConfiguration, error) {
 	b := &MutatingAdmissionPolicyBindingApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(mutatingAdmissionPolicyBinding, internal.Schema, "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(mutatingAdmissionPolicyBinding, internal.Parser(), "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(mutatingAdmissionPolicyBinding.Name)

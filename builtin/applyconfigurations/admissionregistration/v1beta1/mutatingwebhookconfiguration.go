@@ -56,7 +56,7 @@ func MutatingWebhookConfiguration(name string) *MutatingWebhookConfigurationAppl
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractMutatingWebhookConfigurationFrom(mutatingWebhookConfiguration *admissionregistrationv1beta1.MutatingWebhookConfiguration, fieldManager string, subresource string) (*MutatingWebhookConfigurationApplyConfiguration, error) {
 	b := &MutatingWebhookConfigurationApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(mutatingWebhookConfiguration, internal.Schema, "io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(mutatingWebhookConfiguration, internal.Parser(), "io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(mutatingWebhookConfiguration.Name)

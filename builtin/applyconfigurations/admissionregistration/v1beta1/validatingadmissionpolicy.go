@@ -60,7 +60,7 @@ func ValidatingAdmissionPolicy(name string) *ValidatingAdmissionPolicyApplyConfi
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractValidatingAdmissionPolicyFrom(validatingAdmissionPolicy *admissionregistrationv1beta1.ValidatingAdmissionPolicy, fieldManager string, subresource string) (*ValidatingAdmissionPolicyApplyConfiguration, error) {
 	b := &ValidatingAdmissionPolicyApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(validatingAdmissionPolicy, internal.Schema, "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(validatingAdmissionPolicy, internal.Parser(), "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(validatingAdmissionPolicy.Name)

@@ -56,7 +56,7 @@ func ValidatingWebhookConfiguration(name string) *ValidatingWebhookConfiguration
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractValidatingWebhookConfigurationFrom(validatingWebhookConfiguration *admissionregistrationv1beta1.ValidatingWebhookConfiguration, fieldManager string, subresource string) (*ValidatingWebhookConfigurationApplyConfiguration, error) {
 	b := &ValidatingWebhookConfigurationApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(validatingWebhookConfiguration, internal.Schema, "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(validatingWebhookConfiguration, internal.Parser(), "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(validatingWebhookConfiguration.Name)

@@ -59,7 +59,7 @@ func StorageVersion(name string) *StorageVersionApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractStorageVersionFrom(storageVersion *apiserverinternalv1alpha1.StorageVersion, fieldManager string, subresource string) (*StorageVersionApplyConfiguration, error) {
 	b := &StorageVersionApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(storageVersion, internal.Schema, "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(storageVersion, internal.Parser(), "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(storageVersion.Name)

@@ -68,7 +68,7 @@ func ControllerRevision(name, namespace string) *ControllerRevisionApplyConfigur
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractControllerRevisionFrom(controllerRevision *appsv1.ControllerRevision, fieldManager string, subresource string) (*ControllerRevisionApplyConfiguration, error) {
 	b := &ControllerRevisionApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(controllerRevision, internal.Schema, "io.k8s.api.apps.v1.ControllerRevision", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(controllerRevision, internal.Parser(), "io.k8s.api.apps.v1.ControllerRevision", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(controllerRevision.Name)

@@ -66,7 +66,7 @@ func ReplicaSet(name, namespace string) *ReplicaSetApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractReplicaSetFrom(replicaSet *appsv1.ReplicaSet, fieldManager string, subresource string) (*ReplicaSetApplyConfiguration, error) {
 	b := &ReplicaSetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(replicaSet, internal.Schema, "io.k8s.api.apps.v1.ReplicaSet", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(replicaSet, internal.Parser(), "io.k8s.api.apps.v1.ReplicaSet", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(replicaSet.Name)

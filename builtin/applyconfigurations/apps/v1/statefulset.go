@@ -66,7 +66,7 @@ func StatefulSet(name, namespace string) *StatefulSetApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractStatefulSetFrom(statefulSet *appsv1.StatefulSet, fieldManager string, subresource string) (*StatefulSetApplyConfiguration, error) {
 	b := &StatefulSetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(statefulSet, internal.Schema, "io.k8s.api.apps.v1.StatefulSet", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(statefulSet, internal.Parser(), "io.k8s.api.apps.v1.StatefulSet", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(statefulSet.Name)

@@ -60,7 +60,7 @@ func Deployment(name, namespace string) *DeploymentApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractDeploymentFrom(deployment *appsv1beta2.Deployment, fieldManager string, subresource string) (*DeploymentApplyConfiguration, error) {
 	b := &DeploymentApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(deployment, internal.Schema, "io.k8s.api.apps.v1beta2.Deployment", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(deployment, internal.Parser(), "io.k8s.api.apps.v1beta2.Deployment", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(deployment.Name)

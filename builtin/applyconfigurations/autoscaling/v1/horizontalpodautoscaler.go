@@ -58,7 +58,7 @@ func HorizontalPodAutoscaler(name, namespace string) *HorizontalPodAutoscalerApp
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractHorizontalPodAutoscalerFrom(horizontalPodAutoscaler *autoscalingv1.HorizontalPodAutoscaler, fieldManager string, subresource string) (*HorizontalPodAutoscalerApplyConfiguration, error) {
 	b := &HorizontalPodAutoscalerApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(horizontalPodAutoscaler, internal.Schema, "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(horizontalPodAutoscaler, internal.Parser(), "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(horizontalPodAutoscaler.Name)

@@ -61,7 +61,7 @@ func CronJob(name, namespace string) *CronJobApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCronJobFrom(cronJob *batchv1.CronJob, fieldManager string, subresource string) (*CronJobApplyConfiguration, error) {
 	b := &CronJobApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(cronJob, internal.Schema, "io.k8s.api.batch.v1.CronJob", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(cronJob, internal.Parser(), "io.k8s.api.batch.v1.CronJob", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(cronJob.Name)

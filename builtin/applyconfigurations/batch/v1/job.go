@@ -61,7 +61,7 @@ func Job(name, namespace string) *JobApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractJobFrom(job *batchv1.Job, fieldManager string, subresource string) (*JobApplyConfiguration, error) {
 	b := &JobApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(job, internal.Schema, "io.k8s.api.batch.v1.Job", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(job, internal.Parser(), "io.k8s.api.batch.v1.Job", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(job.Name)

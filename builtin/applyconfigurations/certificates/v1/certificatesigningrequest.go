@@ -68,7 +68,7 @@ func CertificateSigningRequest(name string) *CertificateSigningRequestApplyConfi
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCertificateSigningRequestFrom(certificateSigningRequest *certificatesv1.CertificateSigningRequest, fieldManager string, subresource string) (*CertificateSigningRequestApplyConfiguration, error) {
 	b := &CertificateSigningRequestApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(certificateSigningRequest, internal.Schema, "io.k8s.api.certificates.v1.CertificateSigningRequest", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(certificateSigningRequest, internal.Parser(), "io.k8s.api.certificates.v1.CertificateSigningRequest", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(certificateSigningRequest.Name)

@@ -69,7 +69,7 @@ func ClusterTrustBundle(name string) *ClusterTrustBundleApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractClusterTrustBundleFrom(clusterTrustBundle *certificatesv1alpha1.ClusterTrustBundle, fieldManager string, subresource string) (*ClusterTrustBundleApplyConfiguration, error) {
 	b := &ClusterTrustBundleApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(clusterTrustBundle, internal.Schema, "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(clusterTrustBundle, internal.Parser(), "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(clusterTrustBundle.Name)

@@ -61,7 +61,7 @@ func PodCertificateRequest(name, namespace string) *PodCertificateRequestApplyCo
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPodCertificateRequestFrom(podCertificateRequest *certificatesv1beta1.PodCertificateRequest, fieldManager string, subresource string) (*PodCertificateRequestApplyConfiguration, error) {
 	b := &PodCertificateRequestApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(podCertificateRequest, internal.Schema, "io.k8s.api.certificates.v1beta1.PodCertificateRequest", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(podCertificateRequest, internal.Parser(), "io.k8s.api.certificates.v1beta1.PodCertificateRequest", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(podCertificateRequest.Name)

@@ -58,7 +58,7 @@ func Lease(name, namespace string) *LeaseApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractLeaseFrom(lease *coordinationv1.Lease, fieldManager string, subresource string) (*LeaseApplyConfiguration, error) {
 	b := &LeaseApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(lease, internal.Schema, "io.k8s.api.coordination.v1.Lease", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(lease, internal.Parser(), "io.k8s.api.coordination.v1.Lease", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(lease.Name)

@@ -59,7 +59,7 @@ func LeaseCandidate(name, namespace string) *LeaseCandidateApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractLeaseCandidateFrom(leaseCandidate *coordinationv1alpha2.LeaseCandidate, fieldManager string, subresource string) (*LeaseCandidateApplyConfiguration, error) {
 	b := &LeaseCandidateApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(leaseCandidate, internal.Schema, "io.k8s.api.coordination.v1alpha2.LeaseCandidate", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(leaseCandidate, internal.Parser(), "io.k8s.api.coordination.v1alpha2.LeaseCandidate", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(leaseCandidate.Name)

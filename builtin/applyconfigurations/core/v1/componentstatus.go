@@ -57,7 +57,7 @@ func ComponentStatus(name string) *ComponentStatusApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractComponentStatusFrom(componentStatus *corev1.ComponentStatus, fieldManager string, subresource string) (*ComponentStatusApplyConfiguration, error) {
 	b := &ComponentStatusApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(componentStatus, internal.Schema, "io.k8s.api.core.v1.ComponentStatus", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(componentStatus, internal.Parser(), "io.k8s.api.core.v1.ComponentStatus", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(componentStatus.Name)

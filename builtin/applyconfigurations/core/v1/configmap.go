@@ -76,7 +76,7 @@ func ConfigMap(name, namespace string) *ConfigMapApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractConfigMapFrom(configMap *corev1.ConfigMap, fieldManager string, subresource string) (*ConfigMapApplyConfiguration, error) {
 	b := &ConfigMapApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(configMap, internal.Schema, "io.k8s.api.core.v1.ConfigMap", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(configMap, internal.Parser(), "io.k8s.api.core.v1.ConfigMap", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(configMap.Name)

@@ -80,7 +80,7 @@ func Endpoints(name, namespace string) *EndpointsApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractEndpointsFrom(endpoints *corev1.Endpoints, fieldManager string, subresource string) (*EndpointsApplyConfiguration, error) {
 	b := &EndpointsApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(endpoints, internal.Schema, "io.k8s.api.core.v1.Endpoints", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(endpoints, internal.Parser(), "io.k8s.api.core.v1.Endpoints", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(endpoints.Name)

@@ -58,7 +58,7 @@ func LimitRange(name, namespace string) *LimitRangeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractLimitRangeFrom(limitRange *corev1.LimitRange, fieldManager string, subresource string) (*LimitRangeApplyConfiguration, error) {
 	b := &LimitRangeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(limitRange, internal.Schema, "io.k8s.api.core.v1.LimitRange", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(limitRange, internal.Parser(), "io.k8s.api.core.v1.LimitRange", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(limitRange.Name)

@@ -61,7 +61,7 @@ func Namespace(name string) *NamespaceApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractNamespaceFrom(namespace *corev1.Namespace, fieldManager string, subresource string) (*NamespaceApplyConfiguration, error) {
 	b := &NamespaceApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(namespace, internal.Schema, "io.k8s.api.core.v1.Namespace", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(namespace, internal.Parser(), "io.k8s.api.core.v1.Namespace", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(namespace.Name)

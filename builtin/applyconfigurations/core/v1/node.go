@@ -63,7 +63,7 @@ func Node(name string) *NodeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractNodeFrom(node *corev1.Node, fieldManager string, subresource string) (*NodeApplyConfiguration, error) {
 	b := &NodeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(node, internal.Schema, "io.k8s.api.core.v1.Node", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(node, internal.Parser(), "io.k8s.api.core.v1.Node", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(node.Name)

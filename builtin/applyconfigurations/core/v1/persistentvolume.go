@@ -65,7 +65,7 @@ func PersistentVolume(name string) *PersistentVolumeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPersistentVolumeFrom(persistentVolume *corev1.PersistentVolume, fieldManager string, subresource string) (*PersistentVolumeApplyConfiguration, error) {
 	b := &PersistentVolumeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(persistentVolume, internal.Schema, "io.k8s.api.core.v1.PersistentVolume", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(persistentVolume, internal.Parser(), "io.k8s.api.core.v1.PersistentVolume", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(persistentVolume.Name)

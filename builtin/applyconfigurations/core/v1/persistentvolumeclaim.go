@@ -62,7 +62,7 @@ func PersistentVolumeClaim(name, namespace string) *PersistentVolumeClaimApplyCo
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPersistentVolumeClaimFrom(persistentVolumeClaim *corev1.PersistentVolumeClaim, fieldManager string, subresource string) (*PersistentVolumeClaimApplyConfiguration, error) {
 	b := &PersistentVolumeClaimApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(persistentVolumeClaim, internal.Schema, "io.k8s.api.core.v1.PersistentVolumeClaim", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(persistentVolumeClaim, internal.Parser(), "io.k8s.api.core.v1.PersistentVolumeClaim", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(persistentVolumeClaim.Name)

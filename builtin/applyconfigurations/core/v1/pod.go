@@ -65,7 +65,7 @@ func Pod(name, namespace string) *PodApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPodFrom(pod *corev1.Pod, fieldManager string, subresource string) (*PodApplyConfiguration, error) {
 	b := &PodApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(pod, internal.Schema, "io.k8s.api.core.v1.Pod", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(pod, internal.Parser(), "io.k8s.api.core.v1.Pod", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(pod.Name)

@@ -58,7 +58,7 @@ func PodTemplate(name, namespace string) *PodTemplateApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPodTemplateFrom(podTemplate *corev1.PodTemplate, fieldManager string, subresource string) (*PodTemplateApplyConfiguration, error) {
 	b := &PodTemplateApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(podTemplate, internal.Schema, "io.k8s.api.core.v1.PodTemplate", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(podTemplate, internal.Parser(), "io.k8s.api.core.v1.PodTemplate", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(podTemplate.Name)

@@ -65,7 +65,7 @@ func ReplicationController(name, namespace string) *ReplicationControllerApplyCo
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractReplicationControllerFrom(replicationController *corev1.ReplicationController, fieldManager string, subresource string) (*ReplicationControllerApplyConfiguration, error) {
 	b := &ReplicationControllerApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(replicationController, internal.Schema, "io.k8s.api.core.v1.ReplicationController", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(replicationController, internal.Parser(), "io.k8s.api.core.v1.ReplicationController", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(replicationController.Name)

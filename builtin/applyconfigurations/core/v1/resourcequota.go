@@ -61,7 +61,7 @@ func ResourceQuota(name, namespace string) *ResourceQuotaApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractResourceQuotaFrom(resourceQuota *corev1.ResourceQuota, fieldManager string, subresource string) (*ResourceQuotaApplyConfiguration, error) {
 	b := &ResourceQuotaApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(resourceQuota, internal.Schema, "io.k8s.api.core.v1.ResourceQuota", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(resourceQuota, internal.Parser(), "io.k8s.api.core.v1.ResourceQuota", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(resourceQuota.Name)

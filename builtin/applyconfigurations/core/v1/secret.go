@@ -74,7 +74,7 @@ func Secret(name, namespace string) *SecretApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractSecretFrom(secret *corev1.Secret, fieldManager string, subresource string) (*SecretApplyConfiguration, error) {
 	b := &SecretApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(secret, internal.Schema, "io.k8s.api.core.v1.Secret", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(secret, internal.Parser(), "io.k8s.api.core.v1.Secret", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(secret.Name)

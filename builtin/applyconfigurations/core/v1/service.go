@@ -65,7 +65,7 @@ func Service(name, namespace string) *ServiceApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractServiceFrom(service *corev1.Service, fieldManager string, subresource string) (*ServiceApplyConfiguration, error) {
 	b := &ServiceApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(service, internal.Schema, "io.k8s.api.core.v1.Service", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(service, internal.Parser(), "io.k8s.api.core.v1.Service", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(service.Name)

@@ -74,7 +74,7 @@ func ServiceAccount(name, namespace string) *ServiceAccountApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractServiceAccountFrom(serviceAccount *corev1.ServiceAccount, fieldManager string, subresource string) (*ServiceAccountApplyConfiguration, error) {
 	b := &ServiceAccountApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(serviceAccount, internal.Schema, "io.k8s.api.core.v1.ServiceAccount", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(serviceAccount, internal.Parser(), "io.k8s.api.core.v1.ServiceAccount", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(serviceAccount.Name)

@@ -73,7 +73,7 @@ func EndpointSlice(name, namespace string) *EndpointSliceApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractEndpointSliceFrom(endpointSlice *discoveryv1beta1.EndpointSlice, fieldManager string, subresource string) (*EndpointSliceApplyConfiguration, error) {
 	b := &EndpointSliceApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(endpointSlice, internal.Schema, "io.k8s.api.discovery.v1beta1.EndpointSlice", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(endpointSlice, internal.Parser(), "io.k8s.api.discovery.v1beta1.EndpointSlice", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(endpointSlice.Name)

@@ -99,7 +99,7 @@ func Event(name, namespace string) *EventApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractEventFrom(event *eventsv1beta1.Event, fieldManager string, subresource string) (*EventApplyConfiguration, error) {
 	b := &EventApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(event, internal.Schema, "io.k8s.api.events.v1beta1.Event", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(event, internal.Parser(), "io.k8s.api.events.v1beta1.Event", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(event.Name)

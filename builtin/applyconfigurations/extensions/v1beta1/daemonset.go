@@ -66,7 +66,7 @@ func DaemonSet(name, namespace string) *DaemonSetApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractDaemonSetFrom(daemonSet *extensionsv1beta1.DaemonSet, fieldManager string, subresource string) (*DaemonSetApplyConfiguration, error) {
 	b := &DaemonSetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(daemonSet, internal.Schema, "io.k8s.api.extensions.v1beta1.DaemonSet", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(daemonSet, internal.Parser(), "io.k8s.api.extensions.v1beta1.DaemonSet", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(daemonSet.Name)

@@ -65,7 +65,7 @@ func Ingress(name, namespace string) *IngressApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractIngressFrom(ingress *extensionsv1beta1.Ingress, fieldManager string, subresource string) (*IngressApplyConfiguration, error) {
 	b := &IngressApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(ingress, internal.Schema, "io.k8s.api.extensions.v1beta1.Ingress", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(ingress, internal.Parser(), "io.k8s.api.extensions.v1beta1.Ingress", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(ingress.Name)

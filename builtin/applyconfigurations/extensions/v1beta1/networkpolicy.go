@@ -58,7 +58,7 @@ func NetworkPolicy(name, namespace string) *NetworkPolicyApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractNetworkPolicyFrom(networkPolicy *extensionsv1beta1.NetworkPolicy, fieldManager string, subresource string) (*NetworkPolicyApplyConfiguration, error) {
 	b := &NetworkPolicyApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(networkPolicy, internal.Schema, "io.k8s.api.extensions.v1beta1.NetworkPolicy", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(networkPolicy, internal.Parser(), "io.k8s.api.extensions.v1beta1.NetworkPolicy", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(networkPolicy.Name)

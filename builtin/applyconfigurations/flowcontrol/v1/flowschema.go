@@ -61,7 +61,7 @@ func FlowSchema(name string) *FlowSchemaApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractFlowSchemaFrom(flowSchema *flowcontrolv1.FlowSchema, fieldManager string, subresource string) (*FlowSchemaApplyConfiguration, error) {
 	b := &FlowSchemaApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(flowSchema, internal.Schema, "io.k8s.api.flowcontrol.v1.FlowSchema", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(flowSchema, internal.Parser(), "io.k8s.api.flowcontrol.v1.FlowSchema", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(flowSchema.Name)

@@ -60,7 +60,7 @@ func PriorityLevelConfiguration(name string) *PriorityLevelConfigurationApplyCon
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPriorityLevelConfigurationFrom(priorityLevelConfiguration *flowcontrolv1.PriorityLevelConfiguration, fieldManager string, subresource string) (*PriorityLevelConfigurationApplyConfiguration, error) {
 	b := &PriorityLevelConfigurationApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(priorityLevelConfiguration, internal.Schema, "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(priorityLevelConfiguration, internal.Parser(), "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(priorityLevelConfiguration.Name)

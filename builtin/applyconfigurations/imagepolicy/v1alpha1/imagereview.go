@@ -58,7 +58,7 @@ func ImageReview(name string) *ImageReviewApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractImageReviewFrom(imageReview *imagepolicyv1alpha1.ImageReview, fieldManager string, subresource string) (*ImageReviewApplyConfiguration, error) {
 	b := &ImageReviewApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(imageReview, internal.Schema, "io.k8s.api.imagepolicy.v1alpha1.ImageReview", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(imageReview, internal.Parser(), "io.k8s.api.imagepolicy.v1alpha1.ImageReview", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(imageReview.Name)

@@ -93,7 +93,7 @@ func Eviction(name, namespace string) *EvictionApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractEvictionFrom(eviction *lifecyclev1alpha1.Eviction, fieldManager string, subresource string) (*EvictionApplyConfiguration, error) {
 	b := &EvictionApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(eviction, internal.Schema, "io.k8s.api.lifecycle.v1alpha1.Eviction", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(eviction, internal.Parser(), "io.k8s.api.lifecycle.v1alpha1.Eviction", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(eviction.Name)

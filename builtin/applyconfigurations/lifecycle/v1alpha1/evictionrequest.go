@@ -76,7 +76,7 @@ func EvictionRequest(name, namespace string) *EvictionRequestApplyConfiguration 
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractEvictionRequestFrom(evictionRequest *lifecyclev1alpha1.EvictionRequest, fieldManager string, subresource string) (*EvictionRequestApplyConfiguration, error) {
 	b := &EvictionRequestApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(evictionRequest, internal.Schema, "io.k8s.api.lifecycle.v1alpha1.EvictionRequest", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(evictionRequest, internal.Parser(), "io.k8s.api.lifecycle.v1alpha1.EvictionRequest", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(evictionRequest.Name)

@@ -61,7 +61,7 @@ func ServiceCIDR(name string) *ServiceCIDRApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractServiceCIDRFrom(serviceCIDR *networkingv1.ServiceCIDR, fieldManager string, subresource string) (*ServiceCIDRApplyConfiguration, error) {
 	b := &ServiceCIDRApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(serviceCIDR, internal.Schema, "io.k8s.api.networking.v1.ServiceCIDR", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(serviceCIDR, internal.Parser(), "io.k8s.api.networking.v1.ServiceCIDR", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(serviceCIDR.Name)

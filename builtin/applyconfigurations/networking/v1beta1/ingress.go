@@ -64,7 +64,7 @@ func Ingress(name, namespace string) *IngressApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractIngressFrom(ingress *networkingv1beta1.Ingress, fieldManager string, subresource string) (*IngressApplyConfiguration, error) {
 	b := &IngressApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(ingress, internal.Schema, "io.k8s.api.networking.v1beta1.Ingress", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(ingress, internal.Parser(), "io.k8s.api.networking.v1beta1.Ingress", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(ingress.Name)

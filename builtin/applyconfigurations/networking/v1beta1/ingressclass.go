@@ -61,7 +61,7 @@ func IngressClass(name string) *IngressClassApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractIngressClassFrom(ingressClass *networkingv1beta1.IngressClass, fieldManager string, subresource string) (*IngressClassApplyConfiguration, error) {
 	b := &IngressClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(ingressClass, internal.Schema, "io.k8s.api.networking.v1beta1.IngressClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(ingressClass, internal.Parser(), "io.k8s.api.networking.v1beta1.IngressClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(ingressClass.Name)

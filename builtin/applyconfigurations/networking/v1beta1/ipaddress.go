@@ -63,7 +63,7 @@ func IPAddress(name string) *IPAddressApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractIPAddressFrom(ipAddress *networkingv1beta1.IPAddress, fieldManager string, subresource string) (*IPAddressApplyConfiguration, error) {
 	b := &IPAddressApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(ipAddress, internal.Schema, "io.k8s.api.networking.v1beta1.IPAddress", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(ipAddress, internal.Parser(), "io.k8s.api.networking.v1beta1.IPAddress", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(ipAddress.Name)

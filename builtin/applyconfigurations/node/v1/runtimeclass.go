@@ -80,7 +80,7 @@ func RuntimeClass(name string) *RuntimeClassApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractRuntimeClassFrom(runtimeClass *nodev1.RuntimeClass, fieldManager string, subresource string) (*RuntimeClassApplyConfiguration, error) {
 	b := &RuntimeClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(runtimeClass, internal.Schema, "io.k8s.api.node.v1.RuntimeClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(runtimeClass, internal.Parser(), "io.k8s.api.node.v1.RuntimeClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(runtimeClass.Name)

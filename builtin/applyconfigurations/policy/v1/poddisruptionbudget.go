@@ -59,7 +59,7 @@ func PodDisruptionBudget(name, namespace string) *PodDisruptionBudgetApplyConfig
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPodDisruptionBudgetFrom(podDisruptionBudget *policyv1.PodDisruptionBudget, fieldManager string, subresource string) (*PodDisruptionBudgetApplyConfiguration, error) {
 	b := &PodDisruptionBudgetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(podDisruptionBudget, internal.Schema, "io.k8s.api.policy.v1.PodDisruptionBudget", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(podDisruptionBudget, internal.Parser(), "io.k8s.api.policy.v1.PodDisruptionBudget", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(podDisruptionBudget.Name)

@@ -59,7 +59,7 @@ func ClusterRole(name string) *ClusterRoleApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractClusterRoleFrom(clusterRole *rbacv1.ClusterRole, fieldManager string, subresource string) (*ClusterRoleApplyConfiguration, error) {
 	b := &ClusterRoleApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(clusterRole, internal.Schema, "io.k8s.api.rbac.v1.ClusterRole", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(clusterRole, internal.Parser(), "io.k8s.api.rbac.v1.ClusterRole", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(clusterRole.Name)

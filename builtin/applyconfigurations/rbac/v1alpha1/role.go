@@ -57,7 +57,7 @@ func Role(name, namespace string) *RoleApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractRoleFrom(role *rbacv1alpha1.Role, fieldManager string, subresource string) (*RoleApplyConfiguration, error) {
 	b := &RoleApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(role, internal.Schema, "io.k8s.api.rbac.v1alpha1.Role", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(role, internal.Parser(), "io.k8s.api.rbac.v1alpha1.Role", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(role.Name)

@@ -62,7 +62,7 @@ func RoleBinding(name, namespace string) *RoleBindingApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractRoleBindingFrom(roleBinding *rbacv1alpha1.RoleBinding, fieldManager string, subresource string) (*RoleBindingApplyConfiguration, error) {
 	b := &RoleBindingApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(roleBinding, internal.Schema, "io.k8s.api.rbac.v1alpha1.RoleBinding", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(roleBinding, internal.Parser(), "io.k8s.api.rbac.v1alpha1.RoleBinding", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(roleBinding.Name)

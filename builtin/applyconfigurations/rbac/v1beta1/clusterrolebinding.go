@@ -60,7 +60,7 @@ func ClusterRoleBinding(name string) *ClusterRoleBindingApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractClusterRoleBindingFrom(clusterRoleBinding *rbacv1beta1.ClusterRoleBinding, fieldManager string, subresource string) (*ClusterRoleBindingApplyConfiguration, error) {
 	b := &ClusterRoleBindingApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(clusterRoleBinding, internal.Schema, "io.k8s.api.rbac.v1beta1.ClusterRoleBinding", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(clusterRoleBinding, internal.Parser(), "io.k8s.api.rbac.v1beta1.ClusterRoleBinding", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(clusterRoleBinding.Name)

@@ -65,7 +65,7 @@ func DeviceClass(name string) *DeviceClassApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractDeviceClassFrom(deviceClass *resourcev1.DeviceClass, fieldManager string, subresource string) (*DeviceClassApplyConfiguration, error) {
 	b := &DeviceClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(deviceClass, internal.Schema, "io.k8s.api.resource.v1.DeviceClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(deviceClass, internal.Parser(), "io.k8s.api.resource.v1.DeviceClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(deviceClass.Name)

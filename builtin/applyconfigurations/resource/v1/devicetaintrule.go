@@ -61,7 +61,7 @@ func DeviceTaintRule(name string) *DeviceTaintRuleApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractDeviceTaintRuleFrom(deviceTaintRule *resourcev1.DeviceTaintRule, fieldManager string, subresource string) (*DeviceTaintRuleApplyConfiguration, error) {
 	b := &DeviceTaintRuleApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(deviceTaintRule, internal.Schema, "io.k8s.api.resource.v1.DeviceTaintRule", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(deviceTaintRule, internal.Parser(), "io.k8s.api.resource.v1.DeviceTaintRule", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(deviceTaintRule.Name)

@@ -62,7 +62,7 @@ func ResourcePoolStatusRequest(name string) *ResourcePoolStatusRequestApplyConfi
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractResourcePoolStatusRequestFrom(resourcePoolStatusRequest *resourcev1alpha3.ResourcePoolStatusRequest, fieldManager string, subresource string) (*ResourcePoolStatusRequestApplyConfiguration, error) {
 	b := &ResourcePoolStatusRequestApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(resourcePoolStatusRequest, internal.Schema, "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(resourcePoolStatusRequest, internal.Parser(), "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(resourcePoolStatusRequest.Name)

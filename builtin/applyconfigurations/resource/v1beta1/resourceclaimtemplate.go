@@ -63,7 +63,7 @@ func ResourceClaimTemplate(name, namespace string) *ResourceClaimTemplateApplyCo
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractResourceClaimTemplateFrom(resourceClaimTemplate *resourcev1beta1.ResourceClaimTemplate, fieldManager string, subresource string) (*ResourceClaimTemplateApplyConfiguration, error) {
 	b := &ResourceClaimTemplateApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(resourceClaimTemplate, internal.Schema, "io.k8s.api.resource.v1beta1.ResourceClaimTemplate", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(resourceClaimTemplate, internal.Parser(), "io.k8s.api.resource.v1beta1.ResourceClaimTemplate", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(resourceClaimTemplate.Name)

@@ -80,7 +80,7 @@ func ResourceSlice(name string) *ResourceSliceApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractResourceSliceFrom(resourceSlice *resourcev1beta1.ResourceSlice, fieldManager string, subresource string) (*ResourceSliceApplyConfiguration, error) {
 	b := &ResourceSliceApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(resourceSlice, internal.Schema, "io.k8s.api.resource.v1beta1.ResourceSlice", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(resourceSlice, internal.Parser(), "io.k8s.api.resource.v1beta1.ResourceSlice", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(resourceSlice.Name)

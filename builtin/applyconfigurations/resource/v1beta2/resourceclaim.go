@@ -66,7 +66,7 @@ func ResourceClaim(name, namespace string) *ResourceClaimApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractResourceClaimFrom(resourceClaim *resourcev1beta2.ResourceClaim, fieldManager string, subresource string) (*ResourceClaimApplyConfiguration, error) {
 	b := &ResourceClaimApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(resourceClaim, internal.Schema, "io.k8s.api.resource.v1beta2.ResourceClaim", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(resourceClaim, internal.Parser(), "io.k8s.api.resource.v1beta2.ResourceClaim", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(resourceClaim.Name)

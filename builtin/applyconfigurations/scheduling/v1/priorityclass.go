@@ -72,7 +72,7 @@ func PriorityClass(name string) *PriorityClassApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPriorityClassFrom(priorityClass *schedulingv1.PriorityClass, fieldManager string, subresource string) (*PriorityClassApplyConfiguration, error) {
 	b := &PriorityClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(priorityClass, internal.Schema, "io.k8s.api.scheduling.v1.PriorityClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(priorityClass, internal.Parser(), "io.k8s.api.scheduling.v1.PriorityClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(priorityClass.Name)

@@ -62,7 +62,7 @@ func CompositePodGroup(name, namespace string) *CompositePodGroupApplyConfigurat
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCompositePodGroupFrom(compositePodGroup *schedulingv1alpha3.CompositePodGroup, fieldManager string, subresource string) (*CompositePodGroupApplyConfiguration, error) {
 	b := &CompositePodGroupApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(compositePodGroup, internal.Schema, "io.k8s.api.scheduling.v1alpha3.CompositePodGroup", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(compositePodGroup, internal.Parser(), "io.k8s.api.scheduling.v1alpha3.CompositePodGroup", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(compositePodGroup.Name)

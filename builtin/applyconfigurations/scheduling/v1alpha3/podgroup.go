@@ -62,7 +62,7 @@ func PodGroup(name, namespace string) *PodGroupApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractPodGroupFrom(podGroup *schedulingv1alpha3.PodGroup, fieldManager string, subresource string) (*PodGroupApplyConfiguration, error) {
 	b := &PodGroupApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(podGroup, internal.Schema, "io.k8s.api.scheduling.v1alpha3.PodGroup", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(podGroup, internal.Parser(), "io.k8s.api.scheduling.v1alpha3.PodGroup", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(podGroup.Name)

@@ -60,7 +60,7 @@ func Workload(name, namespace string) *WorkloadApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractWorkloadFrom(workload *schedulingv1alpha3.Workload, fieldManager string, subresource string) (*WorkloadApplyConfiguration, error) {
 	b := &WorkloadApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(workload, internal.Schema, "io.k8s.api.scheduling.v1alpha3.Workload", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(workload, internal.Parser(), "io.k8s.api.scheduling.v1alpha3.Workload", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(workload.Name)

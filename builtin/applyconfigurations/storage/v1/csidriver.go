@@ -66,7 +66,7 @@ func CSIDriver(name string) *CSIDriverApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCSIDriverFrom(csiDriver *storagev1.CSIDriver, fieldManager string, subresource string) (*CSIDriverApplyConfiguration, error) {
 	b := &CSIDriverApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiDriver, internal.Schema, "io.k8s.api.storage.v1.CSIDriver", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(csiDriver, internal.Parser(), "io.k8s.api.storage.v1.CSIDriver", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(csiDriver.Name)

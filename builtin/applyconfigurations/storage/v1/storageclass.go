@@ -83,7 +83,7 @@ func StorageClass(name string) *StorageClassApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractStorageClassFrom(storageClass *storagev1.StorageClass, fieldManager string, subresource string) (*StorageClassApplyConfiguration, error) {
 	b := &StorageClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(storageClass, internal.Schema, "io.k8s.api.storage.v1.StorageClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(storageClass, internal.Parser(), "io.k8s.api.storage.v1.StorageClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(storageClass.Name)

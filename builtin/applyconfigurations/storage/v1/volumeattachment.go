@@ -64,7 +64,7 @@ func VolumeAttachment(name string) *VolumeAttachmentApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractVolumeAttachmentFrom(volumeAttachment *storagev1.VolumeAttachment, fieldManager string, subresource string) (*VolumeAttachmentApplyConfiguration, error) {
 	b := &VolumeAttachmentApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(volumeAttachment, internal.Schema, "io.k8s.api.storage.v1.VolumeAttachment", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(volumeAttachment, internal.Parser(), "io.k8s.api.storage.v1.VolumeAttachment", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(volumeAttachment.Name)

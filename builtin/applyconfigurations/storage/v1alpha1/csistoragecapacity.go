@@ -119,7 +119,7 @@ func CSIStorageCapacity(name, namespace string) *CSIStorageCapacityApplyConfigur
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCSIStorageCapacityFrom(csiStorageCapacity *storagev1alpha1.CSIStorageCapacity, fieldManager string, subresource string) (*CSIStorageCapacityApplyConfiguration, error) {
 	b := &CSIStorageCapacityApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiStorageCapacity, internal.Schema, "io.k8s.api.storage.v1alpha1.CSIStorageCapacity", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(csiStorageCapacity, internal.Parser(), "io.k8s.api.storage.v1alpha1.CSIStorageCapacity", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(csiStorageCapacity.Name)

@@ -73,7 +73,7 @@ func VolumeAttributesClass(name string) *VolumeAttributesClassApplyConfiguration
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractVolumeAttributesClassFrom(volumeAttributesClass *storagev1alpha1.VolumeAttributesClass, fieldManager string, subresource string) (*VolumeAttributesClassApplyConfiguration, error) {
 	b := &VolumeAttributesClassApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(volumeAttributesClass, internal.Schema, "io.k8s.api.storage.v1alpha1.VolumeAttributesClass", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(volumeAttributesClass, internal.Parser(), "io.k8s.api.storage.v1alpha1.VolumeAttributesClass", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(volumeAttributesClass.Name)

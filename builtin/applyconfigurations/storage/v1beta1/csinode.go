@@ -68,7 +68,7 @@ func CSINode(name string) *CSINodeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCSINodeFrom(csiNode *storagev1beta1.CSINode, fieldManager string, subresource string) (*CSINodeApplyConfiguration, error) {
 	b := &CSINodeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiNode, internal.Schema, "io.k8s.api.storage.v1beta1.CSINode", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(csiNode, internal.Parser(), "io.k8s.api.storage.v1beta1.CSINode", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(csiNode.Name)

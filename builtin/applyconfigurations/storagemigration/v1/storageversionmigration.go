@@ -59,7 +59,7 @@ func StorageVersionMigration(name string) *StorageVersionMigrationApplyConfigura
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractStorageVersionMigrationFrom(storageVersionMigration *storagemigrationv1.StorageVersionMigration, fieldManager string, subresource string) (*StorageVersionMigrationApplyConfiguration, error) {
 	b := &StorageVersionMigrationApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(storageVersionMigration, internal.Schema, "io.k8s.api.storagemigration.v1.StorageVersionMigration", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(storageVersionMigration, internal.Parser(), "io.k8s.api.storagemigration.v1.StorageVersionMigration", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(storageVersionMigration.Name)

@@ -43,5 +43,5 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 // NewTypeConverter returns a type converter for the types of scheme that have apply configurations
 // here, for field-managed fake clientsets (testing.NewFieldManagedObjectTracker).
 func NewTypeConverter(scheme *runtime.Scheme) managedfields.TypeConverter {
-	return internal.Schema.TypeConverter(scheme)
+	return managedfields.NewSchemeTypeConverter(scheme, internal.Parser())
 }

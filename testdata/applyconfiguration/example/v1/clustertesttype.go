@@ -54,7 +54,7 @@ func ClusterTestType(name string) *ClusterTestTypeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractClusterTestTypeFrom(clusterTestType *examplev1.ClusterTestType, fieldManager string, subresource string) (*ClusterTestTypeApplyConfiguration, error) {
 	b := &ClusterTestTypeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(clusterTestType, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.example.v1.ClusterTestType", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(clusterTestType, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.example.v1.ClusterTestType", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(clusterTestType.Name)

@@ -55,7 +55,7 @@ func TestType(name, namespace string) *TestTypeApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractTestTypeFrom(testType *examplev1.TestType, fieldManager string, subresource string) (*TestTypeApplyConfiguration, error) {
 	b := &TestTypeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(testType, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.example.v1.TestType", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(testType, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.example.v1.TestType", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(testType.Name)

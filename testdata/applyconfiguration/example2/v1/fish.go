@@ -54,7 +54,7 @@ func Fish(name string) *FishApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractFishFrom(fish *example2v1.Fish, fieldManager string, subresource string) (*FishApplyConfiguration, error) {
 	b := &FishApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(fish, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.example2.v1.Fish", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(fish, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.example2.v1.Fish", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(fish.Name)

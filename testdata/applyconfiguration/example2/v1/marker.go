@@ -55,7 +55,7 @@ func Marker(name, namespace string) *MarkerApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractMarkerFrom(marker *example2v1.Marker, fieldManager string, subresource string) (*MarkerApplyConfiguration, error) {
 	b := &MarkerApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(marker, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.example2.v1.Marker", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(marker, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.example2.v1.Marker", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(marker.Name)

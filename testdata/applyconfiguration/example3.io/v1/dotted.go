@@ -54,7 +54,7 @@ func Dotted(name string) *DottedApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractDottedFrom(dotted *example3iov1.Dotted, fieldManager string, subresource string) (*DottedApplyConfiguration, error) {
 	b := &DottedApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(dotted, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.example3.io.v1.Dotted", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(dotted, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.example3.io.v1.Dotted", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(dotted.Name)

@@ -55,7 +55,7 @@ func Thing(name, namespace string) *ThingApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractThingFrom(thing *hyphengroupv1.Thing, fieldManager string, subresource string) (*ThingApplyConfiguration, error) {
 	b := &ThingApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(thing, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.hyphen-group.v1.Thing", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(thing, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.hyphen-group.v1.Thing", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(thing.Name)

@@ -55,7 +55,7 @@ func Camel(name, namespace string) *CamelApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCamelFrom(camel *mixedcasev1.Camel, fieldManager string, subresource string) (*CamelApplyConfiguration, error) {
 	b := &CamelApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(camel, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.MixedCase.v1.Camel", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(camel, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.MixedCase.v1.Camel", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(camel.Name)

@@ -54,7 +54,7 @@ func Route(name, namespace string) *RouteApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractRouteFrom(route *pointeritemsv1.Route, fieldManager string, subresource string) (*RouteApplyConfiguration, error) {
 	b := &RouteApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(route, internal.Schema, "com.github.kgen-dev.kgen.testdata.apis.pointeritems.v1.Route", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(route, internal.Parser(), "com.github.kgen-dev.kgen.testdata.apis.pointeritems.v1.Route", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(route.Name)

@@ -53,7 +53,7 @@ func Gadget(name string) *GadgetApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractGadgetFrom(gadget *shapesv1.Gadget, fieldManager string, subresource string) (*GadgetApplyConfiguration, error) {
 	b := &GadgetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(gadget, internal.Schema, "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1.Gadget", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(gadget, internal.Parser(), "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1.Gadget", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(gadget.Name)

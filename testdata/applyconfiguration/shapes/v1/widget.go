@@ -55,7 +55,7 @@ func Widget(name, namespace string) *WidgetApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractWidgetFrom(widget *shapesv1.Widget, fieldManager string, subresource string) (*WidgetApplyConfiguration, error) {
 	b := &WidgetApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(widget, internal.Schema, "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1.Widget", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(widget, internal.Parser(), "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1.Widget", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(widget.Name)

@@ -38,31 +38,39 @@ import (
 )
 
 // SharedInformerOption configures a SharedInformerFactory.
-type SharedInformerOption = informers.FactoryOption
+type SharedInformerOption func(*sharedInformerFactory) *sharedInformerFactory
 
 // WithCustomResyncConfig gives the listed object types their own resync period instead of the factory's default.
 func WithCustomResyncConfig(resyncConfig map[v1.Object]time.Duration) SharedInformerOption {
-	return informers.WithCustomResyncConfig(resyncConfig)
+	return option(informers.WithCustomResyncConfig(resyncConfig))
 }
 
 // WithTweakListOptions adjusts the list and watch requests of every informer of the factory, e.g. to select by label.
 func WithTweakListOptions(tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerOption {
-	return informers.WithTweakListOptions(tweakListOptions)
+	return option(informers.WithTweakListOptions(tweakListOptions))
 }
 
 // WithNamespace makes the factory's namespaced informers see a single namespace only.
 func WithNamespace(namespace string) SharedInformerOption {
-	return informers.WithNamespace(namespace)
+	return option(informers.WithNamespace(namespace))
 }
 
 // WithTransform makes every informer of the factory pass objects through transform before caching them.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
-	return informers.WithTransform(transform)
+	return option(informers.WithTransform(transform))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
 func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
-	return informers.WithInformerName(informerName)
+	return option(informers.WithInformerName(informerName))
+}
+
+// option applies a runtime/informers option to the factory's shared informer plumbing.
+func option(o informers.FactoryOption) SharedInformerOption {
+	return func(f *sharedInformerFactory) *sharedInformerFactory {
+		o(f.Factory)
+		return f
+	}
 }
 
 type sharedInformerFactory struct {
@@ -84,7 +92,11 @@ func NewFilteredSharedInformerFactory(client versioned.Interface, defaultResync 
 
 // NewSharedInformerFactoryWithOptions returns a factory resyncing every defaultResync and configured by options.
 func NewSharedInformerFactoryWithOptions(client versioned.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
-	return &sharedInformerFactory{Factory: informers.NewFactory(defaultResync, options...), client: client}
+	f := &sharedInformerFactory{Factory: informers.NewFactory(defaultResync), client: client}
+	for _, o := range options {
+		f = o(f)
+	}
+	return f
 }
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.

@@ -23,14 +23,13 @@ import (
 	typed "sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// Schema is the structured-merge-diff schema of the types with apply configurations, which
-// extractors and type converters read.
-var Schema = applyconfigurations.NewSchema(schemaYAML)
-
-// Parser returns the parser of Schema.
+// Parser returns the structured-merge-diff schema of the types with apply configurations, parsed on
+// first use, which extractors and type converters read.
 func Parser() *typed.Parser {
-	return Schema.Parser()
+	return schema.Parser()
 }
+
+var schema = applyconfigurations.NewSchema(schemaYAML)
 
 var schemaYAML = typed.YAMLObject(`types:
 - name: com.example.crd.api.stable.v1.CronTab

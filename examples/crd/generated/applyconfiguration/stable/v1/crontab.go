@@ -55,7 +55,7 @@ func CronTab(name, namespace string) *CronTabApplyConfiguration {
 // read from the API server: its managedFields say which fields the manager owns.
 func ExtractCronTabFrom(cronTab *stablev1.CronTab, fieldManager string, subresource string) (*CronTabApplyConfiguration, error) {
 	b := &CronTabApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(cronTab, internal.Schema, "com.example.crd.api.stable.v1.CronTab", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(cronTab, internal.Parser(), "com.example.crd.api.stable.v1.CronTab", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(cronTab.Name)

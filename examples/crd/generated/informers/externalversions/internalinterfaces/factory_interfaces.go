@@ -23,10 +23,11 @@ import (
 	cache "github.com/kgen-dev/kgen/runtime/cache"
 	informers "github.com/kgen-dev/kgen/runtime/informers"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	time "time"
 )
 
 // NewInformerFunc builds the informer of one type from the clientset and the type's resync period.
-type NewInformerFunc = informers.NewInformerFunc[versioned.Interface]
+type NewInformerFunc func(versioned.Interface, time.Duration) cache.SharedIndexInformer
 
 // SharedInformerFactory is what per-type informers need from the factory.
 type SharedInformerFactory interface {

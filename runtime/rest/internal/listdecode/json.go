@@ -164,6 +164,12 @@ func (d *jsonList) items() (done bool, err error) {
 		d.t.finishArray(0)
 		return false, nil
 	}
+	// Into a slice with no room, as the list's usually is, items are collected in chunks; into one
+	// with room, they are decoded in place as encoding/json does.
+	var fresh *chunks
+	if d.t.items.Cap() == 0 {
+		fresh = newChunks(d.t.items.Type())
+	}
 	for n := 0; ; n++ {
 		start := s.offset()
 		s.mark = start
@@ -174,7 +180,13 @@ func (d *jsonList) items() (done bool, err error) {
 		if !ok || !s.skipValue() {
 			return true, d.fail(where, start)
 		}
-		if kjson.UnmarshalCaseSensitivePreserveInts(s.from(start), d.t.element(n)) != nil {
+		var item any
+		if fresh != nil {
+			item = fresh.next()
+		} else {
+			item = d.t.element(n)
+		}
+		if kjson.UnmarshalCaseSensitivePreserveInts(s.from(start), item) != nil {
 			return true, d.fail(where, start)
 		}
 		end := s.offset()
@@ -185,7 +197,11 @@ func (d *jsonList) items() (done bool, err error) {
 			c, ok = s.skipSpace()
 		case ok && c == ']':
 			s.pos++
-			d.t.finishArray(n + 1)
+			if fresh != nil {
+				d.t.items.Set(fresh.slice())
+			} else {
+				d.t.finishArray(n + 1)
+			}
 			return false, nil
 		default:
 			return true, d.fail(afterItem, end)

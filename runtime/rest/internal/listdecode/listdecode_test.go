@@ -451,3 +451,28 @@ func TestFillerIsSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONIntoListWithItems decodes into lists that already hold items, which encoding/json
+// decodes over in place.
+func TestJSONIntoListWithItems(t *testing.T) {
+	decoder := decoderFor(t, runtime.ContentTypeJSON)
+	for _, body := range [][]byte{
+		encode(t, runtime.ContentTypeJSON, testList(2)),
+		encode(t, runtime.ContentTypeJSON, testList(7)),
+		[]byte(`{"kind":"PodList","apiVersion":"v1","items":[]}`),
+	} {
+		existing := func() *corev1.PodList {
+			list := testList(5)
+			list.Items = list.Items[:3]
+			list.Items[0].Spec.NodeName = "kept unless replaced"
+			return list
+		}
+		want, got := existing(), existing()
+		wantErr := into(decoder, body, want)
+		target, _ := NewTarget(got)
+		gotErr := Decode(bytes.NewReader(body), JSON, target, decoder, func(b []byte) error { return into(decoder, b, got) })
+		if wantErr != nil || gotErr != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("streamed %v %+v\nbuffered %v %+v", gotErr, got, wantErr, want)
+		}
+	}
+}

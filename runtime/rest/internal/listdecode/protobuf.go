@@ -105,6 +105,8 @@ func (d *protoList) decode() error {
 		return d.replayAll()
 	}
 	d.tee.keep, d.tee.copied = false, nil
+	// The decoder reset the list: its items are those of Raw, collected in chunks.
+	items := newChunks(d.t.items.Type())
 	for remaining := d.rawLen; remaining > 0; {
 		field, err := d.readField(nil, remaining, false)
 		if err != nil {
@@ -116,7 +118,7 @@ func (d *protoList) decode() error {
 			var item []byte
 			item, err = d.readItem(fieldLen(field))
 			if err == nil {
-				err = d.t.appendElement().Unmarshal(item)
+				err = items.next().(protoUnmarshaler).Unmarshal(item)
 			}
 			if err == nil {
 				d.keepStart(field, item)
@@ -136,6 +138,9 @@ func (d *protoList) decode() error {
 		}
 		d.keepStart(field, nil)
 		remaining -= uint64(len(field))
+	}
+	if items.len > 0 {
+		d.t.items.Set(items.slice())
 	}
 	return d.finish()
 }

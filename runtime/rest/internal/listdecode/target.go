@@ -101,16 +101,3 @@ func (t *Target) finishArray(n int) {
 		t.items.Set(reflect.MakeSlice(t.items.Type(), 0, 0))
 	}
 }
-
-// appendElement appends a zero item and returns its address, as protobuf-generated Unmarshal
-// does for a repeated message field.
-func (t *Target) appendElement() protoUnmarshaler {
-	n := t.items.Len()
-	if n == t.items.Cap() {
-		t.items.Grow(1)
-	}
-	t.items.SetLen(n + 1)
-	item := t.items.Index(n)
-	item.SetZero()
-	return item.Addr().Interface().(protoUnmarshaler)
-}

@@ -194,7 +194,7 @@ func (d *jsonList) items() (done bool, err error) {
 		switch {
 		case ok && c == ',':
 			s.pos++
-			c, ok = s.skipSpace()
+			_, ok = s.skipSpace()
 		case ok && c == ']':
 			s.pos++
 			if fresh != nil {

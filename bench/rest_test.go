@@ -172,8 +172,9 @@ const peakHeapInterval = 100 * time.Microsecond
 
 // peakHeap runs op after a forced GC while a goroutine samples the runtime/metrics value
 // /memory/classes/heap/objects:bytes (live objects and dead ones not yet swept) every
-// peakHeapInterval, and returns the highest sample above the value before op.
-func peakHeap(op func()) uint64 {
+// peakHeapInterval. It returns the highest sample above the value before op, and what op's result
+// still holds after another forced GC.
+func peakHeap(op func() any) (peak, retained uint64) {
 	const name = "/memory/classes/heap/objects:bytes"
 	read := func() uint64 {
 		s := []metrics.Sample{{Name: name}}
@@ -182,13 +183,13 @@ func peakHeap(op func()) uint64 {
 	}
 	runtime.GC()
 	base := read()
-	var peak atomic.Uint64
+	var highest atomic.Uint64
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
 		for {
-			if v := read(); v > peak.Load() {
-				peak.Store(v)
+			if v := read(); v > highest.Load() {
+				highest.Store(v)
 			}
 			select {
 			case <-done:
@@ -197,10 +198,13 @@ func peakHeap(op func()) uint64 {
 			}
 		}
 	}()
-	op()
+	result := op()
 	close(done)
 	<-stopped
-	return max(peak.Load(), base) - base
+	runtime.GC()
+	after := read()
+	runtime.KeepAlive(result)
+	return max(highest.Load(), base) - base, max(after, base) - base
 }
 
 // peakHeapRuns is how many lists BenchmarkRESTListPods10k decodes to measure the peak heap.
@@ -208,11 +212,11 @@ const peakHeapRuns = 3
 
 // BenchmarkRESTListPods10k decodes a List of 10000 Pods through each client the way its typed
 // clients do: kgen with DoInto, which decodes the items as the body arrives, client-go with
-// Do(ctx).Into, which reads the whole body first. Besides time and B/op it reports peak-heap-MB:
-// before the timed loop, peakHeapRuns lists are decoded one at a time with peakHeap, and the
-// metric is the mean of their peaks in MB (10^6 bytes). It counts the body, the decoded list and
-// garbage not yet collected; both clients run under the same GC settings, and the sampling
-// goroutine does not run during the timed loop.
+// Do(ctx).Into, which reads the whole body first. Besides time and B/op it reports, in MB (10^6
+// bytes), peak-heap-MB and list-MB: before the timed loop, peakHeapRuns lists are decoded one at a
+// time with peakHeap, and the metrics are the means of their peaks and of what the decoded list
+// holds. The peak counts the body, the decoded list and garbage not yet collected; both clients run
+// under the same GC settings, and the sampling goroutine does not run during the timed loop.
 func BenchmarkRESTListPods10k(b *testing.B) {
 	srv := podServer(b, bigListSize)
 	k, c := clients(b, srv)
@@ -220,7 +224,7 @@ func BenchmarkRESTListPods10k(b *testing.B) {
 	for _, proto := range []bool{false, true} {
 		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
 		for _, client := range []string{"kgen", "client-go"} {
-			list := func() {
+			list := func() any {
 				list := &corev1.PodList{}
 				var err error
 				if client == "kgen" {
@@ -231,17 +235,21 @@ func BenchmarkRESTListPods10k(b *testing.B) {
 				if err != nil || len(list.Items) != bigListSize {
 					b.Fatal(err, len(list.Items))
 				}
+				return list
 			}
 			b.Run(enc+"/"+client, func(b *testing.B) {
-				var peaks uint64
+				var peaks, lists uint64
 				for range peakHeapRuns {
-					peaks += peakHeap(list)
+					peak, retained := peakHeap(list)
+					peaks += peak
+					lists += retained
 				}
 				b.ReportAllocs()
 				for b.Loop() {
 					list()
 				}
 				b.ReportMetric(float64(peaks)/peakHeapRuns/1e6, "peak-heap-MB")
+				b.ReportMetric(float64(lists)/peakHeapRuns/1e6, "list-MB")
 			})
 		}
 	}

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -24,9 +27,9 @@ import (
 )
 
 var (
-	restScheme         = runtime.NewScheme()
+	restScheme         = kruntime.NewScheme()
 	restCodecs         = serializer.NewCodecFactory(restScheme)
-	restParameterCodec = runtime.NewParameterCodec(restScheme)
+	restParameterCodec = kruntime.NewParameterCodec(restScheme)
 )
 
 func init() {
@@ -36,6 +39,7 @@ func init() {
 
 const (
 	listSize          = 5000
+	bigListSize       = 10000
 	watchEventsPerRun = 1000
 	mediaProtobuf     = "application/vnd.kubernetes.protobuf"
 	mediaJSON         = "application/json"
@@ -72,8 +76,8 @@ func benchPod(i int) corev1.Pod {
 	}
 }
 
-func encodeFor(mediaType string, obj runtime.Object) []byte {
-	info, ok := runtime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
+func encodeFor(mediaType string, obj kruntime.Object) []byte {
+	info, ok := kruntime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
 	if !ok {
 		panic(mediaType)
 	}
@@ -84,21 +88,21 @@ func encodeFor(mediaType string, obj runtime.Object) []byte {
 
 // watchBody frames watchEventsPerRun MODIFIED events in mediaType's stream framing.
 func watchBody(mediaType string) []byte {
-	info, _ := runtime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
+	info, _ := kruntime.SerializerInfoForMediaType(restCodecs.SupportedMediaTypes(), mediaType)
 	var buf bytes.Buffer
 	framer := info.StreamSerializer.Framer.NewFrameWriter(&buf)
 	for i := range watchEventsPerRun {
 		pod := benchPod(i)
-		ev := &metav1.WatchEvent{Type: string(watch.Modified), Object: runtime.RawExtension{Raw: encodeFor(mediaType, &pod)}}
+		ev := &metav1.WatchEvent{Type: string(watch.Modified), Object: kruntime.RawExtension{Raw: encodeFor(mediaType, &pod)}}
 		utilruntime.Must(info.StreamSerializer.Encode(ev, framer))
 	}
 	return buf.Bytes()
 }
 
-// podServer serves a 5k pod list and a watch stream, as JSON or protobuf by the Accept header.
-func podServer(b *testing.B) *httptest.Server {
+// podServer serves a list of n pods and a watch stream, as JSON or protobuf by the Accept header.
+func podServer(b *testing.B, n int) *httptest.Server {
 	list := &corev1.PodList{TypeMeta: metav1.TypeMeta{Kind: "PodList", APIVersion: "v1"}, ListMeta: metav1.ListMeta{ResourceVersion: "99999"}}
-	for i := range listSize {
+	for i := range n {
 		list.Items = append(list.Items, benchPod(i))
 	}
 	lists := map[string][]byte{mediaJSON: encodeFor(mediaJSON, list), mediaProtobuf: encodeFor(mediaProtobuf, list)}
@@ -137,7 +141,7 @@ func clients(b *testing.B, srv *httptest.Server) (*rest.RESTClient, *cgrest.REST
 
 // BenchmarkRESTListPods5k decodes a List of 5000 Pods through each client (JSON and protobuf).
 func BenchmarkRESTListPods5k(b *testing.B) {
-	srv := podServer(b)
+	srv := podServer(b, listSize)
 	k, c := clients(b, srv)
 	ctx := context.Background()
 	for _, proto := range []bool{false, true} {
@@ -163,6 +167,94 @@ func BenchmarkRESTListPods5k(b *testing.B) {
 	}
 }
 
+// peakHeapInterval is how often peakHeap samples the heap.
+const peakHeapInterval = 100 * time.Microsecond
+
+// peakHeap runs op after a forced GC while a goroutine samples the runtime/metrics value
+// /memory/classes/heap/objects:bytes (live objects and dead ones not yet swept) every
+// peakHeapInterval. It returns the highest sample above the value before op, and what op's result
+// still holds after another forced GC.
+func peakHeap(op func() any) (peak, retained uint64) {
+	const name = "/memory/classes/heap/objects:bytes"
+	read := func() uint64 {
+		s := []metrics.Sample{{Name: name}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	runtime.GC()
+	base := read()
+	var highest atomic.Uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			if v := read(); v > highest.Load() {
+				highest.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(peakHeapInterval):
+			}
+		}
+	}()
+	result := op()
+	close(done)
+	<-stopped
+	runtime.GC()
+	after := read()
+	runtime.KeepAlive(result)
+	return max(highest.Load(), base) - base, max(after, base) - base
+}
+
+// peakHeapRuns is how many lists BenchmarkRESTListPods10k decodes to measure the peak heap.
+const peakHeapRuns = 3
+
+// BenchmarkRESTListPods10k decodes a List of 10000 Pods through each client the way its typed
+// clients do: kgen with DoInto, which decodes the items as the body arrives, client-go with
+// Do(ctx).Into, which reads the whole body first. Besides time and B/op it reports, in MB (10^6
+// bytes), peak-heap-MB and list-MB: before the timed loop, peakHeapRuns lists are decoded one at a
+// time with peakHeap, and the metrics are the means of their peaks and of what the decoded list
+// holds. The peak counts the body, the decoded list and garbage not yet collected; both clients run
+// under the same GC settings, and the sampling goroutine does not run during the timed loop.
+func BenchmarkRESTListPods10k(b *testing.B) {
+	srv := podServer(b, bigListSize)
+	k, c := clients(b, srv)
+	ctx := context.Background()
+	for _, proto := range []bool{false, true} {
+		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
+		for _, client := range []string{"kgen", "client-go"} {
+			list := func() any {
+				list := &corev1.PodList{}
+				var err error
+				if client == "kgen" {
+					err = k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").DoInto(ctx, list)
+				} else {
+					err = c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(list)
+				}
+				if err != nil || len(list.Items) != bigListSize {
+					b.Fatal(err, len(list.Items))
+				}
+				return list
+			}
+			b.Run(enc+"/"+client, func(b *testing.B) {
+				var peaks, lists uint64
+				for range peakHeapRuns {
+					peak, retained := peakHeap(list)
+					peaks += peak
+					lists += retained
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					list()
+				}
+				b.ReportMetric(float64(peaks)/peakHeapRuns/1e6, "peak-heap-MB")
+				b.ReportMetric(float64(lists)/peakHeapRuns/1e6, "list-MB")
+			})
+		}
+	}
+}
+
 // drain counts events until the watch ends.
 func drain(b *testing.B, w watch.Interface) {
 	n := 0
@@ -179,7 +271,7 @@ func drain(b *testing.B, w watch.Interface) {
 
 // BenchmarkRESTWatchDecode measures watch event decode throughput (events/s) through each client.
 func BenchmarkRESTWatchDecode(b *testing.B) {
-	srv := podServer(b)
+	srv := podServer(b, listSize)
 	k, c := clients(b, srv)
 	ctx := context.Background()
 	opts := &metav1.ListOptions{Watch: true}
@@ -236,25 +328,33 @@ func interleave(b *testing.B, kgenOp, clientGoOp func()) {
 }
 
 // BenchmarkRESTInterleaved measures the list and watch cases with both clients interleaved and reports
-// the time ratio kgen/client-go (below 1 means kgen is faster).
+// the time ratio kgen/client-go (below 1 means kgen is faster). Lists are decoded as the typed
+// clients decode them: kgen with DoInto, client-go with Do(ctx).Into.
 func BenchmarkRESTInterleaved(b *testing.B) {
-	srv := podServer(b)
+	srv := podServer(b, listSize)
 	k, c := clients(b, srv)
+	k10k, c10k := clients(b, podServer(b, bigListSize))
 	ctx := context.Background()
 	opts := &metav1.ListOptions{Watch: true}
 	for _, proto := range []bool{false, true} {
 		enc := map[bool]string{false: "json", true: "protobuf"}[proto]
-		b.Run("list5k/"+enc, func(b *testing.B) {
-			interleave(b, func() {
-				if err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(&corev1.PodList{}); err != nil {
-					b.Fatal(err)
-				}
-			}, func() {
-				if err := c.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(&corev1.PodList{}); err != nil {
-					b.Fatal(err)
-				}
+		for _, size := range []struct {
+			name string
+			k    *rest.RESTClient
+			cc   *cgrest.RESTClient
+		}{{"list5k", k, c}, {"list10k", k10k, c10k}} {
+			b.Run(size.name+"/"+enc, func(b *testing.B) {
+				interleave(b, func() {
+					if err := size.k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").DoInto(ctx, &corev1.PodList{}); err != nil {
+						b.Fatal(err)
+					}
+				}, func() {
+					if err := size.cc.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").Do(ctx).Into(&corev1.PodList{}); err != nil {
+						b.Fatal(err)
+					}
+				})
 			})
-		})
+		}
 		b.Run("watch1k/"+enc, func(b *testing.B) {
 			interleave(b, func() {
 				w, err := k.Get().UseProtobufAsDefaultIfPreferred(proto).Namespace("bench").Resource("pods").VersionedParams(opts, restParameterCodec).Watch(ctx)

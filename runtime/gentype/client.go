@@ -182,8 +182,7 @@ func (c *ClientWithList[T, L]) List(ctx context.Context, opts metav1.ListOptions
 	err := c.request(c.client.Get()).
 		VersionedParams(&opts, c.parameterCodec).
 		Timeout(timeoutOf(opts)).
-		Do(ctx).
-		Into(list)
+		DoInto(ctx, list)
 	return list, err
 }
 

@@ -12,6 +12,8 @@
 //     rejected with 401 is retried once with fresh credentials when its body can be replayed;
 //   - clients built from configs with the same TLS settings share one connection pool, and idle HTTP/2
 //     connections are pinged so watches on dead connections fail instead of hanging;
+//   - DoInto, which typed clients' List uses, decodes a typed list response in JSON or protobuf item
+//     by item as it is read, so the whole body and the decoded list are never held together;
 //   - a stopped watch ends quietly instead of sometimes emitting a spurious decode-error event, and a
 //     malformed frame becomes an Error event, never a panic;
 //   - Config.String and request logs never show tokens, passwords, private keys or exec environment values.

@@ -596,14 +596,20 @@ func isRetryableGETError(err error) bool {
 	return utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) || utilnet.IsHTTP2ConnectionLost(err)
 }
 
-// Do sends the request and returns its Result. Server errors are *errors.StatusError.
-func (r *Request) Do(ctx context.Context) Result {
-	var result Result
+// doPolicy is how Do and DoInto send: throttled, bounded by the timeout, GETs retried after
+// dropped connections.
+func (r *Request) doPolicy() sendPolicy {
 	policy := sendPolicy{throttle: true, timeout: true}
 	if r.verb == http.MethodGet {
 		policy.errRetryable = isRetryableGETError
 	}
-	err := r.send(ctx, policy, func(req *http.Request, resp *http.Response) bool {
+	return policy
+}
+
+// Do sends the request and returns its Result. Server errors are *errors.StatusError.
+func (r *Request) Do(ctx context.Context) Result {
+	var result Result
+	err := r.send(ctx, r.doPolicy(), func(req *http.Request, resp *http.Response) bool {
 		result = r.transformResponse(ctx, req, resp)
 		return false
 	})
@@ -687,19 +693,9 @@ func (r *Request) transformResponse(ctx context.Context, req *http.Request, resp
 	logBody(ctx, "Response Body", body)
 	metrics.Registered().ResponseSize.Observe(ctx, r.verb, req.URL.Host, float64(len(body)))
 
-	contentType := resp.Header.Get("Content-Type")
-	if contentType == "" {
-		contentType = r.content.ContentType
-	}
-	var decoder runtime.Decoder
-	if contentType != "" && r.content.Negotiator != nil {
-		mediaType, params, err := mime.ParseMediaType(contentType)
-		if err != nil {
-			return Result{err: apierrors.NewInternalError(err)}
-		}
-		if d, err := r.content.Negotiator.Decoder(mediaType, params); err == nil {
-			decoder = d
-		}
+	contentType, decoder, err := r.responseDecoder(resp)
+	if err != nil {
+		return Result{err: err}
 	}
 	result := Result{
 		body:        body,
@@ -713,6 +709,27 @@ func (r *Request) transformResponse(ctx context.Context, req *http.Request, resp
 	}
 	result.err = r.responseError(req, resp, body, decoder, contentType)
 	return result
+}
+
+// responseDecoder returns the response's content type (the request's when the server sent none)
+// and the decoder for it, nil when the client has none.
+func (r *Request) responseDecoder(resp *http.Response) (string, runtime.Decoder, error) {
+	contentType := resp.Header.Get("Content-Type")
+	if contentType == "" {
+		contentType = r.content.ContentType
+	}
+	if contentType == "" || r.content.Negotiator == nil {
+		return contentType, nil, nil
+	}
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return contentType, nil, apierrors.NewInternalError(err)
+	}
+	decoder, err := r.content.Negotiator.Decoder(mediaType, params)
+	if err != nil {
+		return contentType, nil, nil
+	}
+	return contentType, decoder, nil
 }
 
 // responseError builds the error for a non-2xx response: the server's Status when it sent one, else a

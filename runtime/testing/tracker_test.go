@@ -475,7 +475,11 @@ func TestTrackerAddListAndConflicts(t *testing.T) {
 }
 
 func TestConcurrentRetryOnConflict(t *testing.T) {
-	c := newClient(t, cm("ns", "counter", map[string]string{"n": "0"}))
+	// A fixture keeps the resourceVersion it is given, and an update without one is unconditional, as
+	// on the API server: give the counter one so that every update is checked.
+	counter := cm("ns", "counter", map[string]string{"n": "0"})
+	counter.ResourceVersion = "1"
+	c := newClient(t, counter)
 	var wg sync.WaitGroup
 	const workers, increments = 4, 25
 	for i := 0; i < workers; i++ {

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -67,6 +68,7 @@ type Typed[T comparable] struct {
 
 	shuttingDown bool
 	draining     bool
+	polling      bool // a Get is polling for an item (pollLocked)
 	metrics      *queueMetrics[T] // nil when metrics are off
 
 	ready sync.Cond // signalled when an item is queued, broadcast on shutdown
@@ -200,6 +202,9 @@ func (q *Typed[T]) Len() int {
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.queued == 0 && !q.shuttingDown {
+		q.pollLocked()
+	}
 	for q.queued == 0 && !q.shuttingDown {
 		q.getters++
 		q.ready.Wait()
@@ -229,6 +234,35 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		q.metrics.get(e.item, q.clock.Now())
 	}
 	return e.item, false
+}
+
+// getPolls is how many times a Get that finds the queue empty polls for an item, with the growing pauses
+// of backoffMutex (about 30µs in all), before it parks.
+const getPolls = 8
+
+// pollLocked lets a Get that found the queue empty poll for an item for a while before it parks: waking
+// a parked goroutine costs the scheduler microseconds, tens of them on a VM, far more than a producer
+// adding items in a loop takes to add the next one, so a worker that parks whenever it catches up with
+// the producer processes an item per wake-up. One Get at a time polls, and only when another processor
+// can run the producer meanwhile. It is called and returns with the mutex held, and releases it between
+// polls.
+func (q *Typed[T]) pollLocked() {
+	if q.polling || runtime.GOMAXPROCS(0) == 1 {
+		return
+	}
+	q.polling = true
+	lengths := pauses()
+	pause := lengths.first
+	for range getPolls {
+		q.mu.Unlock()
+		spin(pause)
+		q.mu.Lock()
+		if q.queued > 0 || q.shuttingDown {
+			break
+		}
+		pause = min(2*pause, lengths.max)
+	}
+	q.polling = false
 }
 
 // Done marks item as processed. If it was added again meanwhile, it is queued now.

@@ -49,12 +49,20 @@ func benchKeys(n int) []string {
 	return keys
 }
 
-// BenchmarkWorkqueue measures Add→Get→Done throughput; an op is one item
-// taken by Get and marked Done, and in every case but hot one Add too.
+// workqueueCase is one way of driving a queue, run on each implementation.
+type workqueueCase struct {
+	name string
+	// run makes a queue of implementation impl (an index of workqueueImpls), drives n ops through it
+	// with the given workers and returns how many adds it made.
+	run func(impl, workers, n int) (adds int)
+}
+
+// workqueueCases are the cases of BenchmarkWorkqueue; an op is one item taken by Get and marked Done, and
+// in every case but hot one Add too.
 //   - distinct: each worker adds a key never used before, then gets one and
 //     marks it done, so every op is a full Add+Get+Done on a shallow queue
 //     (client-go's BenchmarkQueue, with workers; int keys so no two ever clash).
-//   - repeat: 16 shared keys are taken by Get before the timer starts and
+//   - repeat: 16 shared keys are taken by Get before the ops start and
 //     stay in progress; each worker adds one of them, which only marks it to
 //     be queued again on Done (an object changing again while a worker
 //     handles it), then a key never used before, and gets and finishes one
@@ -68,43 +76,79 @@ func benchKeys(n int) []string {
 //     in progress; an op is one item processed, and adds/op reports how many
 //     adds the producer made meanwhile (per add alone, a queue would look
 //     faster the more it starved its workers).
+func workqueueCases() []workqueueCase {
+	backlog, hot := benchKeys(1<<16), benchKeys(16)
+	return []workqueueCase{
+		{"distinct", func(impl, workers, n int) int {
+			return benchClosedLoop(intWorkqueueImpls[impl].new(), workers, n, false)
+		}},
+		{"repeat", func(impl, workers, n int) int {
+			return benchClosedLoop(intWorkqueueImpls[impl].new(), workers, n, true)
+		}},
+		{"backlog", func(impl, workers, n int) int {
+			return benchBacklog(workqueueImpls[impl].new(), backlog, workers, n)
+		}},
+		{"hot", func(impl, workers, n int) int {
+			return benchHot(workqueueImpls[impl].new(), hot, workers, n)
+		}},
+	}
+}
+
+// BenchmarkWorkqueue measures Add→Get→Done throughput of each case (workqueueCases) at 1, 4 and 16
+// workers.
 func BenchmarkWorkqueue(b *testing.B) {
-	for _, loop := range []struct {
-		name   string
-		repeat bool
-	}{{"distinct", false}, {"repeat", true}} {
+	for _, c := range workqueueCases() {
 		for _, workers := range []int{1, 4, 16} {
-			for _, impl := range intWorkqueueImpls {
-				b.Run(fmt.Sprintf("%s/workers=%d/%s", loop.name, workers, impl.name), func(b *testing.B) {
-					benchClosedLoop(b, impl.new(), workers, loop.repeat)
+			for impl := range workqueueImpls {
+				b.Run(fmt.Sprintf("%s/workers=%d/%s", c.name, workers, workqueueImpls[impl].name), func(b *testing.B) {
+					b.ReportAllocs()
+					adds := c.run(impl, workers, b.N)
+					if c.name == "hot" {
+						b.ReportMetric(float64(adds)/float64(b.N), "adds/op")
+					}
 				})
 			}
 		}
 	}
-	keys := benchKeys(1 << 16)
-	for _, workers := range []int{1, 4, 16} {
-		for _, impl := range workqueueImpls {
-			b.Run(fmt.Sprintf("backlog/workers=%d/%s", workers, impl.name), func(b *testing.B) {
-				benchBacklog(b, impl.new(), keys, workers)
-			})
+}
+
+// BenchmarkWorkqueueInterleaved runs every case of BenchmarkWorkqueue on both queues alternately, 64Ki
+// ops (hot: 8Ki) at a time, swapping their order each iteration, and reports their times per op and
+// the ratio client-go/kgen (above 1 means kgen is faster). On a VM, the throughput of a contended queue
+// changes by up to 2x from minute to minute with where the host runs the vCPUs; alternating makes both
+// queues meet the same conditions. Run with -benchtime 20x or more.
+func BenchmarkWorkqueueInterleaved(b *testing.B) {
+	for _, c := range workqueueCases() {
+		ops := 1 << 16
+		if c.name == "hot" {
+			ops = 1 << 13
 		}
-	}
-	hot := benchKeys(16)
-	for _, workers := range []int{1, 4, 16} {
-		for _, impl := range workqueueImpls {
-			b.Run(fmt.Sprintf("hot/workers=%d/%s", workers, impl.name), func(b *testing.B) {
-				benchHot(b, impl.new(), hot, workers)
+		for _, workers := range []int{1, 4, 16} {
+			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {
+				var elapsed [2]time.Duration
+				i := 0
+				for b.Loop() {
+					for k := range 2 {
+						impl := (i + k) % 2
+						start := time.Now()
+						c.run(impl, workers, ops)
+						elapsed[impl] += time.Since(start)
+					}
+					i++
+				}
+				total := float64(i * ops)
+				b.ReportMetric(float64(elapsed[0].Nanoseconds())/total, "kgen-ns/op")
+				b.ReportMetric(float64(elapsed[1].Nanoseconds())/total, "client-go-ns/op")
+				b.ReportMetric(float64(elapsed[1])/float64(elapsed[0]), "client-go/kgen")
 			})
 		}
 	}
 }
 
-// benchBacklog adds the keys in batches of len(keys) distinct ones; workers
-// drain each batch before the next is added, so no add ever deduplicates.
-func benchBacklog(b *testing.B, q basicQueue, keys []string, workers int) {
+// benchBacklog adds the keys in batches of len(keys) distinct ones until n are done; workers drain each
+// batch before the next is added, so no add ever deduplicates.
+func benchBacklog(q basicQueue, keys []string, workers, n int) int {
 	var finished, batch sync.WaitGroup
-	b.ReportAllocs()
-	b.ResetTimer()
 	for range workers {
 		finished.Go(func() {
 			for {
@@ -117,24 +161,24 @@ func benchBacklog(b *testing.B, q basicQueue, keys []string, workers int) {
 			}
 		})
 	}
-	for added := 0; added < b.N; {
-		n := min(len(keys), b.N-added)
-		batch.Add(n)
-		for _, key := range keys[:n] {
+	for added := 0; added < n; {
+		m := min(len(keys), n-added)
+		batch.Add(m)
+		for _, key := range keys[:m] {
 			q.Add(key)
 		}
 		batch.Wait()
-		added += n
+		added += m
 	}
 	q.ShutDownWithDrain()
 	finished.Wait()
+	return n
 }
 
-// benchClosedLoop has each worker add a key never used before, get an item and
-// mark it done. With repeat, each op first also adds one of 16 keys that are
-// held in progress throughout (negative, so never fresh); the fresh key still
-// guarantees an item for Get.
-func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int, repeat bool) {
+// benchClosedLoop has each worker add a key never used before, get an item and mark it done, n times in
+// all. With repeat, each op first also adds one of 16 keys that are held in progress throughout
+// (negative, so never fresh); the fresh key still guarantees an item for Get.
+func benchClosedLoop(q cgwq.TypedInterface[int], workers, n int, repeat bool) int {
 	const held = 16
 	if repeat {
 		for key := -held; key < 0; key++ {
@@ -143,11 +187,9 @@ func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int, repe
 		}
 	}
 	var wg sync.WaitGroup
-	b.ReportAllocs()
-	b.ResetTimer()
 	for w := range workers {
 		wg.Go(func() {
-			for key := w; key < b.N; key += workers {
+			for key := w; key < n; key += workers {
 				if repeat {
 					q.Add(-1 - key%held)
 				}
@@ -158,48 +200,48 @@ func benchClosedLoop(b *testing.B, q cgwq.TypedInterface[int], workers int, repe
 		})
 	}
 	wg.Wait()
-	b.StopTimer()
 	q.ShutDown()
+	if repeat {
+		return 2 * n
+	}
+	return n
 }
 
-// benchHot has one producer add keys round robin until the workers have
-// processed b.N items. Workers publish their counts every hotBatch items, so
-// counting adds no contended write per item; the run may overshoot b.N by
-// less than hotBatch items per worker, which only makes ns/op pessimistic.
-func benchHot(b *testing.B, q basicQueue, keys []string, workers int) {
+// benchHot has one producer add keys round robin until the workers have processed n items, and returns
+// the adds it made. Workers publish their counts every hotBatch items, so counting adds no contended
+// write per item; the run may overshoot n by less than hotBatch items per worker, which only makes the
+// time per item pessimistic.
+func benchHot(q basicQueue, keys []string, workers, n int) int {
 	const hotBatch = 64
 	var wg sync.WaitGroup
 	var processed atomic.Int64
-	b.ReportAllocs()
-	b.ResetTimer()
 	for range workers {
 		wg.Go(func() {
-			n := 0
+			count := 0
 			for {
 				key, shutdown := q.Get()
 				if shutdown {
-					processed.Add(int64(n))
+					processed.Add(int64(count))
 					return
 				}
 				q.Done(key)
-				if n++; n == hotBatch {
+				if count++; count == hotBatch {
 					processed.Add(hotBatch)
-					n = 0
+					count = 0
 				}
 			}
 		})
 	}
 	adds := 0
-	for processed.Load() < int64(b.N) {
+	for processed.Load() < int64(n) {
 		for _, key := range keys {
 			q.Add(key)
 		}
 		adds += len(keys)
 	}
-	b.StopTimer()
 	q.ShutDown()
 	wg.Wait()
-	b.ReportMetric(float64(adds)/float64(b.N), "adds/op")
+	return adds
 }
 
 // delayingQueue is the part of both queues the AddAfter benchmark drives.

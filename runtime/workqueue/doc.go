@@ -32,6 +32,12 @@
 // finds the mutex held polls it with exponentially growing pauses before
 // blocking, so under contention one core runs many operations in a row with
 // its caches warm instead of the mutex changing cores on every operation.
+// An Add that would change nothing (the item is queued, or in progress and
+// already re-added) returns through a flag of the item's own in a small
+// cache, without the mutex, so a producer re-adding hot keys does not
+// contend with the workers; and a Get that finds the queue empty polls for
+// an item for a few tens of microseconds before it parks, so a worker that
+// catches up with its producer does not pay a wake-up per item.
 // Delayed adds go straight into the heap under the same mutex; one timer
 // goroutine per queue, started on the first delayed add (or when metrics are
 // on), sleeps until the earliest ready time and exits at shutdown.

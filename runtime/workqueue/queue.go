@@ -68,7 +68,7 @@ type Typed[T comparable] struct {
 
 	shuttingDown bool
 	draining     bool
-	polling      bool // a Get is polling for an item (pollLocked)
+	polling      bool             // a Get is polling for an item (pollLocked)
 	metrics      *queueMetrics[T] // nil when metrics are off
 
 	ready sync.Cond // signalled when an item is queued, broadcast on shutdown

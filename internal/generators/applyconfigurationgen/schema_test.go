@@ -1,13 +1,12 @@
 package applyconfigurationgen_test
 
 import (
-	"os"
 	"reflect"
-	"strings"
 	"testing"
 
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
-	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 )
 
 const shapes = "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1."
@@ -16,17 +15,7 @@ const shapes = "com.github.kgen-dev.kgen.testdata.applyapis.shapes.v1."
 // testdata/applyconfiguration/internal): json names, merge semantics from tags and struct tags,
 // well-known types, defaults, and which types are described.
 func TestDerivedSchema(t *testing.T) {
-	src, err := os.ReadFile("../../../testdata/applyconfiguration/internal/internal.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, text, _ := strings.Cut(string(src), "typed.YAMLObject(`")
-	text, _, _ = strings.Cut(text, "`)")
-	parser, err := typed.NewParser(typed.YAMLObject(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &parser.Schema
+	s := &applyconfigurationgen.ParseSchemaOf(t, "../../../testdata/applyconfiguration/internal/internal.go").Schema
 	spec := typeDef(t, s, shapes+"WidgetSpec")
 	field := func(name string) schema.TypeRef {
 		t.Helper()

@@ -13,17 +13,7 @@ import (
 // TestMarshalSchemaMatchesYAML checks marshalSchema against yaml.Marshal on the schema of all of
 // k8s.io/api and on definitions with every shape the schema type allows.
 func TestMarshalSchemaMatchesYAML(t *testing.T) {
-	src, err := os.ReadFile("../../../builtin/applyconfigurations/internal/internal.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, text, _ := strings.Cut(string(src), "typed.YAMLObject(`")
-	text, _, _ = strings.Cut(text, "`)")
-	parser, err := typed.NewParser(typed.YAMLObject(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	compare(t, "k8s.io/api", &parser.Schema)
+	compare(t, "k8s.io/api", &ParseSchemaOf(t, "../../../builtin/applyconfigurations/internal/internal.go").Schema)
 
 	str := func(s string) *string { return &s }
 	scalar := func(s schema.Scalar) *schema.Scalar { return &s }
@@ -47,6 +37,23 @@ func TestMarshalSchemaMatchesYAML(t *testing.T) {
 		compare(t, name, &schema.Schema{Types: []schema.TypeDef{td, {Name: "after", Atom: schema.Atom{Scalar: scalar(schema.Boolean)}}}})
 	}
 	compare(t, "no types", &schema.Schema{})
+}
+
+// ParseSchemaOf parses the schema YAML that the generated internal.go at path embeds. It is exported
+// for this package's external tests too.
+func ParseSchemaOf(t *testing.T, path string) *typed.Parser {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text, _ := strings.Cut(string(src), "typed.YAMLObject(`")
+	text, _, _ = strings.Cut(text, "`)")
+	parser, err := typed.NewParser(typed.YAMLObject(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parser
 }
 
 func compare(t *testing.T, name string, s *schema.Schema) {

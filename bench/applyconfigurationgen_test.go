@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -45,11 +44,12 @@ func BenchmarkApplyConfigurationGen(b *testing.B) {
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
 				start := time.Now()
-				if err := cmd.Run(); err != nil {
+				kb, err := runMeasured(cmd)
+				if err != nil {
 					b.Fatalf("%s: %v\n%s", tool, err, stderr.String())
 				}
 				wall += time.Since(start)
-				peakKB = max(peakKB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+				peakKB = max(peakKB, kb)
 				b.StopTimer()
 				files, lines = countGo(b, out)
 				b.StartTimer()

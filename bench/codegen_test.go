@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -157,11 +156,12 @@ func runCodegen(b *testing.B, bin, tool string, in codegenInput) {
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			start := time.Now()
-			if err := cmd.Run(); err != nil {
+			kb, err := runMeasured(cmd)
+			if err != nil {
 				b.Fatalf("%s %s: %v\n%s", tool, args[0], err, stderr.String())
 			}
 			wall += time.Since(start)
-			peakKB = max(peakKB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+			peakKB = max(peakKB, kb)
 		}
 		b.StopTimer()
 		files, lines = countGo(b, out)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -45,16 +44,17 @@ func BenchmarkDeepCopyGen(b *testing.B) {
 }
 
 func runDeepCopyGen(b *testing.B, bin, dir string) {
-	run := func() *exec.Cmd {
+	run := func() (peakKB int64) {
 		cmd := exec.Command(bin, "--output-file", "zz_generated.deepcopy.go", "./...")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
+		peakKB, err := runMeasured(cmd)
+		if err != nil {
 			b.Fatalf("%s: %v\n%s", bin, err, stderr.String())
 		}
-		return cmd
+		return peakKB
 	}
 	// One untimed run first, so that both tools see a warm build cache (kgen reads the dependencies'
 	// export data from it) and warm page cache.
@@ -65,9 +65,9 @@ func runDeepCopyGen(b *testing.B, bin, dir string) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		cmd := run()
+		kb := run()
 		wall += time.Since(start)
-		peakKB = max(peakKB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+		peakKB = max(peakKB, kb)
 		b.StopTimer()
 		files = countFiles(b, dir, "zz_generated.deepcopy.go")
 		b.StartTimer()

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -73,11 +72,12 @@ func BenchmarkKgenGenerate(b *testing.B) {
 					var stderr bytes.Buffer
 					cmd.Stderr = &stderr
 					start := time.Now()
-					if err := cmd.Run(); err != nil {
+					kb, err := runMeasured(cmd)
+					if err != nil {
 						b.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 					}
 					wall += time.Since(start)
-					peakKB = max(peakKB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+					peakKB = max(peakKB, kb)
 				}
 				return wall, peakKB
 			}

@@ -389,17 +389,13 @@ func makeDirs(writes []Change) ([]string, error) {
 // stageAll stages every write, recording the temporary files in staged; it returns the error of the first
 // write (in order) that failed.
 func stageAll(writes []Change, staged []string) error {
-	errs := make([]error, len(writes))
-	forEach(len(writes), func(i int) error {
-		staged[i], errs[i] = stage(writes[i].Path, writes[i].New)
-		return nil
-	})
-	for i, err := range errs {
-		if err != nil {
+	return forEach(len(writes), func(i int) error {
+		var err error
+		if staged[i], err = stage(writes[i].Path, writes[i].New); err != nil {
 			return fmt.Errorf("writing %s: %w", writes[i].Path, withoutPath(err))
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // forEach calls f(0) ... f(n-1) in parallel, since each is a few file system calls that mostly wait, and

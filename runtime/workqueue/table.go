@@ -4,56 +4,78 @@ import "hash/maphash"
 
 // itemTable holds the state of every item queued or in progress. It is an
 // open-addressing hash table whose hashes the caller computes before taking
-// the queue's lock, so the lock is held only for a short probe. Each slot
-// keeps its hash beside its item and state, so finding an item in a table
-// larger than the cache costs one cache miss, not one for a hash array and
-// another for an entry array. Removing an item shifts the slots after it back
-// instead of leaving a tombstone, so a queue whose items keep changing keeps
-// its probes short (Go maps slow down under that churn until they grow). Like
-// the FIFO rings, it halves only after staying under an eighth full for as
-// many removals as it has slots.
+// the queue's lock, so the lock is held only for a short probe.
+//
+// The table is split in two. The index is a linear-probing array of 8-byte
+// slots, each holding the low 32 bits of an item's hash and the number of its
+// entry; the entries, each an item and its state, are packed densely in the
+// order their items arrived. So a probe reads eight slots per cache line, the
+// index holds no pointers for the garbage collector to scan or for a resize
+// to copy with write barriers, and a backlog added in one burst and handed
+// out in FIFO order walks its entries sequentially. Removing an item shifts
+// the index slots after it back instead of leaving a tombstone, so a queue
+// whose items keep changing keeps its probes short (Go maps slow down under
+// that churn until they grow), and its entry is reused by the next insert.
+// Like the FIFO rings, the table halves only after staying under an eighth
+// full for as many removals as it has slots.
 type itemTable[T comparable] struct {
-	n     int            // slots in use
-	slots []tableSlot[T] // a hash of 0 marks a free slot; the length is zero or a power of two
-	seed  maphash.Seed
-	usage usageWindow
+	n      int      // items held
+	index  []uint64 // 0 marks a free slot; the length is zero or a power of two
+	chunks []*[chunkSize]tableEntry[T]
+	used   uint32   // entries ever handed out since the table was last empty
+	free   []uint32 // numbers of the free entries below used, reused last freed first
+	seed   maphash.Seed
+	usage  usageWindow
 }
 
-// tableSlot is one slot of an itemTable.
-type tableSlot[T comparable] struct {
-	hash  uint64
+// The entries live in fixed-size chunks, so growing the table never copies
+// them (nor makes the garbage collector trace a copy) and only the pointer-free
+// index is rebuilt.
+const (
+	chunkBits = 7
+	chunkSize = 1 << chunkBits
+)
+
+// tableEntry is an item held by an itemTable and its state.
+type tableEntry[T comparable] struct {
 	item  T
 	state itemState
 }
 
-// minTableSize is the smallest non-empty table.
+// An index slot packs the low 32 bits of its item's hash, never 0, with the
+// number of the item's entry in the high 32 bits.
+func indexSlot(h uint64, entry uint32) uint64 { return uint64(entry)<<32 | uint64(uint32(h)) }
+
+func slotEntry(slot uint64) uint32 { return uint32(slot >> 32) }
+
+// minTableSize is the smallest non-empty index.
 const minTableSize = 16
 
 func newItemTable[T comparable]() itemTable[T] {
 	return itemTable[T]{seed: maphash.MakeSeed()}
 }
 
-// hash returns item's hash, never 0. It needs no lock.
+// hash returns item's hash, whose low 32 bits are never 0. It needs no lock.
 func (t *itemTable[T]) hash(item T) uint64 {
 	return maphash.Comparable(t.seed, item) | 1
 }
 
-// lookup returns the slot holding item, whose hash is h, and true. If item is
-// absent it returns false and the free slot that ended the probe, which is
+// lookup returns the index slot of item, whose hash is h, and true. If item
+// is absent it returns false and the free slot that ended the probe, which is
 // where insertAt puts item, or -1 if the table has no slots yet.
 func (t *itemTable[T]) lookup(h uint64, item T) (slot int, found bool) {
-	if len(t.slots) == 0 {
+	if len(t.index) == 0 {
 		return -1, false
 	}
-	mask := uint64(len(t.slots) - 1)
+	mask := uint64(len(t.index) - 1)
+	tag := uint32(h)
 	for i := h & mask; ; i = (i + 1) & mask {
-		switch s := &t.slots[i]; s.hash {
-		case h:
-			if s.item == item {
-				return int(i), true
-			}
-		case 0:
+		s := t.index[i]
+		if s == 0 {
 			return int(i), false
+		}
+		if uint32(s) == tag && t.entry(slotEntry(s)).item == item {
+			return int(i), true
 		}
 	}
 }
@@ -61,64 +83,107 @@ func (t *itemTable[T]) lookup(h uint64, item T) (slot int, found bool) {
 // find returns the state of item, whose hash is h, or nil.
 func (t *itemTable[T]) find(h uint64, item T) *itemState {
 	if i, ok := t.lookup(h, item); ok {
-		return &t.slots[i].state
+		return t.state(i)
 	}
 	return nil
 }
 
-// state returns the state in slot i, which holds an item.
-func (t *itemTable[T]) state(i int) *itemState { return &t.slots[i].state }
+// state returns the state of the item in index slot i.
+func (t *itemTable[T]) state(i int) *itemState { return &t.entry(slotEntry(t.index[i])).state }
+
+// entry returns entry number e.
+func (t *itemTable[T]) entry(e uint32) *tableEntry[T] {
+	return &t.chunks[e>>chunkBits][e&(chunkSize-1)]
+}
 
 // insertAt records the state of item, whose hash is h, in the free slot that
 // lookup returned for it; the table must not have changed since.
 func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) {
-	s := tableSlot[T]{hash: h, item: item, state: st}
-	if 4*(t.n+1) > 3*len(t.slots) {
-		t.resize(max(2*len(t.slots), minTableSize))
-		t.place(s)
+	var e uint32
+	if k := len(t.free); k > 0 {
+		e = t.free[k-1]
+		t.free = t.free[:k-1]
 	} else {
-		t.slots[slot] = s
+		e = t.unusedEntry()
+	}
+	*t.entry(e) = tableEntry[T]{item, st}
+	if 4*(t.n+1) > 3*len(t.index) {
+		t.resize(max(2*len(t.index), minTableSize))
+		t.place(indexSlot(h, e))
+	} else {
+		t.index[slot] = indexSlot(h, e)
 	}
 	t.n++
 	t.usage.held(t.n)
 }
 
-// place puts s in the first free slot of its probe sequence.
-func (t *itemTable[T]) place(s tableSlot[T]) {
-	mask := uint64(len(t.slots) - 1)
-	i := s.hash & mask
-	for t.slots[i].hash != 0 {
-		i = (i + 1) & mask
+// unusedEntry returns the number of the first entry never used since the
+// table was last empty, adding a chunk if it needs one.
+func (t *itemTable[T]) unusedEntry() uint32 {
+	e := t.used
+	if t.used++; int(e>>chunkBits) == len(t.chunks) {
+		t.chunks = append(t.chunks, new([chunkSize]tableEntry[T]))
 	}
-	t.slots[i] = s
+	return e
 }
 
-// removeAt deletes the item in slot i.
+// place puts s in the first free slot of its probe sequence.
+func (t *itemTable[T]) place(s uint64) {
+	mask := uint64(len(t.index) - 1)
+	i := s & mask
+	for t.index[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.index[i] = s
+}
+
+// removeAt deletes the item in index slot i.
 func (t *itemTable[T]) removeAt(slot int) {
-	mask := uint64(len(t.slots) - 1)
+	e := slotEntry(t.index[slot])
+	*t.entry(e) = tableEntry[T]{}
+	t.free = append(t.free, e)
+	mask := uint64(len(t.index) - 1)
 	hole := uint64(slot)
 	// Pull back every later slot of the run whose home slot is not
 	// between the hole and itself, so no probe meets a gap too early.
-	for i := (hole + 1) & mask; t.slots[i].hash != 0; i = (i + 1) & mask {
-		if (i-t.slots[i].hash)&mask >= (i-hole)&mask {
-			t.slots[hole] = t.slots[i]
+	for i := (hole + 1) & mask; t.index[i] != 0; i = (i + 1) & mask {
+		if (i-t.index[i])&mask >= (i-hole)&mask {
+			t.index[hole] = t.index[i]
 			hole = i
 		}
 	}
-	t.slots[hole] = tableSlot[T]{}
+	t.index[hole] = 0
 	t.n--
-	if t.usage.removed(t.n, len(t.slots), minTableSize, 8) {
-		t.resize(len(t.slots) / 2)
+	if t.n == 0 { // every entry is free: start again from the first
+		t.used, t.free = 0, t.free[:0]
+	}
+	if t.usage.removed(t.n, len(t.index), minTableSize, 8) {
+		t.shrink()
 	}
 }
 
-// resize moves every item into a new array of size slots.
+// resize moves every index slot into a new index of size slots.
 func (t *itemTable[T]) resize(size int) {
-	old := t.slots
-	t.slots = make([]tableSlot[T], size)
+	old := t.index
+	t.index = make([]uint64, size)
 	for _, s := range old {
-		if s.hash != 0 {
+		if s != 0 {
 			t.place(s)
+		}
+	}
+}
+
+// shrink halves the index and packs the entries into as many new chunks as
+// they fill, so a quiet table gives memory back.
+func (t *itemTable[T]) shrink() {
+	old, oldTable := t.index, *t
+	t.index = make([]uint64, len(old)/2)
+	t.chunks, t.used, t.free = nil, 0, nil
+	for _, s := range old {
+		if s != 0 {
+			e := t.unusedEntry()
+			*t.entry(e) = *oldTable.entry(slotEntry(s))
+			t.place(indexSlot(s, e))
 		}
 	}
 }

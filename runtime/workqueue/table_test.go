@@ -45,9 +45,16 @@ func TestItemTableMatchesMap(t *testing.T) {
 		for item := range want {
 			remove(&table, hashOf(item), item)
 		}
-		for i, s := range table.slots {
-			if s != (tableSlot[int]{}) {
+		for i, s := range table.index {
+			if s != 0 {
 				t.Fatalf("hashes %d: slot %d not cleared after removing everything", distinctHashes, i)
+			}
+		}
+		for c, chunk := range table.chunks {
+			for i, e := range chunk {
+				if e != (tableEntry[int]{}) {
+					t.Fatalf("hashes %d: entry %d of chunk %d not cleared after removing everything", distinctHashes, i, c)
+				}
 			}
 		}
 	}
@@ -61,7 +68,7 @@ func TestItemTableLookupMissing(t *testing.T) {
 		t.Fatalf("lookup in an empty table = %d, %v; want -1, false", slot, found)
 	}
 	insert(&table, "b", itemState{seq: 7})
-	if slot, found := table.lookup(table.hash("a"), "a"); found || table.slots[slot].hash != 0 {
+	if slot, found := table.lookup(table.hash("a"), "a"); found || table.index[slot] != 0 {
 		t.Fatalf("lookup of a missing item = %d, %v; want a free slot", slot, found)
 	}
 	if st := table.find(table.hash("b"), "b"); table.n != 1 || st == nil || st.seq != 7 {
@@ -96,16 +103,17 @@ func TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
 		}
 	}
 	burst()
-	size := len(table.slots)
+	size := len(table.index)
 	burst()
-	if len(table.slots) != size {
-		t.Fatalf("second burst resized the table from %d to %d slots", size, len(table.slots))
+	if len(table.index) != size {
+		t.Fatalf("second burst resized the table from %d to %d slots", size, len(table.index))
 	}
 	for i := range 4 * size {
 		insert(&table, i, itemState{})
 		remove(&table, table.hash(i), i)
 	}
-	if len(table.slots) != minTableSize || table.n != 0 {
-		t.Fatalf("after a quiet trickle the table has %d slots and %d items, want %d and 0", len(table.slots), table.n, minTableSize)
+	if len(table.index) != minTableSize || table.n != 0 || len(table.chunks) > 1 {
+		t.Fatalf("after a quiet trickle the table has %d slots, %d chunks and %d items, want %d, at most 1 and 0",
+			len(table.index), len(table.chunks), table.n, minTableSize)
 	}
 }

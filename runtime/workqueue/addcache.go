@@ -68,11 +68,14 @@ func (c *addCache[T]) lookup(h uint64, item T) *cachedItem[T] {
 	return nil
 }
 
-// set records, with the queue's mutex held, whether Add of item now absorbs.
-func (c *addCache[T]) set(h uint64, item T, absorbs bool) {
-	if e := c.lookup(h, item); e != nil {
+// set records, with the queue's mutex held, whether Add of item now absorbs,
+// and reports whether the cache holds item.
+func (c *addCache[T]) set(h uint64, item T, absorbs bool) (cached bool) {
+	e := c.lookup(h, item)
+	if e != nil {
 		e.absorbs.Store(absorbs)
 	}
+	return e != nil
 }
 
 // taken clears the flag of item, whose hash is h, as Get hands it out.
@@ -85,11 +88,12 @@ func (c *addCache[T]) taken(h uint64, item T) {
 // cache records, with the queue's mutex held, that Add of item now absorbs,
 // caching item unless both slots of its set hold items that absorb too. It
 // only displaces an item that does not absorb, whose flag Get already
-// cleared, so no absorbed Add goes unseen by the Get of its item.
-func (c *addCache[T]) cache(h uint64, item T) {
+// cleared, so no absorbed Add goes unseen by the Get of its item. It reports
+// whether the cache holds item.
+func (c *addCache[T]) cache(h uint64, item T) (cached bool) {
 	if e := c.lookup(h, item); e != nil {
 		e.absorbs.Store(true)
-		return
+		return true
 	}
 	set := &c.sets[h%addCacheSets]
 	for i := range set {
@@ -100,6 +104,7 @@ func (c *addCache[T]) cache(h uint64, item T) {
 		e.absorbs.Store(true)
 		set[i].Store(e)
 		c.used = true
-		return
+		return true
 	}
+	return false
 }

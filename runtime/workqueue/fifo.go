@@ -1,19 +1,21 @@
 package workqueue
 
-// entry is one slot of a priority FIFO. It carries the sequence number the item
-// was queued with, so a slot made obsolete by a priority raise is recognised and
-// skipped instead of being removed from the middle of a ring.
-type entry[T comparable] struct {
-	item T
-	seq  uint64
+// entry is one slot of a priority FIFO: the number of the item's record in
+// the item table and the sequence number the item was queued with, so a slot made
+// obsolete by a priority raise is recognised and skipped instead of being
+// removed from the middle of a ring. It holds no pointer, so the rings cost the
+// garbage collector nothing however long they grow.
+type entry struct {
+	seq    uint64
+	record uint32
 }
 
 // ring is a growable circular FIFO of entries; its capacity is always a power
 // of two. It halves when it stayed under a quarter full for as many pops as it
 // has slots, so a queue that fills and drains in bursts keeps its buffer
 // instead of reallocating it every burst, and an idle one gives memory back.
-type ring[T comparable] struct {
-	buf   []entry[T]
+type ring struct {
+	buf   []entry
 	head  int
 	n     int
 	usage usageWindow
@@ -21,7 +23,7 @@ type ring[T comparable] struct {
 
 const minRingSize = 16
 
-func (r *ring[T]) push(e entry[T]) {
+func (r *ring) push(e entry) {
 	if r.n == len(r.buf) {
 		r.resize(max(2*len(r.buf), minRingSize))
 	}
@@ -30,9 +32,9 @@ func (r *ring[T]) push(e entry[T]) {
 	r.usage.held(r.n)
 }
 
-func (r *ring[T]) pop() entry[T] {
+func (r *ring) pop() entry {
 	e := r.buf[r.head]
-	r.buf[r.head] = entry[T]{}
+	r.buf[r.head] = entry{}
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	if r.usage.removed(r.n, len(r.buf), minRingSize, 4) {
@@ -42,16 +44,16 @@ func (r *ring[T]) pop() entry[T] {
 }
 
 // reset empties the ring, dropping references held by obsolete slots.
-func (r *ring[T]) reset() {
+func (r *ring) reset() {
 	for ; r.n > 0; r.n-- {
-		r.buf[r.head] = entry[T]{}
+		r.buf[r.head] = entry{}
 		r.head = (r.head + 1) & (len(r.buf) - 1)
 	}
 	r.head = 0
 }
 
-func (r *ring[T]) resize(size int) {
-	buf := make([]entry[T], size)
+func (r *ring) resize(size int) {
+	buf := make([]entry, size)
 	for i := 0; i < r.n; i++ {
 		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
 	}
@@ -59,9 +61,9 @@ func (r *ring[T]) resize(size int) {
 }
 
 // level is the FIFO of one priority.
-type level[T comparable] struct {
+type level struct {
 	priority int
-	fifo     ring[T]
+	fifo     ring
 	// popped is the sequence number of the last entry popped, or of the last
 	// entry written anywhere when the level was created. Entries are written
 	// in increasing sequence order, so an entry of this level numbered above
@@ -71,13 +73,13 @@ type level[T comparable] struct {
 
 // levels holds one FIFO per priority in use, highest priority first. Queues
 // normally use a handful of priorities, so a sorted slice beats a map or a heap.
-type levels[T comparable] []*level[T]
+type levels []*level
 
 // maxIdleLevels bounds how many empty levels are kept around for reuse.
 const maxIdleLevels = 8
 
 // find returns the level of priority p, or nil.
-func (ls levels[T]) find(p int) *level[T] {
+func (ls levels) find(p int) *level {
 	for _, l := range ls {
 		if l.priority == p {
 			return l
@@ -87,14 +89,14 @@ func (ls levels[T]) find(p int) *level[T] {
 }
 
 // queued reports whether the entry numbered seq at priority p is still queued.
-func (ls levels[T]) queued(p int, seq uint64) bool {
+func (ls levels) queued(p int, seq uint64) bool {
 	l := ls.find(p)
 	return l != nil && seq > l.popped
 }
 
 // fifo returns the FIFO for priority p, creating it if needed; seq is the
 // number of the last entry written so far.
-func (ls *levels[T]) fifo(p int, seq uint64) *ring[T] {
+func (ls *levels) fifo(p int, seq uint64) *ring {
 	if l := ls.find(p); l != nil {
 		return &l.fifo
 	}
@@ -106,7 +108,7 @@ func (ls *levels[T]) fifo(p int, seq uint64) *ring[T] {
 	for i < len(s) && s[i].priority > p {
 		i++
 	}
-	l := &level[T]{priority: p, popped: seq}
+	l := &level{priority: p, popped: seq}
 	s = append(s, nil)
 	copy(s[i+1:], s[i:])
 	s[i] = l
@@ -116,7 +118,7 @@ func (ls *levels[T]) fifo(p int, seq uint64) *ring[T] {
 
 // prune drops empty levels so that many distinct priorities over time do not
 // accumulate memory.
-func (ls *levels[T]) prune() {
+func (ls *levels) prune() {
 	s := (*ls)[:0]
 	for _, l := range *ls {
 		if l.fifo.n > 0 {
@@ -129,7 +131,7 @@ func (ls *levels[T]) prune() {
 
 // pop removes and returns the first entry of the highest non-empty priority.
 // The caller guarantees one exists.
-func (ls levels[T]) pop() entry[T] {
+func (ls levels) pop() entry {
 	for _, l := range ls {
 		if l.fifo.n > 0 {
 			e := l.fifo.pop()
@@ -142,8 +144,25 @@ func (ls levels[T]) pop() entry[T] {
 
 // reset empties every level; used when no item is queued, so obsolete slots
 // do not linger.
-func (ls levels[T]) reset() {
+func (ls levels) reset() {
 	for _, l := range ls {
 		l.fifo.reset()
+	}
+}
+
+// renumber follows the item table's packing of its records (itemTable.shrink):
+// an entry whose record moved follows it, and one whose record was freed,
+// which can only be obsolete, becomes one that no record matches.
+func (ls levels) renumber(renumbered map[uint32]uint32) {
+	for _, l := range ls {
+		r := &l.fifo
+		for i := range r.n {
+			e := &r.buf[(r.head+i)&(len(r.buf)-1)]
+			if moved, ok := renumbered[e.record]; ok {
+				e.record = moved
+			} else {
+				*e = entry{}
+			}
+		}
 	}
 }

@@ -5,14 +5,14 @@ import "testing"
 // TestRingKeepsItsBufferAcrossBurstsAndShrinksWhenQuiet fills and drains a
 // ring twice, as an informer's relists do, then trickles one item at a time.
 func TestRingKeepsItsBufferAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
-	var r ring[int]
+	var r ring
 	burst := func() {
 		for i := range 4096 {
-			r.push(entry[int]{item: i, seq: uint64(i)})
+			r.push(entry{record: uint32(i), seq: uint64(i)})
 		}
 		for i := range 4096 {
-			if e := r.pop(); e.item != i {
-				t.Fatalf("pop = %d, want %d", e.item, i)
+			if e := r.pop(); e.record != uint32(i) {
+				t.Fatalf("pop = %d, want %d", e.record, i)
 			}
 		}
 	}
@@ -23,9 +23,9 @@ func TestRingKeepsItsBufferAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
 		t.Fatalf("second burst resized the ring from %d to %d slots", size, len(r.buf))
 	}
 	for i := range 4 * size {
-		r.push(entry[int]{item: i})
-		if e := r.pop(); e.item != i {
-			t.Fatalf("trickle pop = %d, want %d", e.item, i)
+		r.push(entry{record: uint32(i)})
+		if e := r.pop(); e.record != uint32(i) {
+			t.Fatalf("trickle pop = %d, want %d", e.record, i)
 		}
 	}
 	if len(r.buf) != minRingSize {

@@ -63,7 +63,7 @@ type Typed[T comparable] struct {
 	stale      int          // obsolete entries left in levels by priority raises
 	getters    int          // Gets waiting for an item
 	items      itemTable[T] // every item queued or in progress
-	levels     levels[T]
+	levels     levels
 	cache      addCache[T] // hot items whose Add changes nothing
 
 	shuttingDown bool
@@ -83,12 +83,14 @@ type Typed[T comparable] struct {
 
 // itemState is what the queue knows about an item queued or in progress. An
 // item is queued while its entry (seq at priority) has not been popped, and in
-// progress after that; so Get hands an item out without touching the table.
+// progress after that; so Get hands an item out without looking it up.
 type itemState struct {
-	seq      uint64 // number of the item's latest FIFO entry
+	seq      uint64 // number of the item's latest FIFO entry, never 0
 	priority int    // priority of that entry
 	// dirty: added again while in progress, to be queued at requeuePriority on Done.
-	dirty           bool
+	dirty bool
+	// cached: the add cache may hold the item, so Get must clear its flag there.
+	cached          bool
 	requeuePriority int
 }
 
@@ -144,44 +146,51 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 		return
 	}
 	i, found := q.items.lookup(h, item)
-	var st *itemState
-	if found {
-		st = q.items.state(i)
+	if !found {
+		r := q.items.insertAt(i, h, item, itemState{priority: p})
+		st := &q.items.record(r).state
+		st.seq = q.push(r, p)
+		st.cached = q.cache.set(h, item, p >= 0)
+		q.recordAdd(item, now)
+		return
 	}
+	r := q.items.recordAt(i)
+	st := &q.items.record(r).state
 	switch {
-	case !found:
-		q.items.insertAt(i, h, item, itemState{seq: q.push(item, p), priority: p})
-		q.cache.set(h, item, p >= 0)
 	case q.levels.queued(st.priority, st.seq):
 		if p > st.priority { // raise: the entry at the old priority goes stale
-			*st = itemState{seq: q.push(item, p), priority: p}
+			st.seq, st.priority = q.push(r, p), p
 			q.queued--
 			q.stale++
-			q.cache.set(h, item, p >= 0)
+			st.cached = q.cache.set(h, item, p >= 0)
+			q.recordAdd(item, now)
 		} else if st.priority >= 0 {
-			q.cache.cache(h, item)
+			st.cached = q.cache.cache(h, item)
 		}
-		return
 	case !st.dirty:
 		st.dirty, st.requeuePriority = true, p
-		q.cache.set(h, item, p >= 0)
+		st.cached = q.cache.set(h, item, p >= 0)
+		q.recordAdd(item, now)
 	default:
 		st.requeuePriority = max(st.requeuePriority, p)
 		if st.requeuePriority >= 0 {
-			q.cache.cache(h, item)
+			st.cached = q.cache.cache(h, item)
 		}
-		return
 	}
+}
+
+// recordAdd records an add that changed the queue in the metrics, if they are on.
+func (q *Typed[T]) recordAdd(item T, now time.Time) {
 	if q.metrics != nil {
 		q.metrics.add(item, now)
 	}
 }
 
-// push writes a new entry for item at priority p, wakes one Get and returns
-// the entry's sequence number.
-func (q *Typed[T]) push(item T, p int) uint64 {
+// push writes a new entry for the item of record r at priority p, wakes one
+// Get and returns the entry's sequence number.
+func (q *Typed[T]) push(r uint32, p int) uint64 {
 	q.seq++
-	q.levels.fifo(p, q.seq-1).push(entry[T]{item: item, seq: q.seq})
+	q.levels.fifo(p, q.seq-1).push(entry{seq: q.seq, record: r})
 	q.queued++
 	if q.getters > 0 {
 		q.ready.Signal()
@@ -214,16 +223,15 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		return item, true
 	}
 	e := q.levels.pop()
-	for q.stale > 0 {
-		if st := q.items.find(q.items.hash(e.item), e.item); st != nil && st.seq == e.seq {
-			break
-		}
+	rec := q.items.record(e.record)
+	for rec.state.seq != e.seq { // an entry left behind by a priority raise
 		q.stale--
 		e = q.levels.pop()
+		rec = q.items.record(e.record)
 	}
 	q.queued--
-	if q.cache.used {
-		q.cache.taken(q.items.hash(e.item), e.item)
+	if rec.state.cached {
+		q.cache.taken(q.items.hash(rec.item), rec.item)
 	}
 	if q.queued == 0 && q.stale > 0 {
 		q.levels.reset()
@@ -231,9 +239,9 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	}
 	q.processing++
 	if q.metrics != nil {
-		q.metrics.get(e.item, q.clock.Now())
+		q.metrics.get(rec.item, q.clock.Now())
 	}
-	return e.item, false
+	return rec.item, false
 }
 
 // getPolls is how many times a Get that finds the queue empty polls for an item, with the growing pauses
@@ -278,7 +286,8 @@ func (q *Typed[T]) Done(item T) {
 	if !found {
 		return
 	}
-	st := q.items.state(i)
+	r := q.items.recordAt(i)
+	st := &q.items.record(r).state
 	if q.levels.queued(st.priority, st.seq) {
 		return
 	}
@@ -287,9 +296,9 @@ func (q *Typed[T]) Done(item T) {
 		q.metrics.done(item, now)
 	}
 	if st.dirty {
-		*st = itemState{seq: q.push(item, st.requeuePriority), priority: st.requeuePriority}
-	} else {
-		q.items.removeAt(i)
+		st.seq, st.priority, st.dirty = q.push(r, st.requeuePriority), st.requeuePriority, false
+	} else if q.items.removeAt(i) {
+		q.levels.renumber(q.items.shrink())
 	}
 	if q.processing == 0 && q.draining {
 		q.idle.Broadcast()

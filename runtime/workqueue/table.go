@@ -8,27 +8,28 @@ import "hash/maphash"
 //
 // The table is split in two. The index is a linear-probing array of 8-byte
 // slots, each holding the low 32 bits of an item's hash and the number of its
-// entry; the entries, each an item and its state, are packed densely in the
-// order their items arrived. So a probe reads eight slots per cache line, the
-// index holds no pointers for the garbage collector to scan or for a resize
-// to copy with write barriers, and a backlog added in one burst and handed
-// out in FIFO order walks its entries sequentially. Removing an item shifts
-// the index slots after it back instead of leaving a tombstone, so a queue
-// whose items keep changing keeps its probes short (Go maps slow down under
-// that churn until they grow), and its entry is reused by the next insert.
-// Like the FIFO rings, the table halves only after staying under an eighth
-// full for as many removals as it has slots.
+// record; the records, each an item and its state, are packed densely in the
+// order their items arrived and keep their numbers while their items stay,
+// so the priority FIFOs refer to items by record number. A probe reads eight
+// slots per cache line, the index holds no pointers for the garbage collector
+// to scan or for a resize to copy with write barriers, and a backlog added in
+// one burst and handed out in FIFO order walks its records sequentially.
+// Removing an item shifts the index slots after it back instead of leaving a
+// tombstone, so a queue whose items keep changing keeps its probes short (Go
+// maps slow down under that churn until they grow), and its record is reused
+// by the next insert. Like the FIFO rings, the table halves only after staying
+// under an eighth full for as many removals as it has slots.
 type itemTable[T comparable] struct {
 	n      int      // items held
 	index  []uint64 // 0 marks a free slot; the length is zero or a power of two
-	chunks []*[chunkSize]tableEntry[T]
-	used   uint32   // entries ever handed out since the table was last empty
-	free   []uint32 // numbers of the free entries below used, reused last freed first
+	chunks []*[chunkSize]record[T]
+	used   uint32   // records ever handed out since the table was last empty
+	free   []uint32 // numbers of the free records below used, reused last freed first
 	seed   maphash.Seed
 	usage  usageWindow
 }
 
-// The entries live in fixed-size chunks, so growing the table never copies
+// The records live in fixed-size chunks, so growing the table never copies
 // them (nor makes the garbage collector trace a copy) and only the pointer-free
 // index is rebuilt.
 const (
@@ -36,17 +37,17 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// tableEntry is an item held by an itemTable and its state.
-type tableEntry[T comparable] struct {
+// record is an item held by an itemTable and its state.
+type record[T comparable] struct {
 	item  T
 	state itemState
 }
 
 // An index slot packs the low 32 bits of its item's hash, never 0, with the
-// number of the item's entry in the high 32 bits.
-func indexSlot(h uint64, entry uint32) uint64 { return uint64(entry)<<32 | uint64(uint32(h)) }
+// number of the item's record in the high 32 bits.
+func indexSlot(h uint64, r uint32) uint64 { return uint64(r)<<32 | uint64(uint32(h)) }
 
-func slotEntry(slot uint64) uint32 { return uint32(slot >> 32) }
+func slotRecord(slot uint64) uint32 { return uint32(slot >> 32) }
 
 // minTableSize is the smallest non-empty index.
 const minTableSize = 16
@@ -74,57 +75,51 @@ func (t *itemTable[T]) lookup(h uint64, item T) (slot int, found bool) {
 		if s == 0 {
 			return int(i), false
 		}
-		if uint32(s) == tag && t.entry(slotEntry(s)).item == item {
+		if uint32(s) == tag && t.record(slotRecord(s)).item == item {
 			return int(i), true
 		}
 	}
 }
 
-// find returns the state of item, whose hash is h, or nil.
-func (t *itemTable[T]) find(h uint64, item T) *itemState {
-	if i, ok := t.lookup(h, item); ok {
-		return t.state(i)
-	}
-	return nil
-}
+// recordAt returns the number of the record of the item in index slot i.
+func (t *itemTable[T]) recordAt(i int) uint32 { return slotRecord(t.index[i]) }
 
-// state returns the state of the item in index slot i.
-func (t *itemTable[T]) state(i int) *itemState { return &t.entry(slotEntry(t.index[i])).state }
-
-// entry returns entry number e.
-func (t *itemTable[T]) entry(e uint32) *tableEntry[T] {
-	return &t.chunks[e>>chunkBits][e&(chunkSize-1)]
+// record returns record number r.
+func (t *itemTable[T]) record(r uint32) *record[T] {
+	return &t.chunks[r>>chunkBits][r&(chunkSize-1)]
 }
 
 // insertAt records the state of item, whose hash is h, in the free slot that
-// lookup returned for it; the table must not have changed since.
-func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) {
-	var e uint32
+// lookup returned for it, and returns the number of its record; the table
+// must not have changed since.
+func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) uint32 {
+	var r uint32
 	if k := len(t.free); k > 0 {
-		e = t.free[k-1]
+		r = t.free[k-1]
 		t.free = t.free[:k-1]
 	} else {
-		e = t.unusedEntry()
+		r = t.unusedRecord()
 	}
-	*t.entry(e) = tableEntry[T]{item, st}
+	*t.record(r) = record[T]{item, st}
 	if 4*(t.n+1) > 3*len(t.index) {
 		t.resize(max(2*len(t.index), minTableSize))
-		t.place(indexSlot(h, e))
+		t.place(indexSlot(h, r))
 	} else {
-		t.index[slot] = indexSlot(h, e)
+		t.index[slot] = indexSlot(h, r)
 	}
 	t.n++
 	t.usage.held(t.n)
+	return r
 }
 
-// unusedEntry returns the number of the first entry never used since the
+// unusedRecord returns the number of the first record never used since the
 // table was last empty, adding a chunk if it needs one.
-func (t *itemTable[T]) unusedEntry() uint32 {
-	e := t.used
-	if t.used++; int(e>>chunkBits) == len(t.chunks) {
-		t.chunks = append(t.chunks, new([chunkSize]tableEntry[T]))
+func (t *itemTable[T]) unusedRecord() uint32 {
+	r := t.used
+	if t.used++; int(r>>chunkBits) == len(t.chunks) {
+		t.chunks = append(t.chunks, new([chunkSize]record[T]))
 	}
-	return e
+	return r
 }
 
 // place puts s in the first free slot of its probe sequence.
@@ -137,11 +132,12 @@ func (t *itemTable[T]) place(s uint64) {
 	t.index[i] = s
 }
 
-// removeAt deletes the item in index slot i.
-func (t *itemTable[T]) removeAt(slot int) {
-	e := slotEntry(t.index[slot])
-	*t.entry(e) = tableEntry[T]{}
-	t.free = append(t.free, e)
+// removeAt deletes the item in index slot i. It reports whether the table
+// should now shrink, which the caller does with shrink.
+func (t *itemTable[T]) removeAt(slot int) (shrink bool) {
+	r := slotRecord(t.index[slot])
+	*t.record(r) = record[T]{}
+	t.free = append(t.free, r)
 	mask := uint64(len(t.index) - 1)
 	hole := uint64(slot)
 	// Pull back every later slot of the run whose home slot is not
@@ -154,12 +150,10 @@ func (t *itemTable[T]) removeAt(slot int) {
 	}
 	t.index[hole] = 0
 	t.n--
-	if t.n == 0 { // every entry is free: start again from the first
+	if t.n == 0 { // every record is free: start again from the first
 		t.used, t.free = 0, t.free[:0]
 	}
-	if t.usage.removed(t.n, len(t.index), minTableSize, 8) {
-		t.shrink()
-	}
+	return t.usage.removed(t.n, len(t.index), minTableSize, 8)
 }
 
 // resize moves every index slot into a new index of size slots.
@@ -173,17 +167,22 @@ func (t *itemTable[T]) resize(size int) {
 	}
 }
 
-// shrink halves the index and packs the entries into as many new chunks as
-// they fill, so a quiet table gives memory back.
-func (t *itemTable[T]) shrink() {
+// shrink halves the index and packs the records into as many new chunks as
+// they fill, so a quiet table gives memory back. It returns the new number
+// of each old record in use, indexed by the old number, for the caller to
+// renumber its references.
+func (t *itemTable[T]) shrink() (renumbered map[uint32]uint32) {
 	old, oldTable := t.index, *t
 	t.index = make([]uint64, len(old)/2)
 	t.chunks, t.used, t.free = nil, 0, nil
+	renumbered = make(map[uint32]uint32, t.n)
 	for _, s := range old {
 		if s != 0 {
-			e := t.unusedEntry()
-			*t.entry(e) = *oldTable.entry(slotEntry(s))
-			t.place(indexSlot(s, e))
+			r := t.unusedRecord()
+			*t.record(r) = *oldTable.record(slotRecord(s))
+			renumbered[slotRecord(s)] = r
+			t.place(indexSlot(s, r))
 		}
 	}
+	return renumbered
 }

@@ -34,7 +34,7 @@ func TestItemTableMatchesMap(t *testing.T) {
 			}
 			if op%97 == 0 {
 				for i := range 200 {
-					st := table.find(hashOf(i), i)
+					st := find(&table, hashOf(i), i)
 					seq, ok := want[i]
 					if (st != nil) != ok || ok && st.seq != seq {
 						t.Fatalf("hashes %d, op %d: find(%d) = %v, want %d (present %v)", distinctHashes, op, i, st, seq, ok)
@@ -52,7 +52,7 @@ func TestItemTableMatchesMap(t *testing.T) {
 		}
 		for c, chunk := range table.chunks {
 			for i, e := range chunk {
-				if e != (tableEntry[int]{}) {
+				if e != (record[int]{}) {
 					t.Fatalf("hashes %d: entry %d of chunk %d not cleared after removing everything", distinctHashes, i, c)
 				}
 			}
@@ -71,7 +71,7 @@ func TestItemTableLookupMissing(t *testing.T) {
 	if slot, found := table.lookup(table.hash("a"), "a"); found || table.index[slot] != 0 {
 		t.Fatalf("lookup of a missing item = %d, %v; want a free slot", slot, found)
 	}
-	if st := table.find(table.hash("b"), "b"); table.n != 1 || st == nil || st.seq != 7 {
+	if st := find(&table, table.hash("b"), "b"); table.n != 1 || st == nil || st.seq != 7 {
 		t.Fatalf("n=%d, b=%v; want 1 item, b with seq 7", table.n, st)
 	}
 }
@@ -85,9 +85,17 @@ func insert[T comparable](table *itemTable[T], item T, st itemState) {
 
 // remove deletes item, whose hash is h, if it is in table.
 func remove[T comparable](table *itemTable[T], h uint64, item T) {
-	if slot, found := table.lookup(h, item); found {
-		table.removeAt(slot)
+	if slot, found := table.lookup(h, item); found && table.removeAt(slot) {
+		table.shrink()
 	}
+}
+
+// find returns the state of item, whose hash is h, or nil.
+func find[T comparable](table *itemTable[T], h uint64, item T) *itemState {
+	if slot, found := table.lookup(h, item); found {
+		return &table.record(table.recordAt(slot)).state
+	}
+	return nil
 }
 
 // TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet fills and drains
@@ -115,5 +123,42 @@ func TestItemTableKeepsItsSlotsAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
 	if len(table.index) != minTableSize || table.n != 0 || len(table.chunks) > 1 {
 		t.Fatalf("after a quiet trickle the table has %d slots, %d chunks and %d items, want %d, at most 1 and 0",
 			len(table.index), len(table.chunks), table.n, minTableSize)
+	}
+}
+
+// TestQueueShrinksItsTableUnderStaleEntries grows a queue's table with a
+// burst, then, with one item waiting at a low priority throughout, adds an
+// item at a low priority, raises it, gets it and marks it done, over and over.
+// Each round leaves an obsolete entry behind and frees the item's record,
+// which the next round reuses, so the table shrinks back to its minimum while
+// the FIFOs hold a live entry and obsolete ones whose records moved or went.
+func TestQueueShrinksItsTableUnderStaleEntries(t *testing.T) {
+	q := NewTyped[int]()
+	defer q.ShutDown()
+	for item := range 200 {
+		q.Add(item)
+	}
+	drain(t, q)
+	grown := len(q.items.index)
+	q.Add(-2) // takes the first record, so the waiting item's moves when the table packs its records
+	q.AddWithOpts(AddOpts{Priority: -5}, -1)
+	if got := mustGet(t, q); got != -2 {
+		t.Fatalf("Get = %d, want -2", got)
+	}
+	q.Done(-2)
+	rounds := 0
+	for ; len(q.items.index) > minTableSize; rounds++ {
+		q.AddWithOpts(AddOpts{Priority: -1}, rounds)
+		q.AddWithOpts(AddOpts{Priority: 1}, rounds)
+		if got := mustGet(t, q); got != rounds {
+			t.Fatalf("round %d: Get = %d, want the raised item", rounds, got)
+		}
+		q.Done(rounds)
+	}
+	if q.stale != rounds {
+		t.Fatalf("after %d rounds the queue counts %d obsolete entries", rounds, q.stale)
+	}
+	if got := drain(t, q); !equal(got, []int{-1}) {
+		t.Fatalf("table shrank from %d to %d slots; then the queue held %v, want only the waiting item", grown, len(q.items.index), got)
 	}
 }

@@ -71,13 +71,15 @@ type workqueueCase struct {
 //     informer's initial list does, while the workers drain them; the next
 //     batch starts once the last is done, so every op is a full Add+Get+Done
 //     on a deep queue.
+//   - million: backlog with a million distinct keys, whose item table is
+//     far larger than the CPU's caches.
 //   - hot: one producer adds 16 string keys round robin as fast as it can
 //     while the workers drain, so most adds find the item already queued or
 //     in progress; an op is one item processed, and adds/op reports how many
 //     adds the producer made meanwhile (per add alone, a queue would look
 //     faster the more it starved its workers).
 func workqueueCases() []workqueueCase {
-	backlog, hot := benchKeys(1<<16), benchKeys(16)
+	backlog, million, hot := benchKeys(1<<16), benchKeys(1<<20), benchKeys(16)
 	return []workqueueCase{
 		{"distinct", func(impl, workers, n int) int {
 			return benchClosedLoop(intWorkqueueImpls[impl].new(), workers, n, false)
@@ -87,6 +89,9 @@ func workqueueCases() []workqueueCase {
 		}},
 		{"backlog", func(impl, workers, n int) int {
 			return benchBacklog(workqueueImpls[impl].new(), backlog, workers, n)
+		}},
+		{"million", func(impl, workers, n int) int {
+			return benchBacklog(workqueueImpls[impl].new(), million, workers, n)
 		}},
 		{"hot", func(impl, workers, n int) int {
 			return benchHot(workqueueImpls[impl].new(), hot, workers, n)
@@ -113,15 +118,18 @@ func BenchmarkWorkqueue(b *testing.B) {
 }
 
 // BenchmarkWorkqueueInterleaved runs every case of BenchmarkWorkqueue on both queues alternately, 64Ki
-// ops (hot: 8Ki) at a time, swapping their order each iteration, and reports their times per op and
+// ops (hot: 8Ki; million: a million, one batch) at a time, swapping their order each iteration, and reports their times per op and
 // the ratio client-go/kgen (above 1 means kgen is faster). On a VM, the throughput of a contended queue
 // changes by up to 2x from minute to minute with where the host runs the vCPUs; alternating makes both
 // queues meet the same conditions. Run with -benchtime 20x or more.
 func BenchmarkWorkqueueInterleaved(b *testing.B) {
 	for _, c := range workqueueCases() {
 		ops := 1 << 16
-		if c.name == "hot" {
+		switch c.name {
+		case "hot":
 			ops = 1 << 13
+		case "million":
+			ops = 1 << 20
 		}
 		for _, workers := range []int{1, 4, 16} {
 			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {

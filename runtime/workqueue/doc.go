@@ -9,18 +9,20 @@
 // # Design
 //
 // One type, Typed, implements every queue. A single mutex guards:
+//   - one hash table from item to a record of its latest entry (sequence
+//     number and priority) and the priority of an add that arrived while it
+//     was in progress. The table is a pointer-free index of 8-byte slots
+//     (part of the hash and a record number; open-addressed, hashes computed
+//     before the mutex is taken, no tombstones on removal) over records packed
+//     in fixed-size chunks in arrival order, so growing it copies no item and
+//     a backlog handed out in FIFO order walks its records in memory order;
 //   - one ring-buffer FIFO per priority in use (a sorted handful of levels),
-//     whose entries are an item and a sequence number;
-//   - one hash table from item to its latest entry (sequence number and
-//     priority) and the priority of an add that arrived while it was in
-//     progress. Each level remembers the last sequence number it handed out,
-//     so whether an item is queued or in progress follows from its entry, and
-//     Get hands an item out without touching the table: a full Add, Get and
-//     Done cycle is one insert, two lookups and one removal, and no
-//     allocation. The table is open-addressed with its hashes computed before
-//     the mutex is taken, each slot holding hash, item and state in one place,
-//     and removal leaves no tombstones, so the lock is held for short probes
-//     even while items churn;
+//     whose entries are a record number and a sequence number and hold no
+//     pointer. Each level remembers the last sequence number it handed out,
+//     so whether an item is queued or in progress follows from its record,
+//     and Get hands an item out by reading the record its entry names: a full
+//     Add, Get and Done cycle is one insert, two lookups and one removal, and
+//     no allocation;
 //   - a min-heap of delayed adds plus a map of each waiting item's ready time.
 //
 // Raising a queued item's priority writes a new entry and leaves the old one

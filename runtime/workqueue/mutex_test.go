@@ -29,6 +29,9 @@ func TestBackoffMutexExcludes(t *testing.T) {
 	if counter != goroutines*increments {
 		t.Fatalf("counter = %d, want %d: an increment ran outside the mutex", counter, goroutines*increments)
 	}
+	if n := m.pollers.Load(); n != 0 {
+		t.Fatalf("%d waiters still counted as polling after every Lock returned; later waiters would never poll", n)
+	}
 }
 
 // TestBackoffMutexBlocksPastPolling holds the mutex far longer than the

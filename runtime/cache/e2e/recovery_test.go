@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/klog/v2"
 
+	"github.com/kgen-dev/kgen/internal/faultproxy"
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
@@ -141,11 +142,11 @@ func never(error) bool { return false }
 
 // disruption interrupts the API server as the informers see it and returns the time the server was
 // ready and reachable again, and how long it was unreachable.
-type disruption func(t *testing.T, ctx context.Context, p *tcpProxy) (ready time.Time, outage time.Duration)
+type disruption func(t *testing.T, ctx context.Context, p *faultproxy.Proxy) (ready time.Time, outage time.Duration)
 
 // restartBehindProxy restarts the API server while the proxy keeps accepting connections and closes
 // them when the server does not answer: a load balancer in front of a restarting server.
-func restartBehindProxy(t *testing.T, ctx context.Context, _ *tcpProxy) (time.Time, time.Duration) {
+func restartBehindProxy(t *testing.T, ctx context.Context, _ *faultproxy.Proxy) (time.Time, time.Duration) {
 	start := time.Now()
 	if err := env.Restart(ctx); err != nil {
 		t.Fatalf("restart: %v", err)
@@ -154,13 +155,13 @@ func restartBehindProxy(t *testing.T, ctx context.Context, _ *tcpProxy) (time.Ti
 }
 
 // restartRefused restarts the API server while the proxy refuses every connection.
-func restartRefused(t *testing.T, ctx context.Context, p *tcpProxy) (time.Time, time.Duration) {
+func restartRefused(t *testing.T, ctx context.Context, p *faultproxy.Proxy) (time.Time, time.Duration) {
 	start := time.Now()
-	p.refuse()
+	p.Refuse()
 	if err := env.Restart(ctx); err != nil {
 		t.Fatalf("restart: %v", err)
 	}
-	if err := p.accept(); err != nil {
+	if err := p.Accept(); err != nil {
 		t.Fatalf("proxy: %v", err)
 	}
 	return time.Now(), time.Since(start)
@@ -206,14 +207,18 @@ func runRecovery(t *testing.T, name string, rounds int, disrupt disruption, chec
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := startProxy(t, server.Host)
+	proxy, err := faultproxy.Start(server.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
 
 	var informers []recoveryInformer
 	for _, mode := range []struct {
 		name             string
 		disableWatchList bool
 	}{{"streaming list", false}, {"list and watch", true}, {"list and watch 2", true}} {
-		client := coreClient(t, "https://"+proxy.addr)
+		client := coreClient(t, "https://"+proxy.Addr())
 		inf := cache.NewSharedIndexInformerWithOptions(configMapListWatch(client, namespace), &corev1.ConfigMap{}, cache.SharedIndexInformerOptions{
 			DisableWatchList: mode.disableWatchList,
 		})

@@ -1,41 +1,43 @@
-package e2e_test
+// Package faultproxy is a loopback TCP proxy that tests put between clients and an API server to
+// produce the faults a real server cannot produce on demand: while the server is down it accepts
+// connections and closes them at once, as a load balancer in front of a restarting server does, and
+// it can refuse connections altogether for a while.
+package faultproxy
 
 import (
 	"errors"
 	"io"
 	"net"
 	"sync"
-	"testing"
 )
 
-// tcpProxy forwards loopback TCP connections to a target, like a load balancer in front of an API
-// server: when the target does not answer it accepts the connection and closes it at once. It can
-// also refuse connections altogether (its listener closed) for a while.
-type tcpProxy struct {
+// Proxy forwards connections made to Addr to its target.
+type Proxy struct {
 	target string
 	addr   string
 
 	mu      sync.Mutex
-	ln      net.Listener
+	ln      net.Listener // nil while refusing
 	conns   map[net.Conn]struct{}
 	wg      sync.WaitGroup
 	stopped bool
 }
 
-// startProxy listens on a free loopback port and forwards to target until the test ends.
-func startProxy(t *testing.T, target string) *tcpProxy {
-	t.Helper()
+// Start listens on a free loopback port and forwards every connection to target until Close.
+func Start(target string) (*Proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	p := &tcpProxy{target: target, addr: ln.Addr().String(), conns: map[net.Conn]struct{}{}}
+	p := &Proxy{target: target, addr: ln.Addr().String(), conns: map[net.Conn]struct{}{}}
 	p.serve(ln)
-	t.Cleanup(p.stop)
-	return p
+	return p, nil
 }
 
-func (p *tcpProxy) serve(ln net.Listener) {
+// Addr is the host:port clients connect to.
+func (p *Proxy) Addr() string { return p.addr }
+
+func (p *Proxy) serve(ln net.Listener) {
 	p.ln = ln
 	p.wg.Go(func() {
 		for {
@@ -49,8 +51,8 @@ func (p *tcpProxy) serve(ln net.Listener) {
 }
 
 // forward copies bytes both ways between c and a new connection to the target, or closes c when the
-// target refuses.
-func (p *tcpProxy) forward(c net.Conn) {
+// target cannot be reached.
+func (p *Proxy) forward(c net.Conn) {
 	up, err := net.Dial("tcp", p.target)
 	if err != nil {
 		_ = c.Close()
@@ -73,7 +75,7 @@ func (p *tcpProxy) forward(c net.Conn) {
 	<-done
 }
 
-func (p *tcpProxy) track(conns ...net.Conn) bool {
+func (p *Proxy) track(conns ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
@@ -88,7 +90,7 @@ func (p *tcpProxy) track(conns ...net.Conn) bool {
 	return true
 }
 
-func (p *tcpProxy) untrack(conns ...net.Conn) {
+func (p *Proxy) untrack(conns ...net.Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range conns {
@@ -96,8 +98,8 @@ func (p *tcpProxy) untrack(conns ...net.Conn) {
 	}
 }
 
-// refuse closes the listener, so new connections are refused, and cuts the open ones.
-func (p *tcpProxy) refuse() {
+// Refuse closes the listener, so new connections are refused, and cuts the open ones.
+func (p *Proxy) Refuse() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ln != nil {
@@ -109,8 +111,8 @@ func (p *tcpProxy) refuse() {
 	}
 }
 
-// accept listens again on the same address after refuse.
-func (p *tcpProxy) accept() error {
+// Accept listens again on the same address after Refuse.
+func (p *Proxy) Accept() error {
 	ln, err := net.Listen("tcp", p.addr)
 	if err != nil {
 		return err
@@ -119,16 +121,17 @@ func (p *tcpProxy) accept() error {
 	defer p.mu.Unlock()
 	if p.stopped {
 		_ = ln.Close()
-		return errors.New("proxy stopped")
+		return errors.New("faultproxy: Accept after Close")
 	}
 	p.serve(ln)
 	return nil
 }
 
-func (p *tcpProxy) stop() {
+// Close stops listening, cuts every connection and waits for the proxy's goroutines to end.
+func (p *Proxy) Close() {
 	p.mu.Lock()
 	p.stopped = true
 	p.mu.Unlock()
-	p.refuse()
+	p.Refuse()
 	p.wg.Wait()
 }

@@ -83,7 +83,8 @@ func TestMetrics(t *testing.T) {
 
 	q.Add("a")
 	q.Add("b")
-	q.Add("a") // dedup: not an add
+	q.Add("a")                               // dedup: not an add
+	q.AddWithOpts(AddOpts{Priority: 5}, "b") // a raise moves b, so not an add either
 	if got := m("adds").get(); got != 2 {
 		t.Fatalf("adds = %v", got)
 	}

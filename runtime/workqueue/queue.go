@@ -163,7 +163,6 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 			q.queued--
 			q.stale++
 			st.cached = q.cache.set(h, item, p >= 0)
-			q.recordAdd(item, now)
 		} else if st.priority >= 0 {
 			st.cached = q.cache.cache(h, item)
 		}

@@ -152,7 +152,8 @@ func (ls levels) reset() {
 
 // renumber follows the item table's packing of its records (itemTable.shrink):
 // an entry whose record moved follows it, and one whose record was freed,
-// which can only be obsolete, becomes one that no record matches.
+// which can only be obsolete, becomes the zero entry, whose sequence number 0
+// no entry is ever written with.
 func (ls levels) renumber(renumbered map[uint32]uint32) {
 	for _, l := range ls {
 		r := &l.fifo

@@ -221,12 +221,10 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	if q.queued == 0 {
 		return item, true
 	}
-	e := q.levels.pop()
-	rec := q.items.record(e.record)
-	for rec.state.seq != e.seq { // an entry left behind by a priority raise
+	rec := q.current(q.levels.pop())
+	for rec == nil {
 		q.stale--
-		e = q.levels.pop()
-		rec = q.items.record(e.record)
+		rec = q.current(q.levels.pop())
 	}
 	q.queued--
 	if rec.state.cached {
@@ -241,6 +239,19 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		q.metrics.get(rec.item, q.clock.Now())
 	}
 	return rec.item, false
+}
+
+// current returns the record of the item entry e was written for, or nil if e
+// is obsolete: a priority raise wrote a newer entry for its item, or its
+// record was freed before the table packed its records (levels.renumber).
+func (q *Typed[T]) current(e entry) *record[T] {
+	if e.seq == 0 {
+		return nil
+	}
+	if rec := q.items.record(e.record); rec.state.seq == e.seq {
+		return rec
+	}
+	return nil
 }
 
 // getPolls is how many times a Get that finds the queue empty polls for an item, with the growing pauses

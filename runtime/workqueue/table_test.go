@@ -158,7 +158,15 @@ func TestQueueShrinksItsTableUnderStaleEntries(t *testing.T) {
 	if q.stale != rounds {
 		t.Fatalf("after %d rounds the queue counts %d obsolete entries", rounds, q.stale)
 	}
-	if got := drain(t, q); !equal(got, []int{-1}) {
-		t.Fatalf("table shrank from %d to %d slots; then the queue held %v, want only the waiting item", grown, len(q.items.index), got)
+	// The waiting item jumps ahead of the obsolete entries and finishes, freeing the first record
+	// while they are still queued ahead of another waiting item.
+	q.AddWithOpts(AddOpts{Priority: -10}, -3)
+	q.AddWithOpts(AddOpts{Priority: 3}, -1)
+	if got := mustGet(t, q); got != -1 {
+		t.Fatalf("Get = %d, want the raised waiting item", got)
+	}
+	q.Done(-1)
+	if got := drain(t, q); !equal(got, []int{-3}) {
+		t.Fatalf("table shrank from %d to %d slots; then the queue held %v, want only the last waiting item", grown, len(q.items.index), got)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // that holds the mutex, or the one that would take it next, waits to be
 // scheduled. With 4 workers and a producer on a 2-core VM, letting every
 // waiter poll made the queue 1.3-1.4x client-go's throughput in a backlog;
-// one poller made it 1.35-2.3x over several runs, 1.6x in the median. A
+// one poller made it 1.35-2.3x over five runs, 1.7x in the median. A
 // waiter that blocks at once still gets sync.Mutex's own brief spinning when
 // the runtime sees an idle processor.
 //

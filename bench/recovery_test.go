@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"sync"
 	"testing"
@@ -110,7 +111,11 @@ func benchRecovery(b *testing.B, env *testenv.Environment, namespace string, ref
 	}, apierrors.IsAlreadyExists); err != nil {
 		b.Fatal(err)
 	}
-	proxy, err := faultproxy.Start(env.Config().Host[len("https://"):])
+	server, err := url.Parse(env.Config().Host)
+	if err != nil {
+		b.Fatal(err)
+	}
+	proxy, err := faultproxy.Start(server.Host)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -85,8 +85,11 @@ func (t *itemTable[T]) lookup(h uint64, item T) (slot int, found bool) {
 func (t *itemTable[T]) recordAt(i int) uint32 { return slotRecord(t.index[i]) }
 
 // record returns record number r.
-func (t *itemTable[T]) record(r uint32) *record[T] {
-	return &t.chunks[r>>chunkBits][r&(chunkSize-1)]
+func (t *itemTable[T]) record(r uint32) *record[T] { return inChunks(t.chunks, r) }
+
+// inChunks returns record number r of chunks.
+func inChunks[T comparable](chunks []*[chunkSize]record[T], r uint32) *record[T] {
+	return &chunks[r>>chunkBits][r&(chunkSize-1)]
 }
 
 // insertAt records the state of item, whose hash is h, in the free slot that
@@ -172,14 +175,14 @@ func (t *itemTable[T]) resize(size int) {
 // of each old record in use, indexed by the old number, for the caller to
 // renumber its references.
 func (t *itemTable[T]) shrink() (renumbered map[uint32]uint32) {
-	old, oldTable := t.index, *t
+	old, oldChunks := t.index, t.chunks
 	t.index = make([]uint64, len(old)/2)
 	t.chunks, t.used, t.free = nil, 0, nil
 	renumbered = make(map[uint32]uint32, t.n)
 	for _, s := range old {
 		if s != 0 {
 			r := t.unusedRecord()
-			*t.record(r) = *oldTable.record(slotRecord(s))
+			*t.record(r) = *inChunks(oldChunks, slotRecord(s))
 			renumbered[slotRecord(s)] = r
 			t.place(indexSlot(s, r))
 		}

@@ -8,6 +8,7 @@ package workqueue
 type entry struct {
 	seq    uint64
 	record uint32
+	hash   uint32 // low 32 bits of the item's hash, to prefetch its index slot
 }
 
 // ring is a growable circular FIFO of entries; its capacity is always a power
@@ -41,6 +42,14 @@ func (r *ring) pop() entry {
 		r.resize(len(r.buf) / 2)
 	}
 	return e
+}
+
+// peek returns the first entry, or the zero entry if the ring is empty.
+func (r *ring) peek() entry {
+	if r.n == 0 {
+		return entry{}
+	}
+	return r.buf[r.head]
 }
 
 // reset empties the ring, dropping references held by obsolete slots.
@@ -140,6 +149,17 @@ func (ls levels) pop() entry {
 		}
 	}
 	panic("workqueue: internal error: every priority FIFO is empty")
+}
+
+// peek returns the entry pop would return next, or the zero entry if every
+// FIFO is empty.
+func (ls levels) peek() entry {
+	for _, l := range ls {
+		if l.fifo.n > 0 {
+			return l.fifo.peek()
+		}
+	}
+	return entry{}
 }
 
 // reset empties every level; used when no item is queued, so obsolete slots

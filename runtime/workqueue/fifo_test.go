@@ -32,3 +32,24 @@ func TestRingKeepsItsBufferAcrossBurstsAndShrinksWhenQuiet(t *testing.T) {
 		t.Fatalf("after a quiet trickle the ring has %d slots, want %d", len(r.buf), minRingSize)
 	}
 }
+
+// TestLevelsPeekShowsTheNextPop checks that peek returns the entry pop returns
+// next, highest priority first, and the zero entry once every FIFO is empty.
+func TestLevelsPeekShowsTheNextPop(t *testing.T) {
+	var ls levels
+	if e := ls.peek(); e != (entry{}) {
+		t.Fatalf("peek of no levels = %+v, want the zero entry", e)
+	}
+	for seq, p := range []int{0, 5, 0, -1, 5} {
+		ls.fifo(p, uint64(seq)).push(entry{seq: uint64(seq + 1), record: uint32(seq), hash: uint32(p + 10)})
+	}
+	for range 5 {
+		next := ls.peek()
+		if e := ls.pop(); e != next {
+			t.Fatalf("peek = %+v, then pop = %+v", next, e)
+		}
+	}
+	if e := ls.peek(); e != (entry{}) {
+		t.Fatalf("peek of empty levels = %+v, want the zero entry", e)
+	}
+}

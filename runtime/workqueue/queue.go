@@ -147,9 +147,9 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 	}
 	i, found := q.items.lookup(h, item)
 	if !found {
-		r := q.items.insertAt(i, h, item, itemState{priority: p})
-		st := &q.items.record(r).state
-		st.seq = q.push(r, p)
+		r, rec := q.items.insertAt(i, h, item)
+		st := &rec.state
+		st.seq, st.priority = q.push(r, h, p), p
 		st.cached = q.cache.set(h, item, p >= 0)
 		q.recordAdd(item, now)
 		return
@@ -159,7 +159,7 @@ func (q *Typed[T]) addLocked(item T, h uint64, p int, now time.Time) {
 	switch {
 	case q.levels.queued(st.priority, st.seq):
 		if p > st.priority { // raise: the entry at the old priority goes stale
-			st.seq, st.priority = q.push(r, p), p
+			st.seq, st.priority = q.push(r, h, p), p
 			q.queued--
 			q.stale++
 			st.cached = q.cache.set(h, item, p >= 0)
@@ -185,11 +185,11 @@ func (q *Typed[T]) recordAdd(item T, now time.Time) {
 	}
 }
 
-// push writes a new entry for the item of record r at priority p, wakes one
-// Get and returns the entry's sequence number.
-func (q *Typed[T]) push(r uint32, p int) uint64 {
+// push writes a new entry for the item of record r, whose hash is h, at
+// priority p, wakes one Get and returns the entry's sequence number.
+func (q *Typed[T]) push(r uint32, h uint64, p int) uint64 {
 	q.seq++
-	q.levels.fifo(p, q.seq-1).push(entry{seq: q.seq, record: r})
+	q.levels.fifo(p, q.seq-1).push(entry{seq: q.seq, record: r, hash: uint32(h)})
 	q.queued++
 	if q.getters > 0 {
 		q.ready.Signal()
@@ -221,12 +221,15 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	if q.queued == 0 {
 		return item, true
 	}
-	rec := q.current(q.levels.pop())
+	e := q.levels.pop()
+	rec := q.current(e)
 	for rec == nil {
 		q.stale--
-		rec = q.current(q.levels.pop())
+		e = q.levels.pop()
+		rec = q.current(e)
 	}
 	q.queued--
+	q.prefetch(e)
 	if rec.state.cached {
 		q.cache.taken(q.items.hash(rec.item), rec.item)
 	}
@@ -239,6 +242,20 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		q.metrics.get(rec.item, q.clock.Now())
 	}
 	return rec.item, false
+}
+
+// prefetch starts loading, without waiting for it, what the next few calls
+// will read from memory after Get pops entry e: the index slot that Done will
+// look e's item up in, and the record and index slot of the next entry. In a
+// deep queue these are cache misses (the producer wrote them on another core,
+// or long ago); loading them now overlaps the misses with the caller's work
+// instead of stretching the next holds of the mutex.
+func (q *Typed[T]) prefetch(e entry) {
+	q.items.prefetchSlot(e.hash)
+	if next := q.levels.peek(); next.seq != 0 {
+		q.items.prefetchRecord(next.record)
+		q.items.prefetchSlot(next.hash)
+	}
 }
 
 // current returns the record of the item entry e was written for, or nil if e
@@ -306,7 +323,7 @@ func (q *Typed[T]) Done(item T) {
 		q.metrics.done(item, now)
 	}
 	if st.dirty {
-		st.seq, st.priority, st.dirty = q.push(r, st.requeuePriority), st.requeuePriority, false
+		st.seq, st.priority, st.dirty = q.push(r, h, st.requeuePriority), st.requeuePriority, false
 	} else if q.items.removeAt(i) {
 		q.levels.renumber(q.items.shrink())
 	}

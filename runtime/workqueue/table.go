@@ -1,6 +1,9 @@
 package workqueue
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"unsafe"
+)
 
 // itemTable holds the state of every item queued or in progress. It is an
 // open-addressing hash table whose hashes the caller computes before taking
@@ -81,6 +84,16 @@ func (t *itemTable[T]) lookup(h uint64, item T) (slot int, found bool) {
 	}
 }
 
+// prefetchRecord starts loading record number r.
+func (t *itemTable[T]) prefetchRecord(r uint32) { prefetch(unsafe.Pointer(t.record(r))) }
+
+// prefetchSlot starts loading the index slot where a lookup of an item whose
+// hash has the low 32 bits hash starts. The table must hold an index, as it
+// does once an item was ever inserted.
+func (t *itemTable[T]) prefetchSlot(hash uint32) {
+	prefetch(unsafe.Pointer(&t.index[uint64(hash)&uint64(len(t.index)-1)]))
+}
+
 // recordAt returns the number of the record of the item in index slot i.
 func (t *itemTable[T]) recordAt(i int) uint32 { return slotRecord(t.index[i]) }
 
@@ -92,10 +105,10 @@ func inChunks[T comparable](chunks []*[chunkSize]record[T], r uint32) *record[T]
 	return &chunks[r>>chunkBits][r&(chunkSize-1)]
 }
 
-// insertAt records the state of item, whose hash is h, in the free slot that
-// lookup returned for it, and returns the number of its record; the table
-// must not have changed since.
-func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) uint32 {
+// insertAt puts item, whose hash is h, in the free slot that lookup returned
+// for it, and returns its record, whose state is zero, and the record's
+// number; the table must not have changed since the lookup.
+func (t *itemTable[T]) insertAt(slot int, h uint64, item T) (uint32, *record[T]) {
 	var r uint32
 	if k := len(t.free); k > 0 {
 		r = t.free[k-1]
@@ -103,7 +116,10 @@ func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) uint32
 	} else {
 		r = t.unusedRecord()
 	}
-	*t.record(r) = record[T]{item, st}
+	// A record not in use is zero (removeAt clears it), so only the item
+	// needs writing.
+	rec := t.record(r)
+	rec.item = item
 	if 4*(t.n+1) > 3*len(t.index) {
 		t.resize(max(2*len(t.index), minTableSize))
 		t.place(indexSlot(h, r))
@@ -112,7 +128,7 @@ func (t *itemTable[T]) insertAt(slot int, h uint64, item T, st itemState) uint32
 	}
 	t.n++
 	t.usage.held(t.n)
-	return r
+	return r, rec
 }
 
 // unusedRecord returns the number of the first record never used since the

@@ -26,7 +26,11 @@ func TestItemTableMatchesMap(t *testing.T) {
 				if found {
 					t.Fatalf("hashes %d, op %d: lookup(%d) found an absent item", distinctHashes, op, item)
 				}
-				table.insertAt(slot, h, item, itemState{seq: uint64(op)})
+				_, rec := table.insertAt(slot, h, item)
+				if rec.state != (itemState{}) {
+					t.Fatalf("hashes %d, op %d: insertAt(%d) returned a record in state %+v, want zero", distinctHashes, op, item, rec.state)
+				}
+				rec.state.seq = uint64(op)
 				want[item] = uint64(op)
 			}
 			if table.n != len(want) {
@@ -80,7 +84,8 @@ func TestItemTableLookupMissing(t *testing.T) {
 func insert[T comparable](table *itemTable[T], item T, st itemState) {
 	h := table.hash(item)
 	slot, _ := table.lookup(h, item)
-	table.insertAt(slot, h, item, st)
+	_, rec := table.insertAt(slot, h, item)
+	rec.state = st
 }
 
 // remove deletes item, whose hash is h, if it is in table.

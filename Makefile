@@ -25,9 +25,13 @@ test: vet staticcheck unit verify-codegen bench-test
 testenv:
 	hack/testenv.sh >/dev/null
 
+## vet: go vet over both modules, and over the work queue (the one package with assembly) for arm64 and
+## for an architecture that takes its portable fallback.
 vet:
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
+	GOARCH=arm64 $(GO) vet ./runtime/workqueue/
+	GOARCH=riscv64 $(GO) vet ./runtime/workqueue/
 
 ## staticcheck: honnef.co/go/tools at the version pinned in hack/tools/staticcheck, over the main module.
 staticcheck:

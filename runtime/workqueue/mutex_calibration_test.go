@@ -14,9 +14,9 @@ func TestPauseLengthsFollowTheMeasuredSpeed(t *testing.T) {
 		want    spinLengths
 	}{
 		// 1ns per iteration, once with a preemption in the middle of a timing.
-		{"1ns per iteration", []time.Duration{time.Millisecond, calibrationIterations, 2 * calibrationIterations}, spinLengths{first: 700, max: 5000}},
+		{"1ns per iteration", []time.Duration{time.Millisecond, calibrationIterations, 2 * calibrationIterations}, spinLengths{first: 2800, max: 20000}},
 		// A core twice as fast spins twice as many iterations for the same pause.
-		{"0.5ns per iteration", []time.Duration{calibrationIterations / 2}, spinLengths{first: 1400, max: 10000}},
+		{"0.5ns per iteration", []time.Duration{calibrationIterations / 2}, spinLengths{first: 5600, max: 40000}},
 		{"clock without resolution", []time.Duration{0}, spinLengths{first: 16, max: 128}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -272,8 +272,8 @@ func (q *Typed[T]) current(e entry) *record[T] {
 }
 
 // getPolls is how many times a Get that finds the queue empty polls for an item, with the growing pauses
-// of backoffMutex (about 30µs in all), before it parks.
-const getPolls = 8
+// of backoffMutex (about 40µs in all), before it parks.
+const getPolls = 4
 
 // pollLocked lets a Get that found the queue empty poll for an item for a while before it parks: waking
 // a parked goroutine costs the scheduler microseconds, tens of them on a VM, far more than a producer

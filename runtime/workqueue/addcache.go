@@ -21,12 +21,35 @@ import "sync/atomic"
 // absorbed happen before the Get that returns the item, as they do through
 // the mutex.
 type addCache[T comparable] struct {
-	sets [addCacheSets][2]atomic.Pointer[cachedItem[T]]
+	sets [addCacheSets][2]cacheSlot[T]
 	used bool // whether any slot was ever filled; read and written under the queue's mutex
 }
 
+// cacheSlot is one way of a set: the cached item and its hash, which lets a
+// lookup pass over a slot without following its pointer.
+type cacheSlot[T comparable] struct {
+	hash atomic.Uint64
+	item atomic.Pointer[cachedItem[T]]
+}
+
+// find returns the entry of item, whose hash is h, in its set, or nil. A
+// slot's hash and item are written one after the other, so without the mutex
+// find may miss an entry while its slot is being filled; the Add then takes
+// the mutex, as for an item not cached.
+func (c *addCache[T]) find(h uint64, item T) *cachedItem[T] {
+	set := &c.sets[h%addCacheSets]
+	for i := range set {
+		if set[i].hash.Load() == h {
+			if e := set[i].item.Load(); e.is(h, item) {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
 // addCacheSets is the number of sets of the cache: room for many more than
-// the hot keys of any queue, in a kilobyte of pointers.
+// the hot keys of any queue, in two kilobytes of hashes and pointers.
 const addCacheSets = 64
 
 // cachedItem is an item in the cache. Its hash and item never change.
@@ -44,13 +67,8 @@ func (e *cachedItem[T]) is(h uint64, item T) bool {
 // absorbs reports whether an Add of item, whose hash is h, would change
 // nothing. It needs no lock.
 func (c *addCache[T]) absorbs(h uint64, item T) bool {
-	set := &c.sets[h%addCacheSets]
-	for i := range set {
-		if e := set[i].Load(); e.is(h, item) {
-			return e.absorbs.CompareAndSwap(true, true)
-		}
-	}
-	return false
+	e := c.find(h, item)
+	return e != nil && e.absorbs.CompareAndSwap(true, true)
 }
 
 // lookup returns the cached entry of item, whose hash is h, or nil. It must be
@@ -59,13 +77,7 @@ func (c *addCache[T]) lookup(h uint64, item T) *cachedItem[T] {
 	if !c.used {
 		return nil
 	}
-	set := &c.sets[h%addCacheSets]
-	for i := range set {
-		if e := set[i].Load(); e.is(h, item) {
-			return e
-		}
-	}
-	return nil
+	return c.find(h, item)
 }
 
 // set records, with the queue's mutex held, whether Add of item now absorbs,
@@ -97,12 +109,13 @@ func (c *addCache[T]) cache(h uint64, item T) (cached bool) {
 	}
 	set := &c.sets[h%addCacheSets]
 	for i := range set {
-		if old := set[i].Load(); old != nil && old.absorbs.Load() {
+		if old := set[i].item.Load(); old != nil && old.absorbs.Load() {
 			continue
 		}
 		e := &cachedItem[T]{hash: h, item: item}
 		e.absorbs.Store(true)
-		set[i].Store(e)
+		set[i].item.Store(e)
+		set[i].hash.Store(h)
 		c.used = true
 		return true
 	}

@@ -121,3 +121,30 @@ func TestAddCacheKeepsItemsThatAbsorb(t *testing.T) {
 		t.Fatalf("Len = %d, want 0", got)
 	}
 }
+
+// TestAddCacheFindNeedsHashAndItemToAgree fills a slot the way a lookup
+// without the mutex may see it halfway through being refilled: the new hash
+// with the old item, or the old hash with the new item. Neither may pass for
+// a cached entry, so the Add takes the mutex instead.
+func TestAddCacheFindNeedsHashAndItemToAgree(t *testing.T) {
+	var c addCache[string]
+	const oldHash, newHash = 2 * addCacheSets, 3 * addCacheSets // the same set
+	old := &cachedItem[string]{hash: oldHash, item: "old"}
+	fresh := &cachedItem[string]{hash: newHash, item: "new"}
+	slot := &c.sets[0][0]
+
+	slot.item.Store(old)
+	slot.hash.Store(newHash)
+	if e := c.find(newHash, "new"); e != nil {
+		t.Fatalf("find(new) with the new hash over the old item = %+v, want nil", e)
+	}
+	slot.item.Store(fresh)
+	slot.hash.Store(oldHash)
+	if e := c.find(oldHash, "old"); e != nil {
+		t.Fatalf("find(old) with the old hash over the new item = %+v, want nil", e)
+	}
+	slot.hash.Store(newHash)
+	if e := c.find(newHash, "new"); e != fresh {
+		t.Fatalf("find(new) once the slot is filled = %+v, want the new entry", e)
+	}
+}

@@ -17,12 +17,16 @@
 //     in fixed-size chunks in arrival order, so growing it copies no item and
 //     a backlog handed out in FIFO order walks its records in memory order;
 //   - one ring-buffer FIFO per priority in use (a sorted handful of levels),
-//     whose entries are a record number and a sequence number and hold no
-//     pointer. Each level remembers the last sequence number it handed out,
-//     so whether an item is queued or in progress follows from its record,
-//     and Get hands an item out by reading the record its entry names: a full
-//     Add, Get and Done cycle is one insert, two lookups and one removal, and
-//     no allocation;
+//     whose entries are a record number, a sequence number and part of the
+//     item's hash, and hold no pointer. Each level remembers the last
+//     sequence number it handed out, so whether an item is queued or in
+//     progress follows from its record, and Get hands an item out by reading
+//     the record its entry names: a full Add, Get and Done cycle is one
+//     insert, two lookups and one removal, and no allocation. Get prefetches
+//     the index slot that its item's Done will probe and the record and slot
+//     of the next entry, so in a queue larger than the CPU's caches those
+//     misses overlap the caller's work instead of lengthening the holds of
+//     the mutex;
 //   - a min-heap of delayed adds plus a map of each waiting item's ready time.
 //
 // Raising a queued item's priority writes a new entry and leaves the old one

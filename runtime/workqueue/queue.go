@@ -229,7 +229,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		rec = q.current(e)
 	}
 	q.queued--
-	q.prefetch(e)
+	q.prefetchAfterGet(e)
 	if rec.state.cached {
 		q.cache.taken(q.items.hash(rec.item), rec.item)
 	}
@@ -244,13 +244,13 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	return rec.item, false
 }
 
-// prefetch starts loading, without waiting for it, what the next few calls
-// will read from memory after Get pops entry e: the index slot that Done will
+// prefetchAfterGet starts loading, without waiting for it, what the next few
+// calls will read from memory after Get pops entry e: the index slot that Done will
 // look e's item up in, and the record and index slot of the next entry. In a
 // deep queue these are cache misses (the producer wrote them on another core,
 // or long ago); loading them now overlaps the misses with the caller's work
 // instead of stretching the next holds of the mutex.
-func (q *Typed[T]) prefetch(e entry) {
+func (q *Typed[T]) prefetchAfterGet(e entry) {
 	q.items.prefetchSlot(e.hash)
 	if next := q.levels.peek(); next.seq != 0 {
 		q.items.prefetchRecord(next.record)

@@ -106,8 +106,8 @@ func inChunks[T comparable](chunks []*[chunkSize]record[T], r uint32) *record[T]
 }
 
 // insertAt puts item, whose hash is h, in the free slot that lookup returned
-// for it, and returns its record, whose state is zero, and the record's
-// number; the table must not have changed since the lookup.
+// for it, and returns the number of its record and the record, whose state is
+// zero; the table must not have changed since the lookup.
 func (t *itemTable[T]) insertAt(slot int, h uint64, item T) (uint32, *record[T]) {
 	var r uint32
 	if k := len(t.free); k > 0 {

@@ -35,7 +35,6 @@ func (r *ring) push(e entry) {
 
 func (r *ring) pop() entry {
 	e := r.buf[r.head]
-	r.buf[r.head] = entry{}
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	if r.usage.removed(r.n, len(r.buf), minRingSize, 4) {
@@ -52,14 +51,9 @@ func (r *ring) peek() entry {
 	return r.buf[r.head]
 }
 
-// reset empties the ring, dropping references held by obsolete slots.
-func (r *ring) reset() {
-	for ; r.n > 0; r.n-- {
-		r.buf[r.head] = entry{}
-		r.head = (r.head + 1) & (len(r.buf) - 1)
-	}
-	r.head = 0
-}
+// reset empties the ring. Entries hold no pointers, so the slots left
+// behind need no clearing.
+func (r *ring) reset() { r.head, r.n = 0, 0 }
 
 func (r *ring) resize(size int) {
 	buf := make([]entry, size)

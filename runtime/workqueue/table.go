@@ -188,7 +188,7 @@ func (t *itemTable[T]) resize(size int) {
 
 // shrink halves the index and packs the records into as many new chunks as
 // they fill, so a quiet table gives memory back. It returns the new number
-// of each old record in use, indexed by the old number, for the caller to
+// of each old record in use, keyed by the old number, for the caller to
 // renumber its references.
 func (t *itemTable[T]) shrink() (renumbered map[uint32]uint32) {
 	old, oldChunks := t.index, t.chunks

@@ -236,7 +236,9 @@ func complete(dir string) bool {
 }
 
 // build compiles both binaries from the module into dir, each under a temporary name renamed into place
-// once it is complete.
+// once it is complete. It reports each phase (downloading the sources, building etcd, building
+// kube-apiserver) with its elapsed time, a line a minute while one runs, and the result; the go
+// command's own output is shown only when it fails.
 func build(ctx context.Context, m Module, dir string, log io.Writer) error {
 	k8s, etcd, err := m.Versions()
 	if err != nil {
@@ -251,38 +253,59 @@ func build(ctx context.Context, m Module, dir string, log io.Writer) error {
 		return fmt.Errorf("testenv: %w", err)
 	}
 	os.Remove(filepath.Join(dir, stampFile))
-	fmt.Fprintf(log, "testenv: building kube-apiserver %s and etcd %s into %s (the first build takes minutes)\n", k8s, etcd, dir)
-	for _, b := range []struct{ name, pkg, ldflags string }{
-		{"kube-apiserver", "k8s.io/kubernetes/cmd/kube-apiserver", apiserverLDFlags(k8s)},
-		{"etcd", "./etcd", etcdLDFlags},
+	p := newProgress(log, 3)
+	p.printf("testenv: building kube-apiserver %s and etcd %s into %s (the first build takes minutes)", k8s, etcd, dir)
+	const apiserverPkg = "k8s.io/kubernetes/cmd/kube-apiserver"
+	var downloaded int
+	err = p.phase("downloading the sources", func() (string, error) {
+		out, err := goCommand(ctx, work, nil, "-mod=readonly", "list", "-deps", "-test=false", "-f", "{{.ImportPath}}", apiserverPkg, "./etcd")
+		downloaded = strings.Count(out, "go: downloading ")
+		if downloaded == 0 {
+			return "all in the module cache", err
+		}
+		return fmt.Sprintf("%d modules", downloaded), err
+	})
+	if err != nil {
+		return fmt.Errorf("testenv: downloading the sources of kube-apiserver %s and etcd %s: %w", k8s, etcd, err)
+	}
+	for _, b := range []struct{ name, version, pkg, ldflags string }{
+		{"etcd", etcd, "./etcd", etcdLDFlags},
+		{"kube-apiserver", k8s, apiserverPkg, apiserverLDFlags(k8s)},
 	} {
 		tmp := filepath.Join(dir, b.name+".tmp")
-		if err := goCommand(ctx, work, log, "-mod=readonly", "build", "-trimpath", "-ldflags", b.ldflags, "-o", tmp, b.pkg); err != nil {
+		err := p.phase("building "+b.name+" "+b.version, func() (string, error) {
+			_, err := goCommand(ctx, work, nil, "-mod=readonly", "build", "-trimpath", "-ldflags", b.ldflags, "-o", tmp, b.pkg)
+			return "", err
+		})
+		if err != nil {
 			os.Remove(tmp)
-			return fmt.Errorf("testenv: building %s %s: %w", b.name, k8s, err)
+			return fmt.Errorf("testenv: building %s %s: %w", b.name, b.version, err)
 		}
 		if err := os.Rename(tmp, filepath.Join(dir, b.name)); err != nil {
 			return fmt.Errorf("testenv: %w", err)
 		}
 	}
+	p.printf("testenv: kube-apiserver %s and etcd %s are ready in %s (built in %s)", k8s, etcd, dir, p.elapsed(p.start))
 	return nil
 }
 
-// goCommand runs the go command in dir outside any workspace, with modFlag as its only GOFLAGS.
-func goCommand(ctx context.Context, dir string, log io.Writer, modFlag string, args ...string) error {
+// goCommand runs the go command in dir outside any workspace, with modFlag as its only GOFLAGS, copies its
+// standard output to stdout (nil discards it) and returns what it wrote to stderr; a failure's error ends
+// with the last lines of that, which say why.
+func goCommand(ctx context.Context, dir string, stdout io.Writer, modFlag string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+modFlag)
 	var stderr bytes.Buffer
-	cmd.Stdout = log
-	cmd.Stderr = io.MultiWriter(log, &stderr)
+	cmd.Stdout = stdout
+	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		if msg := lastLines(stderr.String(), 20); msg != "" {
-			return fmt.Errorf("go %s: %w\n%s", args[0], err, msg)
+			return stderr.String(), fmt.Errorf("go %s: %w\n%s", args[0], err, msg)
 		}
-		return fmt.Errorf("go %s: %w", args[0], err)
+		return stderr.String(), fmt.Errorf("go %s: %w", args[0], err)
 	}
-	return nil
+	return stderr.String(), nil
 }
 
 // lastLines returns the last n lines of s, which say why a go command failed.

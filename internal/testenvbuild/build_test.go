@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestPinnedModuleBuildsKubernetesVersion(t *testing.T) {
@@ -26,14 +27,19 @@ func TestPinnedModuleBuildsKubernetesVersion(t *testing.T) {
 	}
 }
 
-// fakeGo puts a go command on PATH that logs its arguments and environment and, for `go build -o F`,
-// writes F; it returns the log's path.
+// fakeGo puts a go command on PATH that logs its arguments and environment, reports two downloads for
+// `go list` and, for `go build -o F`, writes F; it returns the log's path.
 func fakeGo(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
 	log := filepath.Join(bin, "calls")
 	script := `#!/bin/sh
 echo "$GOWORK $GOFLAGS $*" >>` + log + `
+if [ "$1" = "list" ]; then
+	echo "go: downloading example.com/a v1.0.0" >&2
+	echo "go: downloading example.com/b v1.0.0" >&2
+	echo "example.com/a"
+fi
 out=""
 while [ $# -gt 0 ]; do
 	if [ "$1" = "-o" ]; then out="$2"; fi
@@ -72,16 +78,19 @@ func TestBuildCompilesBothBinariesAndStampsThem(t *testing.T) {
 		t.Fatalf("dir = %s", dir)
 	}
 	got := calls(t, log)
-	if len(got) != 2 {
-		t.Fatalf("go ran %d times, want 2: %q", len(got), got)
+	if len(got) != 3 {
+		t.Fatalf("go ran %d times, want 3: %q", len(got), got)
 	}
-	for i, want := range []string{"k8s.io/kubernetes/cmd/kube-apiserver", "./etcd"} {
-		if !strings.HasPrefix(got[i], "off -mod=readonly build -trimpath -ldflags ") || !strings.HasSuffix(got[i], want) {
-			t.Errorf("call %d = %q, want a readonly, workspace-free build of %s", i, got[i], want)
+	if !strings.HasPrefix(got[0], "off -mod=readonly list -deps ") || !strings.HasSuffix(got[0], "k8s.io/kubernetes/cmd/kube-apiserver ./etcd") {
+		t.Errorf("call 0 = %q, want a readonly, workspace-free listing of both binaries' packages", got[0])
+	}
+	for i, want := range []string{"./etcd", "k8s.io/kubernetes/cmd/kube-apiserver"} {
+		if !strings.HasPrefix(got[i+1], "off -mod=readonly build -trimpath -ldflags ") || !strings.HasSuffix(got[i+1], want) {
+			t.Errorf("call %d = %q, want a readonly, workspace-free build of %s", i+1, got[i+1], want)
 		}
 	}
-	if !strings.Contains(got[0], "k8s.io/component-base/version.gitVersion="+KubernetesVersion) {
-		t.Errorf("kube-apiserver is not stamped with its version: %q", got[0])
+	if !strings.Contains(got[2], "k8s.io/component-base/version.gitVersion="+KubernetesVersion) {
+		t.Errorf("kube-apiserver is not stamped with its version: %q", got[2])
 	}
 	for _, name := range []string{"kube-apiserver", "etcd", "stamp"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
@@ -111,7 +120,7 @@ func TestBuildRebuildsWhenTheStampDiffers(t *testing.T) {
 	if _, err := Build(context.Background(), Options{CacheRoot: root}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(calls(t, log)); n != 2 {
+	if n := len(calls(t, log)); n != 3 {
 		t.Fatalf("go ran %d times, want a rebuild of both binaries", n)
 	}
 	stamp, _ := os.ReadFile(filepath.Join(dir, "stamp"))
@@ -135,14 +144,26 @@ func TestConcurrentBuildsBuildOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(calls(t, log)); n != 2 {
-		t.Fatalf("go ran %d times for 4 concurrent builds, want 2 (one build)", n)
+	if n := len(calls(t, log)); n != 3 {
+		t.Fatalf("go ran %d times for 4 concurrent builds, want 3 (one build)", n)
 	}
 }
 
 func TestBuildFailureKeepsNoBinary(t *testing.T) {
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte("#!/bin/sh\necho 'proxy says no' >&2\nexit 1\n"), 0o755); err != nil {
+	script := `#!/bin/sh
+case "$*" in
+*build*kube-apiserver*) echo 'proxy says no' >&2; exit 1;;
+esac
+out=""
+while [ $# -gt 0 ]; do
+	if [ "$1" = "-o" ]; then out="$2"; fi
+	shift
+done
+[ -n "$out" ] && echo binary >"$out"
+exit 0
+`
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)
@@ -251,10 +272,78 @@ func TestBuildOfAnotherReleaseReusesItsResolvedModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := calls(t, log)
-	if len(got) != 2 || !strings.Contains(got[0], "gitVersion=v1.36.3") {
-		t.Fatalf("go calls = %q, want two builds of v1.36.3 from the kept module and no resolution", got)
+	if len(got) != 3 || !strings.Contains(got[2], "gitVersion=v1.36.3") {
+		t.Fatalf("go calls = %q, want a listing and two builds of v1.36.3 from the kept module and no resolution", got)
 	}
 	if versions, _ := Cached(root); !slices.Equal(versions, []string{"v1.36.3"}) || dir != filepath.Join(root, "v1.36.3") {
 		t.Fatalf("Cached = %v, dir = %s", versions, dir)
+	}
+}
+
+func TestBuildReportsItsPhasesAndResult(t *testing.T) {
+	fakeGo(t)
+	root := t.TempDir()
+	var log strings.Builder
+	dir, err := Build(context.Background(), Options{CacheRoot: root, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := log.String()
+	for _, want := range []string{
+		"testenv: [1/3] downloading the sources ...\n",
+		"testenv: [1/3] downloading the sources: done in 0s (2 modules)\n",
+		"testenv: [2/3] building etcd v3.",
+		"testenv: [3/3] building kube-apiserver " + KubernetesVersion + ": done in ",
+		"testenv: kube-apiserver " + KubernetesVersion + " and etcd v3.",
+		" are ready in " + dir + " (built in ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "go: downloading") {
+		t.Errorf("log repeats the go command's download lines:\n%s", out)
+	}
+}
+
+func TestBuildFailureShowsTheGoCommandsOutput(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'go: downloading example.com/a v1.0.0' >&2\necho 'proxy says no' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	var log strings.Builder
+	_, err := Build(context.Background(), Options{CacheRoot: t.TempDir(), Log: &log})
+	if err == nil || !strings.Contains(err.Error(), "downloading the sources") || !strings.Contains(err.Error(), "proxy says no") {
+		t.Fatalf("error = %v, want one naming the phase and the go command's message", err)
+	}
+	if !strings.Contains(log.String(), "testenv: [1/3] downloading the sources: failed after ") {
+		t.Fatalf("log does not report the failed phase:\n%s", log.String())
+	}
+}
+
+func TestPhaseSaysItIsStillRunning(t *testing.T) {
+	var log strings.Builder
+	p := newProgress(&log, 2)
+	now := p.start
+	p.now = func() time.Time { return now }
+	ticks := make(chan time.Time)
+	stopped := false
+	p.ticker = func() (<-chan time.Time, func()) { return ticks, func() { stopped = true } }
+	err := p.phase("building etcd v3.7.0", func() (string, error) {
+		now = now.Add(90 * time.Second)
+		ticks <- now // received by the heartbeat goroutine, which prints before phase returns
+		now = now.Add(30 * time.Second)
+		return "", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "testenv: [1/2] building etcd v3.7.0 ...\n" +
+		"testenv: [1/2] building etcd v3.7.0: still running (1m30s)\n" +
+		"testenv: [1/2] building etcd v3.7.0: done in 2m0s\n"
+	if log.String() != want || !stopped {
+		t.Fatalf("log = %q (ticker stopped: %v), want %q", log.String(), stopped, want)
 	}
 }

@@ -41,7 +41,8 @@ func Resolve(ctx context.Context, version string, log io.Writer) (Module, error)
 	if err := m.write(work); err != nil {
 		return Module{}, fmt.Errorf("testenv: %w", err)
 	}
-	if err := goCommand(ctx, work, log, "-mod=mod", "mod", "tidy"); err != nil {
+	fmt.Fprintf(log, "testenv: resolving the requirements of Kubernetes %s (go mod tidy)\n", version)
+	if _, err := goCommand(ctx, work, nil, "-mod=mod", "mod", "tidy"); err != nil {
 		return Module{}, fmt.Errorf("testenv: %w", err)
 	}
 	return readModule(work)
@@ -53,7 +54,7 @@ func downloadGoMod(ctx context.Context, dir, moduleAtVersion string) ([]byte, er
 		return nil, err
 	}
 	var out strings.Builder
-	if err := goCommand(ctx, dir, &out, "-mod=mod", "mod", "download", "-json", moduleAtVersion); err != nil {
+	if _, err := goCommand(ctx, dir, &out, "-mod=mod", "mod", "download", "-json", moduleAtVersion); err != nil {
 		return nil, err
 	}
 	var info struct{ GoMod, Error string }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -121,7 +122,15 @@ func parsePackage(p *packages.Package) (*parsedPackage, error) {
 		if pp.dir == "" {
 			pp.dir = filepath.Dir(name)
 		}
-		f, err := parser.ParseFile(pp.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		// The same files every entry point skips: what the generators themselves wrote.
+		if load.IsGenerated(name, src) {
+			continue
+		}
+		f, err := parser.ParseFile(pp.fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}

@@ -75,6 +75,8 @@ type generateOptions struct {
 	pluralExceptions, lintRules                    []string
 	prefersProtobuf, verify                        bool
 	skip                                           []string
+	verbose                                        bool
+	deps                                           string
 }
 
 // The generators kgen generate runs, by the names --skip takes.
@@ -110,6 +112,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.StringSliceVar(&o.lintRules, "lint-rules", nil, "tag checks the input packages must pass: "+strings.Join(model.LintRules, ","))
 	fs.StringSliceVar(&o.skip, "skip", nil, "generators not to run: "+strings.Join(generatorNames, ","))
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
+	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -185,11 +189,18 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	}
 
 	var t timings
-	prog, err := load.Load(load.Config{}, packagePattern(inputDir))
+	deps, err := load.ParseDepsMode(o.deps)
+	if err != nil {
+		return fmt.Errorf("--deps: %w", err)
+	}
+	prog, err := load.Load(load.Config{Deps: deps}, packagePattern(inputDir))
 	if err != nil {
 		return err
 	}
 	t.load = time.Since(start)
+	if o.verbose {
+		fmt.Fprintf(stderr, "kgen generate: loaded %d packages in %.2fs; %s\n", len(prog.Packages), t.load.Seconds(), prog.Deps)
+	}
 
 	runs := func(name string) bool { return !slices.Contains(o.skip, name) }
 	// Generators run concurrently: their warnings take turns on stderr.

@@ -140,3 +140,22 @@ func TestGenerateReportsTheWarningsOfConcurrentGenerators(t *testing.T) {
 		}
 	}
 }
+
+// Dependencies type-checked from source (what an empty build cache gets) and read from export data give
+// the same output: each path verifies against the golden files, byte for byte.
+func TestGenerateSameOutputFromExportDataAndSource(t *testing.T) {
+	t.Chdir("../../testdata")
+	for _, deps := range []string{"source", "export"} {
+		code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify", "-v", "--deps", deps)...)
+		if code != 0 || out != "" || !strings.Contains(errOut, "verified 118 files in ") {
+			t.Fatalf("kgen generate --verify --deps %s = %d\nstdout:\n%s\nstderr:\n%s", deps, code, out, errOut)
+		}
+		want := map[string]string{"source": "dependencies from source (no export data in the build cache): 0 from export data", "export": "dependencies from export data: "}[deps]
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-v --deps %s does not say which path ran (want %q):\n%s", deps, want, errOut)
+		}
+	}
+	if code, _, errOut := runKgen(t, "generate", "--deps", "fast", "./apis"); code != 1 || !strings.Contains(errOut, `--deps: unknown mode "fast"`) {
+		t.Errorf("--deps fast = %d, %q", code, errOut)
+	}
+}

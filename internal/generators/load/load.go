@@ -185,8 +185,12 @@ type listed struct {
 	GoFiles, CgoFiles             []string
 	Imports                       []string
 	ImportMap                     map[string]string
-	DepOnly, Stale                bool
-	Error                         *struct{ Err string }
+	DepOnly, Stale, Standard      bool
+	Module                        *struct {
+		Main    bool
+		Replace *struct{ Version string }
+	}
+	Error *struct{ Err string }
 
 	// fromSource marks packages type-checked from source: the input packages, and dependencies without
 	// export data or importing such a package; source is their result.
@@ -333,7 +337,7 @@ func (l *listed) resolve(path string) string {
 // goList runs `go list -deps` on patterns (reporting whether each package is stale, that is not in the
 // build cache, if stale is set), or with export, `go list -export` on the given packages.
 func goList(dir string, patterns []string, export, stale bool) ([]*listed, error) {
-	fields := "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,DepOnly,Error"
+	fields := "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,DepOnly,Standard,Module,Error"
 	if stale {
 		fields += ",Stale"
 	}

@@ -104,7 +104,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.withApplyConfig, "with-applyconfig", false, "also generate apply configurations, Apply verbs and fake.NewClientset")
 	fs.StringVar(&o.applyConfigName, "applyconfig-name", "applyconfiguration", "the directory of the apply configurations under --output-dir")
 	fs.StringSliceVar(&o.applyConfigExternals, "applyconfig-externals", nil, "<type-package>.<type-name>:<applyconfiguration-package> entries for types of other packages, comma separated")
-	fs.StringVar(&o.applyConfigSchema, "applyconfig-openapi-schema", "", "a Swagger 2 JSON file whose definitions replace the schema derived from the Go types")
+	fs.StringVar(&o.applyConfigSchema, "applyconfig-openapi-schema", "", "a Swagger 2 JSON file whose definitions (keyed by OpenAPI model name or Go import path) replace the schema derived from the Go types; types it lacks keep the derived schema")
 	fs.StringVar(&o.listersName, "listers-name", "listers", "the directory of the listers under --output-dir")
 	fs.StringVar(&o.informersName, "informers-name", "informers", "the directory of the informers under --output-dir")
 	fs.StringSliceVar(&o.pluralExceptions, "plural-exceptions", nil, "Type:PluralizedType pairs, comma separated")
@@ -248,6 +248,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		cfg := applyconfigurationgen.Config{
 			OutputDir: filepath.Join(o.outputDir, o.applyConfigName), OutputPkg: path.Join(o.outputPkg, o.applyConfigName),
 			Header: header, Externals: externals, OpenAPISchema: o.applyConfigSchema, LintRules: o.lintRules,
+			Warn: warn(genApplyConfig),
 		}
 		steps = append(steps, step{output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir), func(set *output.Set) error {
 			return applyconfigurationgen.GenerateFromLoad(prog.Fset, clientPkgs, m, cfg, set)

@@ -55,6 +55,8 @@ type Config struct {
 	OpenAPISchema string
 	// LintRules are the --lint-rules checks every input package must pass.
 	LintRules []string
+	// Warn receives problems that do not stop generation (types OpenAPISchema lacks); nil discards them.
+	Warn func(msg string)
 	// Roots, when set, name the types ("Type") to generate in every input package instead of the
 	// +genclient types, and the apply configurations are written directly into OutputDir without
 	// utils.go and the schema package (this is how kgen's meta/v1 apply configurations are made).
@@ -70,6 +72,12 @@ type acType struct {
 	pkg, dir string
 	// group and version are the API group and version of the input package.
 	group, version string
+}
+
+func (g *generator) warn(msg string) {
+	if g.cfg.Warn != nil {
+		g.cfg.Warn(msg)
+	}
 }
 
 func (a *acType) name() string   { return a.decl.name() }

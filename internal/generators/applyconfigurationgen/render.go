@@ -415,19 +415,13 @@ func isGetter(d *typeDecl, field string) bool {
 	return false
 }
 
+// lowerFirst lowers the first letter only, as code-generator names Extract parameters ("APIService" ->
+// "aPIService").
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
-	// A leading acronym is lowered as a whole ("URLMap" -> "urlMap").
-	i := 0
-	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
-		i++
-	}
-	if i > 1 && i < len(s) {
-		i--
-	}
-	return strings.ToLower(s[:i]) + s[i:]
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 func upperFirst(s string) string {

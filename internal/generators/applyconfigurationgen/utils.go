@@ -88,9 +88,22 @@ func (r *renderer) internal() error {
 // --openapi-schema.
 func (r *renderer) schemaYAML() (string, error) {
 	if r.g.cfg.OpenAPISchema != "" {
-		s, err := schemaFromOpenAPI(r.g.cfg.OpenAPISchema, r.g.order)
+		s, missing, err := schemaFromOpenAPI(r.g.cfg.OpenAPISchema, r.g.order)
 		if err != nil {
 			return "", err
+		}
+		if len(missing) > 0 {
+			// Types the document lacks get the schema derived from their Go declarations, as
+			// code-generator falls back, so they still have extractors.
+			names := make([]string, len(missing))
+			for i, a := range missing {
+				names[i] = a.decl.pkg.path + "." + a.name()
+				if _, err := r.g.schema.addNamed(&goType{kind: namedKind, pkg: a.decl.pkg.path, name: a.name()}); err != nil {
+					return "", err
+				}
+			}
+			r.g.warn(fmt.Sprintf("--openapi-schema %s has no definition of %s; their schema is derived from the Go types", r.g.cfg.OpenAPISchema, strings.Join(names, ", ")))
+			s = mergeSchemas(s, r.g.schema.build())
 		}
 		out, err := marshalSchema(s)
 		return string(out), err

@@ -23,7 +23,7 @@ func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
 	common.AddFlags(fs)
 	fs.StringSliceVar(&externals, "external-applyconfigurations", nil,
 		"list of comma separated external apply configurations locations in <type-package>.<type-name>:<applyconfiguration-package> form; the meta/v1 types map to kgen's runtime/applyconfigurations/meta/v1")
-	fs.StringVar(&openAPI, "openapi-schema", "", "path to a Swagger 2 JSON file whose definitions replace the schema derived from the Go types")
+	fs.StringVar(&openAPI, "openapi-schema", "", "path to a Swagger 2 JSON file whose definitions (keyed by OpenAPI model name or Go import path) replace the schema derived from the Go types; types it lacks keep the derived schema")
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
 		header, _, err := common.Load()
@@ -38,7 +38,8 @@ func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		cfg := applyconfigurationgen.Config{OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, Header: header,
-			Externals: ext, OpenAPISchema: openAPI, LintRules: common.LintRules}
+			Externals: ext, OpenAPISchema: openAPI, LintRules: common.LintRules,
+			Warn: func(msg string) { fmt.Fprintf(stderr, "applyconfiguration-gen: warning: %s\n", msg) }}
 		set := output.NewSet(applyconfigurationgen.Generator, common.OutputDir)
 		if err := applyconfigurationgen.Generate(patterns, cfg, set); err != nil {
 			return err

@@ -57,25 +57,25 @@ func IPAddress(name string) *IPAddressApplyConfiguration {
 	return b
 }
 
-// ExtractIPAddressFrom returns the fields of ipAddress that fieldManager owns through subresource ("" for
+// ExtractIPAddressFrom returns the fields of iPAddress that fieldManager owns through subresource ("" for
 // the main resource, "status", "scale", ...) as an apply configuration, with name and kind set, so a
-// controller can change some of its fields and apply them again. ipAddress must be an unmodified IPAddress
+// controller can change some of its fields and apply them again. iPAddress must be an unmodified IPAddress
 // read from the API server: its managedFields say which fields the manager owns.
-func ExtractIPAddressFrom(ipAddress *networkingv1.IPAddress, fieldManager string, subresource string) (*IPAddressApplyConfiguration, error) {
+func ExtractIPAddressFrom(iPAddress *networkingv1.IPAddress, fieldManager string, subresource string) (*IPAddressApplyConfiguration, error) {
 	b := &IPAddressApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(ipAddress, internal.Parser(), "io.k8s.api.networking.v1.IPAddress", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(iPAddress, internal.Parser(), "io.k8s.api.networking.v1.IPAddress", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
-	b.WithName(ipAddress.Name)
+	b.WithName(iPAddress.Name)
 	b.WithKind("IPAddress")
 	b.WithAPIVersion("networking.k8s.io/v1")
 	return b, nil
 }
 
-// ExtractIPAddress returns the fields of the main resource of ipAddress that fieldManager owns, as
+// ExtractIPAddress returns the fields of the main resource of iPAddress that fieldManager owns, as
 // ExtractIPAddressFrom does.
-func ExtractIPAddress(ipAddress *networkingv1.IPAddress, fieldManager string) (*IPAddressApplyConfiguration, error) {
-	return ExtractIPAddressFrom(ipAddress, fieldManager, "")
+func ExtractIPAddress(iPAddress *networkingv1.IPAddress, fieldManager string) (*IPAddressApplyConfiguration, error) {
+	return ExtractIPAddressFrom(iPAddress, fieldManager, "")
 }
 
 // IsApplyConfiguration marks IPAddressApplyConfiguration as an apply configuration.

@@ -113,26 +113,26 @@ func CSIStorageCapacity(name, namespace string) *CSIStorageCapacityApplyConfigur
 	return b
 }
 
-// ExtractCSIStorageCapacityFrom returns the fields of csiStorageCapacity that fieldManager owns through subresource ("" for
+// ExtractCSIStorageCapacityFrom returns the fields of cSIStorageCapacity that fieldManager owns through subresource ("" for
 // the main resource, "status", "scale", ...) as an apply configuration, with name and kind set, so a
-// controller can change some of its fields and apply them again. csiStorageCapacity must be an unmodified CSIStorageCapacity
+// controller can change some of its fields and apply them again. cSIStorageCapacity must be an unmodified CSIStorageCapacity
 // read from the API server: its managedFields say which fields the manager owns.
-func ExtractCSIStorageCapacityFrom(csiStorageCapacity *storagev1.CSIStorageCapacity, fieldManager string, subresource string) (*CSIStorageCapacityApplyConfiguration, error) {
+func ExtractCSIStorageCapacityFrom(cSIStorageCapacity *storagev1.CSIStorageCapacity, fieldManager string, subresource string) (*CSIStorageCapacityApplyConfiguration, error) {
 	b := &CSIStorageCapacityApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiStorageCapacity, internal.Parser(), "io.k8s.api.storage.v1.CSIStorageCapacity", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(cSIStorageCapacity, internal.Parser(), "io.k8s.api.storage.v1.CSIStorageCapacity", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
-	b.WithName(csiStorageCapacity.Name)
-	b.WithNamespace(csiStorageCapacity.Namespace)
+	b.WithName(cSIStorageCapacity.Name)
+	b.WithNamespace(cSIStorageCapacity.Namespace)
 	b.WithKind("CSIStorageCapacity")
 	b.WithAPIVersion("storage.k8s.io/v1")
 	return b, nil
 }
 
-// ExtractCSIStorageCapacity returns the fields of the main resource of csiStorageCapacity that fieldManager owns, as
+// ExtractCSIStorageCapacity returns the fields of the main resource of cSIStorageCapacity that fieldManager owns, as
 // ExtractCSIStorageCapacityFrom does.
-func ExtractCSIStorageCapacity(csiStorageCapacity *storagev1.CSIStorageCapacity, fieldManager string) (*CSIStorageCapacityApplyConfiguration, error) {
-	return ExtractCSIStorageCapacityFrom(csiStorageCapacity, fieldManager, "")
+func ExtractCSIStorageCapacity(cSIStorageCapacity *storagev1.CSIStorageCapacity, fieldManager string) (*CSIStorageCapacityApplyConfiguration, error) {
+	return ExtractCSIStorageCapacityFrom(cSIStorageCapacity, fieldManager, "")
 }
 
 // IsApplyConfiguration marks CSIStorageCapacityApplyConfiguration as an apply configuration.

@@ -63,25 +63,25 @@ func CSIDriver(name string) *CSIDriverApplyConfiguration {
 	return b
 }
 
-// ExtractCSIDriverFrom returns the fields of csiDriver that fieldManager owns through subresource ("" for
+// ExtractCSIDriverFrom returns the fields of cSIDriver that fieldManager owns through subresource ("" for
 // the main resource, "status", "scale", ...) as an apply configuration, with name and kind set, so a
-// controller can change some of its fields and apply them again. csiDriver must be an unmodified CSIDriver
+// controller can change some of its fields and apply them again. cSIDriver must be an unmodified CSIDriver
 // read from the API server: its managedFields say which fields the manager owns.
-func ExtractCSIDriverFrom(csiDriver *storagev1beta1.CSIDriver, fieldManager string, subresource string) (*CSIDriverApplyConfiguration, error) {
+func ExtractCSIDriverFrom(cSIDriver *storagev1beta1.CSIDriver, fieldManager string, subresource string) (*CSIDriverApplyConfiguration, error) {
 	b := &CSIDriverApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiDriver, internal.Parser(), "io.k8s.api.storage.v1beta1.CSIDriver", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(cSIDriver, internal.Parser(), "io.k8s.api.storage.v1beta1.CSIDriver", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
-	b.WithName(csiDriver.Name)
+	b.WithName(cSIDriver.Name)
 	b.WithKind("CSIDriver")
 	b.WithAPIVersion("storage.k8s.io/v1beta1")
 	return b, nil
 }
 
-// ExtractCSIDriver returns the fields of the main resource of csiDriver that fieldManager owns, as
+// ExtractCSIDriver returns the fields of the main resource of cSIDriver that fieldManager owns, as
 // ExtractCSIDriverFrom does.
-func ExtractCSIDriver(csiDriver *storagev1beta1.CSIDriver, fieldManager string) (*CSIDriverApplyConfiguration, error) {
-	return ExtractCSIDriverFrom(csiDriver, fieldManager, "")
+func ExtractCSIDriver(cSIDriver *storagev1beta1.CSIDriver, fieldManager string) (*CSIDriverApplyConfiguration, error) {
+	return ExtractCSIDriverFrom(cSIDriver, fieldManager, "")
 }
 
 // IsApplyConfiguration marks CSIDriverApplyConfiguration as an apply configuration.

@@ -62,31 +62,31 @@ func CSINode(name string) *CSINodeApplyConfiguration {
 	return b
 }
 
-// ExtractCSINodeFrom returns the fields of csiNode that fieldManager owns through subresource ("" for
+// ExtractCSINodeFrom returns the fields of cSINode that fieldManager owns through subresource ("" for
 // the main resource, "status", "scale", ...) as an apply configuration, with name and kind set, so a
-// controller can change some of its fields and apply them again. csiNode must be an unmodified CSINode
+// controller can change some of its fields and apply them again. cSINode must be an unmodified CSINode
 // read from the API server: its managedFields say which fields the manager owns.
-func ExtractCSINodeFrom(csiNode *storagev1beta1.CSINode, fieldManager string, subresource string) (*CSINodeApplyConfiguration, error) {
+func ExtractCSINodeFrom(cSINode *storagev1beta1.CSINode, fieldManager string, subresource string) (*CSINodeApplyConfiguration, error) {
 	b := &CSINodeApplyConfiguration{}
-	if err := applyconfigurations.ExtractInto(csiNode, internal.Parser(), "io.k8s.api.storage.v1beta1.CSINode", fieldManager, b, subresource); err != nil {
+	if err := applyconfigurations.ExtractInto(cSINode, internal.Parser(), "io.k8s.api.storage.v1beta1.CSINode", fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
-	b.WithName(csiNode.Name)
+	b.WithName(cSINode.Name)
 	b.WithKind("CSINode")
 	b.WithAPIVersion("storage.k8s.io/v1beta1")
 	return b, nil
 }
 
-// ExtractCSINode returns the fields of the main resource of csiNode that fieldManager owns, as
+// ExtractCSINode returns the fields of the main resource of cSINode that fieldManager owns, as
 // ExtractCSINodeFrom does.
-func ExtractCSINode(csiNode *storagev1beta1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
-	return ExtractCSINodeFrom(csiNode, fieldManager, "")
+func ExtractCSINode(cSINode *storagev1beta1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
+	return ExtractCSINodeFrom(cSINode, fieldManager, "")
 }
 
-// ExtractCSINodeStatus returns the fields of the status subresource of csiNode that fieldManager owns,
+// ExtractCSINodeStatus returns the fields of the status subresource of cSINode that fieldManager owns,
 // as ExtractCSINodeFrom does.
-func ExtractCSINodeStatus(csiNode *storagev1beta1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
-	return ExtractCSINodeFrom(csiNode, fieldManager, "status")
+func ExtractCSINodeStatus(cSINode *storagev1beta1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
+	return ExtractCSINodeFrom(cSINode, fieldManager, "status")
 }
 
 // IsApplyConfiguration marks CSINodeApplyConfiguration as an apply configuration.

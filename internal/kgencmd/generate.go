@@ -311,6 +311,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	writeStart := time.Now()
+	created := newPackageDirs(sets)
 	res, err := output.WriteAll(sets...)
 	if err != nil {
 		return err
@@ -322,10 +323,8 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	for _, p := range res.EmptiedPaths {
 		fmt.Fprintf(stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
 	}
-	if res.Written > 0 {
-		if imports := unrequiredImports(sets); len(imports) > 0 {
-			fmt.Fprintf(stderr, "kgen generate: %s\n", modHint(imports))
-		}
+	if hint := goModHint(created); hint != "" {
+		fmt.Fprintf(stderr, "kgen generate: %s\n", hint)
 	}
 	fmt.Fprintf(stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed; load %.2fs, generate %.2fs, write %.2fs)\n",
 		files, time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed, t.load.Seconds(), t.generate.Seconds(), t.write.Seconds())

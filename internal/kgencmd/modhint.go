@@ -1,104 +1,77 @@
 package kgencmd
 
 import (
+	"bytes"
 	"errors"
-	"go/parser"
-	"go/token"
 	"io/fs"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-
-	"golang.org/x/mod/modfile"
 
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
-// unrequiredImports returns, sorted, the imports of the generated Go files in sets that the go.mod of their
-// module neither provides nor requires: what `go build` would refuse with "updates to go.mod needed" until
-// `go mod tidy` runs. Files outside any module, and go.mod files that do not parse, are left to the go command.
-func unrequiredImports(sets []*output.Set) []string {
-	mods := map[string]*modfile.File{} // directory -> its module's go.mod; nil when none
-	missing := map[string]bool{}
-	fset := token.NewFileSet()
+// newPackageDirs returns, as absolute paths, the directories of the generated Go files in sets that do not
+// exist yet: the packages this run creates.
+func newPackageDirs(sets []*output.Set) []string {
+	var dirs []string
 	for _, s := range sets {
 		for _, p := range s.Paths() {
 			if !strings.HasSuffix(p, ".go") {
 				continue
 			}
-			mod := moduleOf(filepath.Dir(p), mods)
-			if mod == nil {
+			dir, err := filepath.Abs(filepath.Dir(p))
+			if err != nil || slices.Contains(dirs, dir) {
 				continue
 			}
-			f, err := parser.ParseFile(fset, p, s.Content(p), parser.ImportsOnly)
-			if err != nil {
-				continue // generated code that does not parse has failed generation already
-			}
-			for _, spec := range f.Imports {
-				path, err := strconv.Unquote(spec.Path.Value)
-				if err == nil && !provided(mod, path) {
-					missing[path] = true
-				}
+			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+				dirs = append(dirs, dir)
 			}
 		}
 	}
-	paths := make([]string, 0, len(missing))
-	for p := range missing {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	return paths
+	return dirs
 }
 
-// moduleOf returns the parsed go.mod of the module holding dir, memoised in mods for dir and its parents.
-func moduleOf(dir string, mods map[string]*modfile.File) *modfile.File {
-	if mod, ok := mods[dir]; ok {
-		return mod
-	}
-	var mod *modfile.File
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	switch {
-	case err == nil:
-		mod, _ = modfile.ParseLax("go.mod", data, nil)
-	case errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir:
-		mod = moduleOf(filepath.Dir(dir), mods)
-	}
-	mods[dir] = mod
-	return mod
-}
-
-// provided reports whether the import path is in the standard library, in mod's own module, or in a module
-// mod requires.
-func provided(mod *modfile.File, path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	if !strings.Contains(first, ".") {
-		return true // the standard library
-	}
-	within := func(modPath string) bool { return path == modPath || strings.HasPrefix(path, modPath+"/") }
-	if mod.Module != nil && within(mod.Module.Mod.Path) {
-		return true
-	}
-	for _, r := range mod.Require {
-		if within(r.Mod.Path) {
-			return true
+// goModHint asks the go command whether the packages in dirs, new generated packages, build with their
+// modules' go.mod as it is, and returns the advice to run `go mod tidy` (with the go command's reason) when
+// they do not: generated clients import kgen's runtime, whose modules a new project's go.mod does not list
+// yet. It returns "" when nothing needs doing or the go command cannot tell.
+func goModHint(dirs []string) string {
+	dirsByModule := map[string][]string{} // module root -> package directories
+	roots := map[string]string{}          // directory -> its module root, "" outside any
+	for _, dir := range dirs {
+		if root := moduleRoot(dir, roots); root != "" {
+			dirsByModule[root] = append(dirsByModule[root], dir)
 		}
 	}
-	return false
+	for _, root := range slices.Sorted(maps.Keys(dirsByModule)) {
+		cmd := exec.Command("go", append([]string{"list", "-e", "-deps", "-f", "{{if false}}{{end}}"}, dirsByModule[root]...)...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil && strings.Contains(stderr.String(), "go mod tidy") {
+			reason, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+			return "the generated code needs modules " + filepath.Join(root, "go.mod") + " does not list yet (" +
+				strings.TrimPrefix(reason, "go: ") + "): run `go mod tidy` in " + root + " before building"
+		}
+	}
+	return ""
 }
 
-// modHint is the advice printed when generated code imports packages go.mod does not require.
-func modHint(imports []string) string {
-	const shown = 3
-	list := imports
-	if len(list) > shown {
-		list = list[:shown]
+// moduleRoot returns the directory of the go.mod governing dir, or "" outside any module, memoised in roots.
+func moduleRoot(dir string, roots map[string]string) string {
+	if root, ok := roots[dir]; ok {
+		return root
 	}
-	more := ""
-	if n := len(imports) - shown; n > 0 {
-		more = " and " + strconv.Itoa(n) + " more"
+	root := ""
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		root = dir
+	} else if errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir {
+		root = moduleRoot(filepath.Dir(dir), roots)
 	}
-	return "the generated code imports " + strings.Join(list, ", ") + more +
-		", which go.mod does not require yet: run `go mod tidy` before building"
+	roots[dir] = root
+	return root
 }

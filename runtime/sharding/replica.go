@@ -1,0 +1,380 @@
+package sharding
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	le "github.com/kgen-dev/kgen/runtime/leaderelection"
+	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
+	"github.com/kgen-dev/kgen/runtime/metadata"
+)
+
+// Config configures a Replica.
+type Config struct {
+	// Ring names the set of replicas sharing the objects; a DNS label of at most 50 characters. Every
+	// replica of one controller must use the same name.
+	Ring string
+	// Identity names this replica in the ring (typically the pod name): a DNS subdomain of at most 63
+	// characters, unique among the ring's live replicas.
+	Identity string
+	// Namespace holds the ring's Leases.
+	Namespace string
+	// Leases reads and writes Leases in Namespace.
+	Leases LeaseClient
+	// Metadata reads and patches the sharded objects' metadata.
+	Metadata metadata.Interface
+	// Resources are the kinds the ring shards; each object is placed by its own key.
+	Resources []Resource
+	// Controlled are kinds placed with their controller owner when it is one of Resources (objects
+	// with no such owner are placed by their own key).
+	Controlled []Resource
+	// LeaseDuration, RenewDeadline and RetryPeriod time membership as in leader election: a replica
+	// renews every RetryPeriod, stops reconciling RenewDeadline after its last successful renewal
+	// began, and is treated as gone once its Lease stayed unchanged for LeaseDuration on the
+	// observer's clock. Zero means 15s, 10s and 2s.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// VirtualNodes is the number of ring points per member; zero means DefaultVirtualNodes.
+	VirtualNodes int
+	// Workers is the number of concurrent label patches the coordinator makes; zero means 10.
+	Workers int
+	// Clock is the source of time; nil means the real clock.
+	Clock clock.WithTicker
+	// Metrics makes the ring's metrics; nil records nothing.
+	Metrics MetricsProvider
+}
+
+// Replica is one member of a ring: it keeps its member Lease, runs for coordinator, and guards the
+// controller's reconciles so that each object is reconciled by at most one replica at a time.
+type Replica struct {
+	cfg      Config
+	clock    clock.WithTicker
+	member   *membership
+	observer *observer
+	metrics  replicaMetrics
+	changed  chan struct{} // signals ring or membership changes to the coordinator
+
+	inflight sync.WaitGroup
+
+	verifyMu sync.Mutex
+	verified map[schema.GroupVersionResource]*verifiedSet
+}
+
+type replicaMetrics struct {
+	members       GaugeMetric
+	moves, drains CounterMetric
+	drainDuration HistogramMetric
+	provider      MetricsProvider
+}
+
+// New checks cfg and returns a replica; Run starts it.
+func New(cfg Config) (*Replica, error) {
+	if cfg.LeaseDuration == 0 {
+		cfg.LeaseDuration = 15 * time.Second
+	}
+	if cfg.RenewDeadline == 0 {
+		cfg.RenewDeadline = 10 * time.Second
+	}
+	if cfg.RetryPeriod == 0 {
+		cfg.RetryPeriod = 2 * time.Second
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = 10
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NoopMetricsProvider{}
+	}
+	switch {
+	case len(validation.IsDNS1123Label(cfg.Ring)) > 0 || len(cfg.Ring) > 50:
+		return nil, fmt.Errorf("sharding: ring name %q must be a DNS label of at most 50 characters", cfg.Ring)
+	case len(validation.IsDNS1123Subdomain(cfg.Identity)) > 0 || len(cfg.Identity) > 63:
+		return nil, fmt.Errorf("sharding: identity %q must be a DNS subdomain of at most 63 characters", cfg.Identity)
+	case cfg.Namespace == "" || cfg.Leases == nil || cfg.Metadata == nil:
+		return nil, errors.New("sharding: Namespace, Leases and Metadata are required")
+	case len(cfg.Resources) == 0:
+		return nil, errors.New("sharding: no Resources to shard")
+	case cfg.LeaseDuration < time.Second || cfg.LeaseDuration%time.Second != 0:
+		return nil, fmt.Errorf("sharding: LeaseDuration %v must be whole seconds", cfg.LeaseDuration)
+	case cfg.RenewDeadline >= cfg.LeaseDuration:
+		return nil, fmt.Errorf("sharding: RenewDeadline %v must be shorter than LeaseDuration %v", cfg.RenewDeadline, cfg.LeaseDuration)
+	case float64(cfg.RenewDeadline) <= le.JitterFactor*float64(cfg.RetryPeriod):
+		return nil, fmt.Errorf("sharding: RenewDeadline %v must exceed %v × RetryPeriod %v", cfg.RenewDeadline, le.JitterFactor, cfg.RetryPeriod)
+	}
+	if err := validateNames(cfg.Ring, cfg.Identity); err != nil {
+		return nil, err
+	}
+	for _, res := range append(append([]Resource(nil), cfg.Resources...), cfg.Controlled...) {
+		if res.Resource.Resource == "" || res.Resource.Version == "" || res.Kind == "" {
+			return nil, fmt.Errorf("sharding: resource %v needs a version, a plural name and a kind", res)
+		}
+	}
+	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), verified: map[schema.GroupVersionResource]*verifiedSet{}}
+	r.member = newMembership(r, utilrand.String(8))
+	r.observer = &observer{c: r, states: map[string]*memberState{}}
+	r.metrics = replicaMetrics{
+		members:       cfg.Metrics.NewRingMembersMetric(cfg.Ring),
+		moves:         cfg.Metrics.NewMovesMetric(cfg.Ring),
+		drains:        cfg.Metrics.NewDrainsMetric(cfg.Ring),
+		drainDuration: cfg.Metrics.NewDrainDurationMetric(cfg.Ring),
+		provider:      cfg.Metrics,
+	}
+	return r, nil
+}
+
+// LabelSelector selects the objects assigned to this replica; give it to the controller's informers
+// (for example through a factory's WithTweakListOptions) so the replica caches only its share.
+func (r *Replica) LabelSelector() string { return ShardLabel(r.cfg.Ring) + "=" + r.cfg.Identity }
+
+// TweakListOptions sets LabelSelector on opts, in the shape informer factories take.
+func (r *Replica) TweakListOptions(opts *metav1.ListOptions) { opts.LabelSelector = r.LabelSelector() }
+
+// IsMember reports whether the replica may reconcile now.
+func (r *Replica) IsMember() bool {
+	_, ok := r.member.current()
+	return ok
+}
+
+// Ring returns the ring of live members this replica last observed.
+func (r *Replica) Ring() *Ring { return r.observer.currentRing() }
+
+func (r *Replica) notify() {
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Run keeps the member Lease, watches the ring and runs for coordinator until ctx ends; then it waits
+// for the reconciles in flight to return and releases the Lease, so its objects move at once.
+func (r *Replica) Run(ctx context.Context) error {
+	logger := klog.FromContext(ctx).WithValues("ring", r.cfg.Ring, "identity", r.cfg.Identity)
+	ctx = klog.NewContext(ctx, logger)
+	lock, err := rl.NewWithLabels(rl.LeasesResourceLock, r.cfg.Namespace, r.cfg.Ring, r.cfg.Leases,
+		rl.ResourceLockConfig{Identity: r.member.holder}, nil)
+	if err != nil {
+		return err
+	}
+	elector, err := le.NewLeaderElector(le.LeaderElectionConfig{
+		Lock: lock, LeaseDuration: r.cfg.LeaseDuration, RenewDeadline: r.cfg.RenewDeadline, RetryPeriod: r.cfg.RetryPeriod,
+		Name: "sharding-" + r.cfg.Ring, Clock: r.clock, ReleaseOnCancel: true,
+		Callbacks: le.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) { newCoordinator(r).run(ctx) },
+			OnStoppedLeading: func() {},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			elector.Run(ctx)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		ticker := r.clock.NewTicker(r.cfg.RetryPeriod / 4)
+		defer ticker.Stop()
+		for {
+			r.member.checkExpiry(logger)
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C():
+			}
+		}
+	}()
+	ticker := r.clock.NewTicker(r.cfg.RetryPeriod)
+	defer ticker.Stop()
+	for ctx.Err() == nil {
+		r.member.tryAcquireOrRenew(ctx, logger)
+		if changed, err := r.observer.refresh(ctx); err != nil {
+			logger.V(2).Info("sharding: listing the ring's Leases failed", "err", err)
+		} else if changed {
+			logger.Info("sharding: ring changed", "members", r.observer.currentRing().Members())
+			r.notify()
+		}
+		select {
+		case <-ctx.Done():
+		case <-ticker.C():
+		}
+	}
+	r.member.lapse()
+	r.inflight.Wait()
+	wg.Wait()
+	release, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.RenewDeadline)
+	defer cancel()
+	r.member.release(release, logger)
+	return nil
+}
+
+// ReconcileFunc reconciles the object named by key (namespace/name, or name).
+type ReconcileFunc func(ctx context.Context, key string) error
+
+// Getter reads an object from the controller's (label-selected) cache, as an Indexer's GetByKey does.
+type Getter func(key string) (item any, exists bool, err error)
+
+// Reconciler guards reconcile for objects of res read through get from the replica's cache:
+//   - it does nothing for an object the cache no longer holds: a label change away from this replica
+//     looks like a delete to its informer, so deletions must be handled with finalizers;
+//   - it does nothing for an object assigned to another replica, so queued keys and delayed requeues
+//     of moved objects never run here;
+//   - for an object with a drain request it acknowledges instead: it hands the object to the replica
+//     named in the request with one patch; the work queue never runs one key twice at once, so any
+//     reconcile in flight has returned;
+//   - after this replica joins or rejoins the ring it checks its first reconcile of each object
+//     against the server, since a cache that lagged through a pause may still show objects moved away;
+//   - reconcile's context ends, and its Err returns ErrNotMember, once membership lapses.
+//
+// It returns an error wrapping ErrNotMember while the replica is not a member, so the queue retries.
+func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) ReconcileFunc {
+	return func(ctx context.Context, key string) error {
+		epoch, ok := r.member.current()
+		if !ok {
+			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+		}
+		item, exists, err := get(key)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			return nil
+		}
+		obj, err := meta.Accessor(item)
+		if err != nil {
+			return fmt.Errorf("sharding: %s: %w", key, err)
+		}
+		labels := obj.GetLabels()
+		if labels[ShardLabel(r.cfg.Ring)] != r.cfg.Identity {
+			return nil
+		}
+		if target := labels[DrainLabel(r.cfg.Ring)]; target != "" {
+			return r.acknowledge(ctx, res, obj, target)
+		}
+		if mine, err := r.verify(ctx, res, epoch, obj); err != nil || !mine {
+			return err
+		}
+		rctx, done, ok := r.member.ownedContext(ctx, epoch)
+		if !ok {
+			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+		}
+		r.inflight.Add(1)
+		defer r.inflight.Done()
+		defer done()
+		return reconcile(rctx, key)
+	}
+}
+
+// acknowledge hands obj to target, compare-and-swap on the cached version.
+func (r *Replica) acknowledge(ctx context.Context, res Resource, obj metav1.Object, target string) error {
+	patch := labelPatch(obj.GetResourceVersion(), map[string]any{ShardLabel(r.cfg.Ring): target, DrainLabel(r.cfg.Ring): nil})
+	_, err := r.client(res, obj.GetNamespace()).Patch(ctx, obj.GetName(), types.MergePatchType, patch, metav1.PatchOptions{})
+	switch {
+	case err == nil:
+		klog.FromContext(ctx).V(2).Info("sharding: drained object", "resource", res.Resource.Resource,
+			"object", klog.KRef(obj.GetNamespace(), obj.GetName()), "to", target)
+		return nil
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		return nil // the cache is behind; the next event brings the object back if it is still ours
+	default:
+		return err
+	}
+}
+
+func (r *Replica) client(res Resource, namespace string) metadata.ResourceInterface {
+	g := r.cfg.Metadata.Resource(res.Resource)
+	if namespace == "" {
+		return g
+	}
+	return g.Namespace(namespace)
+}
+
+// verifiedSet is what a consistent list said this replica owned when an epoch began.
+type verifiedSet struct {
+	epoch uint64
+	once  sync.Once
+	err   error
+	keys  map[types.UID]bool
+}
+
+// verify reports whether obj, shown as ours by the cache, is ours on the server. Objects listed as
+// ours when the epoch began are; any other is read from the server once per epoch.
+func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj metav1.Object) (bool, error) {
+	r.verifyMu.Lock()
+	set := r.verified[res.Resource]
+	if set == nil || set.epoch != epoch {
+		set = &verifiedSet{epoch: epoch}
+		r.verified[res.Resource] = set
+	}
+	r.verifyMu.Unlock()
+	set.once.Do(func() { set.keys, set.err = r.listOwned(ctx, res) })
+	if set.err != nil {
+		r.verifyMu.Lock()
+		if r.verified[res.Resource] == set {
+			delete(r.verified, res.Resource)
+		}
+		r.verifyMu.Unlock()
+		return false, set.err
+	}
+	r.verifyMu.Lock()
+	mine, known := set.keys[obj.GetUID()]
+	r.verifyMu.Unlock()
+	if known {
+		return mine, nil
+	}
+	live, err := r.client(res, obj.GetNamespace()).Get(ctx, obj.GetName(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	l := live.GetLabels()
+	mine = l[ShardLabel(r.cfg.Ring)] == r.cfg.Identity && l[DrainLabel(r.cfg.Ring)] == ""
+	r.verifyMu.Lock()
+	set.keys[obj.GetUID()] = mine
+	r.verifyMu.Unlock()
+	return mine, nil
+}
+
+func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bool, error) {
+	keys := map[types.UID]bool{}
+	opts := metav1.ListOptions{LabelSelector: r.LabelSelector(), Limit: 500}
+	for {
+		list, err := r.cfg.Metadata.Resource(res.Resource).List(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("sharding: listing the objects this replica owns: %w", err)
+		}
+		for i := range list.Items {
+			keys[list.Items[i].UID] = list.Items[i].Labels[DrainLabel(r.cfg.Ring)] == ""
+		}
+		if list.Continue == "" {
+			return keys, nil
+		}
+		opts.Continue = list.Continue
+	}
+}
+
+// labelPatch is a JSON merge patch setting labels (nil deletes) with a resourceVersion precondition.
+func labelPatch(resourceVersion string, labels map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": resourceVersion, "labels": labels}})
+	return b
+}

@@ -1,0 +1,330 @@
+package sharding
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+)
+
+const (
+	testLease = 3 * time.Second
+	testRenew = 2 * time.Second
+	testRetry = 500 * time.Millisecond
+)
+
+type harness struct {
+	t      *testing.T
+	clock  *clocktesting.FakeClock
+	leases *fakeLeases
+	meta   *fakeMetadata
+}
+
+func newHarness(t *testing.T) *harness {
+	return &harness{t: t, clock: clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), leases: &fakeLeases{}, meta: newFakeMetadata()}
+}
+
+func (h *harness) replica(identity string) *Replica {
+	h.t.Helper()
+	r, err := New(Config{Ring: "crontabs", Identity: identity, Namespace: "default", Leases: h.leases, Metadata: h.meta,
+		Resources: []Resource{crontabs}, LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry, Clock: h.clock})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return r
+}
+
+func renew(r *Replica) { r.member.tryAcquireOrRenew(context.Background(), klog.Background()) }
+
+func TestMembershipStopsBeforeLeaseCanExpire(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("pod-0")
+	if r.IsMember() {
+		t.Fatal("member before its Lease was written")
+	}
+	renew(r)
+	if !r.IsMember() {
+		t.Fatal("not a member after acquiring its Lease")
+	}
+	l, _ := h.leases.Get(context.Background(), "crontabs.pod-0", metav1.GetOptions{})
+	if l.Labels[RingLabel] != "crontabs" || l.Labels[MemberLabel] != "pod-0" || *l.Spec.LeaseDurationSeconds != 3 {
+		t.Fatalf("lease = %+v", l)
+	}
+	epoch, _ := r.member.current()
+	ctx, done, ok := r.member.ownedContext(context.Background(), epoch)
+	if !ok {
+		t.Fatal("no owned context for a member")
+	}
+	defer done()
+
+	h.leases.fail(errors.New("api server unreachable"))
+	h.clock.Step(testRetry)
+	renew(r) // fails
+	h.clock.Step(testRenew - testRetry - time.Millisecond)
+	if !r.IsMember() || ctx.Err() != nil {
+		t.Fatal("membership ended before the renew deadline")
+	}
+	h.clock.Step(time.Millisecond)
+	// Paused past the deadline: the context says so before any watchdog ran.
+	if r.IsMember() || !errors.Is(ctx.Err(), ErrNotMember) {
+		t.Fatalf("member = %v, ctx.Err = %v after the renew deadline", r.IsMember(), ctx.Err())
+	}
+	select {
+	case <-ctx.Done():
+		t.Fatal("Done closed before the watchdog ran")
+	default:
+	}
+	r.member.checkExpiry(klog.Background())
+	<-ctx.Done()
+	if !errors.Is(context.Cause(ctx), ErrNotMember) {
+		t.Fatalf("cause = %v", context.Cause(ctx))
+	}
+
+	h.leases.fail(nil)
+	renew(r)
+	if e, ok := r.member.current(); !ok || e != epoch+1 {
+		t.Fatalf("after rejoining: epoch %d member %v, want epoch %d", e, ok, epoch+1)
+	}
+	if _, _, ok := r.member.ownedContext(context.Background(), epoch); ok {
+		t.Fatal("owned context handed out for an old epoch")
+	}
+}
+
+func TestConflictingIdentityWaitsForTheLease(t *testing.T) {
+	h := newHarness(t)
+	first, second := h.replica("pod-0"), h.replica("pod-0")
+	renew(first)
+	renew(second)
+	if !first.IsMember() || second.IsMember() {
+		t.Fatalf("first member %v, second member %v", first.IsMember(), second.IsMember())
+	}
+	// The first keeps renewing: the second never gets in.
+	for range 10 {
+		h.clock.Step(testRetry)
+		renew(first)
+		renew(second)
+		if second.IsMember() {
+			t.Fatal("a second replica with the same identity joined while the first renewed")
+		}
+	}
+	// The first stops (killed): the second takes over once the Lease stayed unchanged for its duration.
+	h.clock.Step(testLease - time.Millisecond)
+	renew(second)
+	if second.IsMember() {
+		t.Fatal("took over before the Lease expired on the taker's clock")
+	}
+	h.clock.Step(time.Millisecond)
+	renew(second)
+	if !second.IsMember() || first.IsMember() {
+		t.Fatalf("after expiry: first %v second %v", first.IsMember(), second.IsMember())
+	}
+	if h.leases.holder("crontabs.pod-0") != second.member.holder {
+		t.Fatal("lease not held by the second replica")
+	}
+}
+
+func TestObserverJudgesExpiryOnItsOwnClockAndFences(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	// Skew: a's Lease claims a renewal an hour in the past; it is still live because it just changed.
+	l, _ := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
+	old := metav1.NewMicroTime(h.clock.Now().Add(-time.Hour))
+	l.Spec.RenewTime = &old
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Ring().Members(); len(got) != 2 {
+		t.Fatalf("live members = %v, want both", got)
+	}
+	// a stops renewing; b keeps renewing and observing.
+	for range 6 {
+		h.clock.Step(testRetry)
+		renew(b)
+		if _, err := b.observer.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := b.Ring().Members(); len(got) != 1 || got[0] != "b" {
+		t.Fatalf("live members after a's Lease expired = %v", got)
+	}
+	if claim, _ := b.observer.claim("a"); claim != claimExpired {
+		t.Fatalf("claim of a = %v, want expired", claim)
+	}
+	expired := b.observer.expired()
+	if len(expired) != 1 {
+		t.Fatalf("expired = %v", expired)
+	}
+	// a renews just before the fence: the fence's compare-and-swap fails and a stays.
+	stale := expired[0].DeepCopy()
+	renew(a)
+	if b.observer.fence(context.Background(), klog.Background(), stale) {
+		t.Fatal("fenced a Lease renewed after it was observed")
+	}
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if claim, _ := b.observer.claim("a"); claim != claimLive {
+		t.Fatalf("claim of a after its renewal = %v", claim)
+	}
+	// Now a is paused for good; the fence takes its Lease and a cannot renew its way back.
+	h.clock.Step(testLease)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !b.observer.fence(context.Background(), klog.Background(), b.observer.expired()[0]) {
+		t.Fatal("fence failed")
+	}
+	if claim, _ := b.observer.claim("a"); claim != claimNone {
+		t.Fatalf("claim of a fenced member = %v", claim)
+	}
+	renew(a)
+	if a.IsMember() {
+		t.Fatal("a fenced replica renewed its way back in")
+	}
+	h.clock.Step(testLease)
+	renew(a)
+	if !a.IsMember() {
+		t.Fatal("a fenced replica did not rejoin after the fence expired")
+	}
+}
+
+func TestReconcilerGuards(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	var ran []string
+	reconcile := r.Reconciler(crontabs, store.GetByKey, func(ctx context.Context, key string) error {
+		if ctx.Err() != nil {
+			t.Errorf("reconcile of %s started with a done context", key)
+		}
+		ran = append(ran, key)
+		return nil
+	})
+	shard, drain := ShardLabel("crontabs"), DrainLabel("crontabs")
+	mine := h.meta.add("ns", "mine", map[string]string{shard: "a"})
+	theirs := h.meta.add("ns", "theirs", map[string]string{shard: "b"})
+	draining := h.meta.add("ns", "draining", map[string]string{shard: "a", drain: "b"})
+	movedAway := h.meta.add("ns", "moved", map[string]string{shard: "c"})
+	staleCopy := movedAway.DeepCopy()
+	staleCopy.Labels = map[string]string{shard: "a"} // the cache still shows an object moved while we lapsed
+	for _, o := range []any{mine, theirs, draining, staleCopy} {
+		if err := store.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if err := reconcile(ctx, "ns/mine"); !errors.Is(err, ErrNotMember) {
+		t.Fatalf("reconcile before joining: %v", err)
+	}
+	renew(r)
+	for _, key := range []string{"ns/mine", "ns/theirs", "ns/draining", "ns/moved", "ns/gone"} {
+		if err := reconcile(ctx, key); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+	}
+	if len(ran) != 1 || ran[0] != "ns/mine" {
+		t.Fatalf("reconciled %v, want only ns/mine", ran)
+	}
+	if got := h.meta.get("ns", "draining").Labels; got[shard] != "b" || got[drain] != "" {
+		t.Fatalf("drained object's labels = %v, want handed to b", got)
+	}
+	// A second acknowledgement from the stale cache is a conflict and changes nothing.
+	patches := h.meta.patches
+	if err := reconcile(ctx, "ns/draining"); err != nil || h.meta.patches != patches {
+		t.Fatalf("stale acknowledgement: err %v, patches %d→%d", err, patches, h.meta.patches)
+	}
+	if got := h.meta.get("ns", "draining").Labels[shard]; got != "b" {
+		t.Fatalf("stale acknowledgement moved the object to %q", got)
+	}
+	// An object assigned after the epoch began is checked against the server once.
+	added := h.meta.add("ns", "added", map[string]string{shard: "a"})
+	if err := store.Add(added); err != nil {
+		t.Fatal(err)
+	}
+	if err := reconcile(ctx, "ns/added"); err != nil || len(ran) != 2 {
+		t.Fatalf("new object: err %v ran %v", err, ran)
+	}
+}
+
+func TestCoordinatorSync(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	if _, err := a.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := newCoordinator(a)
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	c.stores = []cache.Store{store}
+	shard, drain := ShardLabel("crontabs"), DrainLabel("crontabs")
+	ring := a.Ring()
+	owner := func(name string) string { return ring.Owner("stable.example.com/CronTab/ns/" + name) }
+	// Find one object the ring gives to a and one it gives to b.
+	var forA, forB string
+	for i := 0; forA == "" || forB == ""; i++ {
+		name := "tab-" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		if owner(name) == "a" && forA == "" {
+			forA = name
+		} else if owner(name) == "b" && forB == "" {
+			forB = name
+		}
+	}
+	sync := func(name string) {
+		t.Helper()
+		if err := store.Update(h.meta.get("ns", name)); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.sync(context.Background(), objectRef{key: "ns/" + name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	labels := func(name string) map[string]string { return h.meta.get("ns", name).Labels }
+
+	h.meta.add("ns", forB, nil)
+	sync(forB)
+	if labels(forB)[shard] != "b" {
+		t.Fatalf("new object assigned to %q, want b", labels(forB)[shard])
+	}
+	// Owned by a live member the ring no longer places it on: a drain is requested, not a move.
+	h.meta.add("ns", forA, map[string]string{shard: "b"})
+	sync(forA)
+	if got := labels(forA); got[shard] != "b" || got[drain] != "a" {
+		t.Fatalf("labels after rebalance = %v, want a drain from b to a", got)
+	}
+	// Another ring's object is left alone.
+	h.meta.add("ns", "foreign", map[string]string{ShardLabelPrefix + "other": "x"})
+	sync("foreign")
+	if got := labels("foreign"); len(got) != 1 {
+		t.Fatalf("foreign object relabelled: %v", got)
+	}
+	// b stops renewing: its objects wait for the fence, then move without a drain.
+	for range 7 {
+		h.clock.Step(testRetry)
+		renew(a)
+	}
+	if _, err := a.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sync(forB)
+	if labels(forB)[shard] != "b" {
+		t.Fatal("moved an object off an expired member before fencing it")
+	}
+	c.fenceExpired(context.Background(), klog.Background())
+	sync(forB)
+	sync(forA)
+	if labels(forB)[shard] != "a" || labels(forA)[shard] != "a" || labels(forA)[drain] != "" {
+		t.Fatalf("after fencing b: %v %v", labels(forB), labels(forA))
+	}
+}

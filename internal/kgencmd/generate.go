@@ -220,7 +220,8 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		}
 	}
 	withApply := o.withApplyConfig && runs(genApplyConfig) && o.outputDir != ""
-	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules})
+	clients := o.outputDir != "" && (runs(genClient) || o.withWatch && (runs(genLister) || runs(genInformer)))
+	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules, Clients: clients})
 	if err != nil {
 		return err
 	}

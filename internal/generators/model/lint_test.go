@@ -11,7 +11,8 @@ import (
 
 // versionedTypes are the types of a versioned API package: they embed TypeMeta inline.
 const versionedTypes = "import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
-	"// +genclient\n\n// Foo is a test type.\ntype Foo struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n}\n"
+	"// +genclient\n\n// Foo is a test type.\ntype Foo struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n}\n" +
+	"\n// FooList is a list of Foo.\ntype FooList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []Foo `json:\"items\"`\n}\n"
 
 // lintModule writes a module whose API package has doc.go lines doc and types.go types.
 func lintModule(t *testing.T, doc, types string) string {

@@ -34,6 +34,10 @@ type Options struct {
 	IncludedTypes map[string][]string
 	// LintRules are the --lint-rules checks every input package must pass (see LintRules).
 	LintRules []string
+	// Clients is set when the model feeds client, lister or informer generation: a +genclient type whose
+	// generated client could not build (no embedded ObjectMeta or TypeMeta, no list type with Items for
+	// list and watch) is then an error at the type.
+	Clients bool
 }
 
 // Load lists the packages matching patterns (without loading their dependencies), parses their files once
@@ -372,7 +376,115 @@ func (b *builder) typeFor(p *parsedPackage, f *ast.File, index map[int]*ast.Comm
 	if t.Extensions, err = b.extensions(p, t, tags); err != nil {
 		return nil, err
 	}
+	if b.opts.Clients && !t.NoVerbs {
+		if err := b.checkShape(p, f, ts, t); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
+}
+
+// checkShape fails when the generated code for t could not build: a type with verbs must embed
+// metav1.ObjectMeta and metav1.TypeMeta, and one that is listed or watched needs <Type>List with an Items
+// slice. Embedded types that cannot be followed count as providing what is looked for.
+func (b *builder) checkShape(p *parsedPackage, f *ast.File, ts *ast.TypeSpec, t *Type) error {
+	st := b.structOf(p, f, ts.Type, 0)
+	if st == nil {
+		return nil
+	}
+	var missing []string
+	for _, meta := range []string{"ObjectMeta", "TypeMeta"} {
+		if b.embeds(p, f, st, meta, 0) == no {
+			missing = append(missing, "an embedded metav1."+meta)
+		}
+	}
+	if t.HasVerb("list") || t.HasVerb("watch") {
+		lf, list := p.typeSpec(t.Name + "List")
+		switch {
+		case list == nil:
+			missing = append(missing, fmt.Sprintf("the list type %[1]sList (metav1.TypeMeta, metav1.ListMeta and Items []%[1]s), which list and watch need", t.Name))
+		default:
+			if lst := b.structOf(p, lf, list.Type, 0); lst != nil && !hasItems(lst) {
+				missing = append(missing, fmt.Sprintf("an Items slice in %sList", t.Name))
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &TagError{Pos: t.Pos, Tag: "+genclient", Problem: fmt.Sprintf("type %s lacks %s; its generated client would not build (add them, or mark the type +genclient:noVerbs)",
+		t.Name, strings.Join(missing, ", "))}
+}
+
+// found is a three-way answer: yes, no, or unknown when a type could not be followed.
+type found int
+
+const (
+	no found = iota
+	yes
+	unknown
+)
+
+// embeds reports whether st (declared in file of p) embeds the type called name, directly or through
+// embedded structs of its own.
+func (b *builder) embeds(p *parsedPackage, file *ast.File, st *ast.StructType, name string, depth int) found {
+	answer := no
+	for _, field := range st.Fields.List {
+		if len(field.Names) != 0 {
+			continue
+		}
+		switch typeName(field.Type) {
+		case name:
+			return yes
+		case "TypeMeta", "ObjectMeta", "ListMeta":
+			continue // metav1's types embed nothing
+		}
+		if depth >= 4 {
+			answer = unknown
+			continue
+		}
+		typ := field.Type
+		if star, ok := typ.(*ast.StarExpr); ok {
+			typ = star.X
+		}
+		// The embedded type's own package and file, to follow it further.
+		ep, ef := p, file
+		if sel, ok := typ.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				ep = b.imported(file, id.Name)
+			}
+			if ep == nil {
+				answer = unknown
+				continue
+			}
+			ef, _ = ep.typeSpec(sel.Sel.Name)
+			typ = sel.Sel
+		}
+		inner := b.structOf(ep, ef, typ, 0)
+		if inner == nil {
+			answer = unknown
+			continue
+		}
+		switch b.embeds(ep, ef, inner, name, depth+1) {
+		case yes:
+			return yes
+		case unknown:
+			answer = unknown
+		}
+	}
+	return answer
+}
+
+// hasItems reports whether the struct declares a field Items of slice type.
+func hasItems(st *ast.StructType) bool {
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if at, ok := f.Type.(*ast.ArrayType); ok && n.Name == "Items" && at.Len == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pointerItems reports whether the list struct st declares Items as a slice of pointers.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -180,7 +181,7 @@ func TestConflictingVerbTags(t *testing.T) {
 }
 
 func TestSecondClosestCommentBlock(t *testing.T) {
-	dir := writeModule(t, "// +genclient\n// +genclient:nonNamespaced\n\n// Foo is a test type.\ntype Foo struct{ Status string }\n\n// Bar has no tags.\ntype Bar struct{}\n")
+	dir := writeModule(t, "// +genclient\n// +genclient:nonNamespaced\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta; Status string }\n\ntype FooList struct{ Items []Foo }\n\n// Bar has no tags.\ntype Bar struct{}\n")
 	m, err := Load([]string{"./apis/..."}, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestSecondClosestCommentBlock(t *testing.T) {
 }
 
 func TestPackageOptOuts(t *testing.T) {
-	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n")
+	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ Items []Foo }\n")
 	doc := filepath.Join(dir, "apis", "grp", "v1", "doc.go")
 	if err := os.WriteFile(doc, []byte("// +groupName=grp.example.com\n// +k8s:lister-gen=false\npackage v1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -241,7 +242,7 @@ func TestListedAndInformed(t *testing.T) {
 }
 
 func TestStatusFollowsNamedTypes(t *testing.T) {
-	dir := writeModule(t, "// Foo is the hub type.\ntype Foo struct{ Status string }\n")
+	dir := writeModule(t, "// Foo is the hub type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta; Status string }\n")
 	beta := filepath.Join(dir, "apis", "grp", "v1beta1")
 	if err := os.MkdirAll(beta, 0o755); err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestStatusFollowsNamedTypes(t *testing.T) {
 		"doc.go": "// +groupName=grp.example.com\npackage v1beta1\n",
 		"types.go": "package v1beta1\n\nimport grpv1 \"example.com/bad/apis/grp/v1\"\n\n" +
 			"// +genclient\n\n// Foo is Foo of v1 under another version.\ntype Foo grpv1.Foo\n\n" +
-			"// +genclient\n\n// Bar is a local named struct.\ntype Bar barBody\n\ntype barBody struct{ Status string }\n\n" +
+			"// +genclient\n\n// Bar is a local named struct.\ntype Bar barBody\n\ntype barBody struct{ metav1.TypeMeta; metav1.ObjectMeta; Status string }\n\ntype FooList struct{ Items []Foo }\n\ntype BarList struct{ Items []Bar }\n\n" +
 			"// +genclient\n\n// Baz has no status.\ntype Baz grpv1.Other\n",
 	}
 	for name, content := range files {
@@ -320,8 +321,8 @@ func TestFromPackagesBuildsTheSameModelAsLoad(t *testing.T) {
 }
 
 func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
-	const types = "package %s\n\n// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n"
-	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{}\n")
+	const types = "package %s\n\n// +genclient\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ Items []Foo }\n"
+	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ Items []Foo }\n")
 	beta := filepath.Join(dir, "apis", "grp", "v1beta1")
 	if err := os.MkdirAll(beta, 0o755); err != nil {
 		t.Fatal(err)
@@ -366,5 +367,47 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 	m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
 	if err != nil || len(m.Groups) != 1 || m.Groups[0].Name != "" || m.Groups[0].GoName != "Core" {
 		t.Fatalf("+groupName= : %v, %+v; want the core group", err, m)
+	}
+}
+
+// TestShapeErrors checks that a +genclient type whose generated code could not build is an error at the
+// type naming what is missing, and that types providing it (directly or through embedded structs) or not
+// needing it pass.
+func TestShapeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		types, want string
+	}{
+		{"type Foo struct{ Spec string }\n\ntype FooList struct{ Items []Foo }\n",
+			"+genclient: type Foo lacks an embedded metav1.ObjectMeta, an embedded metav1.TypeMeta; its generated client would not build"},
+		{"type Foo struct{ metav1.TypeMeta }\n\ntype FooList struct{ Items []Foo }\n", "type Foo lacks an embedded metav1.ObjectMeta;"},
+		{"type Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n",
+			"type Foo lacks the list type FooList (metav1.TypeMeta, metav1.ListMeta and Items []Foo), which list and watch need;"},
+		{"type Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ metav1.ListMeta }\n", "type Foo lacks an Items slice in FooList;"},
+		{"type Foo struct{ base }\n\ntype base struct{ metav1.TypeMeta; *metav1.ObjectMeta }\n\ntype FooList struct{ Items []*Foo }\n", ""},
+		// Embedded types that cannot be followed are given the benefit of the doubt.
+		{"type Foo struct{ elsewhere.Base }\n\ntype FooList struct{ Items []Foo }\n", ""},
+	} {
+		for _, tags := range []string{"", "// +genclient:onlyVerbs=get,create\n", "// +genclient:noVerbs\n"} {
+			dir := writeModule(t, "// +genclient\n"+tags+"\n// Foo is a test type.\n"+tc.types)
+			if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err != nil {
+				t.Errorf("%q with %q, for apply configurations only: %v", tc.types, tags, err)
+			}
+			_, err := Load([]string{"./apis/..."}, Options{Dir: dir, Clients: true})
+			want := tc.want
+			if tags == "// +genclient:noVerbs\n" || tags != "" && strings.Contains(want, "FooList") {
+				want = "" // no verbs need nothing; get and create need no list type
+			}
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("%q with %q: %v", tc.types, tags, err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+				t.Errorf("%q with %q: error %v, want %q", tc.types, tags, err, want)
+			case want != "":
+				line := 6 + strings.Count(tags, "\n")
+				if !strings.Contains(err.Error(), filepath.Join("apis", "grp", "v1", "types.go")+":"+strconv.Itoa(line)+": ") {
+					t.Errorf("%q with %q: error %v, want it at types.go:%d", tc.types, tags, err, line)
+				}
+			}
+		}
 	}
 }

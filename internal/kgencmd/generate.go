@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
+	"github.com/kgen-dev/kgen/internal/generators/crdgen"
 	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
 	"github.com/kgen-dev/kgen/internal/generators/listergen"
@@ -40,6 +41,7 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
                for the packages with +genclient types (needs --output-dir and --output-pkg)
   lister       listers in <output-dir>/<listers-name>               (with --with-watch)
   informer     shared informers in <output-dir>/<informers-name>    (with --with-watch)
+  crd          a CustomResourceDefinition per group and kind in <crd-dir>  (with --crd-dir)
 
 --skip names generators not to run (--skip register for packages with a hand-written scheme).
 Generated files in <input-dir> and in the output directories that this run no longer produces
@@ -75,8 +77,11 @@ type generateOptions struct {
 	pluralExceptions, lintRules                    []string
 	prefersProtobuf, verify                        bool
 	skip                                           []string
+	crdDir                                         string
+	crdMaxDescLen                                  int
 	verbose                                        bool
 	deps                                           string
+	force                                          bool
 }
 
 // The generators kgen generate runs, by the names --skip takes.
@@ -111,8 +116,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.prefersProtobuf, "prefers-protobuf", false, "make the generated clients prefer protobuf")
 	fs.StringSliceVar(&o.lintRules, "lint-rules", nil, "tag checks the input packages must pass: "+strings.Join(model.LintRules, ","))
 	fs.StringSliceVar(&o.skip, "skip", nil, "generators not to run: "+strings.Join(generatorNames, ","))
+	fs.StringVar(&o.crdDir, "crd-dir", "", "also write a CustomResourceDefinition manifest per group and kind into this directory (<group>_<plural>.yaml)")
+	fs.IntVar(&o.crdMaxDescLen, "crd-max-description-length", -1, "cap every CRD schema description at this many bytes; 0 drops them, -1 keeps them whole")
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
+	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
 	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -182,6 +190,12 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	// The load reports absolute directories; compare and own files by absolute paths too.
 	if inputDir, err = filepath.Abs(inputDir); err != nil {
 		return err
+	}
+	nop := startNoop(o, inputDir, header)
+	if files, ok := nop.unchanged(o); ok {
+		verb := map[bool]string{false: "generated", true: "verified"}[o.verify]
+		fmt.Fprintf(stderr, "%s %d files in %.2fs (nothing changed since the last run; --force regenerates)\n", verb, files, time.Since(start).Seconds())
+		return nil
 	}
 	clientRoot := inputDir
 	if o.oneInputAPI != "" {
@@ -283,6 +297,16 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			}})
 		}
 	}
+	if o.crdDir != "" {
+		crdDir, err := filepath.Abs(o.crdDir)
+		if err != nil {
+			return err
+		}
+		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals}
+		steps = append(steps, step{output.NewSet(crdgen.Generator, crdDir), func(set *output.Set) error {
+			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
+		}})
+	}
 	sets, err := runSteps(steps)
 	if err != nil {
 		return err
@@ -308,14 +332,19 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		if differing > 0 {
 			return fmt.Errorf("%d of the generated files differ from the disk; run kgen generate without --verify to update them", differing)
 		}
+		nop.save(files, prog, sets, nil)
 		fmt.Fprintf(stderr, "verified %d files in %.2fs\n", files, time.Since(start).Seconds())
 		return nil
 	}
 	writeStart := time.Now()
 	created := newPackageDirs(sets)
+	nop.discard()
 	res, err := output.WriteAll(sets...)
 	if err != nil {
 		return err
+	}
+	if len(res.EmptiedPaths) == 0 { // tombstones are for the next run to remove
+		nop.save(files, prog, sets, res.RemovedPaths)
 	}
 	t.write = time.Since(writeStart)
 	for _, p := range res.RemovedPaths {

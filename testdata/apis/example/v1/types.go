@@ -16,6 +16,8 @@ import (
 // +genclient:method=Rename,verb=create,result=Report
 // +genclient:method=ApplyTestType,verb=apply
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:storageversion
+// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
 
 // TestType is a namespaced type with status, every standard verb and extension methods.
 type TestType struct {
@@ -57,6 +59,7 @@ type TestTypeList struct {
 // +genclient:method=ListReports,verb=list,result=Report
 // +genclient:method=Touch,verb=patch
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
 
 // ClusterTestType is a cluster-scoped type with status and extension methods.
 type ClusterTestType struct {

@@ -8,6 +8,7 @@ import (
 // +genclient:readonly
 // +genclient:noStatus
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:subresource:status
 
 // TestType is served read-only in v1beta1.
 type TestType struct {

@@ -6,6 +6,9 @@ import (
 
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:resource:shortName=ct
+// +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.cronSpec`
+// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=`.spec.replicas`
 
 // CronTab runs an image on a cron schedule.
 type CronTab struct {
@@ -19,10 +22,13 @@ type CronTab struct {
 // CronTabSpec is the desired state of a CronTab.
 type CronTabSpec struct {
 	// CronSpec is the schedule in cron syntax.
+	// +kubebuilder:validation:MinLength=1
 	CronSpec string `json:"cronSpec"`
 	// Image is the container image to run.
 	Image string `json:"image"`
 	// Replicas is how many copies run at a time.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
 	Replicas int32 `json:"replicas,omitempty"`
 }
 

@@ -1,0 +1,263 @@
+package crdgen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/kgen-dev/kgen/internal/generators/load"
+)
+
+// comments are what a declaration's comments say: the lines tags are read from (the doc comment plus
+// the block one blank line above it, as gengo and controller-gen read them) and the doc comment alone,
+// for descriptions.
+type comments struct {
+	tags []commentLine
+	doc  []string
+}
+
+// sourceIndex finds the comments of type and field declarations from their type-checker objects. Input
+// packages are already parsed by the load; the declarations of dependencies (k8s.io/api, apimachinery)
+// are found by reparsing the source file their export data positions name, once per file.
+type sourceIndex struct {
+	prog  *load.Program
+	fset  *token.FileSet // positions of files parsed here
+	files map[string]*fileIndex
+}
+
+// fileIndex is one parsed file with its declarations by line.
+type fileIndex struct {
+	fset     *token.FileSet
+	file     *ast.File
+	typeDecl map[int]typeSpec
+	fields   map[int][]*ast.Field
+	groups   map[int]*ast.CommentGroup // comment groups by end line
+}
+
+type typeSpec struct {
+	spec *ast.TypeSpec
+	decl *ast.GenDecl
+}
+
+func newSourceIndex(prog *load.Program) *sourceIndex {
+	s := &sourceIndex{prog: prog, fset: token.NewFileSet(), files: map[string]*fileIndex{}}
+	for _, p := range prog.Packages {
+		for _, f := range p.Files {
+			name := prog.Fset.Position(f.Package).Filename
+			s.files[name] = indexFile(prog.Fset, f)
+		}
+	}
+	return s
+}
+
+func indexFile(fset *token.FileSet, f *ast.File) *fileIndex {
+	fi := &fileIndex{fset: fset, file: f, typeDecl: map[int]typeSpec{}, fields: map[int][]*ast.Field{}, groups: map[int]*ast.CommentGroup{}}
+	for _, cg := range f.Comments {
+		fi.groups[fset.Position(cg.End()).Line] = cg
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			ts := sp.(*ast.TypeSpec)
+			fi.typeDecl[fset.Position(ts.Name.Pos()).Line] = typeSpec{ts, gd}
+			ast.Inspect(ts.Type, func(n ast.Node) bool {
+				if st, ok := n.(*ast.StructType); ok {
+					for _, fld := range st.Fields.List {
+						line := fset.Position(fld.Pos()).Line
+						if len(fld.Names) > 0 {
+							line = fset.Position(fld.Names[0].Pos()).Line
+						}
+						fi.fields[line] = append(fi.fields[line], fld)
+					}
+				}
+				return true
+			})
+		}
+	}
+	return fi
+}
+
+// file returns the index of the named file, parsing it on first use.
+func (s *sourceIndex) file(name string) (*fileIndex, error) {
+	if fi, ok := s.files[name]; ok {
+		return fi, nil
+	}
+	f, err := parser.ParseFile(s.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("reading the declarations of %s: %w", name, err)
+	}
+	fi := indexFile(s.fset, f)
+	s.files[name] = fi
+	return fi, nil
+}
+
+// typeComments returns the comments of a named type's declaration; ok is false when the source is not
+// available (types without a position).
+func (s *sourceIndex) typeComments(obj *types.TypeName) (comments, bool, error) {
+	pos := s.prog.Fset.Position(obj.Pos())
+	if !pos.IsValid() {
+		return comments{}, false, nil
+	}
+	fi, err := s.file(pos.Filename)
+	if err != nil {
+		return comments{}, false, err
+	}
+	ts, ok := fi.typeDecl[pos.Line]
+	if !ok || ts.spec.Name.Name != obj.Name() {
+		return comments{}, false, nil
+	}
+	doc := ts.spec.Doc
+	if doc == nil && len(ts.decl.Specs) == 1 {
+		doc = ts.decl.Doc
+	}
+	anchor := fi.fset.Position(ts.spec.Pos()).Line
+	if len(ts.decl.Specs) == 1 {
+		anchor = fi.fset.Position(ts.decl.Pos()).Line
+	}
+	return fi.comments(doc, anchor), true, nil
+}
+
+// fieldComments returns the comments of a struct field's declaration.
+func (s *sourceIndex) fieldComments(v *types.Var) (comments, error) {
+	pos := s.prog.Fset.Position(v.Pos())
+	if !pos.IsValid() {
+		return comments{}, nil
+	}
+	fi, err := s.file(pos.Filename)
+	if err != nil {
+		return comments{}, err
+	}
+	for _, f := range fi.fields[pos.Line] {
+		if fieldNamed(f, v.Name()) {
+			return fi.comments(f.Doc, fi.fset.Position(f.Pos()).Line), nil
+		}
+	}
+	return comments{}, nil
+}
+
+func fieldNamed(f *ast.Field, name string) bool {
+	if len(f.Names) == 0 {
+		t := f.Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		switch x := t.(type) {
+		case *ast.Ident:
+			return x.Name == name
+		case *ast.SelectorExpr:
+			return x.Sel.Name == name
+		case *ast.IndexExpr:
+			return true
+		}
+		return false
+	}
+	for _, n := range f.Names {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// comments collects the tag lines of doc and of the block ending one blank line above it (or above the
+// declaration at line anchor when there is no doc), and doc's text lines.
+func (fi *fileIndex) comments(doc *ast.CommentGroup, anchor int) comments {
+	var c comments
+	if doc != nil {
+		anchor = fi.fset.Position(doc.Pos()).Line
+	}
+	if above := fi.groups[anchor-2]; above != nil && above != doc {
+		c.tags = append(c.tags, fi.lines(above)...)
+	}
+	if doc != nil {
+		lines := fi.lines(doc)
+		c.tags = append(c.tags, lines...)
+		for _, l := range lines {
+			c.doc = append(c.doc, l.text)
+		}
+	}
+	return c
+}
+
+// lines returns a comment group's lines without their comment markers.
+func (fi *fileIndex) lines(cg *ast.CommentGroup) []commentLine {
+	var out []commentLine
+	for _, c := range cg.List {
+		pos := fi.fset.Position(c.Pos())
+		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
+			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: pos})
+			continue
+		}
+		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
+		for i, l := range strings.Split(body, "\n") {
+			p := pos
+			p.Line += i
+			out = append(out, commentLine{text: strings.TrimSpace(l), pos: p})
+		}
+	}
+	return out
+}
+
+// description turns doc comment lines into a schema description: tag lines removed, outside fenced code
+// blocks lines starting with TODO dropped and a line starting with --- ending the text, trailing spaces
+// and surrounding blank lines trimmed, runs of blank lines collapsed into one.
+func description(doc []string) string {
+	var out []string
+	fenced := false
+	for _, l := range doc {
+		l = strings.TrimRight(l, " \t")
+		trimmed := strings.TrimSpace(l)
+		if strings.HasPrefix(trimmed, "+") {
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fenced = !fenced
+		}
+		if !fenced {
+			if strings.HasPrefix(l, "TODO") {
+				continue
+			}
+			if strings.HasPrefix(l, "---") {
+				break
+			}
+		}
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n")
+}
+
+// packageMarkers returns the package-level markers of an input package (from every file's package
+// comment).
+func packageMarkers(prog *load.Program, p *load.Package) ([]*marker, error) {
+	var out []*marker
+	for _, f := range p.Files {
+		var lines []commentLine
+		for _, cg := range f.Comments {
+			if cg.End() > f.Package {
+				break
+			}
+			fi := &fileIndex{fset: prog.Fset}
+			lines = append(lines, fi.lines(cg)...)
+		}
+		ms, err := parseMarkers(lines, onPackage, true)
+		if err != nil {
+			// Package comments also hold type-level markers of kubebuilder projects' doc.go rarely; only
+			// package markers are read here.
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}

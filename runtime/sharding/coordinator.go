@@ -98,7 +98,7 @@ func (c *coordinator) run(ctx context.Context) {
 }
 
 func (c *coordinator) newInformer(res Resource) cache.SharedIndexInformer {
-	client := c.r.cfg.Metadata.Resource(res.Resource)
+	client := c.r.client(res, c.r.cfg.ObjectNamespace)
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			return client.List(ctx, opts)

@@ -142,7 +142,9 @@ func (f *fakeMetadata) get(namespace, name string) *metav1.PartialObjectMetadata
 	return f.objects[namespace+"/"+name].DeepCopy()
 }
 
-func (f *fakeMetadata) Resource(schema.GroupVersionResource) metadata.Getter { return &fakeResource{f: f} }
+func (f *fakeMetadata) Resource(schema.GroupVersionResource) metadata.Getter {
+	return &fakeResource{f: f}
+}
 
 type fakeResource struct {
 	f         *fakeMetadata

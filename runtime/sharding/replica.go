@@ -37,6 +37,8 @@ type Config struct {
 	Leases LeaseClient
 	// Metadata reads and patches the sharded objects' metadata.
 	Metadata metadata.Interface
+	// ObjectNamespace limits the ring to the objects of one namespace; empty means all namespaces.
+	ObjectNamespace string
 	// Resources are the kinds the ring shards; each object is placed by its own key.
 	Resources []Resource
 	// Controlled are kinds placed with their controller owner when it is one of Resources (objects
@@ -359,7 +361,7 @@ func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bo
 	keys := map[types.UID]bool{}
 	opts := metav1.ListOptions{LabelSelector: r.LabelSelector(), Limit: 500}
 	for {
-		list, err := r.cfg.Metadata.Resource(res.Resource).List(ctx, opts)
+		list, err := r.client(res, r.cfg.ObjectNamespace).List(ctx, opts)
 		if err != nil {
 			return nil, fmt.Errorf("sharding: listing the objects this replica owns: %w", err)
 		}

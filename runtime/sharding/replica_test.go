@@ -3,6 +3,7 @@ package sharding
 import (
 	"context"
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -179,10 +180,11 @@ func TestObserverJudgesExpiryOnItsOwnClockAndFences(t *testing.T) {
 	}
 	// Now a is paused for good; the fence takes its Lease and a cannot renew its way back.
 	h.clock.Step(testLease)
+	renew(b)
 	if _, err := b.observer.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !b.observer.fence(context.Background(), klog.Background(), b.observer.expired()[0]) {
+	if exp := b.observer.expired(); len(exp) != 1 || !b.observer.fence(context.Background(), klog.Background(), exp[0]) {
 		t.Fatal("fence failed")
 	}
 	if claim, _ := b.observer.claim("a"); claim != claimNone {
@@ -326,5 +328,40 @@ func TestCoordinatorSync(t *testing.T) {
 	sync(forA)
 	if labels(forB)[shard] != "a" || labels(forA)[shard] != "a" || labels(forA)[drain] != "" {
 		t.Fatalf("after fencing b: %v %v", labels(forB), labels(forA))
+	}
+}
+
+type recordingTransport struct{ sent int }
+
+func (t *recordingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	t.sent++
+	return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+}
+
+func TestWrapTransportRefusesRequestsOfLapsedReconciles(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	renew(r)
+	next := &recordingTransport{}
+	rt := WrapTransport(next)
+	epoch, _ := r.member.current()
+	ctx, done, _ := r.member.ownedContext(context.Background(), epoch)
+	defer done()
+	send := func(ctx context.Context) error {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPut, "https://api/apis/x", nil)
+		_, err := rt.RoundTrip(req)
+		return err
+	}
+	if err := send(ctx); err != nil || next.sent != 1 {
+		t.Fatalf("request of a live reconcile: %v (sent %d)", err, next.sent)
+	}
+	h.clock.Step(testRenew)                                // paused past the renew deadline mid-reconcile
+	timeout, cancel := context.WithTimeout(ctx, time.Hour) // derived contexts still carry the membership
+	defer cancel()
+	if err := send(timeout); !errors.Is(err, ErrNotMember) || next.sent != 1 {
+		t.Fatalf("request after the membership lapsed: %v (sent %d)", err, next.sent)
+	}
+	if err := send(context.Background()); err != nil || next.sent != 2 {
+		t.Fatalf("request outside a reconcile: %v", err)
 	}
 }

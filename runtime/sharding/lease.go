@@ -287,10 +287,11 @@ type memberState struct {
 
 // observer lists the ring's member Leases and judges on its own clock which members are live.
 type observer struct {
-	c      *Replica
-	mu     sync.Mutex
-	states map[string]*memberState // by member identity
-	ring   *Ring
+	c           *Replica
+	mu          sync.Mutex
+	states      map[string]*memberState // by member identity
+	ring        *Ring
+	lastRefresh time.Time
 }
 
 // refresh lists the Leases once; it reports whether the set of live members changed.
@@ -303,6 +304,12 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 	now := o.c.clock.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if !o.lastRefresh.IsZero() && now.Sub(o.lastRefresh) > 2*cfg.RetryPeriod {
+		// We could not observe for a while (most likely the API server was unreachable, so nobody
+		// could renew): unchanged Leases prove nothing about that time, so observation starts over.
+		clear(o.states)
+	}
+	o.lastRefresh = now
 	seen := map[string]bool{}
 	for i := range list.Items {
 		l := &list.Items[i]

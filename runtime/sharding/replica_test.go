@@ -179,10 +179,12 @@ func TestObserverJudgesExpiryOnItsOwnClockAndFences(t *testing.T) {
 		t.Fatalf("claim of a after its renewal = %v", claim)
 	}
 	// Now a is paused for good; the fence takes its Lease and a cannot renew its way back.
-	h.clock.Step(testLease)
-	renew(b)
-	if _, err := b.observer.refresh(context.Background()); err != nil {
-		t.Fatal(err)
+	for range 6 {
+		h.clock.Step(testRetry)
+		renew(b)
+		if _, err := b.observer.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if exp := b.observer.expired(); len(exp) != 1 || !b.observer.fence(context.Background(), klog.Background(), exp[0]) {
 		t.Fatal("fence failed")
@@ -259,6 +261,25 @@ func TestReconcilerGuards(t *testing.T) {
 	}
 }
 
+func TestObserverStartsOverAfterAGap(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The API server is down for longer than the Lease: nobody renews, nobody observes.
+	h.clock.Step(2 * testLease)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if claim, _ := b.observer.claim("a"); claim != claimLive || len(b.observer.expired()) != 0 {
+		t.Fatalf("after an outage a is %v; an unchanged Lease during an outage proves nothing", claim)
+	}
+}
+
 func TestCoordinatorSync(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.replica("a"), h.replica("b")
@@ -315,9 +336,9 @@ func TestCoordinatorSync(t *testing.T) {
 	for range 7 {
 		h.clock.Step(testRetry)
 		renew(a)
-	}
-	if _, err := a.observer.refresh(context.Background()); err != nil {
-		t.Fatal(err)
+		if _, err := a.observer.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sync(forB)
 	if labels(forB)[shard] != "b" {

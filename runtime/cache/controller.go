@@ -45,6 +45,9 @@ type InformerOptions struct {
 	Indexers Indexers
 	// Transform is applied once to every object before it is cached.
 	Transform TransformFunc
+	// KeepManagedFields keeps metadata.managedFields in cached objects, which are dropped by default;
+	// see SharedIndexInformerOptions.KeepManagedFields.
+	KeepManagedFields bool
 }
 
 // NewInformerWithOptions returns a cache of the collection and the Controller that fills it, calling
@@ -55,9 +58,10 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		indexers = Indexers{}
 	}
 	s := NewSharedIndexInformerWithOptions(options.ListerWatcher, options.ObjectType, SharedIndexInformerOptions{
-		ResyncPeriod:    options.ResyncPeriod,
-		Indexers:        indexers,
-		MinWatchTimeout: options.MinWatchTimeout,
+		ResyncPeriod:      options.ResyncPeriod,
+		Indexers:          indexers,
+		MinWatchTimeout:   options.MinWatchTimeout,
+		KeepManagedFields: options.KeepManagedFields,
 	}).(*sharedIndexInformer)
 	if options.Transform != nil {
 		s.queue.setTransform(options.Transform)

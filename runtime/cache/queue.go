@@ -35,7 +35,9 @@ type eventQueue struct {
 	closed    bool
 	wake      chan struct{}
 	transform TransformFunc
-	queued    GaugeMetric
+	// keepManagedFields turns off dropping metadata.managedFields before objects are cached.
+	keepManagedFields bool
+	queued            GaugeMetric
 }
 
 var _ ReflectorStore = &eventQueue{}
@@ -50,16 +52,26 @@ func (q *eventQueue) setTransform(t TransformFunc) {
 	q.mu.Unlock()
 }
 
-// transformed applies the transform once, as the object is queued. A failing transform is logged and
-// the object is kept as it came, so no change is lost.
-func (q *eventQueue) transformed(obj any) any {
+func (q *eventQueue) setKeepManagedFields(keep bool) {
 	q.mu.Lock()
-	t := q.transform
+	q.keepManagedFields = keep
 	q.mu.Unlock()
-	if t == nil {
+}
+
+// transformed prepares an object for the cache once, as it is queued: it drops metadata.managedFields
+// (unless kept), then applies the user's transform. A failing transform is logged and the object is
+// kept as it was before the transform, so no change is lost. Tombstones pass through unchanged.
+func (q *eventQueue) transformed(obj any) any {
+	if _, ok := obj.(DeletedFinalStateUnknown); ok {
 		return obj
 	}
-	if _, ok := obj.(DeletedFinalStateUnknown); ok {
+	q.mu.Lock()
+	t, keep := q.transform, q.keepManagedFields
+	q.mu.Unlock()
+	if !keep {
+		dropManagedFields(obj)
+	}
+	if t == nil {
 		return obj
 	}
 	out, err := t(obj)

@@ -45,7 +45,11 @@ type SharedInformer interface {
 	// SetWatchErrorHandlerWithContext is SetWatchErrorHandler with a context; only before Run.
 	SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error
 	// SetTransform sets a function applied once to every object before it is cached; only before Run.
+	// It runs after metadata.managedFields has been dropped (see SetKeepManagedFields).
 	SetTransform(handler TransformFunc) error
+	// SetKeepManagedFields(true) keeps metadata.managedFields in cached objects, which the informer
+	// otherwise drops before its transform runs; only before Run.
+	SetKeepManagedFields(keep bool) error
 	// IsStopped reports whether the informer has stopped.
 	IsStopped() bool
 }
@@ -105,6 +109,10 @@ type SharedIndexInformerOptions struct {
 	// MutationDetector checks that nobody modifies cached objects in place. Nil means
 	// NewCacheMutationDetector: active only when KGEN_CACHE_MUTATION_DETECTOR is true.
 	MutationDetector MutationDetector
+	// KeepManagedFields keeps metadata.managedFields in cached objects. By default the informer drops
+	// them as objects arrive, before any transform, since they are often a third or more of an
+	// object and controllers rarely read them; code that needs them reads the object from the server.
+	KeepManagedFields bool
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -150,9 +158,11 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	if detector == nil {
 		detector = NewCacheMutationDetector(description)
 	}
+	queue := newEventQueue(provider.NewQueuedItemMetric(options.Identifier))
+	queue.keepManagedFields = options.KeepManagedFields
 	return &sharedIndexInformer{
 		indexer:           store,
-		queue:             newEventQueue(provider.NewQueuedItemMetric(options.Identifier)),
+		queue:             queue,
 		latency:           provider.NewProcessingLatencyMetric(options.Identifier),
 		metrics:           provider,
 		identifier:        options.Identifier,
@@ -624,6 +634,17 @@ func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 		return errors.New("informer has already started")
 	}
 	s.queue.setTransform(handler)
+	return nil
+}
+
+// SetKeepManagedFields sets whether cached objects keep metadata.managedFields; only before Run.
+func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return errors.New("informer has already started")
+	}
+	s.queue.setKeepManagedFields(keep)
 	return nil
 }
 

@@ -3,16 +3,31 @@ package cache
 import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TransformStripManagedFields drops metadata.managedFields, which is often the largest part of a cached
 // object and is rarely read by controllers. It modifies the object in place; objects without metadata
-// pass through unchanged.
+// pass through unchanged. Informers do this by default (see SharedIndexInformerOptions.KeepManagedFields),
+// so it is only needed with a DeltaFIFO or a Store filled by hand.
 func TransformStripManagedFields(obj any) (any, error) {
-	if m, err := meta.Accessor(obj); err == nil && m.GetManagedFields() != nil {
-		m.SetManagedFields(nil)
-	}
+	dropManagedFields(obj)
 	return obj, nil
+}
+
+// dropManagedFields removes metadata.managedFields from obj in place, if it has any. Unstructured
+// objects are edited in their map, without converting the entries to typed ones first.
+func dropManagedFields(obj any) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		if md, ok := o.Object["metadata"].(map[string]any); ok {
+			delete(md, "managedFields")
+		}
+	default:
+		if m, err := meta.Accessor(obj); err == nil && m.GetManagedFields() != nil {
+			m.SetManagedFields(nil)
+		}
+	}
 }
 
 // TransformToPartialObjectMetadata caches only the type and object metadata of each object, as a

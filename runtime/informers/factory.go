@@ -39,9 +39,18 @@ func WithCustomResyncConfig(resyncConfig map[metav1.Object]time.Duration) Factor
 	}
 }
 
-// WithTransform sets a transform applied by every informer to objects before they are cached.
+// WithTransform sets a transform applied by every informer to objects before they are cached, after
+// metadata.managedFields has been dropped from them (see WithKeepManagedFields).
 func WithTransform(transform cache.TransformFunc) FactoryOption {
 	return func(f *Factory) { f.transform = transform }
+}
+
+// WithKeepManagedFields(true) makes every informer of the factory keep metadata.managedFields in the
+// objects it caches. By default informers drop them, since they are often a third or more of an object
+// and controllers rarely read them; code that needs them (Extract* of apply configurations, for one)
+// reads the object from the server instead.
+func WithKeepManagedFields(keep bool) FactoryOption {
+	return func(f *Factory) { f.keepManagedFields = keep }
 }
 
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
@@ -53,12 +62,13 @@ func WithInformerName(name *cache.InformerName) FactoryOption {
 // Factory shares one informer per object type among all users and starts, stops and waits for them
 // together.
 type Factory struct {
-	namespace        string
-	tweakListOptions TweakListOptionsFunc
-	defaultResync    time.Duration
-	customResync     map[reflect.Type]time.Duration
-	transform        cache.TransformFunc
-	informerName     *cache.InformerName
+	namespace         string
+	tweakListOptions  TweakListOptionsFunc
+	defaultResync     time.Duration
+	customResync      map[reflect.Type]time.Duration
+	transform         cache.TransformFunc
+	keepManagedFields bool
+	informerName      *cache.InformerName
 
 	mu        sync.Mutex
 	informers map[reflect.Type]cache.SharedIndexInformer
@@ -91,6 +101,9 @@ func (f *Factory) Namespace() string { return f.namespace }
 // TweakListOptions is the factory-wide list-options tweak, nil if none.
 func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweakListOptions }
 
+// KeepManagedFields reports whether the factory's informers keep metadata.managedFields.
+func (f *Factory) KeepManagedFields() bool { return f.keepManagedFields }
+
 // InformerName is the name the factory's informers publish metrics under, nil if none.
 func (f *Factory) InformerName() *cache.InformerName { return f.informerName }
 
@@ -108,9 +121,12 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 		resync = f.defaultResync
 	}
 	informer := newFunc(resync)
+	// A new informer has not run yet, so setting its transform or managedFields policy cannot fail.
 	if f.transform != nil {
-		// A new informer has not run yet, so setting its transform cannot fail.
 		_ = informer.SetTransform(f.transform)
+	}
+	if f.keepManagedFields {
+		_ = informer.SetKeepManagedFields(true)
 	}
 	f.informers[t] = informer
 	return informer

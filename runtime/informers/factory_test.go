@@ -177,3 +177,46 @@ func TestWithInformerNameNamesTheFactory(t *testing.T) {
 		t.Fatal("a factory without a name has one")
 	}
 }
+
+func managedPod(name string) corev1.Pod {
+	p := pod(name)
+	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}, {Manager: "kubelet", Subresource: "status"}}
+	return p
+}
+
+// A factory's informers drop managedFields unless the factory or the informer's own options keep them.
+func TestFactoryManagedFields(t *testing.T) {
+	cases := []struct {
+		name          string
+		factoryKeeps  bool
+		informerKeeps bool
+		want          int
+	}{
+		{"default", false, false, 0},
+		{"factory keeps", true, false, 2},
+		{"informer keeps", false, true, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := newPodSource(managedPod("p1"))
+			f := informers.NewFactory(0, informers.WithKeepManagedFields(c.factoryKeeps))
+			if f.KeepManagedFields() != c.factoryKeeps {
+				t.Errorf("KeepManagedFields() = %v", f.KeepManagedFields())
+			}
+			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
+				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
+					informers.InformerOptions{KeepManagedFields: c.informerKeeps}, src.list, src.watchFn)
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer func() { cancel(); f.Shutdown() }()
+			f.StartWithContext(ctx)
+			if res := f.WaitForCacheSyncWithContext(ctx); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			obj, _, _ := informer.GetIndexer().GetByKey("ns/p1")
+			if got := len(obj.(*corev1.Pod).ManagedFields); got != c.want {
+				t.Errorf("cached with %d managedFields entries; want %d", got, c.want)
+			}
+		})
+	}
+}

@@ -23,6 +23,9 @@ type InformerOptions struct {
 	InformerName *cache.InformerName
 	// TweakListOptions adjusts the options of every list and watch.
 	TweakListOptions TweakListOptionsFunc
+	// KeepManagedFields keeps metadata.managedFields in cached objects; by default they are dropped
+	// (see cache.SharedIndexInformerOptions.KeepManagedFields).
+	KeepManagedFields bool
 }
 
 // ListFunc lists objects of one type; a generated informer passes its typed client's List.
@@ -42,9 +45,10 @@ func NewTypedInformer[T cache.Object, L runtime.Object](client any, example T, g
 		cache.ToListWatcherWithWatchListSemantics(lw, client),
 		exampleObject,
 		cache.SharedIndexInformerOptions{
-			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
-			Identifier:   identifier(options.InformerName.WithResource(gvr)),
+			ResyncPeriod:      options.ResyncPeriod,
+			Indexers:          options.Indexers,
+			Identifier:        identifier(options.InformerName.WithResource(gvr)),
+			KeepManagedFields: options.KeepManagedFields,
 		},
 	))
 }

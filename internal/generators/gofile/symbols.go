@@ -60,8 +60,8 @@ type SymbolTable struct {
 	// Informers holds the identifiers of github.com/kgen-dev/kgen/runtime/informers.
 	Informers struct {
 		Factory, NewFactory, FactoryOption, NewTypedInformer, InformerOptions, TweakListOptionsFunc,
-		WithCustomResyncConfig, WithTweakListOptions, WithNamespace, WithTransform, WithInformerName,
-		NewShared, InNamespace, WithTypedView, TypedView GoIdent
+		WithCustomResyncConfig, WithTweakListOptions, WithNamespace, WithTransform, WithKeepManagedFields,
+		WithInformerName, NewShared, InNamespace, WithTypedView, TypedView GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/informers"`
 	// Cache holds the identifiers of github.com/kgen-dev/kgen/runtime/cache.
 	Cache struct {

@@ -38,9 +38,16 @@ func WithNamespace(namespace string) SharedInformerOption {
 	return option({{id rt.Informers.WithNamespace}}(namespace))
 }
 
-// WithTransform makes every informer of the factory pass objects through transform before caching them.
+// WithTransform makes every informer of the factory pass objects through transform before caching them,
+// after dropping their managedFields (see WithKeepManagedFields).
 func WithTransform(transform {{id rt.Cache.TransformFunc}}) SharedInformerOption {
 	return option({{id rt.Informers.WithTransform}}(transform))
+}
+
+// WithKeepManagedFields(true) makes the factory's informers keep metadata.managedFields in cached objects,
+// which they drop by default; code that needs managed fields reads objects from the server.
+func WithKeepManagedFields(keep bool) SharedInformerOption {
+	return option({{id rt.Informers.WithKeepManagedFields}}(keep))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).

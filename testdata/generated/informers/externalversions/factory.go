@@ -55,9 +55,16 @@ func WithNamespace(namespace string) SharedInformerOption {
 	return option(informers.WithNamespace(namespace))
 }
 
-// WithTransform makes every informer of the factory pass objects through transform before caching them.
+// WithTransform makes every informer of the factory pass objects through transform before caching them,
+// after dropping their managedFields (see WithKeepManagedFields).
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return option(informers.WithTransform(transform))
+}
+
+// WithKeepManagedFields(true) makes the factory's informers keep metadata.managedFields in cached objects,
+// which they drop by default; code that needs managed fields reads objects from the server.
+func WithKeepManagedFields(keep bool) SharedInformerOption {
+	return option(informers.WithKeepManagedFields(keep))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).

@@ -15,7 +15,6 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
-	"github.com/kgen-dev/kgen/internal/generators/crdgen"
 	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
 	"github.com/kgen-dev/kgen/internal/generators/listergen"
@@ -42,7 +41,6 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
                for the packages with +genclient types (needs --output-dir and --output-pkg)
   lister       listers in <output-dir>/<listers-name>               (with --with-watch)
   informer     shared informers in <output-dir>/<informers-name>    (with --with-watch)
-  crd          a CustomResourceDefinition per group and kind in <crd-dir>  (with --crd-dir)
   crd          a CustomResourceDefinition per group and kind in <crd-dir>  (with --crd-dir)
 
 --skip names generators not to run (--skip register for packages with a hand-written scheme).
@@ -79,8 +77,6 @@ type generateOptions struct {
 	pluralExceptions, lintRules                    []string
 	prefersProtobuf, verify                        bool
 	skip                                           []string
-	crdDir                                         string
-	crdMaxDescLen                                  int
 	crdDir                                         string
 	crdMaxDescLen                                  int
 	verbose                                        bool
@@ -120,8 +116,6 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.prefersProtobuf, "prefers-protobuf", false, "make the generated clients prefer protobuf")
 	fs.StringSliceVar(&o.lintRules, "lint-rules", nil, "tag checks the input packages must pass: "+strings.Join(model.LintRules, ","))
 	fs.StringSliceVar(&o.skip, "skip", nil, "generators not to run: "+strings.Join(generatorNames, ","))
-	fs.StringVar(&o.crdDir, "crd-dir", "", "also write a CustomResourceDefinition manifest per group and kind into this directory (<group>_<plural>.yaml)")
-	fs.IntVar(&o.crdMaxDescLen, "crd-max-description-length", -1, "cap every CRD schema description at this many bytes; 0 drops them, -1 keeps them whole")
 	fs.StringVar(&o.crdDir, "crd-dir", "", "also write a CustomResourceDefinition manifest per group and kind into this directory (<group>_<plural>.yaml)")
 	fs.IntVar(&o.crdMaxDescLen, "crd-max-description-length", -1, "cap every CRD schema description at this many bytes; 0 drops them, -1 keeps them whole")
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
@@ -302,16 +296,6 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 				return informergen.Generate(m, cfg, set)
 			}})
 		}
-	}
-	if o.crdDir != "" {
-		crdDir, err := filepath.Abs(o.crdDir)
-		if err != nil {
-			return err
-		}
-		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals}
-		steps = append(steps, step{output.NewSet(crdgen.Generator, crdDir), func(set *output.Set) error {
-			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
-		}})
 	}
 	if o.crdDir != "" {
 		crdDir, err := filepath.Abs(o.crdDir)

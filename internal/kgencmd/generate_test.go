@@ -146,7 +146,7 @@ func TestGenerateReportsTheWarningsOfConcurrentGenerators(t *testing.T) {
 func TestGenerateSameOutputFromExportDataAndSource(t *testing.T) {
 	t.Chdir("../../testdata")
 	for _, deps := range []string{"source", "export"} {
-		code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify", "-v", "--deps", deps)...)
+		code, out, errOut := runKgen(t, append(testdataArgs("./generated"), "--verify", "-v", "--force", "--deps", deps)...)
 		if code != 0 || out != "" || !strings.Contains(errOut, "verified 118 files in ") {
 			t.Fatalf("kgen generate --verify --deps %s = %d\nstdout:\n%s\nstderr:\n%s", deps, code, out, errOut)
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
+	"strings"
 	"sync"
 )
 
@@ -195,4 +197,20 @@ func targetSizes() types.Sizes {
 		return s
 	}
 	return types.SizesFor("gc", "amd64")
+}
+
+// LocalDirs returns the directories of the dependencies a user may edit without changing go.mod or
+// go.sum, sorted: those of the main (or a workspace) module, of modules replaced by a local directory, of
+// vendored modules and of packages outside any module. The standard library changes only with the Go
+// version, and the module cache is read-only and checked against go.sum.
+func (p *Program) LocalDirs() []string {
+	var dirs []string
+	for _, l := range p.imp.byPath {
+		if l.DepOnly && !l.Standard && l.Dir != "" && (l.Module == nil || l.editable() || l.Module.Version == "" ||
+			strings.Contains(l.Dir, string(filepath.Separator)+"vendor"+string(filepath.Separator))) {
+			dirs = append(dirs, l.Dir)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
 }

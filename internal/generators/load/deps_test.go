@@ -3,6 +3,8 @@ package load
 import (
 	"fmt"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -84,17 +86,35 @@ func describe(t *testing.T, prog *Program, path string) string {
 	return b.String()
 }
 
-// TestDepsAutoCold loads with an empty build cache: nothing is compiled, every dependency comes from source.
+// TestDepsAutoCold loads with an empty build cache: nothing is compiled, every dependency comes from
+// source, and a local dependency that does not type-check falls back to its hand-written files.
 func TestDepsAutoCold(t *testing.T) {
 	t.Setenv("GOCACHE", t.TempDir())
-	prog, err := Load(Config{Dir: "testdata"}, "./b", "./a")
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":              "module example.com/cold\n\ngo 1.26\n",
+		"api/v1/types.go":     "package v1\n\nimport (\n\t\"errors\"\n\n\t\"example.com/cold/dep\"\n)\n\nvar E = errors.New(\"x\")\n\ntype T struct{ D dep.D }\n",
+		"dep/d.go":            "package dep\n\n// D is hand-written.\ntype D struct{ N int }\n",
+		"dep/zz_generated.go": "package dep\n\nfunc (d *D) Stale() { d.Gone = 1 }\n",
+		"ok/ok.go":            "package ok\n",
+	} {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prog, err := Load(Config{Dir: dir}, "./api/...")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := prog.Deps; r.Export != 0 || r.Source == 0 {
-		t.Errorf("cold build cache: %+v, want every dependency from source", r)
+	if r := prog.Deps; r.Export != 0 || r.Source == 0 || r.HandWritten != 1 {
+		t.Errorf("cold build cache: %+v, want every dependency from source but dep, which does not compile", r)
 	}
-	if !prog.WithGenerated("k8s.io/apimachinery/pkg/apis/meta/v1") || prog.WithGenerated(testPkg+"brokendep") {
-		t.Error("WithGenerated: want true for complete source dependencies, false for brokendep")
+	if !prog.WithGenerated("errors") || prog.WithGenerated("example.com/cold/dep") {
+		t.Error("WithGenerated: want true for complete source dependencies, false for dep")
+	}
+	if got := prog.LocalDirs(); len(got) != 1 || got[0] != filepath.Join(dir, "dep") {
+		t.Errorf("LocalDirs = %v, want the main module's dep only", got)
 	}
 }

@@ -188,6 +188,7 @@ type listed struct {
 	DepOnly, Stale, Standard      bool
 	Module                        *struct {
 		Main    bool
+		Version string
 		Replace *struct{ Version string }
 	}
 	Error *struct{ Err string }

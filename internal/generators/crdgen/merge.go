@@ -54,7 +54,7 @@ func mergeLayers(base, layer schema, pos string) (schema, error) {
 				return nil, err
 			}
 			out[k] = merged
-		case (k == "minProperties" || k == "maxProperties") && old == v:
+		case (k == "minProperties" || k == "maxProperties" || k == "format") && old == v:
 		case slices.Contains(allOfKeys, k) || k == "minProperties" || k == "maxProperties":
 			if allOfBase == nil {
 				allOfBase, allOfLayer = schema{}, schema{}
@@ -121,6 +121,18 @@ func checkSchema(s schema, markers []*marker) error {
 				continue // both from the type, checked there
 			}
 			return m.errorf("%s %v is above %s %v", b[0], lo, b[1], hi)
+		}
+	}
+	if enum, ok := s["enum"].([]any); ok {
+		if m := find("Enum"); m != nil {
+			plain := deepCopy(s)
+			delete(plain, "enum")
+			delete(plain, "default")
+			for _, e := range enum {
+				if err := validateValue(e, plain, ""); err != nil {
+					return m.errorf("enum value %s does not fit the field: %v", jsonText(e), err)
+				}
+			}
 		}
 	}
 	if err := checkListType(s); err != nil {

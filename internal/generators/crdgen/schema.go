@@ -377,18 +377,15 @@ func immutability(markers []*marker, name string, required bool, rules *[]any) e
 
 // fieldSchema is the schema of a struct field: its type's schema with the field's markers and doc.
 func (w *walker) fieldSchema(f *types.Var, markers []*marker, doc []string, pos string) (schema, error) {
-	for _, m := range markers {
-		if m.name() == "kubebuilder:validation:Schemaless" {
-			s := schema{}
-			if d := description(doc); d != "" {
-				s["description"] = d
-			}
-			return s, nil
+	var base schema
+	if slices.ContainsFunc(markers, func(m *marker) bool { return m.name() == "kubebuilder:validation:Schemaless" }) {
+		// No schema from the type: the field's markers alone say what the value is.
+		base = schema{}
+	} else {
+		var err error
+		if base, err = w.typeSchema(f.Type(), pos); err != nil {
+			return nil, err
 		}
-	}
-	base, err := w.typeSchema(f.Type(), pos)
-	if err != nil {
-		return nil, err
 	}
 	field, err := w.fieldLayer(base, markers, f.Type(), pos)
 	if err != nil {

@@ -135,7 +135,7 @@ func (s *sourceIndex) fieldComments(v *types.Var) (comments, error) {
 	}
 	for _, f := range fi.fields[pos.Line] {
 		if fieldNamed(f, v.Name()) {
-			return fi.comments(f.Doc, fi.fset.Position(f.Pos()).Line), nil
+			return fi.fieldComments(f.Doc), nil
 		}
 	}
 	return comments{}, nil
@@ -163,6 +163,18 @@ func fieldNamed(f *ast.Field, name string) bool {
 		}
 	}
 	return false
+}
+
+// fieldComments collects a field's doc comment: fields take tags from their doc comment only.
+func (fi *fileIndex) fieldComments(doc *ast.CommentGroup) comments {
+	var c comments
+	if doc != nil {
+		c.tags = fi.lines(doc)
+		for _, l := range c.tags {
+			c.doc = append(c.doc, l.text)
+		}
+	}
+	return c
 }
 
 // comments collects the tag lines of doc and of the block ending one blank line above it (or above the

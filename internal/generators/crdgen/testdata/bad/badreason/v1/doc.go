@@ -1,0 +1,4 @@
+// +groupName=badreason.example.com
+
+// Package v1 is a bad input: badreason.
+package v1

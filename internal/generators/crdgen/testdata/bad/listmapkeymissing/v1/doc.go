@@ -1,0 +1,4 @@
+// +groupName=listmapkeymissing.example.com
+
+// Package v1 is a bad input: listmapkeymissing.
+package v1

@@ -1,0 +1,4 @@
+// +groupName=listmapkeynotmap.example.com
+
+// Package v1 is a bad input: listmapkeynotmap.
+package v1

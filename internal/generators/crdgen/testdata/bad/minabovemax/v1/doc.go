@@ -1,0 +1,4 @@
+// +groupName=minabovemax.example.com
+
+// Package v1 is a bad input: minabovemax.
+package v1

@@ -1,0 +1,4 @@
+// +groupName=misplaced.example.com
+
+// Package v1 is a bad input: misplaced.
+package v1

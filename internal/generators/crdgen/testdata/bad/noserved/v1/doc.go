@@ -1,0 +1,4 @@
+// +groupName=noserved.example.com
+
+// Package v1 is a bad input: noserved.
+package v1

@@ -1,0 +1,4 @@
+// +groupName=notag.example.com
+
+// Package v1 is a bad input: notag.
+package v1

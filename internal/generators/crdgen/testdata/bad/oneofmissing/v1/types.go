@@ -1,0 +1,18 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ThingSpec `json:"spec,omitempty"`
+}
+
+// ThingSpec is the spec.
+// +kubebuilder:validation:ExactlyOneOf=a;b
+type ThingSpec struct {
+	// +optional
+	A string `json:"a,omitempty"`
+}

@@ -1,0 +1,4 @@
+// +groupName=printcolumntype.example.com
+
+// Package v1 is a bad input: printcolumntype.
+package v1

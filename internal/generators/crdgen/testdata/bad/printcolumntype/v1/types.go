@@ -1,0 +1,18 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// +kubebuilder:printcolumn:name="N",type=int,JSONPath=".spec.n"
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ThingSpec `json:"spec,omitempty"`
+}
+
+// ThingSpec is the spec.
+type ThingSpec struct {
+	N int32 `json:"n"`
+}

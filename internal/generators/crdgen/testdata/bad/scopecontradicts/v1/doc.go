@@ -1,0 +1,4 @@
+// +groupName=scopecontradicts.example.com
+
+// Package v1 is a bad input: scopecontradicts.
+package v1

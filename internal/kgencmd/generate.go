@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -226,10 +227,13 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "kgen generate: %s: warning: %s\n", gen, msg)
 		}
 	}
-	// The client side reads the same packages, restricted to --one-input-api.
+	// The client side reads the same packages, restricted to --one-input-api and, as kube_codegen.sh's
+	// gen_client does, to version directories (an internal package such as k8s.io/metrics's pkg/apis/metrics
+	// gets helpers only).
 	var clientPkgs []*load.Package
 	for _, p := range prog.Packages {
-		if rel, err := filepath.Rel(clientRoot, p.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(clientRoot, p.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
+			versionDir.MatchString(filepath.Base(p.Dir)) {
 			clientPkgs = append(clientPkgs, p)
 		}
 	}
@@ -360,6 +364,9 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		files, time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed, t.load.Seconds(), t.generate.Seconds(), t.write.Seconds())
 	return nil
 }
+
+// versionDir matches the directory names kube_codegen.sh's gen_client takes as API versions.
+var versionDir = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
 
 // packagePattern is the go package pattern of every package under dir.
 func packagePattern(dir string) string {

@@ -2,14 +2,21 @@ package kgencmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestMain keeps the records of the runs the tests make in a cache directory of their own, so a rerun of
-// the tests runs every invocation afresh.
+// the tests runs every invocation afresh. The go command keeps the build cache it had (its default lies
+// under the user cache directory too).
 func TestMain(m *testing.M) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
 	dir, err := os.MkdirTemp("", "kgencmd-cache")
 	if err != nil {
 		panic(err)
@@ -26,7 +33,6 @@ const nothingChanged = "(nothing changed since the last run; --force regenerates
 // returns the arguments that generate its deepcopy, register and client code.
 func noopModule(t *testing.T) []string {
 	t.Helper()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	module := t.TempDir()
 	for name, content := range map[string]string{
 		"go.mod":                 "module example.com/noop\n\ngo 1.26\n",

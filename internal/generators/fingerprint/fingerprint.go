@@ -387,6 +387,9 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 		}
 	}
 	for _, dir := range s.Dirs {
+		if paths[dir] {
+			continue // listed already
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return nil, nil, err

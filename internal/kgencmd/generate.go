@@ -243,6 +243,24 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// +genclient lines that yield no client type are reported, not passed over.
+	var clientGens []string
+	for _, g := range []struct {
+		name  string
+		asked bool
+	}{
+		{applyconfigurationgen.Generator, withApply},
+		{clientgen.Generator, o.outputDir != "" && runs(genClient)},
+		{listergen.Generator, o.outputDir != "" && o.withWatch && runs(genLister)},
+		{informergen.Generator, o.outputDir != "" && o.withWatch && runs(genInformer)},
+	} {
+		if g.asked {
+			clientGens = append(clientGens, g.name)
+		}
+	}
+	if msg := model.NothingGenerated(clientGens, len(m.Groups) > 0, "genclient", m.GenclientTags); msg != "" {
+		warn(genClient)(msg)
+	}
 
 	// Every generator reads the load and the model only, so they run concurrently, each into its own set.
 	var steps []step

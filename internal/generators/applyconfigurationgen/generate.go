@@ -120,6 +120,9 @@ func Generate(patterns []string, cfg Config, out *output.Set) error {
 			return
 		}
 		clients = clientTypes(m)
+		if msg := model.NothingGenerated([]string{Generator}, len(clients) > 0, "genclient", m.GenclientTags); msg != "" {
+			g.warn(msg)
+		}
 	}()
 	pkgs, err := g.u.load(patterns...)
 	<-modelDone

@@ -89,6 +89,9 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if msg := model.NothingGenerated([]string{clientgen.Generator}, len(m.Groups) > 0, "genclient", m.GenclientTags); msg != "" {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", clientgen.Generator, msg)
+		}
 		cfg := clientgen.Config{
 			OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, ClientsetName: clientsetName,
 			APIPath: apiPath, ClientsetOnly: clientsetOnly, FakeClientset: fake,

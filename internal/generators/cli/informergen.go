@@ -42,6 +42,9 @@ func InformerGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if msg := model.NothingGenerated([]string{informergen.Generator}, len(m.Groups) > 0, "genclient", m.GenclientTags); msg != "" {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", informergen.Generator, msg)
+		}
 		cfg := informergen.Config{
 			OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, VersionedClientsetPackage: clientsetPkg,
 			ListersPackage: listersPkg, SingleDirectory: singleDirectory, Header: header,

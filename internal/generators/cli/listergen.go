@@ -31,6 +31,9 @@ func ListerGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if msg := model.NothingGenerated([]string{listergen.Generator}, len(m.Groups) > 0, "genclient", m.GenclientTags); msg != "" {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", listergen.Generator, msg)
+		}
 		set := output.NewSet(listergen.Generator)
 		cfg := listergen.Config{OutputDir: common.OutputDir, OutputPkg: common.OutputPkg, Header: header}
 		if err := listergen.Generate(m, cfg, set); err != nil {

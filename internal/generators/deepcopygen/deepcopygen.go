@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
 	"github.com/kgen-dev/kgen/internal/generators/load"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
@@ -67,6 +68,15 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	}
 	if len(r.errs) > 0 {
 		return errors.Join(r.errs...)
+	}
+	if len(files) == 0 {
+		var tagged []string
+		for _, pkg := range prog.Packages {
+			tagged = append(tagged, model.TagLines(prog.Fset, pkg.Files, "k8s:deepcopy-gen")...)
+		}
+		if msg := model.NothingGenerated([]string{Generator}, false, "k8s:deepcopy-gen", tagged); msg != "" {
+			warn(msg)
+		}
 	}
 	for path, content := range files {
 		set.Add(path, content)

@@ -107,6 +107,7 @@ func build(parsed []*parsedPackage, opts Options) (*Model, error) {
 		if err := b.add(p); err != nil {
 			return nil, err
 		}
+		b.model.GenclientTags = append(b.model.GenclientTags, TagLines(p.fset, p.files, "genclient")...)
 	}
 	b.model.sort()
 	return b.model, nil

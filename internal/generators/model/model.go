@@ -11,6 +11,9 @@ import (
 type Model struct {
 	// Groups are ordered by their output directory name.
 	Groups []*Group
+	// GenclientTags are the file:line of every +genclient line of the input packages, so a run that finds
+	// no client type can say where the tags it ignored are.
+	GenclientTags []string
 }
 
 // Group is one API group, possibly served in several versions.

@@ -2,6 +2,9 @@ package model
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -408,6 +411,34 @@ func TestShapeErrors(t *testing.T) {
 					t.Errorf("%q with %q: error %v, want it at types.go:%d", tc.types, tags, err, line)
 				}
 			}
+		}
+	}
+}
+
+// TestTagLinesAndNothingGenerated checks which lines carry a tag (not +tag=false, not +tag:sub) and the
+// warning for a run that generated nothing.
+func TestTagLinesAndNothingGenerated(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "t.go", "package v1\n\n// +genclient\n// +genclient:noStatus\n// +k8s:deepcopy-gen=false\ntype A struct{}\n\n// +k8s:deepcopy-gen=true\n// +genclient\ntype B struct{}\n", parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := TagLines(fset, []*ast.File{f}, "genclient"); strings.Join(got, " ") != "t.go:3 t.go:9" {
+		t.Errorf("genclient lines: %v", got)
+	}
+	if got := TagLines(fset, []*ast.File{f}, "k8s:deepcopy-gen"); strings.Join(got, " ") != "t.go:8" {
+		t.Errorf("deepcopy-gen lines: %v", got)
+	}
+	if msg := NothingGenerated([]string{"client-gen", "lister-gen"}, false, "genclient", []string{"t.go:3", "t.go:9"}); !strings.HasPrefix(msg, "t.go:3: +genclient (and 1 more lines), but client-gen, lister-gen generated nothing") {
+		t.Errorf("warning: %q", msg)
+	}
+	for _, msg := range []string{
+		NothingGenerated([]string{"client-gen"}, true, "genclient", []string{"t.go:3"}),
+		NothingGenerated([]string{"client-gen"}, false, "genclient", nil),
+		NothingGenerated(nil, false, "genclient", []string{"t.go:3"}),
+	} {
+		if msg != "" {
+			t.Errorf("unexpected warning %q", msg)
 		}
 	}
 }

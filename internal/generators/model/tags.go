@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"slices"
 	"strings"
@@ -70,6 +71,37 @@ func extractTags(lines []commentLine) []tagLine {
 		}
 	}
 	return out
+}
+
+// TagLines returns the file:line of every comment line of files carrying +tag (alone or with a value,
+// but not +tag=false), in source order: what a run that generated nothing for the tag points at.
+func TagLines(fset *token.FileSet, files []*ast.File, tag string) []string {
+	var out []string
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, t := range extractTags(splitComment(fset, cg)) {
+				if t.key == tag && t.value != "false" {
+					out = append(out, position(t.line.pos))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// NothingGenerated is the warning for generators that were asked for and generated nothing although the
+// input packages carry their tag at tagged (file:line positions, as TagLines returns them): the tags are
+// misplaced. It is "" when something was generated or no line carries the tag.
+func NothingGenerated(generators []string, generated bool, tag string, tagged []string) string {
+	if generated || len(tagged) == 0 || len(generators) == 0 {
+		return ""
+	}
+	more := ""
+	if len(tagged) > 1 {
+		more = fmt.Sprintf(" (and %d more lines)", len(tagged)-1)
+	}
+	return fmt.Sprintf("%s: +%s%s, but %s generated nothing: a type's tags belong in the comment block directly above it (or the one above that), package tags in doc.go",
+		tagged[0], tag, more, strings.Join(generators, ", "))
 }
 
 // typeTags is the parsed tag set of one type.

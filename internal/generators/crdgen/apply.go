@@ -308,6 +308,11 @@ func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named) erro
 		default:
 			return m.errorf("reason %q must be FieldValueRequired, FieldValueInvalid, FieldValueForbidden or FieldValueDuplicate", r)
 		}
+		if fp := m.str("fieldPath"); fp != "" {
+			if err := checkFieldPath(fp, eff); err != nil {
+				return m.errorf("fieldPath %s: %v", fp, err)
+			}
+		}
 		if err := checkCEL(m, rule); err != nil {
 			return err
 		}
@@ -498,4 +503,60 @@ func enumValues(n *types.Named, m *marker) ([]any, error) {
 		out[i] = s
 	}
 	return out, nil
+}
+
+// checkFieldPath checks that an x-kubernetes-validations fieldPath (".a.b", ".a['b']", ".list[0]")
+// names a field of the schema the rule is on, as the API server requires.
+func checkFieldPath(path string, s schema) error {
+	rest := path
+	if !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "[") {
+		return fmt.Errorf("must start with . or [")
+	}
+	for rest != "" {
+		var name string
+		switch {
+		case strings.HasPrefix(rest, "."):
+			rest = rest[1:]
+			end := strings.IndexAny(rest, ".[")
+			if end < 0 {
+				end = len(rest)
+			}
+			name, rest = rest[:end], rest[end:]
+		case strings.HasPrefix(rest, "['"):
+			end := strings.Index(rest, "']")
+			if end < 0 {
+				return fmt.Errorf("unterminated ['")
+			}
+			name, rest = rest[2:end], rest[end+2:]
+		case strings.HasPrefix(rest, "["):
+			end := strings.Index(rest, "]")
+			if end < 0 {
+				return fmt.Errorf("unterminated [")
+			}
+			rest = rest[end+1:]
+			items, ok := s["items"].(schema)
+			if !ok {
+				if ap, ok := s["additionalProperties"].(schema); ok {
+					s = ap
+					continue
+				}
+				return fmt.Errorf("indexes a value that is not a list or map")
+			}
+			s = items
+			continue
+		default:
+			return fmt.Errorf("cannot parse %q", rest)
+		}
+		props, _ := s["properties"].(schema)
+		p, ok := props[name].(schema)
+		if !ok {
+			if ap, ok := s["additionalProperties"].(schema); ok {
+				s = ap
+				continue
+			}
+			return fmt.Errorf("%q is not a field here", name)
+		}
+		s = p
+	}
+	return nil
 }

@@ -225,6 +225,7 @@ func TestSchemaShapes(t *testing.T) {
 		{"name", []any{"minLength"}, float64(1)}, // +k8s:required on a string
 		{"rule", []any{"x-kubernetes-validations", 1, "reason"}, "FieldValueForbidden"},
 		{"rule", []any{"x-kubernetes-validations", 1, "messageExpression"}, "'bad: ' + self"},
+		{"tags", []any{"description"}, "Tags are unique strings."},
 	} {
 		if got := dig(t, spec, append([]any{c.field}, c.path...)...); got != c.want {
 			t.Errorf("spec.%s %v = %v, want %v", c.field, c.path, got, c.want)
@@ -241,10 +242,10 @@ func TestSchemaShapes(t *testing.T) {
 	if got := dig(t, root, "properties", "spec", "required"); len(got.([]any)) != 1 || got.([]any)[0] != "name" {
 		t.Errorf("spec.required = %v, want [name]", got)
 	}
-	if got := dig(t, root, "properties", "spec", "x-kubernetes-validations", 0, "message"); got != "exactly one of the fields in [image command] must be set" {
+	if got := dig(t, root, "properties", "spec", "x-kubernetes-validations", 1, "message"); got != "exactly one of the fields in [image command] must be set" {
 		t.Errorf("ExactlyOneOf rule message = %v", got)
 	}
-	if got := dig(t, root, "properties", "spec", "x-kubernetes-validations", 1, "rule"); got != "!has(oldSelf.id) || has(self.id)" {
+	if got := dig(t, root, "properties", "spec", "x-kubernetes-validations", 2, "rule"); got != "!has(oldSelf.id) || has(self.id)" {
 		t.Errorf("immutable-once-set rule = %v", got)
 	}
 	status := dig(t, root, "properties", "status", "properties")

@@ -69,6 +69,7 @@ type Port struct {
 
 // WidgetSpec is the desired state of a Widget.
 // +kubebuilder:validation:ExactlyOneOf=image;command
+// +kubebuilder:validation:XValidation:rule="!has(self.tags) || self.tags.size() < 5",message="too many tags",fieldPath=".tags"
 type WidgetSpec struct {
 	Common `json:",inline"`
 
@@ -149,7 +150,7 @@ type WidgetSpec struct {
 	Name string `json:"name"`
 	// Rule is checked by CEL.
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('a')",message="must start with a"
-	// +kubebuilder:validation:XValidation:rule="self.size() > 1",messageExpression="'bad: ' + self",reason=FieldValueForbidden,fieldPath=".x"
+	// +kubebuilder:validation:XValidation:rule="self.size() > 1",messageExpression="'bad: ' + self",reason=FieldValueForbidden
 	// +optional
 	Rule string `json:"rule,omitempty"`
 

@@ -54,13 +54,14 @@ bench-test:
 bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
 
-## fuzz: run each fuzz target of the runtime for FUZZTIME (default 30s).
+## fuzz: run each fuzz target of the runtime, and the generators' random API packages
+## (internal/generators/propertytest, whose corpus of seeds is in its testdata), for FUZZTIME (default 30s).
 ## Go minimises each new interesting input for up to a minute by default,
 ## during which nothing new is tried; FUZZMINIMIZETIME keeps that short.
 FUZZTIME ?= 30s
 FUZZMINIMIZETIME ?= 1s
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./runtime/...); do \
+	@set -e; for pkg in $$($(GO) list ./runtime/... ./internal/generators/propertytest); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$target"; \
 			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg; \

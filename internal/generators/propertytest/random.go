@@ -50,7 +50,9 @@ type generator struct {
 	bad     string
 }
 
-func (g *generator) line(format string, args ...any) { g.lines = append(g.lines, fmt.Sprintf(format, args...)) }
+func (g *generator) line(format string, args ...any) {
+	g.lines = append(g.lines, fmt.Sprintf(format, args...))
+}
 
 // Random returns the random API package for seed, group g<index>. One package in four is bad: a malformed
 // tag or a kind whose client could not build.

@@ -333,6 +333,9 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 				return nil, "", fmt.Errorf("%s: +kubebuilder:subresource:status needs a status field in %s", k.pos, kindName)
 			}
 		}
+		if err := compileRules(root); err != nil {
+			return nil, "", err
+		}
 		capDescriptions(root, cfg.MaxDescLen)
 		stripBookkeeping(root)
 		v.Schema = map[string]any{"openAPIV3Schema": root}

@@ -1,0 +1,4 @@
+// +groupName=celcost.example.com
+
+// Package v1 is a bad input: celcost.
+package v1

@@ -1,0 +1,4 @@
+// +groupName=celsyntax.example.com
+
+// Package v1 is a bad input: celsyntax.
+package v1

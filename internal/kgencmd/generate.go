@@ -52,6 +52,13 @@ Every generated file is written at once after all of them were generated; a fail
 With --verify nothing is written: a unified diff of what differs is printed, with the count of
 differing files, and the exit status is 1 when anything differs.
 
+A rerun with the same flags finishes at once when nothing changed since the last run: not the input
+tree, the local packages it imports, go.mod, go.sum, go env, kgen itself, nor any output (the record
+lives under the user cache directory; --force regenerates regardless, and --verify trusts it only as
+proof that the outputs are what that run wrote). Dependencies are read from the build cache's export
+data, or type-checked from source when the cache lacks them (a fresh CI runner), so nothing is
+compiled; -v says which.
+
 Examples:
   # what kube_codegen.sh gen_client --with-watch does, as one go:generate line in the module root
   //go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch --with-applyconfig ./api

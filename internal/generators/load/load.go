@@ -207,11 +207,13 @@ type listed struct {
 	generatedFile      []bool
 }
 
-// Load loads the packages matching patterns. Dependencies come from the compiler's export data (built or
-// reused by `go list -export`, which never compiles the input packages); the input packages are type-checked from their hand-written files only, so
-// stale or broken generated files do not matter. A dependency without export data (it does not compile,
-// typically because its own generated files are stale), or one that imports an input package, is
-// type-checked from its hand-written files too. Load fails when the go command does, when a pattern names
+// Load loads the packages matching patterns. The input packages are type-checked from their hand-written
+// files only, so stale or broken generated files do not matter. With DepsAuto, a dependency the build
+// cache holds export data for is read from it (`go list -export`, which then compiles nothing, and never
+// the input packages), and one it lacks is type-checked from all its files without function bodies, as a
+// fresh CI runner needs; DepsExport and DepsSource choose one path for all. A dependency that does not
+// compile or type-check (typically because its own generated files are stale), or one that imports an
+// input package, is type-checked from its hand-written files. Load fails when the go command does, when a pattern names
 // no package, or when a file does not parse.
 func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
@@ -246,51 +248,63 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 			l.fromSource = true
 		}
 	}
-	if len(exported) > 0 {
-		withExport, err := goList(cfg.Dir, exported, true, false)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range withExport {
-			if l := byPath[e.ImportPath]; l != nil {
-				l.Export = e.Export
-			}
-		}
-	}
-
+	// The input packages, the dependencies importing them and the dependencies checked from source are
+	// parsed while `go list -export` runs; the dependencies it finds no export data for (and their
+	// importers) after.
 	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
-	var sources []*listed
-	for _, l := range all {
-		if l.ImportPath == "unsafe" || l.ImportPath == "C" {
-			continue
-		}
-		if l.complete {
-			l.source = &Package{Path: l.ImportPath, Name: l.Name, Dir: l.Dir}
-			l.done = make(chan struct{})
-			continue
-		}
-		// A dependency without export data is checked from source, and so is everything importing it.
-		l.fromSource = l.fromSource || l.Export == "" || importsSource(l, byPath)
-		if !l.fromSource {
-			continue
-		}
+	addSource := func(l *listed) error {
 		if !l.DepOnly && l.Error != nil && len(l.GoFiles) == 0 {
-			return nil, fmt.Errorf("loading %s: %s", l.ImportPath, strings.TrimSpace(l.Error.Err))
+			return fmt.Errorf("loading %s: %s", l.ImportPath, strings.TrimSpace(l.Error.Err))
 		}
 		l.source = &Package{Path: l.ImportPath, Name: l.Name, Dir: l.Dir}
 		l.done = make(chan struct{})
-		sources = append(sources, l)
 		if !l.DepOnly {
 			prog.Packages = append(prog.Packages, l.source)
 			prog.byPath[l.ImportPath] = l.source
 		}
+		return nil
 	}
-	if err := parseAll(prog.Fset, sources); err != nil {
+	var early []*listed
+	for _, l := range all {
+		switch {
+		case l.complete:
+			l.source = &Package{Path: l.ImportPath, Name: l.Name, Dir: l.Dir}
+			l.done = make(chan struct{})
+		case l.fromSource:
+			if err := addSource(l); err != nil {
+				return nil, err
+			}
+			early = append(early, l)
+		}
+	}
+	exportDone := make(chan error, 1)
+	go func() { exportDone <- readExport(cfg.Dir, exported, byPath) }()
+	parseErr := parseAll(prog.Fset, early)
+	if parseErr == nil {
+		parseErr = parseComplete(prog.Fset, complete)
+	}
+	if err := <-exportDone; err != nil {
 		return nil, err
 	}
-	if err := parseComplete(prog.Fset, complete); err != nil {
+	if parseErr != nil {
+		return nil, parseErr
+	}
+	var late []*listed
+	for _, l := range all {
+		if l.ImportPath == "unsafe" || l.ImportPath == "C" || l.complete || l.fromSource {
+			continue
+		}
+		// A dependency without export data is checked from source, and so is everything importing it.
+		if l.Export == "" || importsSource(l, byPath) {
+			l.fromSource = true
+			addSource(l)
+			late = append(late, l)
+		}
+	}
+	if err := parseAll(prog.Fset, late); err != nil {
 		return nil, err
 	}
+	sources := append(early, late...)
 
 	imp := &exportImporter{fset: prog.Fset, byPath: byPath, packages: map[string]*types.Package{}, sizes: targetSizes()}
 	prog.imp = imp
@@ -315,6 +329,23 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	}
 	sort.Slice(prog.Packages, func(i, j int) bool { return prog.Packages[i].Path < prog.Packages[j].Path })
 	return prog, nil
+}
+
+// readExport runs `go list -export` on the packages exported and records their export data files.
+func readExport(dir string, exported []string, byPath map[string]*listed) error {
+	if len(exported) == 0 {
+		return nil
+	}
+	withExport, err := goList(dir, exported, true, false)
+	if err != nil {
+		return err
+	}
+	for _, e := range withExport {
+		if l := byPath[e.ImportPath]; l != nil {
+			l.Export = e.Export
+		}
+	}
+	return nil
 }
 
 // importsSource reports whether l imports a package that is type-checked from source. `go list -deps`

@@ -216,7 +216,7 @@ type (
 		Deprecated               bool            `json:"deprecated,omitempty"`
 		DeprecationWarning       string          `json:"deprecationWarning,omitempty"`
 		Schema                   map[string]any  `json:"schema"`
-		Subresources             map[string]any  `json:"subresources,omitempty"`
+		Subresources             any             `json:"subresources,omitempty"` // {} is kept: nil or a map
 		AdditionalPrinterColumns []printerColumn `json:"additionalPrinterColumns,omitempty"`
 		SelectableFields         []schema        `json:"selectableFields,omitempty"`
 	}
@@ -340,16 +340,15 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 		stripBookkeeping(root)
 		v.Schema = map[string]any{"openAPIV3Schema": root}
 		if status || scale != nil || hasPrintColumn {
-			v.Subresources = map[string]any{}
-		}
-		if status {
-			v.Subresources["status"] = map[string]any{}
-		}
-		if scale != nil {
-			v.Subresources["scale"] = scale
-		}
-		if !hasPrintColumn && !status && scale == nil {
-			v.Subresources = nil
+			// controller-gen writes an empty subresources object for printer columns too.
+			sub := map[string]any{}
+			if status {
+				sub["status"] = map[string]any{}
+			}
+			if scale != nil {
+				sub["scale"] = scale
+			}
+			v.Subresources = sub
 		}
 		doc.Spec.Versions = append(doc.Spec.Versions, v)
 	}

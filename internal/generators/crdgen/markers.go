@@ -269,6 +269,9 @@ func parseMarker(body, text, pos string, strictK8s bool) (*marker, error) {
 	if def == nil {
 		return nil, unknownMarker(body, text, pos, strictK8s)
 	}
+	if strings.HasPrefix(rest, ":=") {
+		rest = rest[1:] // +name:=value is controller-gen's other spelling of +name=value
+	}
 	m := &marker{def: def, text: text, pos: pos, args: map[string]any{}}
 	bad := func(format string, args ...any) error { return m.errorf(format, args...) }
 	switch {

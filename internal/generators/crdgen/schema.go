@@ -195,6 +195,14 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 		s = schema{}
 	case hasMethod(n, "MarshalText") && !hasMethod(n, "MarshalJSON"):
 		s = schema{"type": "string"}
+	case w.src.definedFrom(obj) != nil:
+		// type A B: B's schema, markers and description, refined by A's.
+		from := types.Unalias(w.src.definedFrom(obj).Type()).(*types.Named)
+		base, err := w.namedSchema(from, declPos)
+		if err != nil {
+			return nil, err
+		}
+		s = deepCopy(base)
 	default:
 		if st, ok := n.Underlying().(*types.Struct); ok {
 			s, err = w.structSchema(st, pkg, declPos)

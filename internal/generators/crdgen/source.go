@@ -123,6 +123,70 @@ func (s *sourceIndex) typeComments(obj *types.TypeName) (comments, bool, error) 
 	return fi.comments(doc, anchor), true, nil
 }
 
+// definedFrom returns the named type a type declaration is defined from ("type A B" or "type A pkg.B"),
+// which go/types flattens to B's underlying type; nil when the declaration spells out a type literal.
+func (s *sourceIndex) definedFrom(obj *types.TypeName) *types.TypeName {
+	pos := s.prog.Fset.Position(obj.Pos())
+	fi, err := s.file(pos.Filename)
+	if err != nil || obj.Pkg() == nil {
+		return nil
+	}
+	ts, ok := fi.typeDecl[pos.Line]
+	if !ok || ts.spec.Name.Name != obj.Name() || ts.spec.Assign.IsValid() {
+		return nil
+	}
+	var scope *types.Scope
+	var name string
+	switch e := ts.spec.Type.(type) {
+	case *ast.Ident:
+		scope, name = obj.Pkg().Scope(), e.Name
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		path := importPathOf(fi.file, x.Name)
+		if path == "" {
+			return nil
+		}
+		for _, imp := range obj.Pkg().Imports() {
+			if imp.Path() == path {
+				scope = imp.Scope()
+			}
+		}
+		name = e.Sel.Name
+	}
+	if scope == nil {
+		return nil
+	}
+	tn, _ := scope.Lookup(name).(*types.TypeName)
+	if tn == nil {
+		return nil
+	}
+	if _, ok := types.Unalias(tn.Type()).(*types.Named); !ok {
+		return nil
+	}
+	return tn
+}
+
+// importPathOf returns the import path a file refers to by name (its last element, or its explicit name).
+func importPathOf(f *ast.File, name string) string {
+	for _, imp := range f.Imports {
+		path := strings.Trim(imp.Path.Value, `"`)
+		if imp.Name != nil {
+			if imp.Name.Name == name {
+				return path
+			}
+			continue
+		}
+		last := path[strings.LastIndex(path, "/")+1:]
+		if last == name || strings.TrimPrefix(strings.SplitN(last, ".", 2)[0], "go-") == name {
+			return path
+		}
+	}
+	return ""
+}
+
 // fieldComments returns the comments of a struct field's declaration.
 func (s *sourceIndex) fieldComments(v *types.Var) (comments, error) {
 	pos := s.prog.Fset.Position(v.Pos())

@@ -33,6 +33,14 @@ type coordinator struct {
 	drainStart  map[objectRef]time.Time
 	foreignSeen map[objectRef]string
 	shardGauges map[string]GaugeMetric
+	foreign     map[string]*foreignRing // other rings seen on objects, by name
+}
+
+// foreignRing is what the coordinator observed of another ring's member Leases.
+type foreignRing struct {
+	checked time.Time
+	live    bool
+	leases  map[string]*memberState // by Lease name
 }
 
 type objectRef struct {
@@ -41,7 +49,8 @@ type objectRef struct {
 }
 
 func newCoordinator(r *Replica) *coordinator {
-	c := &coordinator{r: r, drainStart: map[objectRef]time.Time{}, foreignSeen: map[objectRef]string{}, shardGauges: map[string]GaugeMetric{}}
+	c := &coordinator{r: r, drainStart: map[objectRef]time.Time{}, foreignSeen: map[objectRef]string{},
+		shardGauges: map[string]GaugeMetric{}, foreign: map[string]*foreignRing{}}
 	c.resources = append(append(c.resources, r.cfg.Resources...), r.cfg.Controlled...)
 	for _, res := range r.cfg.Resources {
 		c.mains = append(c.mains, res.groupKind())
@@ -201,18 +210,38 @@ func (c *coordinator) sync(ctx context.Context, ref objectRef) error {
 	res := c.resources[ref.resource]
 	labels := obj.GetLabels()
 	shardKey, drainKey := ShardLabel(c.r.cfg.Ring), DrainLabel(c.r.cfg.Ring)
+	strip := map[string]any{}
 	for k, v := range labels {
-		if strings.HasPrefix(k, ShardLabelPrefix) && k != shardKey {
+		if !strings.HasPrefix(k, ShardLabelPrefix) || k == shardKey {
+			continue
+		}
+		other := strings.TrimPrefix(k, ShardLabelPrefix)
+		live, err := c.foreignRingLive(ctx, other)
+		if err != nil {
+			return err
+		}
+		if live {
 			c.mu.Lock()
 			seen := c.foreignSeen[ref]
 			c.foreignSeen[ref] = k
 			c.mu.Unlock()
 			if seen != k {
-				logger.Error(nil, "sharding: object belongs to another ring; this ring leaves it alone (do all replicas use one ring name?)",
-					"resource", res.Resource.Resource, "object", ref.key, "label", k, "owner", v)
+				logger.Error(nil, "sharding: object belongs to another live ring; this ring leaves it alone (do all replicas use one ring name?)",
+					"resource", res.Resource.Resource, "object", ref.key, "otherRing", other, "owner", v)
 			}
 			return nil
 		}
+		strip[k], strip[DrainLabelPrefix+other] = nil, nil
+	}
+	if len(strip) > 0 {
+		// The other ring has no live member: take the object, or it would have no owner at all.
+		desired := c.r.observer.currentRing().Owner(HashKey(res.groupKind(), obj, c.mains))
+		if desired == "" {
+			return nil
+		}
+		strip[shardKey], strip[drainKey] = desired, nil
+		logger.Info("sharding: taking an object whose ring has no live member", "resource", res.Resource.Resource, "object", ref.key, "to", desired)
+		return c.patch(ctx, res, obj, strip)
 	}
 	current, drain := labels[shardKey], labels[drainKey]
 	desired := c.r.observer.currentRing().Owner(HashKey(res.groupKind(), obj, c.mains))
@@ -269,4 +298,49 @@ func (c *coordinator) patch(ctx context.Context, res Resource, obj metav1.Object
 		return nil // the informer brings the newer object
 	}
 	return err
+}
+
+// foreignRingLive reports whether ring has a member whose Lease changed within a Lease duration, as
+// observed on this replica's clock; a ring first seen counts as live for a Lease duration.
+func (c *coordinator) foreignRingLive(ctx context.Context, ring string) (bool, error) {
+	c.mu.Lock()
+	f := c.foreign[ring]
+	if f == nil {
+		f = &foreignRing{leases: map[string]*memberState{}}
+		c.foreign[ring] = f
+	}
+	now := c.r.clock.Now()
+	if !f.checked.IsZero() && now.Sub(f.checked) < c.r.cfg.RetryPeriod {
+		live := f.live
+		c.mu.Unlock()
+		return live, nil
+	}
+	c.mu.Unlock()
+	list, err := c.r.cfg.Leases.List(ctx, metav1.ListOptions{LabelSelector: RingLabel + "=" + ring})
+	if err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	live := false
+	seen := map[string]bool{}
+	for i := range list.Items {
+		l := &list.Items[i]
+		seen[l.Name] = true
+		s := f.leases[l.Name]
+		if s == nil || s.lease.ResourceVersion != l.ResourceVersion {
+			s = &memberState{lease: l.DeepCopy(), observed: now}
+			f.leases[l.Name] = s
+		}
+		if holdsMember(s.lease) && now.Before(s.observed.Add(leaseDuration(s.lease, c.r.cfg.LeaseDuration))) {
+			live = true
+		}
+	}
+	for name := range f.leases {
+		if !seen[name] {
+			delete(f.leases, name)
+		}
+	}
+	f.checked, f.live = now, live
+	return live, nil
 }

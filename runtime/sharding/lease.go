@@ -292,6 +292,13 @@ type observer struct {
 	states      map[string]*memberState // by member identity
 	ring        *Ring
 	lastRefresh time.Time
+	departed    map[string]bool // members whose Lease was released, fenced or deleted, not yet claimed from
+}
+
+// holdsMember reports whether a Lease is held by a replica (not released, not fenced).
+func holdsMember(l *coordinationv1.Lease) bool {
+	h := ptrString(l.Spec.HolderIdentity)
+	return h != "" && h != FencedHolder
 }
 
 // refresh lists the Leases once; it reports whether the set of live members changed.
@@ -320,11 +327,19 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 		seen[id] = true
 		s := o.states[id]
 		if s == nil || s.lease.ResourceVersion != l.ResourceVersion {
+			if s != nil && holdsMember(s.lease) && !holdsMember(l) {
+				o.departed[id] = true
+				o.signalDeparted()
+			}
 			o.states[id] = &memberState{lease: l.DeepCopy(), observed: now}
 		}
 	}
-	for id := range o.states {
+	for id, s := range o.states {
 		if !seen[id] {
+			if holdsMember(s.lease) {
+				o.departed[id] = true
+				o.signalDeparted()
+			}
 			delete(o.states, id)
 		}
 	}
@@ -426,6 +441,42 @@ func (o *observer) fence(ctx context.Context, logger klog.Logger, l *coordinatio
 		"ring", cfg.Ring, "member", l.Labels[MemberLabel], "unchangedFor", since.Round(time.Millisecond))
 	o.mu.Lock()
 	o.states[l.Labels[MemberLabel]] = &memberState{lease: updated, observed: o.c.clock.Now()}
+	o.departed[l.Labels[MemberLabel]] = true
 	o.mu.Unlock()
 	return true
+}
+
+// takeDeparted returns the members that left since the last call and forgets them.
+func (o *observer) takeDeparted() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]string, 0, len(o.departed))
+	for id := range o.departed {
+		out = append(out, id)
+	}
+	clear(o.departed)
+	return out
+}
+
+// untilNextExpiry returns how long until the first live member's Lease expires on our clock, at most limit.
+func (o *observer) untilNextExpiry(limit time.Duration) time.Duration {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.c.clock.Now()
+	wait := limit
+	for _, s := range o.states {
+		if o.liveLocked(s, now) {
+			if d := s.observed.Add(leaseDuration(s.lease, o.c.cfg.LeaseDuration)).Sub(now); d < wait {
+				wait = d
+			}
+		}
+	}
+	return max(wait, 0)
+}
+
+func (o *observer) signalDeparted() {
+	select {
+	case o.c.departed <- struct{}{}:
+	default:
+	}
 }

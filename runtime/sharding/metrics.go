@@ -18,7 +18,9 @@ type HistogramMetric interface {
 // MetricsProvider makes the metrics of a ring. Suggested names, in client-go's style:
 // sharding_ring_members, sharding_shard_objects{shard}, sharding_moves_total,
 // sharding_drains_total and sharding_drain_duration_seconds, each with a ring label. Only the
-// coordinator reports objects per shard, moves and drains; every replica reports the ring size it sees.
+// coordinator reports objects per shard and drains; moves are counted by the replica that made them
+// (the coordinator, or a replica taking over a departed member's objects); every replica reports the
+// ring size it sees.
 type MetricsProvider interface {
 	// NewRingMembersMetric reports the number of live members of ring.
 	NewRingMembersMetric(ring string) GaugeMetric

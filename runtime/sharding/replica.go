@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,6 +23,7 @@ import (
 	le "github.com/kgen-dev/kgen/runtime/leaderelection"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/metadata"
+	"github.com/kgen-dev/kgen/runtime/workqueue"
 )
 
 // Config configures a Replica.
@@ -68,6 +71,7 @@ type Replica struct {
 	observer *observer
 	metrics  replicaMetrics
 	changed  chan struct{} // signals ring or membership changes to the coordinator
+	departed chan struct{} // signals departed members to takeOver
 
 	inflight sync.WaitGroup
 
@@ -126,9 +130,9 @@ func New(cfg Config) (*Replica, error) {
 			return nil, fmt.Errorf("sharding: resource %v needs a version, a plural name and a kind", res)
 		}
 	}
-	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), verified: map[schema.GroupVersionResource]*verifiedSet{}}
+	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), departed: make(chan struct{}, 1), verified: map[schema.GroupVersionResource]*verifiedSet{}}
 	r.member = newMembership(r, utilrand.String(8))
-	r.observer = &observer{c: r, states: map[string]*memberState{}}
+	r.observer = &observer{c: r, states: map[string]*memberState{}, departed: map[string]bool{}}
 	r.metrics = replicaMetrics{
 		members:       cfg.Metrics.NewRingMembersMetric(cfg.Ring),
 		moves:         cfg.Metrics.NewMovesMetric(cfg.Ring),
@@ -184,7 +188,11 @@ func (r *Replica) Run(ctx context.Context) error {
 		return err
 	}
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		r.takeOver(ctx, logger)
+	}()
 	go func() {
 		defer wg.Done()
 		for ctx.Err() == nil {
@@ -311,14 +319,18 @@ func (r *Replica) client(res Resource, namespace string) metadata.ResourceInterf
 
 // verifiedSet is what a consistent list said this replica owned when an epoch began.
 type verifiedSet struct {
-	epoch uint64
-	once  sync.Once
-	err   error
-	keys  map[types.UID]bool
+	epoch  uint64
+	once   sync.Once
+	err    error
+	keys   map[types.UID]bool // objects known to be ours in this epoch; never false, since objects move back
+	listRV uint64             // the list's resourceVersion; 0 if it was not a number
 }
 
 // verify reports whether obj, shown as ours by the cache, is ours on the server. Objects listed as
-// ours when the epoch began are; any other is read from the server once per epoch.
+// ours when the epoch began are, and so is a cached version written after that list, since only a
+// drain this replica acknowledges or a fence that ends the epoch moves an object off a member;
+// any other object is read from the server once per epoch. Comparing resourceVersions as numbers
+// relies on etcd's, as every kube-apiserver has; one that is not a number is read from the server.
 func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj metav1.Object) (bool, error) {
 	r.verifyMu.Lock()
 	set := r.verified[res.Resource]
@@ -327,7 +339,7 @@ func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj me
 		r.verified[res.Resource] = set
 	}
 	r.verifyMu.Unlock()
-	set.once.Do(func() { set.keys, set.err = r.listOwned(ctx, res) })
+	set.once.Do(func() { set.keys, set.listRV, set.err = r.listOwned(ctx, res) })
 	if set.err != nil {
 		r.verifyMu.Lock()
 		if r.verified[res.Resource] == set {
@@ -337,10 +349,13 @@ func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj me
 		return false, set.err
 	}
 	r.verifyMu.Lock()
-	mine, known := set.keys[obj.GetUID()]
+	known := set.keys[obj.GetUID()]
 	r.verifyMu.Unlock()
 	if known {
-		return mine, nil
+		return true, nil
+	}
+	if rv, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64); err == nil && set.listRV != 0 && rv > set.listRV {
+		return true, nil // labels and drain label were read from the cache by the caller
 	}
 	live, err := r.client(res, obj.GetNamespace()).Get(ctx, obj.GetName(), metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
@@ -350,26 +365,34 @@ func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj me
 		return false, err
 	}
 	l := live.GetLabels()
-	mine = l[ShardLabel(r.cfg.Ring)] == r.cfg.Identity && l[DrainLabel(r.cfg.Ring)] == ""
-	r.verifyMu.Lock()
-	set.keys[obj.GetUID()] = mine
-	r.verifyMu.Unlock()
+	mine := l[ShardLabel(r.cfg.Ring)] == r.cfg.Identity && l[DrainLabel(r.cfg.Ring)] == ""
+	if mine {
+		r.verifyMu.Lock()
+		set.keys[obj.GetUID()] = true
+		r.verifyMu.Unlock()
+	}
 	return mine, nil
 }
 
-func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bool, error) {
+func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bool, uint64, error) {
 	keys := map[types.UID]bool{}
 	opts := metav1.ListOptions{LabelSelector: r.LabelSelector(), Limit: 500}
+	var listRV uint64
 	for {
 		list, err := r.client(res, r.cfg.ObjectNamespace).List(ctx, opts)
 		if err != nil {
-			return nil, fmt.Errorf("sharding: listing the objects this replica owns: %w", err)
+			return nil, 0, fmt.Errorf("sharding: listing the objects this replica owns: %w", err)
+		}
+		if opts.Continue == "" {
+			listRV, _ = strconv.ParseUint(list.ResourceVersion, 10, 64)
 		}
 		for i := range list.Items {
-			keys[list.Items[i].UID] = list.Items[i].Labels[DrainLabel(r.cfg.Ring)] == ""
+			if list.Items[i].Labels[DrainLabel(r.cfg.Ring)] == "" {
+				keys[list.Items[i].UID] = true
+			}
 		}
 		if list.Continue == "" {
-			return keys, nil
+			return keys, listRV, nil
 		}
 		opts.Continue = list.Continue
 	}
@@ -379,4 +402,83 @@ func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bo
 func labelPatch(resourceVersion string, labels map[string]any) []byte {
 	b, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": resourceVersion, "labels": labels}})
 	return b
+}
+
+// takeOver runs in every replica: it fences the Leases of members that stopped renewing, as judged
+// on this replica's clock, and claims the objects of departed members that the ring now places here,
+// so a failover does not wait for the coordinator, which may be the replica that died.
+func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.departed:
+		case <-r.clock.After(r.observer.untilNextExpiry(r.cfg.RetryPeriod)):
+		}
+		if !r.IsMember() {
+			continue
+		}
+		fenced := false
+		for _, l := range r.observer.expired() {
+			fenced = r.observer.fence(ctx, logger, l) || fenced
+		}
+		if fenced {
+			if changed, err := r.observer.refresh(ctx); err == nil && changed {
+				r.notify()
+			}
+		}
+		for _, id := range r.observer.takeDeparted() {
+			if err := r.claimFrom(ctx, id); err != nil {
+				logger.V(2).Info("sharding: claiming a departed member's objects failed; the coordinator moves them", "member", id, "err", err)
+			}
+		}
+	}
+}
+
+// claimFrom labels with this replica's identity the objects of departed member that the ring
+// places here.
+func (r *Replica) claimFrom(ctx context.Context, member string) error {
+	ring := r.observer.currentRing()
+	var mains []schema.GroupKind
+	for _, res := range r.cfg.Resources {
+		mains = append(mains, res.groupKind())
+	}
+	var claimed atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	for _, res := range append(append([]Resource(nil), r.cfg.Resources...), r.cfg.Controlled...) {
+		opts := metav1.ListOptions{LabelSelector: ShardLabel(r.cfg.Ring) + "=" + member, Limit: 500}
+		for {
+			list, err := r.client(res, r.cfg.ObjectNamespace).List(ctx, opts)
+			if err != nil {
+				return err
+			}
+			workqueue.ParallelizeUntil(ctx, r.cfg.Workers, len(list.Items), func(i int) {
+				obj := &list.Items[i]
+				if ring.Owner(HashKey(res.groupKind(), obj, mains)) != r.cfg.Identity {
+					return
+				}
+				_, err := r.client(res, obj.Namespace).Patch(ctx, obj.Name, types.MergePatchType,
+					labelPatch(obj.ResourceVersion, map[string]any{ShardLabel(r.cfg.Ring): r.cfg.Identity, DrainLabel(r.cfg.Ring): nil}), metav1.PatchOptions{})
+				switch {
+				case err == nil:
+					claimed.Add(1)
+					r.metrics.moves.Inc()
+				case !apierrors.IsConflict(err) && !apierrors.IsNotFound(err):
+					errOnce.Do(func() { firstErr = err })
+				}
+			})
+			if firstErr != nil {
+				return firstErr
+			}
+			if list.Continue == "" {
+				break
+			}
+			opts.Continue = list.Continue
+		}
+	}
+	if n := claimed.Load(); n > 0 {
+		klog.FromContext(ctx).Info("sharding: took over objects of a departed member", "member", member, "objects", n)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -326,11 +327,17 @@ func TestCoordinatorSync(t *testing.T) {
 	if got := labels(forA); got[shard] != "b" || got[drain] != "a" {
 		t.Fatalf("labels after rebalance = %v, want a drain from b to a", got)
 	}
-	// Another ring's object is left alone.
+	// Another live ring's object is left alone.
+	holder := "x_1"
+	if _, err := h.leases.Create(context.Background(), &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Name: "other.x", Labels: map[string]string{RingLabel: "other", MemberLabel: "x"}},
+		Spec:       coordinationv1.LeaseSpec{HolderIdentity: &holder}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	h.meta.add("ns", "foreign", map[string]string{ShardLabelPrefix + "other": "x"})
 	sync("foreign")
-	if got := labels("foreign"); len(got) != 1 {
-		t.Fatalf("foreign object relabelled: %v", got)
+	if got := labels("foreign"); len(got) != 1 || got[ShardLabelPrefix+"other"] != "x" {
+		t.Fatalf("object of a live foreign ring relabelled: %v", got)
 	}
 	// b stops renewing: its objects wait for the fence, then move without a drain.
 	for range 7 {
@@ -349,6 +356,11 @@ func TestCoordinatorSync(t *testing.T) {
 	sync(forA)
 	if labels(forB)[shard] != "a" || labels(forA)[shard] != "a" || labels(forA)[drain] != "" {
 		t.Fatalf("after fencing b: %v %v", labels(forB), labels(forA))
+	}
+	// The foreign ring's Lease stayed unchanged for its duration: its object is taken, not orphaned.
+	sync("foreign")
+	if got := labels("foreign"); len(got) != 1 || got[shard] != "a" {
+		t.Fatalf("object of a dead foreign ring: labels %v, want taken by a", got)
 	}
 }
 
@@ -384,5 +396,40 @@ func TestWrapTransportRefusesRequestsOfLapsedReconciles(t *testing.T) {
 	}
 	if err := send(context.Background()); err != nil || next.sent != 2 {
 		t.Fatalf("request outside a reconcile: %v", err)
+	}
+}
+
+func TestReconcilerRechecksObjectsThatCameBack(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	ran := 0
+	reconcile := r.Reconciler(crontabs, store.GetByKey, func(context.Context, string) error { ran++; return nil })
+	shard := ShardLabel("crontabs")
+	o := h.meta.add("ns", "x", map[string]string{shard: "b"})
+	renew(r)
+	// The cache shows x as ours before the server does (a lagging cache after a rejoin): not run.
+	stale := o.DeepCopy()
+	stale.Labels = map[string]string{shard: "a"}
+	stale.ResourceVersion = "0"
+	if err := store.Add(stale); err != nil {
+		t.Fatal(err)
+	}
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 0 {
+		t.Fatalf("err %v ran %d", err, ran)
+	}
+	// Later in the same epoch x really moves here: it runs.
+	live := h.meta.get("ns", "x")
+	client := h.meta.Resource(crontabs.Resource).Namespace("ns")
+	moved, err := client.Patch(context.Background(), "x", "application/merge-patch+json",
+		labelPatch(live.ResourceVersion, map[string]any{shard: "a"}), metav1.PatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Update(moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 1 {
+		t.Fatalf("after the move: err %v ran %d", err, ran)
 	}
 }

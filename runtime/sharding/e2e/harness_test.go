@@ -1,0 +1,559 @@
+package e2e_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+
+	"github.com/kgen-dev/kgen/builtin/kubernetes"
+	"github.com/kgen-dev/kgen/runtime/cache"
+	"github.com/kgen-dev/kgen/runtime/dynamic"
+	"github.com/kgen-dev/kgen/runtime/dynamic/dynamicinformer"
+	"github.com/kgen-dev/kgen/runtime/metadata"
+	"github.com/kgen-dev/kgen/runtime/rest"
+	"github.com/kgen-dev/kgen/runtime/sharding"
+	"github.com/kgen-dev/kgen/runtime/workqueue"
+)
+
+const itemCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: items.sharding.kgen.dev
+spec:
+  group: sharding.kgen.dev
+  scope: Namespaced
+  names: {plural: items, singular: item, kind: Item, listKind: ItemList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+
+var (
+	items    = schema.GroupVersionResource{Group: "sharding.kgen.dev", Version: "v1", Resource: "items"}
+	itemsRes = sharding.Resource{Resource: items, Kind: "Item"}
+	itemKind = schema.GroupKind{Group: items.Group, Kind: "Item"}
+)
+
+// Short but realistic timings: a dead replica's objects move about four seconds after its last renewal.
+const (
+	leaseDuration = 3 * time.Second
+	renewDeadline = 2 * time.Second
+	retryPeriod   = 500 * time.Millisecond
+	workers       = 4
+)
+
+// recorder is the invariant checker: it records every reconcile's start and end per replica and
+// object and counts starts while another replica is inside a reconcile of the same object.
+type recorder struct {
+	mu         sync.Mutex
+	active     map[string]map[string]int // object → replica → reconciles in progress
+	overlaps   []string
+	reconciles map[string]int // by replica
+}
+
+func newRecorder() *recorder {
+	return &recorder{active: map[string]map[string]int{}, reconciles: map[string]int{}}
+}
+
+func (r *recorder) start(replica, key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a := r.active[key]
+	if a == nil {
+		a = map[string]int{}
+		r.active[key] = a
+	}
+	for other, n := range a {
+		if other != replica && n > 0 {
+			r.overlaps = append(r.overlaps, fmt.Sprintf("%s: %s started while %s was reconciling it", key, replica, other))
+		}
+	}
+	a[replica]++
+	r.reconciles[replica]++
+}
+
+func (r *recorder) end(replica, key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.active[key][replica]--
+}
+
+func (r *recorder) check(t *testing.T) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.overlaps) > 0 {
+		t.Errorf("%d overlapping reconciles, first: %v", len(r.overlaps), r.overlaps[:min(5, len(r.overlaps))])
+	}
+	t.Logf("reconciles per replica: %v", r.reconciles)
+}
+
+// fault stands between a replica's clients and the API server: dead fails every request (a killed
+// process), blocked holds requests until unblocked (a paused process).
+type fault struct {
+	mu      sync.Mutex
+	dead    bool
+	blocked chan struct{}
+}
+
+var errKilled = errors.New("replica killed")
+
+// faultTransport is one client's transport behind a replica's fault.
+type faultTransport struct {
+	*fault
+	next http.RoundTripper
+}
+
+func (t faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	f := t.fault
+	f.mu.Lock()
+	dead, blocked := f.dead, f.blocked
+	f.mu.Unlock()
+	if blocked != nil {
+		select {
+		case <-blocked:
+		case <-req.Context().Done():
+			return nil, req.Context().Err()
+		}
+		f.mu.Lock()
+		dead = f.dead
+		f.mu.Unlock()
+	}
+	if dead {
+		return nil, errKilled
+	}
+	return t.next.RoundTrip(req)
+}
+
+// fleet is the replicas of one ring over the items of one namespace.
+type fleet struct {
+	t         *testing.T
+	ring, ns  string
+	client    *dynamic.DynamicClient // the test's own
+	rec       *recorder
+	mu        sync.Mutex
+	replicas  map[*replica]bool
+	nextIndex int
+	created   int
+}
+
+type replica struct {
+	id     string
+	ring   string
+	f      *fleet
+	fault  *fault
+	shard  *sharding.Replica
+	inf    dynamicinformer.GenericInformer
+	client dynamic.ResourceInterface
+	queue  workqueue.TypedRateLimitingInterface[string]
+	gate   sync.RWMutex // workers hold it shared per item; pause holds it exclusively
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func newFleet(t *testing.T, prefix string) *fleet {
+	t.Helper()
+	ctx := context.Background()
+	if err := env.InstallCRDs(ctx, []byte(itemCRD)); err != nil {
+		t.Fatal(err)
+	}
+	ns := prefix + "-" + utilrand.String(5)
+	cs, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	client, err := dynamic.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}}
+	t.Cleanup(f.stopAll)
+	return f
+}
+
+// create makes n more items with spec.value 1.
+func (f *fleet) create(n int) {
+	f.t.Helper()
+	ctx := context.Background()
+	first := f.created
+	f.created += n
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 16)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			u := &unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": "sharding.kgen.dev/v1", "kind": "Item",
+				"metadata": map[string]any{"name": fmt.Sprintf("item-%05d", first+i)},
+				"spec":     map[string]any{"value": int64(1)},
+			}}
+			if _, err := f.client.Resource(items).Namespace(f.ns).Create(ctx, u, metav1.CreateOptions{}); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fleet) start(id string) *replica { return f.startRing(id, f.ring) }
+
+// startRing starts a replica with its own clients, informer, queue and workers.
+func (f *fleet) startRing(id, ring string) *replica {
+	f.t.Helper()
+	if id == "" {
+		f.mu.Lock()
+		id = fmt.Sprintf("replica-%d", f.nextIndex)
+		f.nextIndex++
+		f.mu.Unlock()
+	}
+	rep := &replica{id: id, ring: ring, f: f, done: make(chan struct{}), fault: &fault{}}
+	cfg := rest.CopyConfig(env.Config())
+	cfg.QPS, cfg.Burst = 1000, 2000
+	cfg.Wrap(sharding.WrapTransport)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return faultTransport{fault: rep.fault, next: rt} })
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	meta, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	rep.shard, err = sharding.New(sharding.Config{
+		Ring: ring, Identity: id, Namespace: f.ns, Leases: cs.CoordinationV1().Leases(f.ns), Metadata: meta,
+		ObjectNamespace: f.ns, Resources: []sharding.Resource{itemsRes},
+		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod,
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	rep.client = dyn.Resource(items).Namespace(f.ns)
+	rep.inf = dynamicinformer.NewFilteredDynamicInformer(dyn, items, f.ns, 0, cache.Indexers{}, rep.shard.TweakListOptions)
+	rep.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](10*time.Millisecond, time.Second),
+		workqueue.TypedRateLimitingQueueConfig[string]{})
+	enqueue := func(obj any) {
+		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+			rep.queue.Add(key)
+		}
+	}
+	_, _ = rep.inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) }, DeleteFunc: enqueue,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	rep.cancel = cancel
+	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.Informer().GetIndexer().GetByKey, rep.reconcile)
+	var wg sync.WaitGroup
+	wg.Add(2 + workers)
+	go func() { defer wg.Done(); _ = rep.shard.Run(ctx) }()
+	go func() { defer wg.Done(); rep.inf.Informer().RunWithContext(ctx) }()
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for {
+				key, shutdown := rep.queue.Get()
+				if shutdown {
+					return
+				}
+				rep.gate.RLock()
+				err := reconcile(ctx, key)
+				rep.gate.RUnlock()
+				if err != nil && ctx.Err() == nil {
+					rep.queue.AddRateLimited(key)
+				} else {
+					rep.queue.Forget(key)
+				}
+				rep.queue.Done(key)
+			}
+		}()
+	}
+	go func() {
+		<-ctx.Done()
+		rep.queue.ShutDown()
+	}()
+	go func() { wg.Wait(); close(rep.done) }()
+	f.mu.Lock()
+	f.replicas[rep] = true
+	f.mu.Unlock()
+	return rep
+}
+
+// reconcile copies spec.value to status.observed, with this replica's name in status.by.
+func (rep *replica) reconcile(ctx context.Context, key string) error {
+	rep.f.rec.start(rep.id, key)
+	defer rep.f.rec.end(rep.id, key)
+	item, exists, err := rep.inf.Informer().GetIndexer().GetByKey(key)
+	if err != nil || !exists {
+		return err
+	}
+	u := item.(*unstructured.Unstructured).DeepCopy()
+	want, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
+	got, found, _ := unstructured.NestedInt64(u.Object, "status", "observed")
+	if found && got == want {
+		return nil
+	}
+	_ = unstructured.SetNestedField(u.Object, want, "status", "observed")
+	_ = unstructured.SetNestedField(u.Object, rep.id, "status", "by")
+	_, err = rep.client.UpdateStatus(ctx, u, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) {
+		return nil // the informer brings the newer object
+	}
+	return err
+}
+
+// kill stops a replica like a crashed process: its requests fail at once and it never releases its Lease.
+func (rep *replica) kill() {
+	rep.fault.mu.Lock()
+	rep.fault.dead = true
+	rep.fault.mu.Unlock()
+	rep.stop()
+}
+
+// stop stops a replica gracefully: it finishes its reconciles and releases its Lease.
+func (rep *replica) stop() {
+	rep.cancel()
+	<-rep.done
+	rep.f.mu.Lock()
+	delete(rep.f.replicas, rep)
+	rep.f.mu.Unlock()
+}
+
+// pause freezes a replica between reconciles: no reconcile starts and every request waits.
+func (rep *replica) pause() {
+	rep.gate.Lock()
+	rep.fault.mu.Lock()
+	rep.fault.blocked = make(chan struct{})
+	rep.fault.mu.Unlock()
+}
+
+func (rep *replica) resume() {
+	rep.fault.mu.Lock()
+	close(rep.fault.blocked)
+	rep.fault.blocked = nil
+	rep.fault.mu.Unlock()
+	rep.gate.Unlock()
+}
+
+func (f *fleet) stopAll() {
+	f.mu.Lock()
+	reps := make([]*replica, 0, len(f.replicas))
+	for r := range f.replicas {
+		reps = append(reps, r)
+	}
+	f.mu.Unlock()
+	for _, r := range reps {
+		r.stop()
+	}
+}
+
+func (f *fleet) live() []*replica {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*replica, 0, len(f.replicas))
+	for r := range f.replicas {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+// list returns the items as the API server has them.
+func (f *fleet) list() []unstructured.Unstructured {
+	f.t.Helper()
+	list, err := f.client.Resource(items).Namespace(f.ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return list.Items
+}
+
+// converged reports what keeps the items from their desired state: each is reconciled, and labelled
+// with its owner on ring (when ring is not nil) without a drain request.
+func (f *fleet) converged(ring *sharding.Ring) string {
+	list, err := f.client.Resource(items).Namespace(f.ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	shard, drain := sharding.ShardLabel(f.ring), sharding.DrainLabel(f.ring)
+	bad := 0
+	var first string
+	for _, u := range list.Items {
+		want1, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
+		got, found, _ := unstructured.NestedInt64(u.Object, "status", "observed")
+		l := u.GetLabels()
+		ok := found && got == want1 && l[drain] == "" && l[shard] != "" &&
+			(ring == nil || l[shard] == ring.Owner(sharding.HashKey(itemKind, &u, nil)))
+		if !ok {
+			bad++
+			if first == "" {
+				first = fmt.Sprintf("%s: spec %d status %d/%v labels %v", u.GetName(), want1, got, found, l)
+			}
+		}
+	}
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d items not converged, e.g. %s", bad, len(list.Items), first)
+}
+
+// waitConverged waits until every item is reconciled and labelled with the replica the ring of the
+// fleet's live replicas places it on.
+func (f *fleet) waitConverged(timeout time.Duration) time.Duration {
+	f.t.Helper()
+	start := time.Now()
+	var ids []string
+	for _, r := range f.live() {
+		if r.ring == f.ring {
+			ids = append(ids, r.id)
+		}
+	}
+	ring := sharding.NewRing(ids, 0)
+	var why string
+	for time.Since(start) < timeout {
+		if why = f.converged(ring); why == "" {
+			return time.Since(start)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	f.t.Fatalf("not converged after %v: %s", timeout, why)
+	return 0
+}
+
+// bump raises spec.value of the named items (all when names is nil).
+func (f *fleet) bump(names []string) {
+	f.t.Helper()
+	ctx := context.Background()
+	if names == nil {
+		for _, u := range f.list() {
+			names = append(names, u.GetName())
+		}
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for _, name := range names {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			for {
+				u, err := f.client.Resource(items).Namespace(f.ns).Get(ctx, name, metav1.GetOptions{})
+				if err != nil {
+					f.t.Error(err)
+					return
+				}
+				v, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
+				_ = unstructured.SetNestedField(u.Object, v+1, "spec", "value")
+				_, err = f.client.Resource(items).Namespace(f.ns).Update(ctx, u, metav1.UpdateOptions{})
+				if !apierrors.IsConflict(err) {
+					if err != nil {
+						f.t.Error(err)
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// ownedBy returns the names of the items labelled with replica id.
+func (f *fleet) ownedBy(id string) []string {
+	var out []string
+	for _, u := range f.list() {
+		if u.GetLabels()[sharding.ShardLabel(f.ring)] == id {
+			out = append(out, u.GetName())
+		}
+	}
+	return out
+}
+
+// cacheSize returns how many items a replica's informer holds.
+func (rep *replica) cacheSize() int { return len(rep.inf.Informer().GetStore().ListKeys()) }
+
+// coordinator returns the replica holding the ring's coordinator Lease.
+func (f *fleet) coordinator() *replica {
+	f.t.Helper()
+	cs, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	l, err := cs.CoordinationV1().Leases(f.ns).Get(context.Background(), f.ring, metav1.GetOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	holder := ""
+	if l.Spec.HolderIdentity != nil {
+		holder = *l.Spec.HolderIdentity
+	}
+	for _, r := range f.live() {
+		if strings.HasPrefix(holder, r.id+"_") {
+			return r
+		}
+	}
+	f.t.Fatalf("coordinator %q is not a live replica", holder)
+	return nil
+}
+
+// waitLeaseRenewals waits until the member Lease of id changed n times and returns n.
+func waitLeaseRenewals(t *testing.T, f *fleet, id string, n int) int {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, last := 0, ""
+	deadline := time.Now().Add(time.Minute)
+	for seen < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("Lease of %s renewed only %d times", id, seen)
+		}
+		l, err := cs.CoordinationV1().Leases(f.ns).Get(context.Background(), f.ring+"."+id, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.ResourceVersion != last {
+			if last != "" {
+				seen++
+			}
+			last = l.ResourceVersion
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return seen
+}

@@ -284,11 +284,13 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		}})
 	}
 	var applyConfigPkg string
+	var applyExternals map[string]string
 	if withApply {
 		externals, err := applyconfigurationgen.ParseExternals(o.applyConfigExternals)
 		if err != nil {
 			return err
 		}
+		applyExternals = externals
 		cfg := applyconfigurationgen.Config{
 			OutputDir: filepath.Join(o.outputDir, o.applyConfigName), OutputPkg: path.Join(o.outputPkg, o.applyConfigName),
 			Header: header, Externals: externals, OpenAPISchema: o.applyConfigSchema, LintRules: o.lintRules,
@@ -303,7 +305,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		cfg := clientgen.Config{
 			OutputDir: filepath.Join(o.outputDir, o.clientsetName), OutputPkg: path.Join(o.outputPkg, o.clientsetName),
 			ClientsetName: o.versionedName, APIPath: "/apis", FakeClientset: true, PrefersProtobuf: o.prefersProtobuf,
-			ApplyConfigurationPackage: applyConfigPkg, Header: header,
+			ApplyConfigurationPackage: applyConfigPkg, ApplyConfigurationExternals: applyExternals, Header: header,
 		}
 		steps = append(steps, step{output.NewSet(clientgen.Generator, cfg.Dir()), func(set *output.Set) error {
 			return clientgen.Generate(m, cfg, set)

@@ -28,6 +28,10 @@ type Config struct {
 	FakeClientset bool
 	// ApplyConfigurationPackage is the import path of the apply configurations; it enables Apply verbs.
 	ApplyConfigurationPackage string
+	// ApplyConfigurationExternals maps "import/path.Type" of types outside the input packages (an
+	// extension verb's input, such as autoscaling/v1.Scale) to the import path of their apply
+	// configurations; other types' are under ApplyConfigurationPackage.
+	ApplyConfigurationExternals map[string]string
 	// PrefersProtobuf makes clients ask for protobuf.
 	PrefersProtobuf bool
 	// Header is the boilerplate written at the top of every file.
@@ -210,8 +214,11 @@ func (d typeData) Embed() embedding {
 	return embedding{g.Client, g.NewClient, f.FakeClient, f.NewFakeClient, false, false}
 }
 
-// ApplyPkg is the import path of the apply configurations of types in pkg.
+// ApplyPkg is the import path of the apply configuration of the type r names.
 func (d typeData) ApplyPkg(r model.TypeRef) string {
+	if ext, ok := d.Cfg.ApplyConfigurationExternals[r.Pkg+"."+r.Name]; ok {
+		return ext
+	}
 	return path.Join(d.Cfg.ApplyConfigurationPackage, r.GroupDir(), r.Version())
 }
 

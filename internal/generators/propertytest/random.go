@@ -23,6 +23,7 @@ type Package struct {
 var Externals = []string{
 	"k8s.io/api/core/v1.LocalObjectReference:github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1",
 	"k8s.io/api/core/v1.EnvVar:github.com/kgen-dev/kgen/builtin/applyconfigurations/core/v1",
+	"k8s.io/api/autoscaling/v1.Scale:github.com/kgen-dev/kgen/builtin/applyconfigurations/autoscaling/v1",
 }
 
 // kindNames are the kinds random packages draw from: leading acronyms, irregular plurals and names that
@@ -115,9 +116,10 @@ func (g *generator) kindDecl(name string, bad bool) {
 		g.line("// +genclient:nonNamespaced")
 	}
 	verbs := "all"
-	verbChoice := g.r.Intn(5)
-	if how == 1 {
-		// Field tags are read for the schema of apply configurations, which only kinds with apply have.
+	verbChoice := g.r.Intn(6)
+	if how == 1 || how >= 0 && verbChoice == 5 {
+		// Field tags are read for the schema of apply configurations, which only kinds with apply have;
+		// a kind without verbs needs neither metadata nor a list.
 		verbChoice = 4
 	}
 	switch verbChoice {
@@ -130,6 +132,15 @@ func (g *generator) kindDecl(name string, bad bool) {
 	case 3:
 		g.line("// +genclient:onlyVerbs=get,create")
 		verbs = "getcreate"
+	case 4:
+		if g.r.Intn(3) == 0 {
+			// Extension verbs on the scale subresource, with built-in input and result types.
+			g.line("// +genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale")
+			g.line("// +genclient:method=UpdateScale,verb=update,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale")
+			g.line("// +genclient:method=ApplyScale,verb=apply,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale")
+		}
+	case 5:
+		g.line("// +genclient:noVerbs")
 	}
 	if g.r.Intn(4) == 0 {
 		g.line("// +resourceName=%ss", strings.ToLower(name)+"thing")

@@ -90,9 +90,25 @@ func (p *parsedPackage) lint(rules []string, doc []commentLine) error {
 	return errors.Join(errs...)
 }
 
+// knownKubebuilderPackageTags are the +kubebuilder: package tags controller-gen's generators (and
+// crd-gen, for the CRD ones) read; known-tags-only rejects other +kubebuilder: package tags, which
+// controller-gen ignores silently.
+var knownKubebuilderPackageTags = []string{
+	"kubebuilder:validation:Optional", "kubebuilder:validation:Required", "kubebuilder:skip",
+	"kubebuilder:object:generate", "kubebuilder:object:root", "kubebuilder:ac:generate", "kubebuilder:ac:output:package",
+	"kubebuilder:rbac", "kubebuilder:webhook",
+}
+
 func unknownGeneratorTags(tags []taggedLine) []error {
 	var errs []error
 	for _, t := range tags {
+		if strings.HasPrefix(t.name, "kubebuilder:") {
+			if !slices.ContainsFunc(knownKubebuilderPackageTags, func(k string) bool { return t.name == k || strings.HasPrefix(t.name, k+":") }) {
+				errs = append(errs, &TagError{Pos: position(t.line.pos), Tag: strings.TrimSpace(t.line.text),
+					Problem: "unknown package tag (" + LintKnownTagsOnly + "; known kubebuilder package tags: +" + strings.Join(knownKubebuilderPackageTags, ", +") + ")"})
+			}
+			continue
+		}
 		if !strings.HasPrefix(t.name, "k8s:") || !strings.Contains(t.name, "-gen") {
 			continue
 		}

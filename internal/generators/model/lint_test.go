@@ -25,7 +25,8 @@ func lintModule(t *testing.T, doc, types string) string {
 }
 
 func TestLintKnownTagsOnly(t *testing.T) {
-	doc := "// +groupName=grp.example.com\n// +k8s:deepcopy-gen=package\n// +k8s:deepcopy-gen-package=true\n// +k8s:openapi-gen=true\n// +k8s:frobnicate-gen:x=1\n// +k8s:conversion-gen-external-types=example.com/x\n"
+	doc := "// +groupName=grp.example.com\n// +k8s:deepcopy-gen=package\n// +k8s:deepcopy-gen-package=true\n// +k8s:openapi-gen=true\n// +k8s:frobnicate-gen:x=1\n// +k8s:conversion-gen-external-types=example.com/x\n" +
+		"// +kubebuilder:validation:Optional\n// +kubebuilder:object:generate=true\n// +kubebuilder:validation:Optinal\n"
 	dir := lintModule(t, doc, versionedTypes)
 	if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err != nil {
 		t.Fatalf("without lint rules unknown tags are ignored: %v", err)
@@ -36,9 +37,13 @@ func TestLintKnownTagsOnly(t *testing.T) {
 		t.Fatalf("Load error = %v; want TagErrors", err)
 	}
 	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("Load error = %v; want the two unknown tags", err)
+	if len(lines) != 3 {
+		t.Fatalf("Load error = %v; want the three unknown tags", err)
 	}
+	if want := filepath.Join("grp", "v1", "doc.go:9: +kubebuilder:validation:Optinal: unknown package tag"); !strings.Contains(lines[2], want) {
+		t.Errorf("error line %q; want %q", lines[2], want)
+	}
+	lines = lines[:2]
 	for i, want := range []string{"doc.go:3: +k8s:deepcopy-gen-package=true: unknown generator tag", "doc.go:5: +k8s:frobnicate-gen:x=1: unknown generator tag"} {
 		if !strings.Contains(lines[i], filepath.Join("grp", "v1", want)) || !strings.Contains(lines[i], "known: +k8s:conversion-gen,") {
 			t.Errorf("error line %q; want %q and the known tags", lines[i], want)

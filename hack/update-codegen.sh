@@ -2,7 +2,8 @@
 # Regenerates everything kgen's own generators produce in this repository: the deepcopy functions and
 # golden apply configurations/clientset/listers/informers of testdata/, the built-in API's apply
 # configurations/clientset/listers/informers in builtin/, the meta/v1 apply configurations in
-# runtime/applyconfigurations and the example module's generated code. The
+# runtime/applyconfigurations, the example module's generated code, and the CRDs (testdata/crds, the
+# example's config/crd and crd-gen's golden CRDs). The
 # go:generate lines are the single definition of each run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,3 +14,6 @@ go generate ./runtime/applyconfigurations/meta/v1
 go generate ./testdata
 go generate ./builtin
 (cd examples/crd && go generate ./...)
+# crd-gen's golden CRDs of its test API (testdata/crds and the example's config/crd come from the
+# go:generate lines above).
+go test -count=1 -run TestGolden ./internal/generators/crdgen -update

@@ -63,9 +63,9 @@ func canonical(m *marker) string {
 	return n
 }
 
-// applyTypeMarkers applies a named type's markers to its schema s.
-func (w *walker) applyTypeMarkers(s schema, ms []*marker, n *types.Named, pos string) error {
-	layer, err := w.layer(s, ms, n, pos)
+// applyTypeMarkers applies a named type's markers to its schema s; pkg declares the type.
+func (w *walker) applyTypeMarkers(s schema, ms []*marker, n *types.Named, pkg *types.Package, pos string) error {
+	layer, err := w.layer(s, ms, n, pkg, pos)
 	if err != nil {
 		return err
 	}
@@ -80,14 +80,10 @@ func (w *walker) applyTypeMarkers(s schema, ms []*marker, n *types.Named, pos st
 	return checkSchema(s, ms)
 }
 
-// fieldLayer returns the schema a field's markers add to its type's schema base.
-func (w *walker) fieldLayer(base schema, ms []*marker, t types.Type, pos string) (schema, error) {
-	return w.layer(base, ms, nil, pos)
-}
-
 // layer applies markers to an empty schema, checking each against base, the schema they refine. n is the
-// named type whose declaration carries the markers (nil for fields).
-func (w *walker) layer(base schema, ms []*marker, n *types.Named, pos string) (schema, error) {
+// named type whose declaration carries the markers (nil for fields); pkg is the package they are written
+// in, which +default=ref(Name) refers to.
+func (w *walker) layer(base schema, ms []*marker, n *types.Named, pkg *types.Package, pos string) (schema, error) {
 	ms = slices.Clone(ms)
 	sort.SliceStable(ms, func(i, j int) bool { return markerOrder(ms[i]) < markerOrder(ms[j]) })
 	layer := schema{}
@@ -106,7 +102,7 @@ func (w *walker) layer(base schema, ms []*marker, n *types.Named, pos string) (s
 			}
 			target, eff = sub, items
 		}
-		if err := w.applyMarker(target, eff, m, n); err != nil {
+		if err := w.applyMarker(target, eff, m, n, pkg); err != nil {
 			return nil, err
 		}
 		switch m.name() {
@@ -184,7 +180,7 @@ func intOrString(base, layer schema) bool {
 }
 
 // applyMarker applies one marker to target, checking it against eff, the schema target refines.
-func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named) error {
+func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named, pkg *types.Package) error {
 	typ := typeOf(eff, target)
 	numeric := typ == "integer" || typ == "number"
 	textual := typ == "string" || intOrString(eff, target)
@@ -335,7 +331,7 @@ func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named) erro
 	case "default", "kubebuilder:default":
 		v := m.value
 		if ref, ok := v.(refValue); ok {
-			resolved, err := w.resolveRef(ref, n, m)
+			resolved, err := w.resolveRef(ref, pkg, m)
 			if err != nil {
 				return err
 			}
@@ -416,46 +412,25 @@ const (
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
-// resolveRef resolves +default=ref(Name) to the value of constant Name of the declaring package (or
-// ref(import/path.Name)).
-func (w *walker) resolveRef(ref refValue, n *types.Named, m *marker) (any, error) {
+// resolveRef resolves +default=ref(Name) to the value of constant Name of pkg, the package the marker is
+// written in (or ref(import/path.Name)).
+func (w *walker) resolveRef(ref refValue, pkg *types.Package, m *marker) (any, error) {
 	name := string(ref)
-	var scope *types.Scope
 	if dot := strings.LastIndex(name, "."); dot > 0 {
-		pkg, err := w.src.prog.Import(name[:dot])
+		p, err := w.src.prog.Import(name[:dot])
 		if err != nil {
 			return nil, m.errorf("%v", err)
 		}
-		scope, name = pkg.Scope(), name[dot+1:]
-	} else if p := w.pkgOfMarker(m); p != nil {
-		scope = p.Scope()
+		pkg, name = p, name[dot+1:]
 	}
-	if scope == nil {
+	if pkg == nil {
 		return nil, m.errorf("cannot resolve %s", ref)
 	}
-	c, ok := scope.Lookup(name).(*types.Const)
+	c, ok := pkg.Scope().Lookup(name).(*types.Const)
 	if !ok {
-		return nil, m.errorf("%s names no constant", ref)
+		return nil, m.errorf("%s names no constant of %s", ref, pkg.Path())
 	}
 	return constantValue(c.Val()), nil
-}
-
-// pkgOfMarker finds the package whose source file holds the marker.
-func (w *walker) pkgOfMarker(m *marker) *types.Package {
-	file := m.pos[:strings.LastIndex(m.pos, ":")]
-	for obj := range w.named {
-		if p := w.src.prog.Fset.Position(obj.Pos()); p.Filename == file && obj.Pkg() != nil {
-			return obj.Pkg()
-		}
-	}
-	for _, p := range w.src.prog.Packages {
-		for _, f := range p.Files {
-			if w.src.prog.Fset.Position(f.Package).Filename == file {
-				return p.Types
-			}
-		}
-	}
-	return nil
 }
 
 func constantValue(v constant.Value) any {

@@ -41,8 +41,6 @@ type markerDef struct {
 	// args are the named arguments of +name:key=value,key=value; required lists those that must be set.
 	args     map[string]argKind
 	required []string
-	// optionalValue allows +name alone although value is not argNone (+kubebuilder:deprecatedversion).
-	optionalValue bool
 	// items is set for the kubebuilder:validation:items:* variants: the marker applies to array items.
 	items bool
 }
@@ -191,14 +189,6 @@ var k8sIgnored = []string{
 	"ifDisabled", "enumExclude", "isSubresource", "supportsSubresource", "declarativeValidationNative",
 }
 
-// KnownTagPrefixes lists the tag names (and name prefixes ending in ":") crd-gen reads, for the
-// known-tags-only lint rule.
-func KnownTagPrefixes() []string {
-	out := slices.Clone(byLength)
-	sort.Strings(out)
-	return out
-}
-
 // parseMarkers parses the tag lines of one comment, keeping the markers of the vocabulary. where says
 // what the comment documents. In strict mode (input packages) a marker of the vocabulary found elsewhere,
 // a kubebuilder marker crd-gen does not know (a misspelling), an unknown +k8s: validation tag or a
@@ -276,7 +266,7 @@ func parseMarker(body, text, pos string, strictK8s bool) (*marker, error) {
 	bad := func(format string, args ...any) error { return m.errorf(format, args...) }
 	switch {
 	case rest == "":
-		if def.value != argNone && !def.optionalValue && def.args == nil {
+		if def.value != argNone && def.args == nil {
 			return nil, bad("needs a value")
 		}
 	case rest[0] == '=':

@@ -213,7 +213,7 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 			return nil, err
 		}
 	}
-	if err := w.applyTypeMarkers(s, markers, n, declPos); err != nil {
+	if err := w.applyTypeMarkers(s, markers, n, obj.Pkg(), declPos); err != nil {
 		return nil, err
 	}
 	if d := description(c.doc); d != "" {
@@ -322,9 +322,7 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 		if req {
 			required = append(required, tag.name)
 		}
-		if err := immutability(markers, tag.name, req, &rules); err != nil {
-			return nil, err
-		}
+		rules = append(rules, immutableOnceSet(markers, tag.name, req)...)
 	}
 	if len(props) > 0 {
 		s["properties"] = props
@@ -370,17 +368,16 @@ func (w *walker) isRequired(markers []*marker, tag jsonField, pkg string) (bool,
 	return !tag.omitempty && !tag.omitzero, nil
 }
 
-// immutability adds the parent-level rule of +k8s:immutable on an optional field: once set, it stays.
-func immutability(markers []*marker, name string, required bool, rules *[]any) error {
-	for _, m := range markers {
-		if m.name() == "k8s:immutable" && !required {
-			*rules = append(*rules, schema{
-				"rule":    fmt.Sprintf("!has(oldSelf.%s) || has(self.%s)", name, name),
-				"message": fmt.Sprintf("field %s is immutable once set", name),
-			})
-		}
+// immutableOnceSet returns the parent-level rule of +k8s:immutable on an optional field: once set, it
+// stays set.
+func immutableOnceSet(markers []*marker, name string, required bool) []any {
+	if required || !slices.ContainsFunc(markers, func(m *marker) bool { return m.name() == "k8s:immutable" }) {
+		return nil
 	}
-	return nil
+	return []any{schema{
+		"rule":    fmt.Sprintf("!has(oldSelf.%s) || has(self.%s)", name, name),
+		"message": fmt.Sprintf("field %s is immutable once set", name),
+	}}
 }
 
 // fieldSchema is the schema of a struct field: its type's schema with the field's markers and doc.
@@ -395,7 +392,7 @@ func (w *walker) fieldSchema(f *types.Var, markers []*marker, doc []string, pos 
 			return nil, err
 		}
 	}
-	field, err := w.fieldLayer(base, markers, f.Type(), pos)
+	field, err := w.layer(base, markers, nil, f.Pkg(), pos)
 	if err != nil {
 		return nil, err
 	}

@@ -329,8 +329,6 @@ func packageMarkers(prog *load.Program, p *load.Package) ([]*marker, error) {
 		}
 		ms, err := parseMarkers(lines, onPackage, true)
 		if err != nil {
-			// Package comments also hold type-level markers of kubebuilder projects' doc.go rarely; only
-			// package markers are read here.
 			return nil, err
 		}
 		out = append(out, ms...)

@@ -483,8 +483,27 @@ func (f *Fingerprint) write(rec *record) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	trim(filepath.Dir(f.file), time.Now().Add(-recordLifetime))
+	return nil
+}
+
+// recordLifetime is how long a record not rewritten is kept: every kgen build and every set of flags has
+// records of its own, which would otherwise pile up. A rerun after a trimmed record simply runs.
+const recordLifetime = 30 * 24 * time.Hour
+
+// trim removes the records (and abandoned temporary files) in dir last written before cutoff.
+func trim(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

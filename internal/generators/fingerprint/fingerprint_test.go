@@ -79,3 +79,23 @@ func TestDiscard(t *testing.T) {
 		t.Fatal("Unchanged after Discard")
 	}
 }
+
+func TestSaveTrimsOldRecords(t *testing.T) {
+	f, _ := setup(t)
+	old := filepath.Join(filepath.Dir(f.file), "0123456789abcdef0123456789abcdef")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	writeFile(t, old, "a record of another build")
+	past := time.Now().Add(-recordLifetime - time.Hour)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if !f.Save(0, Sources{}, Sources{}, nil) {
+		t.Fatal("Save refused an unchanged run")
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a record older than %v was kept: %v", recordLifetime, err)
+	}
+	if _, err := os.Stat(f.file); err != nil {
+		t.Errorf("the new record: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -20,6 +21,12 @@ const staticCostLimit = 10000000
 
 // ruleMarkerKey records, in a generated x-kubernetes-validations entry, the marker it came from.
 const ruleMarkerKey = "\x00rule"
+
+// baseEnvSet is the API server's CEL environment, built once: building it costs more than compiling a
+// CRD's rules.
+var baseEnvSet = sync.OnceValue(func() *environment.EnvSet {
+	return environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+})
 
 // checkCEL checks what can be checked of a rule before its schema is complete.
 func checkCEL(m *marker, rule schema) error {
@@ -39,7 +46,7 @@ func checkCEL(m *marker, rule schema) error {
 // messageExpression that does not compile, optionalOldSelf without oldSelf and a rule whose estimated cost
 // alone exceeds the limit are errors at the marker's file:line.
 func compileRules(root schema) error {
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	envSet := baseEnvSet()
 	return walkRules(root, true, func(node schema, rules []any, isRoot bool) error {
 		plain := deepCopy(node)
 		stripBookkeeping(plain)

@@ -73,10 +73,25 @@
 // Handlers added after the informer synced first receive the current contents as adds; their
 // registration's HasSynced turns true once they have handled them.
 //
-// # Memory helpers
+// # Memory
 //
-// TransformStripManagedFields drops managedFields before objects are cached, and
-// TransformToPartialObjectMetadata caches metadata only; install either with SetTransform.
+// A controller's memory is mostly its informers' caches, so informers trim objects as they arrive, in
+// this order, before the object is cached or handed to any handler:
+//
+//  1. metadata.managedFields is dropped (often a third of an object or more, and rarely read), unless
+//     SharedIndexInformerOptions.KeepManagedFields or SetKeepManagedFields(true) keeps it. Handlers and
+//     listers therefore see objects without managed fields; code that needs them (extracting apply
+//     configurations) reads the object from the server.
+//  2. The transform set with SetTransform runs, on the trimmed object.
+//  3. Repeated strings are shared: the namespace, generateName, label and annotation keys and values
+//     (up to 128 bytes), owner references' apiVersion, kind, name and uid, and finalizers of typed
+//     objects, and every field name and short string value of unstructured objects, are looked up in a
+//     per-informer table, so equal strings of different objects share one copy. The table holds the
+//     strings seen recently in two generations of 16384, so it stays bounded as objects come and go.
+//     Values do not change; only their memory is shared.
+//
+// TransformToPartialObjectMetadata caches metadata only; TransformStripManagedFields drops
+// managedFields for a DeltaFIFO or a Store filled by hand. docs/informer-memory.md has the figures.
 //
 // # Catching handlers that modify the cache
 //

@@ -37,13 +37,15 @@ type eventQueue struct {
 	transform TransformFunc
 	// keepManagedFields turns off dropping metadata.managedFields before objects are cached.
 	keepManagedFields bool
-	queued            GaugeMetric
+	// interner shares repeated strings among the objects queued for the cache.
+	interner *interner
+	queued   GaugeMetric
 }
 
 var _ ReflectorStore = &eventQueue{}
 
 func newEventQueue(queued GaugeMetric) *eventQueue {
-	return &eventQueue{wake: make(chan struct{}, 1), queued: queued}
+	return &eventQueue{wake: make(chan struct{}, 1), queued: queued, interner: newInterner()}
 }
 
 func (q *eventQueue) setTransform(t TransformFunc) {
@@ -71,15 +73,16 @@ func (q *eventQueue) transformed(obj any) any {
 	if !keep {
 		dropManagedFields(obj)
 	}
-	if t == nil {
-		return obj
+	if t != nil {
+		out, err := t(obj)
+		if err != nil {
+			klog.ErrorS(err, "Transform failed; caching the object untransformed")
+		} else {
+			obj = out
+		}
 	}
-	out, err := t(obj)
-	if err != nil {
-		klog.ErrorS(err, "Transform failed; caching the object untransformed")
-		return obj
-	}
-	return out
+	q.interner.internObject(obj)
+	return obj
 }
 
 func (q *eventQueue) push(e event) {

@@ -1,0 +1,131 @@
+package cache
+
+import (
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// internGeneration bounds an interner: once this many strings were added since the last turnover, the
+// strings not looked up since then are forgotten.
+const internGeneration = 1 << 14
+
+// internMaxLen is the length above which a string value is not interned: long values (a
+// last-applied-configuration annotation, a certificate) are rarely shared between objects.
+const internMaxLen = 128
+
+// interner makes equal strings of the objects an informer caches share one copy. A decoder allocates
+// every string of every object anew, yet most label and annotation keys and values, owner kinds,
+// namespaces, finalizers and an unstructured object's field names repeat across a collection. Its
+// table keeps the strings looked up recently in two generations, so strings that stop occurring (the
+// label values of deleted objects) are dropped after two turnovers and the table stays bounded.
+type interner struct {
+	mu        sync.Mutex
+	cur, prev map[string]string
+}
+
+func newInterner() *interner { return &interner{cur: map[string]string{}} }
+
+// intern returns the table's copy of s, adding s if there is none. The caller holds mu.
+func (in *interner) intern(s string) string {
+	if s == "" || len(s) > internMaxLen {
+		return s
+	}
+	if c, ok := in.cur[s]; ok {
+		return c
+	}
+	if c, ok := in.prev[s]; ok {
+		in.cur[c] = c
+		return c
+	}
+	if len(in.cur) >= internGeneration {
+		in.prev, in.cur = in.cur, make(map[string]string, len(in.cur))
+	}
+	in.cur[s] = s
+	return s
+}
+
+// internStrings returns a copy of m with its keys and values interned.
+func (in *interner) internStrings(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[in.intern(k)] = in.intern(v)
+	}
+	return out
+}
+
+// internObject interns the repeated strings of obj's metadata in place: namespace, generateName, label
+// and annotation keys and values, owner references' apiVersion, kind, name and uid, and finalizers. For
+// an unstructured object it also interns every field name and every short string value of its content.
+func (in *interner) internObject(obj any) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if u.Object != nil {
+			u.Object = in.internValue(u.Object).(map[string]any)
+		}
+		return
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	if ns := m.GetNamespace(); ns != "" {
+		m.SetNamespace(in.intern(ns))
+	}
+	if g := m.GetGenerateName(); g != "" {
+		m.SetGenerateName(in.intern(g))
+	}
+	if l := m.GetLabels(); len(l) > 0 {
+		m.SetLabels(in.internStrings(l))
+	}
+	if a := m.GetAnnotations(); len(a) > 0 {
+		m.SetAnnotations(in.internStrings(a))
+	}
+	if refs := m.GetOwnerReferences(); len(refs) > 0 {
+		for i := range refs {
+			in.internOwner(&refs[i])
+		}
+		m.SetOwnerReferences(refs)
+	}
+	if f := m.GetFinalizers(); len(f) > 0 {
+		for i := range f {
+			f[i] = in.intern(f[i])
+		}
+		m.SetFinalizers(f)
+	}
+}
+
+func (in *interner) internOwner(r *metav1.OwnerReference) {
+	r.APIVersion = in.intern(r.APIVersion)
+	r.Kind = in.intern(r.Kind)
+	r.Name = in.intern(r.Name)
+	r.UID = types.UID(in.intern(string(r.UID)))
+}
+
+// internValue returns an unstructured value with its keys and short string values interned; maps are
+// rebuilt, slices rewritten in place.
+func (in *interner) internValue(v any) any {
+	switch t := v.(type) {
+	case string:
+		return in.intern(t)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, val := range t {
+			out[in.intern(k)] = in.internValue(val)
+		}
+		return out
+	case []any:
+		for i := range t {
+			t[i] = in.internValue(t[i])
+		}
+		return t
+	}
+	return v
+}

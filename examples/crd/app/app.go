@@ -1,13 +1,16 @@
 // Package app wires the CronTab controller into a process: clientsets and shared informers from one REST
-// config, an event broadcaster writing to the API server, and optional leader election on a Lease.
+// config, an event broadcaster writing to the API server, and optional leader election on a Lease or
+// sharding among replicas.
 package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
@@ -18,8 +21,11 @@ import (
 	"github.com/kgen-dev/kgen/runtime/events"
 	"github.com/kgen-dev/kgen/runtime/leaderelection"
 	"github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
+	"github.com/kgen-dev/kgen/runtime/metadata"
 	"github.com/kgen-dev/kgen/runtime/rest"
+	"github.com/kgen-dev/kgen/runtime/sharding"
 
+	stablev1 "example.com/crd/api/stable/v1"
 	"example.com/crd/controller"
 	"example.com/crd/generated/clientset/versioned"
 	crdscheme "example.com/crd/generated/clientset/versioned/scheme"
@@ -37,6 +43,10 @@ type Options struct {
 	LeaderElectionNamespace string
 	// Identity names this candidate in the Lease; empty means the host name.
 	Identity string
+	// ShardRing, when set, shares the CronTabs (and their CronJobs) among every replica started with
+	// the same ring name instead of electing one leader: each caches and reconciles only its share.
+	// The ring's Leases live in LeaderElectionNamespace.
+	ShardRing string
 }
 
 func init() {
@@ -65,28 +75,6 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	broadcaster.StartRecordingToSink(sink)
 	recorder := broadcaster.NewRecorder(kubescheme.Scheme, corev1.EventSource{Component: controller.FieldManager})
 
-	run := func(ctx context.Context) error {
-		kubeInformerFactory := kubeinformers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
-		crdInformerFactory := externalversions.NewSharedInformerFactory(crdClient, 10*time.Minute)
-		defer kubeInformerFactory.Shutdown()
-		defer crdInformerFactory.Shutdown()
-		c, err := controller.NewController(ctx, kubeClient, crdClient,
-			kubeInformerFactory.Batch().V1().CronJobs(), crdInformerFactory.Stable().V1().CronTabs(), recorder)
-		if err != nil {
-			return err
-		}
-		kubeInformerFactory.Start(ctx.Done())
-		crdInformerFactory.Start(ctx.Done())
-		workers := opts.Workers
-		if workers == 0 {
-			workers = 2
-		}
-		return c.Run(ctx, workers)
-	}
-	if !opts.LeaderElection {
-		return run(ctx)
-	}
-
 	identity := opts.Identity
 	if identity == "" {
 		if identity, err = os.Hostname(); err != nil {
@@ -97,6 +85,54 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	if namespace == "" {
 		namespace = "default"
 	}
+	var replica *sharding.Replica
+	if opts.ShardRing != "" {
+		if replica, kubeClient, crdClient, err = shardReplica(config, opts.ShardRing, identity, namespace); err != nil {
+			return err
+		}
+	}
+
+	run := func(ctx context.Context) error {
+		var kubeOpts []kubeinformers.SharedInformerOption
+		var crdOpts []externalversions.SharedInformerOption
+		if replica != nil {
+			kubeOpts = append(kubeOpts, kubeinformers.WithTweakListOptions(replica.TweakListOptions))
+			crdOpts = append(crdOpts, externalversions.WithTweakListOptions(replica.TweakListOptions))
+		}
+		kubeInformerFactory := kubeinformers.NewSharedInformerFactoryWithOptions(kubeClient, 10*time.Minute, kubeOpts...)
+		crdInformerFactory := externalversions.NewSharedInformerFactoryWithOptions(crdClient, 10*time.Minute, crdOpts...)
+		defer kubeInformerFactory.Shutdown()
+		defer crdInformerFactory.Shutdown()
+		c, err := controller.NewController(ctx, kubeClient, crdClient,
+			kubeInformerFactory.Batch().V1().CronJobs(), crdInformerFactory.Stable().V1().CronTabs(), recorder)
+		if err != nil {
+			return err
+		}
+		if replica != nil {
+			c.GuardReconcile(func(reconcile func(context.Context, string) error) func(context.Context, string) error {
+				return replica.Reconciler(cronTabsResource, c.CronTabsGetByKey, reconcile)
+			})
+		}
+		kubeInformerFactory.Start(ctx.Done())
+		crdInformerFactory.Start(ctx.Done())
+		workers := opts.Workers
+		if workers == 0 {
+			workers = 2
+		}
+		return c.Run(ctx, workers)
+	}
+	if replica != nil {
+		ctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- replica.Run(ctx) }()
+		err := run(ctx)
+		cancel()
+		return errors.Join(err, <-done)
+	}
+	if !opts.LeaderElection {
+		return run(ctx)
+	}
+
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, namespace, controller.FieldManager,
 		kubeClient.CoordinationV1().Leases(namespace), resourcelock.ResourceLockConfig{Identity: identity, EventRecorder: recorder})
 	if err != nil {
@@ -117,4 +153,34 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		},
 	})
 	return runErr
+}
+
+var (
+	cronTabsResource = sharding.Resource{Resource: stablev1.SchemeGroupVersion.WithResource("crontabs"), Kind: "CronTab"}
+	cronJobsResource = sharding.Resource{Resource: batchv1.SchemeGroupVersion.WithResource("cronjobs"), Kind: "CronJob"}
+)
+
+// shardReplica makes this process a member of ring: the replica, and clientsets whose requests from a
+// reconcile are refused once its membership lapsed.
+func shardReplica(config *rest.Config, ring, identity, namespace string) (*sharding.Replica, *kubernetes.Clientset, *versioned.Clientset, error) {
+	config = rest.CopyConfig(config)
+	config.Wrap(sharding.WrapTransport)
+	kubeClient, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	crdClient, err := versioned.NewForConfig(config)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	meta, err := metadata.NewForConfig(config)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	replica, err := sharding.New(sharding.Config{
+		Ring: ring, Identity: identity, Namespace: namespace,
+		Leases: kubeClient.CoordinationV1().Leases(namespace), Metadata: meta,
+		Resources: []sharding.Resource{cronTabsResource}, Controlled: []sharding.Resource{cronJobsResource},
+	})
+	return replica, kubeClient, crdClient, err
 }

@@ -62,6 +62,8 @@ type Controller struct {
 	// per-item exponential backoff under an overall rate limit.
 	workqueue workqueue.TypedRateLimitingInterface[string]
 	recorder  events.EventRecorder
+	// reconcile is syncHandler, possibly wrapped by GuardReconcile.
+	reconcile func(ctx context.Context, key string) error
 }
 
 // NewController returns a controller over the two informers; recorder receives its Events (in a real
@@ -82,6 +84,7 @@ func NewController(ctx context.Context, kubeclientset kubernetes.Interface, crdc
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "CronTabs"}),
 		recorder: recorder,
 	}
+	c.reconcile = c.syncHandler
 	logger.Info("Setting up event handlers")
 	if _, err := cronTabInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueueCronTab,
@@ -123,6 +126,25 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return nil
 }
 
+// GuardReconcile wraps the reconcile of every key, for example with a sharding replica's Reconciler so
+// that the controller reconciles only the CronTabs assigned to it; call it before Run.
+func (c *Controller) GuardReconcile(guard func(reconcile func(ctx context.Context, key string) error) func(ctx context.Context, key string) error) {
+	c.reconcile = guard(c.reconcile)
+}
+
+// CronTabsGetByKey reads a CronTab from the controller's cache by namespace/name key.
+func (c *Controller) CronTabsGetByKey(key string) (any, bool, error) {
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	cronTab, err := c.cronTabsLister.CronTabs(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	return cronTab, err == nil, err
+}
+
 func (c *Controller) runWorker(ctx context.Context) {
 	for c.processNextWorkItem(ctx) {
 	}
@@ -135,7 +157,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.workqueue.Done(key)
-	if err := c.syncHandler(ctx, key); err != nil {
+	if err := c.reconcile(ctx, key); err != nil {
 		utilruntime.HandleErrorWithContext(ctx, err, "Error syncing; requeuing for later retry", "key", key)
 		c.workqueue.AddRateLimited(key)
 		return true

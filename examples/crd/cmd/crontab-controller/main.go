@@ -24,7 +24,9 @@ func main() {
 	flag.StringVar(&masterURL, "master", "", "the address of the Kubernetes API server; overrides any value in kubeconfig")
 	flag.IntVar(&opts.Workers, "workers", 2, "how many CronTabs are reconciled at once")
 	flag.BoolVar(&opts.LeaderElection, "leader-elect", false, "run only while holding the crontab-controller Lease")
-	flag.StringVar(&opts.LeaderElectionNamespace, "leader-elect-namespace", "default", "the namespace of the Lease")
+	flag.StringVar(&opts.LeaderElectionNamespace, "leader-elect-namespace", "default", "the namespace of the Lease (and of the shard ring's Leases)")
+	flag.StringVar(&opts.ShardRing, "shard-ring", "", "share the CronTabs among every replica started with this ring name instead of electing one leader")
+	flag.StringVar(&opts.Identity, "identity", "", "this replica's name in the Lease or shard ring; empty means the host name")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

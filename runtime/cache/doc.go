@@ -90,6 +90,9 @@
 //     strings seen recently in two generations of 16384, so it stays bounded as objects come and go.
 //     Values do not change; only their memory is shared.
 //
+// Steps 1 and 3 modify objects in place: an informer owns the objects its ListerWatcher returns, as
+// with a client decoding responses, so a ListerWatcher must not hand one object to several informers.
+//
 // TransformToPartialObjectMetadata caches metadata only; TransformStripManagedFields drops
 // managedFields for a DeltaFIFO or a Store filled by hand. docs/informer-memory.md has the figures.
 //

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"sync"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -77,10 +78,14 @@ func (in *interner) internObject(obj any) {
 		return
 	}
 	if ns := m.GetNamespace(); ns != "" {
-		m.SetNamespace(in.intern(ns))
+		if c := in.intern(ns); !sameString(c, ns) {
+			m.SetNamespace(c)
+		}
 	}
 	if g := m.GetGenerateName(); g != "" {
-		m.SetGenerateName(in.intern(g))
+		if c := in.intern(g); !sameString(c, g) {
+			m.SetGenerateName(c)
+		}
 	}
 	if l := m.GetLabels(); len(l) > 0 {
 		m.SetLabels(in.internStrings(l))
@@ -101,6 +106,9 @@ func (in *interner) internObject(obj any) {
 		m.SetFinalizers(f)
 	}
 }
+
+// sameString reports whether a and b are one copy of a string.
+func sameString(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
 func (in *interner) internOwner(r *metav1.OwnerReference) {
 	r.APIVersion = in.intern(r.APIVersion)

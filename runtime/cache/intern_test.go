@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,7 +14,7 @@ import (
 // fresh returns a copy of s in its own memory, as a decoder produces it.
 func fresh(s string) string { return string([]byte(s)) }
 
-func sameData(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+func sameData(a, b string) bool { return sameString(a, b) }
 
 func internPod(name string) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{

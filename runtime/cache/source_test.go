@@ -317,7 +317,12 @@ func newSourceWatch(bookmarks bool) *sourceWatch {
 	return w
 }
 
+// send queues e with a copy of its object, so that, as with a real server, no two watches (nor the
+// source's own history) share an object the informer receiving it owns and may modify.
 func (w *sourceWatch) send(e watch.Event) {
+	if e.Object != nil {
+		e.Object = e.Object.DeepCopyObject()
+	}
 	w.mu.Lock()
 	w.pending = append(w.pending, e)
 	w.mu.Unlock()

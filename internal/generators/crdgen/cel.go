@@ -45,12 +45,22 @@ func checkCEL(m *marker, rule schema) error {
 // the node the rule is on (self), and with its per-rule cost limit. A rule that does not compile, a
 // messageExpression that does not compile, optionalOldSelf without oldSelf and a rule whose estimated cost
 // alone exceeds the limit are errors at the marker's file:line.
-func compileRules(root schema) error {
+// compiled holds the nodes whose rules compiled, by their JSON (and whether they are a root): a named type's
+// rules travel with it to every use and every version, and compile once.
+func compileRules(root schema, compiled map[string]bool) error {
 	envSet := baseEnvSet()
 	return walkRules(root, true, func(node schema, rules []any, isRoot bool) error {
 		plain := deepCopy(node)
 		stripBookkeeping(plain)
-		structural, err := toStructural(plain)
+		b, err := json.Marshal(plain)
+		if err != nil {
+			return err
+		}
+		key := fmt.Sprintf("%t/%s", isRoot, b)
+		if compiled[key] {
+			return nil
+		}
+		structural, err := toStructural(b)
 		if err != nil {
 			// The API server reports a schema that is not structural itself; rules are only compiled on
 			// structural schemas.
@@ -61,28 +71,37 @@ func compileRules(root schema) error {
 		if err != nil {
 			return fmt.Errorf("compiling CEL rules: %w", err)
 		}
-		for i, r := range results {
-			rule := rules[i].(schema)
-			m, _ := rule[ruleMarkerKey].(*marker)
-			at := func(format string, args ...any) error {
-				if m != nil {
-					return m.errorf(format, args...)
-				}
-				return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
-			}
-			switch {
-			case r.Error != nil:
-				return at("the rule does not compile: %s", r.Error.Detail)
-			case r.MessageExpressionError != nil:
-				return at("the messageExpression does not compile: %s", r.MessageExpressionError.Detail)
-			case r.MaxCost > staticCostLimit:
-				return at("the rule's estimated cost %d exceeds the API server's limit %d; bound the lists and strings it reads (maxItems, maxLength)", r.MaxCost, staticCostLimit)
-			case !r.UsesOldSelf && rule["optionalOldSelf"] == true:
-				return at("optionalOldSelf is set but the rule does not use oldSelf")
-			}
+		if err := ruleErrors(results, rules); err != nil {
+			return err
 		}
+		compiled[key] = true
 		return nil
 	})
+}
+
+// ruleErrors reports the first problem of a node's compiled rules at its marker.
+func ruleErrors(results []cel.CompilationResult, rules []any) error {
+	for i, r := range results {
+		rule := rules[i].(schema)
+		m, _ := rule[ruleMarkerKey].(*marker)
+		at := func(format string, args ...any) error {
+			if m != nil {
+				return m.errorf(format, args...)
+			}
+			return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
+		}
+		switch {
+		case r.Error != nil:
+			return at("the rule does not compile: %s", r.Error.Detail)
+		case r.MessageExpressionError != nil:
+			return at("the messageExpression does not compile: %s", r.MessageExpressionError.Detail)
+		case r.MaxCost > staticCostLimit:
+			return at("the rule's estimated cost %d exceeds the API server's limit %d; bound the lists and strings it reads (maxItems, maxLength)", r.MaxCost, staticCostLimit)
+		case !r.UsesOldSelf && rule["optionalOldSelf"] == true:
+			return at("optionalOldSelf is set but the rule does not use oldSelf")
+		}
+	}
+	return nil
 }
 
 // walkRules calls fn for every node of the schema tree that has rules.
@@ -109,12 +128,8 @@ func walkRules(s schema, isRoot bool, fn func(node schema, rules []any, isRoot b
 	return nil
 }
 
-// toStructural converts a schema to the API server's structural schema.
-func toStructural(s schema) (*structuralschema.Structural, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
+// toStructural converts a schema, as JSON, to the API server's structural schema.
+func toStructural(b []byte) (*structuralschema.Structural, error) {
 	var v1 apiextensionsv1.JSONSchemaProps
 	if err := json.Unmarshal(b, &v1); err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ type kind struct {
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
-		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}}
+		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: map[string]bool{}}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true
 	}
@@ -333,7 +333,7 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 				return nil, "", fmt.Errorf("%s: +kubebuilder:subresource:status needs a status field in %s", k.pos, kindName)
 			}
 		}
-		if err := compileRules(root); err != nil {
+		if err := compileRules(root, w.compiled); err != nil {
 			return nil, "", err
 		}
 		capDescriptions(root, cfg.MaxDescLen)

@@ -113,10 +113,18 @@ func checkBad(t *testing.T, base string, p Package) {
 	})
 }
 
-// generate runs kgen generate with all six generators on dir's apis directory.
+// generate runs kgen generate with all six generators on dir's apis directory. It changes directory
+// itself rather than with t.Chdir, which a fuzzing worker cannot call (it sets PWD).
 func generate(t *testing.T, dir, importPath string) (int, string) {
 	t.Helper()
-	t.Chdir(dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
 	code := kgencmd.Main([]string{"generate", "--output-dir", "generated", "--output-pkg", importPath + "/generated",
 		"--with-watch", "--with-applyconfig", "--applyconfig-externals", strings.Join(Externals, ","), "apis"}, &stdout, &stderr)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -281,9 +282,53 @@ func TestObserverStartsOverAfterAGap(t *testing.T) {
 	}
 }
 
+// recordingMetrics keeps every metric's last value or count by name.
+type recordingMetrics struct {
+	mu     sync.Mutex
+	values map[string]float64
+}
+
+type recordingMetric struct {
+	m    *recordingMetrics
+	name string
+}
+
+func (r recordingMetric) Set(v float64) { r.m.mu.Lock(); r.m.values[r.name] = v; r.m.mu.Unlock() }
+func (r recordingMetric) Inc()          { r.m.mu.Lock(); r.m.values[r.name]++; r.m.mu.Unlock() }
+func (r recordingMetric) Observe(v float64) {
+	r.m.mu.Lock()
+	r.m.values[r.name+"_count"]++
+	r.m.mu.Unlock()
+}
+
+func (r *recordingMetrics) get(name string) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.values[name]
+}
+
+func (r *recordingMetrics) NewRingMembersMetric(ring string) GaugeMetric {
+	return recordingMetric{r, "sharding_ring_members"}
+}
+func (r *recordingMetrics) NewShardObjectsMetric(ring, shard string) GaugeMetric {
+	return recordingMetric{r, "sharding_shard_objects{" + shard + "}"}
+}
+func (r *recordingMetrics) NewMovesMetric(string) CounterMetric {
+	return recordingMetric{r, "sharding_moves_total"}
+}
+func (r *recordingMetrics) NewDrainsMetric(string) CounterMetric {
+	return recordingMetric{r, "sharding_drains_total"}
+}
+func (r *recordingMetrics) NewDrainDurationMetric(string) HistogramMetric {
+	return recordingMetric{r, "sharding_drain_duration_seconds"}
+}
+
 func TestCoordinatorSync(t *testing.T) {
 	h := newHarness(t)
+	metrics := &recordingMetrics{values: map[string]float64{}}
 	a, b := h.replica("a"), h.replica("b")
+	a.metrics = replicaMetrics{members: metrics.NewRingMembersMetric(""), moves: metrics.NewMovesMetric(""),
+		drains: metrics.NewDrainsMetric(""), drainDuration: metrics.NewDrainDurationMetric(""), provider: metrics}
 	renew(a)
 	renew(b)
 	if _, err := a.observer.refresh(context.Background()); err != nil {
@@ -326,6 +371,31 @@ func TestCoordinatorSync(t *testing.T) {
 	sync(forA)
 	if got := labels(forA); got[shard] != "b" || got[drain] != "a" {
 		t.Fatalf("labels after rebalance = %v, want a drain from b to a", got)
+	}
+	if got := metrics.get("sharding_ring_members"); got != 2 {
+		t.Errorf("ring members metric = %v, want 2", got)
+	}
+	for _, name := range []string{forA, forB} {
+		if err := store.Update(h.meta.get("ns", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.reportShardSizes()
+	if got := metrics.get("sharding_shard_objects{b}"); got != 2 {
+		t.Errorf("objects of shard b = %v, want 2", got)
+	}
+	if metrics.get("sharding_moves_total") != 1 || metrics.get("sharding_drains_total") != 1 {
+		t.Errorf("moves %v drains %v, want 1 and 1", metrics.get("sharding_moves_total"), metrics.get("sharding_drains_total"))
+	}
+	// b acknowledges: the drain's duration is observed once the coordinator sees the hand-over.
+	obj := h.meta.get("ns", forA)
+	if _, err := h.meta.Resource(crontabs.Resource).Namespace("ns").Patch(context.Background(), forA, "application/merge-patch+json",
+		labelPatch(obj.ResourceVersion, map[string]any{shard: "a", drain: nil}), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sync(forA)
+	if got := metrics.get("sharding_drain_duration_seconds_count"); got != 1 {
+		t.Errorf("drain durations observed = %v, want 1", got)
 	}
 	// Another live ring's object is left alone.
 	holder := "x_1"

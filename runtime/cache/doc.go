@@ -83,12 +83,13 @@
 //     listers therefore see objects without managed fields; code that needs them (extracting apply
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
-//  3. Repeated strings are shared: the namespace, generateName, label and annotation keys and values
-//     (up to 128 bytes), owner references' apiVersion, kind, name and uid, and finalizers of typed
-//     objects, and every field name and short string value of unstructured objects, are looked up in a
-//     per-informer table, so equal strings of different objects share one copy. The table holds the
-//     strings seen recently in two generations of 16384, so it stays bounded as objects come and go.
-//     Values do not change; only their memory is shared.
+//  3. Repeated strings of typed objects are shared: the namespace, generateName, label and annotation
+//     keys and values (up to 128 bytes), owner references' apiVersion, kind, name and uid, and
+//     finalizers are looked up in a per-informer table, so equal strings of different objects share
+//     one copy. The table holds the strings seen recently in two generations of 16384, so it stays
+//     bounded as objects come and go. Values do not change; only their memory is shared. Unstructured
+//     objects are left as decoded (sharing their strings means rebuilding every map, which cost more
+//     sync time than it saved).
 //
 // Steps 1 and 3 modify objects in place: an informer owns the objects its ListerWatcher returns, as
 // with a client decoding responses, so a ListerWatcher must not hand one object to several informers.

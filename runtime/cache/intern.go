@@ -20,7 +20,7 @@ const internMaxLen = 128
 
 // interner makes equal strings of the objects an informer caches share one copy. A decoder allocates
 // every string of every object anew, yet most label and annotation keys and values, owner kinds,
-// namespaces, finalizers and an unstructured object's field names repeat across a collection. Its
+// namespaces and finalizers repeat across a collection. Its
 // table keeps the strings looked up recently in two generations, so strings that stop occurring (the
 // label values of deleted objects) are dropped after two turnovers and the table stays bounded.
 type interner struct {
@@ -61,16 +61,15 @@ func (in *interner) internStrings(m map[string]string) map[string]string {
 	return out
 }
 
-// internObject interns the repeated strings of obj's metadata in place: namespace, generateName, label
-// and annotation keys and values, owner references' apiVersion, kind, name and uid, and finalizers. For
-// an unstructured object it also interns every field name and every short string value of its content.
+// internObject interns the repeated strings of a typed obj's metadata in place: namespace, generateName,
+// label and annotation keys and values, owner references' apiVersion, kind, name and uid, and finalizers.
+// Unstructured objects are left as they are.
 func (in *interner) internObject(obj any) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		if u.Object != nil {
-			u.Object = in.internValue(u.Object).(map[string]any)
-		}
+	if _, ok := obj.(*unstructured.Unstructured); ok {
+		// Its strings sit in interface values and maps a decoder sized as it went: sharing them
+		// needs every map rebuilt, which costs more sync time than the memory it saves is worth.
 		return
 	}
 	m, err := meta.Accessor(obj)
@@ -115,25 +114,4 @@ func (in *interner) internOwner(r *metav1.OwnerReference) {
 	r.Kind = in.intern(r.Kind)
 	r.Name = in.intern(r.Name)
 	r.UID = types.UID(in.intern(string(r.UID)))
-}
-
-// internValue returns an unstructured value with its keys and short string values interned; maps are
-// rebuilt, slices rewritten in place.
-func (in *interner) internValue(v any) any {
-	switch t := v.(type) {
-	case string:
-		return in.intern(t)
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, val := range t {
-			out[in.intern(k)] = in.internValue(val)
-		}
-		return out
-	case []any:
-		for i := range t {
-			t[i] = in.internValue(t[i])
-		}
-		return t
-	}
-	return v
 }

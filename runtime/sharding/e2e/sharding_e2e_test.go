@@ -33,9 +33,9 @@ func objectCount(def int) int {
 }
 
 // failoverBound is how long a dead replica's objects may wait for a new owner, counted from the kill:
-// the Lease duration plus two retry periods, and 1.5s for the moves and a hundred reconciles under
-// -race on a loaded two-core machine.
-const failoverBound = leaseDuration + 2*retryPeriod + 1500*time.Millisecond
+// the Lease duration plus two retry periods, and 2s for the moves and a hundred reconciles under
+// -race on a loaded two-core machine (measured: 4.3-5.2s in all).
+const failoverBound = leaseDuration + 2*retryPeriod + 2*time.Second
 
 func TestEachReplicaCachesItsShare(t *testing.T) {
 	f := newFleet(t, "share")

@@ -57,8 +57,8 @@ const (
 func memoryPod(i int) *corev1.Pod {
 	p := cachePod(i, 1)
 	p.GenerateName = "web-7d4b9c6f5d-"
-	p.ManagedFields[0].FieldsV1 = &metav1.FieldsV1{Raw: []byte(podControllerFields)}
-	p.ManagedFields[1].FieldsV1 = &metav1.FieldsV1{Raw: []byte(podKubeletFields)}
+	p.ManagedFields[0].FieldsV1 = metav1.NewFieldsV1(podControllerFields)
+	p.ManagedFields[1].FieldsV1 = metav1.NewFieldsV1(podKubeletFields)
 	return p
 }
 

@@ -16,9 +16,9 @@ import (
 func managedEntries() []metav1.ManagedFieldsEntry {
 	return []metav1.ManagedFieldsEntry{
 		{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1", FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{"f:app":{}}}}`)}},
+			FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:labels":{"f:app":{}}}}`)},
 		{Manager: "controller", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1", FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{}}`)}, Subresource: "status"},
+			FieldsV1: metav1.NewFieldsV1(`{"f:status":{}}`), Subresource: "status"},
 	}
 }
 

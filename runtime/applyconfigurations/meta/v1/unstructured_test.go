@@ -56,11 +56,11 @@ func widget() *unstructured.Unstructured {
 	}}
 	u.SetManagedFields([]metav1.ManagedFieldsEntry{
 		{Manager: "ops", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "example.com/v1", FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:replicas":{},"f:ports":{"k:{\"name\":\"http\"}":{".":{},"f:name":{},"f:port":{}}}}}`)}},
+			FieldsV1: metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{},"f:ports":{"k:{\"name\":\"http\"}":{".":{},"f:name":{},"f:port":{}}}}}`)},
 		{Manager: "dev", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "example.com/v1", FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{"f:team":{}}},"f:spec":{"f:color":{}}}`)}},
+			FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:labels":{"f:team":{}}},"f:spec":{"f:color":{}}}`)},
 		{Manager: "ops", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "example.com/v1", FieldsType: "FieldsV1", Subresource: "status",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:phase":{}}}`)}},
+			FieldsV1: metav1.NewFieldsV1(`{"f:status":{"f:phase":{}}}`)},
 	})
 	return u
 }

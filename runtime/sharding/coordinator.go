@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -206,7 +207,12 @@ func (c *coordinator) sync(ctx context.Context, ref objectRef) error {
 		c.mu.Unlock()
 		return err
 	}
-	obj := item.(metav1.Object)
+	obj, err := meta.Accessor(item)
+	if err != nil {
+		// Not an object with metadata: retrying cannot help, so it is left where it is.
+		logger.Error(err, "sharding: cannot place a cached object", "object", ref.key)
+		return nil
+	}
 	res := c.resources[ref.resource]
 	labels := obj.GetLabels()
 	shardKey, drainKey := ShardLabel(c.r.cfg.Ring), DrainLabel(c.r.cfg.Ring)

@@ -359,8 +359,7 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 }
 
 func (o *observer) liveLocked(s *memberState, now time.Time) bool {
-	h := ptrString(s.lease.Spec.HolderIdentity)
-	return h != "" && h != FencedHolder && now.Before(s.observed.Add(leaseDuration(s.lease, o.c.cfg.LeaseDuration)))
+	return holdsMember(s.lease) && now.Before(s.observed.Add(leaseDuration(s.lease, o.c.cfg.LeaseDuration)))
 }
 
 // currentRing returns the ring of live members last observed.
@@ -390,9 +389,8 @@ func (o *observer) claim(identity string) (memberClaim, *coordinationv1.Lease) {
 	if s == nil {
 		return claimNone, nil
 	}
-	h := ptrString(s.lease.Spec.HolderIdentity)
 	switch {
-	case h == "" || h == FencedHolder:
+	case !holdsMember(s.lease):
 		return claimNone, nil
 	case o.liveLocked(s, o.c.clock.Now()):
 		return claimLive, nil
@@ -408,8 +406,7 @@ func (o *observer) expired() []*coordinationv1.Lease {
 	now := o.c.clock.Now()
 	var out []*coordinationv1.Lease
 	for _, s := range o.states {
-		h := ptrString(s.lease.Spec.HolderIdentity)
-		if h != "" && h != FencedHolder && !o.liveLocked(s, now) {
+		if holdsMember(s.lease) && !o.liveLocked(s, now) {
 			out = append(out, s.lease.DeepCopy())
 		}
 	}

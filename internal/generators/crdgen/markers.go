@@ -65,11 +65,11 @@ func (m *marker) str(key string) string {
 
 // errorf reports a problem with the marker at its position, naming it.
 func (m *marker) errorf(format string, args ...any) error {
-	return &MarkerError{Pos: m.pos, Tag: m.text, Problem: fmt.Sprintf(format, args...)}
+	return &markerError{Pos: m.pos, Tag: m.text, Problem: fmt.Sprintf(format, args...)}
 }
 
-// MarkerError is a malformed, misplaced or contradictory marker at its source position.
-type MarkerError struct {
+// markerError is a malformed, misplaced or contradictory marker at its source position.
+type markerError struct {
 	// Pos is the file:line of the marker, Tag the marker as written.
 	Pos, Tag string
 	// Problem says what is wrong.
@@ -77,7 +77,7 @@ type MarkerError struct {
 }
 
 // Error implements error.
-func (e *MarkerError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
+func (e *markerError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
 
 // validation marker names shared by the kubebuilder and items: forms, with their value kinds.
 var validationValues = map[string]argKind{
@@ -331,7 +331,7 @@ func unknownMarker(body, text, pos string, strictK8s bool) error {
 				return nil
 			}
 		}
-		return &MarkerError{Pos: pos, Tag: text, Problem: "unknown kubebuilder marker" + suggestion(name)}
+		return &markerError{Pos: pos, Tag: text, Problem: "unknown kubebuilder marker" + suggestion(name)}
 	case strings.HasPrefix(name, "k8s:") && strictK8s:
 		base := strings.TrimPrefix(name, "k8s:")
 		if i := strings.IndexAny(base, ":("); i >= 0 {
@@ -341,7 +341,7 @@ func unknownMarker(body, text, pos string, strictK8s bool) error {
 			slices.Contains(k8sIgnored, base) {
 			return nil
 		}
-		return &MarkerError{Pos: pos, Tag: text, Problem: "unknown +k8s: validation tag" + suggestion(name)}
+		return &markerError{Pos: pos, Tag: text, Problem: "unknown +k8s: validation tag" + suggestion(name)}
 	}
 	return nil
 }

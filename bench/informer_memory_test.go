@@ -209,10 +209,11 @@ func memoryInformer(side string, lw *encodedPages, example k8sruntime.Object) (w
 }
 
 // BenchmarkInformerMemory syncs an informer over 10,000 Pods and, separately, 10,000 custom objects
-// (unstructured) with realistic metadata, decoded from JSON pages of 500, and reports the live heap the
-// synced cache holds (heap-MB, after a GC, the decoded pages dropped) and the time until HasSynced
-// (sync-ms): kgen's informer as it is by default (managedFields dropped) and with managedFields kept,
-// client-go's as it is by default and with a transform that drops managedFields.
+// (unstructured) with realistic metadata, decoded from pages of 500 (protobuf for Pods, JSON for custom
+// objects), and reports the live heap the synced cache holds (heap-MB, after a GC, the decoded pages
+// dropped) and the time until HasSynced (sync-ms): kgen's informer as it is by default (managedFields
+// dropped) and with managedFields kept, client-go's as it is by default and with a transform that drops
+// managedFields.
 func BenchmarkInformerMemory(b *testing.B) {
 	kinds := []struct {
 		name    string

@@ -15,8 +15,9 @@ func (c *ownedContext) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// WrapTransport guards a transport, in the shape of rest.Config.WrapTransport (apply it last, so it
-// runs right before the request leaves): a request made with the context of a reconcile the
+// WrapTransport guards a transport, in the shape of rest.Config.WrapTransport (wrap it before any
+// other wrapper: rest.Config.Wrap puts each new wrapper outside the earlier ones, so the first one runs
+// right before the request leaves): a request made with the context of a reconcile the
 // Reconciler guard started fails with ErrNotMember instead of being sent once this replica's
 // membership lapsed, for instance when the process was paused past its Lease in the middle of a
 // reconcile. Other requests pass. The API server offers no fencing, so a pause between this check and

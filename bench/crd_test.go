@@ -59,23 +59,10 @@ func BenchmarkCRDGen(b *testing.B) {
 				}
 				return time.Since(start), kb
 			}
-			run(b.TempDir()) // warm the build cache for the packages' dependencies
-			var wall time.Duration
-			var peakKB int64
-			var files int
-			b.ResetTimer()
-			for b.Loop() {
-				out := b.TempDir()
-				w, kb := run(out)
-				wall += w
-				peakKB = max(peakKB, kb)
-				b.StopTimer()
+			measureFresh(b, run, func(out string) int {
 				yamls, _ := filepath.Glob(filepath.Join(out, "*.yaml"))
-				files = len(yamls)
-				b.StartTimer()
-			}
-			report(b, wall, peakKB)
-			b.ReportMetric(float64(files), "files")
+				return len(yamls)
+			})
 		})
 	}
 }

@@ -56,8 +56,8 @@ type kind struct {
 }
 
 // Generate adds a CRD manifest for every kind of the input packages to set. m is the model of the
-// same packages (nil when no client is generated); its types' plural and scope are used. Any problem
-// fails the whole run before anything is added.
+// same packages; a kind's plural and scope come from its type there, when it has one. Any problem fails
+// the whole run before anything is added.
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
@@ -419,9 +419,6 @@ func sameArgs(a, b *marker) bool {
 
 // findModelType returns the model's type for a kind, nil if the kind has no client.
 func findModelType(m *model.Model, k *kind) *model.Type {
-	if m == nil {
-		return nil
-	}
 	for _, v := range m.Versions() {
 		if v.PkgPath != k.pkg.Path {
 			continue

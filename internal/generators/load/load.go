@@ -30,8 +30,8 @@ type Config struct {
 	Deps DepsMode
 }
 
-// Program is the result of one Load: the input packages, type-checked from their hand-written source, and
-// everything they reference.
+// Program is the result of one Load: the input packages, type-checked without the files IsGenerated
+// reports, and everything they reference.
 type Program struct {
 	// Fset holds the positions of every file and object of the program.
 	Fset *token.FileSet
@@ -207,8 +207,9 @@ type listed struct {
 	generatedFile      []bool
 }
 
-// Load loads the packages matching patterns. The input packages are type-checked from their hand-written
-// files only, so stale or broken generated files do not matter. With DepsAuto, a dependency the build
+// Load loads the packages matching patterns. The input packages are type-checked without the files
+// IsGenerated reports (what kgen's generators or the tools they replace wrote), so a stale or broken
+// earlier output does not matter; files other tools generated are inputs. With DepsAuto, a dependency the build
 // cache holds export data for is read from it (`go list -export`, which then compiles nothing, and never
 // the input packages), and one it lacks is type-checked from all its files without function bodies, as a
 // fresh CI runner needs; DepsExport and DepsSource choose one path for all. A dependency that does not

@@ -101,9 +101,6 @@ func (f *Factory) Namespace() string { return f.namespace }
 // TweakListOptions is the factory-wide list-options tweak, nil if none.
 func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweakListOptions }
 
-// KeepManagedFields reports whether the factory's informers keep metadata.managedFields.
-func (f *Factory) KeepManagedFields() bool { return f.keepManagedFields }
-
 // InformerName is the name the factory's informers publish metrics under, nil if none.
 func (f *Factory) InformerName() *cache.InformerName { return f.informerName }
 

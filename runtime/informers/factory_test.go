@@ -200,9 +200,6 @@ func TestFactoryManagedFields(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			src := newPodSource(managedPod("p1"))
 			f := informers.NewFactory(0, informers.WithKeepManagedFields(c.factoryKeeps))
-			if f.KeepManagedFields() != c.factoryKeeps {
-				t.Errorf("KeepManagedFields() = %v", f.KeepManagedFields())
-			}
 			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
 				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
 					informers.InformerOptions{KeepManagedFields: c.informerKeeps}, src.list, src.watchFn)

@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -87,7 +88,7 @@ func New(invocation string) (*Fingerprint, error) {
 
 // writeBuild writes the identity of this program: its build information and its executable's status,
 // which a rebuild changes even when the version does not (a development build).
-func writeBuild(w interface{ Write([]byte) (int, error) }) error {
+func writeBuild(w io.Writer) error {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return errors.New("no build information")
@@ -110,7 +111,7 @@ var goEnvVars = []string{"GOVERSION", "GOROOT", "GOFLAGS", "GOOS", "GOARCH", "GO
 	"GOWORK", "GOMOD", "GOMODCACHE", "GOTOOLCHAIN", "GO111MODULE", "GOPATH", "GOAMD64", "GOARM", "GOARM64", "GO386"}
 
 // writeGoEnv writes the go command's settings and the module files they name.
-func writeGoEnv(w interface{ Write([]byte) (int, error) }) error {
+func writeGoEnv(w io.Writer) error {
 	cmd := exec.Command("go", append([]string{"env", "-json"}, goEnvVars...)...)
 	out, err := cmd.Output()
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // keyed by OpenAPI model name ("io.k8s.api.apps.v1.Deployment") or by Go import path
 // ("k8s.io/api/apps/v1.Deployment", as openapi-gen's GetOpenAPIDefinitions and sample-controller's
 // models-schema write them); both become model names. It also returns the +genclient types the document
-// lacks, as "import/path.Type", sorted: their schema is for the caller to derive from the Go types.
+// lacks, sorted by "import/path.Type": their schema is for the caller to derive from the Go types.
 func schemaFromOpenAPI(file string, generated []*acType) (*schema.Schema, []*acType, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {

@@ -42,9 +42,11 @@ type Config struct {
 }
 
 // Generate adds a registration file to set for every package of prog that asks for one: its doc.go has
-// +groupName or +k8s:register-gen (not false). A package is skipped (with a warning) when it already has a
-// hand-written register.go (or its files declare AddToScheme or SchemeGroupVersion), when no type embeds TypeMeta, or when its TypeMeta has no json tag (internal
-// types). +k8s:register-gen without +groupName is an error at doc.go. Nothing is added if any package fails.
+// +groupName or +k8s:register-gen (not false). A package that already registers itself (a register.go,
+// or files declaring AddToScheme or SchemeGroupVersion, such as istio's register.gen.go) is skipped
+// silently; one where no type embeds TypeMeta, or whose TypeMeta has no json tag (internal types), is
+// skipped with a warning. +k8s:register-gen without +groupName is an error at doc.go. Nothing is added
+// if any package fails.
 func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	if cfg.OutputFile == "" {
 		return errors.New("--output-file must be specified")

@@ -104,7 +104,7 @@ func benchSharded(b *testing.B, env *testenv.Environment, replicas int) float64 
 		b.Fatal(err)
 	}
 	client := dyn.Resource(shardItems).Namespace(ns)
-	parallel(shardItemCount, func(i int) error {
+	parallel(b, shardItemCount, func(i int) error {
 		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "bench.kgen.dev/v1", "kind": "Item",
 			"metadata": map[string]any{"name": fmt.Sprintf("item-%04d", i)}, "spec": map[string]any{"value": int64(0)}}}
 		_, err := client.Create(ctx, u, metav1.CreateOptions{})
@@ -122,7 +122,7 @@ func benchSharded(b *testing.B, env *testenv.Environment, replicas int) float64 
 	for i := 0; i < b.N; i++ {
 		value := int64(i + 1)
 		start := time.Now()
-		parallel(shardItemCount, func(j int) error {
+		parallel(b, shardItemCount, func(j int) error {
 			return retryConflict(func() error {
 				u, err := client.Get(ctx, fmt.Sprintf("item-%04d", j), metav1.GetOptions{})
 				if err != nil {
@@ -239,9 +239,11 @@ func waitAllObserved(ctx context.Context, b *testing.B, client dynamic.ResourceI
 	b.Fatalf("items did not reach %d", value)
 }
 
-// parallel runs fn for 0..n-1 on 16 goroutines and panics on the first error.
-func parallel(n int, fn func(i int) error) {
+// parallel runs fn for 0..n-1 on 16 goroutines and fails b with the first error once all returned.
+func parallel(b *testing.B, n int, fn func(i int) error) {
 	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
 	sem := make(chan struct{}, 16)
 	for i := range n {
 		wg.Add(1)
@@ -250,11 +252,14 @@ func parallel(n int, fn func(i int) error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			if err := fn(i); err != nil {
-				panic(err)
+				once.Do(func() { first = err })
 			}
 		}()
 	}
 	wg.Wait()
+	if first != nil {
+		b.Fatal(first)
+	}
 }
 
 func retryConflict(fn func() error) error {

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // DepsMode chooses where the types of the dependencies come from.
@@ -96,30 +95,19 @@ func parseComplete(fset *token.FileSet, deps []*listed) error {
 		}
 	}
 	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				j := jobs[i]
-				src, err := os.ReadFile(j.name)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				j.pkg.generatedFile[j.i] = IsGenerated(j.name, src)
-				// A dependency that does not parse is one the compiler would reject: check its parseable
-				// files, as with a dependency without export data, rather than fail the load.
-				f, _ := parser.ParseFile(fset, j.name, src, parser.SkipObjectResolution|parser.AllErrors)
-				j.pkg.all[j.i] = f
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	inParallel(len(jobs), func(i int) {
+		j := jobs[i]
+		src, err := os.ReadFile(j.name)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		j.pkg.generatedFile[j.i] = IsGenerated(j.name, src)
+		// A dependency that does not parse is one the compiler would reject: check its parseable
+		// files, as with a dependency without export data, rather than fail the load.
+		f, _ := parser.ParseFile(fset, j.name, src, parser.SkipObjectResolution|parser.AllErrors)
+		j.pkg.all[j.i] = f
+	})
 	return errors.Join(errs...)
 }
 

@@ -422,35 +422,24 @@ func parseAll(fset *token.FileSet, sources []*listed) error {
 	}
 	errs := make([]error, len(jobs))
 	skipped := make([]bool, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				j := jobs[i]
-				src, err := os.ReadFile(j.name)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				if IsGenerated(j.name, src) {
-					skipped[i] = true
-					continue
-				}
-				f, err := parser.ParseFile(fset, j.name, src, parser.ParseComments|parser.SkipObjectResolution)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				files[j.pkg][j.i] = f
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	inParallel(len(jobs), func(i int) {
+		j := jobs[i]
+		src, err := os.ReadFile(j.name)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		if IsGenerated(j.name, src) {
+			skipped[i] = true
+			return
+		}
+		f, err := parser.ParseFile(fset, j.name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		files[j.pkg][j.i] = f
+	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -530,3 +519,21 @@ func (imp *exportImporter) importPath(path string) (*types.Package, error) {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// inParallel calls f(i) for every i in [0, n) on GOMAXPROCS goroutines and returns when all calls have.
+func inParallel(n int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

@@ -3,9 +3,7 @@ package crdgen_test
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
+	"github.com/kgen-dev/kgen/internal/generators/internal/testmodule"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
@@ -30,10 +29,10 @@ const gatewayAPI = "sigs.k8s.io/gateway-api@v1.6.3"
 // adds to controller-gen's output from <gateway:...> comment markup (channel-specific rules, enums and
 // patterns, description edits) and metadata annotations; those nodes are the only differences allowed.
 func TestSameSchemaAsControllerGen(t *testing.T) {
-	src := downloadModule(t, gatewayAPI)
-	dir, importPath := moduleWorkDir(t)
+	src := testmodule.Download(t, gatewayAPI)
+	dir, importPath := testmodule.WorkDir(t, "github.com/kgen-dev/kgen/internal/generators/crdgen")
 	for _, sub := range []string{"apis", "apisx"} {
-		copyAPI(t, filepath.Join(src, sub), filepath.Join(dir, sub), "sigs.k8s.io/gateway-api/", importPath+"/")
+		testmodule.CopyGoFiles(t, filepath.Join(src, sub), filepath.Join(dir, sub), "sigs.k8s.io/gateway-api/", importPath+"/")
 	}
 	prog, err := load.Load(load.Config{Dir: dir}, "./...")
 	if err != nil {
@@ -159,61 +158,4 @@ func short(v any) string {
 		return string(b[:300]) + "..."
 	}
 	return string(b)
-}
-
-// downloadModule returns the module cache directory of module@version, downloading it through the Go
-// module proxy if needed.
-func downloadModule(t *testing.T, module string) string {
-	t.Helper()
-	cmd := exec.Command("go", "mod", "download", "-json", module)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go mod download %s: %v\n%s", module, err, out)
-	}
-	var info struct{ Dir, Error string }
-	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
-		t.Fatalf("go mod download %s: %v %s", module, err, info.Error)
-	}
-	return info.Dir
-}
-
-// moduleWorkDir makes a directory inside this module, so copied APIs build against its dependencies, and
-// returns it with its import path.
-func moduleWorkDir(t *testing.T) (string, string) {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(filepath.Join(wd, "testdata"), "gen-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir, "github.com/kgen-dev/kgen/internal/generators/crdgen/testdata/" + filepath.Base(dir)
-}
-
-// copyAPI copies the non-test Go files under from to to, rewriting imports of oldPrefix to newPrefix.
-func copyAPI(t *testing.T, from, to, oldPrefix, newPrefix string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		target := filepath.Join(to, rel)
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, []byte(strings.ReplaceAll(string(b), `"`+oldPrefix, `"`+newPrefix)), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

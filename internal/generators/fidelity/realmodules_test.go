@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgen-dev/kgen/internal/generators/internal/testmodule"
 	"github.com/kgen-dev/kgen/internal/kgencmd"
 )
 
@@ -47,7 +48,7 @@ func TestRealModulesGenerateAndBuild(t *testing.T) {
 	}
 	for _, m := range apiModules {
 		t.Run(m.Path+"@"+m.Version, func(t *testing.T) {
-			src := download(t, m.Path+"@"+m.Version)
+			src := testmodule.Download(t, m.Path+"@"+m.Version)
 			work := t.TempDir()
 			for _, d := range append([]string{m.APIs}, m.Copy...) {
 				copyTree(t, filepath.Join(src, d), filepath.Join(work, d))

@@ -110,7 +110,9 @@ func TestRerunNoticesEveryChange(t *testing.T) {
 		{"a changed input file", func(t *testing.T) {
 			write(t, "api/things/v1/types.go", "package v1\n\nimport \"example.com/noop/common\"\n\n// Thing is a test type.\ntype Thing struct {\n\tName  string\n\tPhase common.Phase\n\tN int\n}\n")
 		}},
-		{"an added input file", func(t *testing.T) { write(t, "api/things/v1/more.go", "package v1\n\n// More is a test type.\ntype More struct{ N int }\n") }},
+		{"an added input file", func(t *testing.T) {
+			write(t, "api/things/v1/more.go", "package v1\n\n// More is a test type.\ntype More struct{ N int }\n")
+		}},
 		{"a removed input file", func(t *testing.T) { os.Remove("api/things/v1/doc.go") }},
 		{"a new input package", func(t *testing.T) { write(t, "api/things/v2/doc.go", "package v2\n") }},
 		{"an edited local dependency", func(t *testing.T) {

@@ -13,7 +13,7 @@ func TestModuleCachePathFindsTrimmedPositionsInTheModuleCache(t *testing.T) {
 		"k8s.io/api@v0.37.2/core/v1/types.go":     filepath.Join(cache, "k8s.io", "api@v0.37.2", "core", "v1", "types.go"),
 		"github.com/Foo/Bar@v1.0.0-RC1/x/y.go":    filepath.Join(cache, "github.com", "!foo", "!bar@v1.0.0-!r!c1", "x", "y.go"),
 		filepath.Join(cache, "already", "abs.go"): filepath.Join(cache, "already", "abs.go"),
-		"fmt/print.go":                            "fmt/print.go", // the standard library: no module version to find
+		"fmt/print.go": "fmt/print.go", // the standard library: no module version to find
 	} {
 		if got := moduleCachePath(name); got != want {
 			t.Errorf("moduleCachePath(%q) = %q, want %q", name, got, want)

@@ -620,35 +620,28 @@ func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) er
 
 // SetWatchErrorHandlerWithContext sets the list/watch error handler; only before Run.
 func (s *sharedIndexInformer) SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error {
+	return s.beforeRun(func() { s.watchErrorHandler = handler })
+}
+
+// beforeRun applies set under the informer's lock unless Run has started, which is an error.
+func (s *sharedIndexInformer) beforeRun(set func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
 		return errors.New("informer has already started")
 	}
-	s.watchErrorHandler = handler
+	set()
 	return nil
 }
 
 // SetTransform sets the transform applied to objects before they are cached; only before Run.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return errors.New("informer has already started")
-	}
-	s.queue.setTransform(handler)
-	return nil
+	return s.beforeRun(func() { s.queue.setTransform(handler) })
 }
 
 // SetKeepManagedFields sets whether cached objects keep metadata.managedFields; only before Run.
 func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return errors.New("informer has already started")
-	}
-	s.queue.setKeepManagedFields(keep)
-	return nil
+	return s.beforeRun(func() { s.queue.setKeepManagedFields(keep) })
 }
 
 // IsStopped reports whether Run has returned.

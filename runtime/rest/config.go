@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kgen-dev/kgen/runtime/rest/transport"
 )
 
 // Client-side rate limiting defaults applied when Config.QPS or Config.Burst is zero.
@@ -272,13 +274,5 @@ func cloneSlice[T any](s []T) []T {
 // Wrap adds fn to the transport wrappers: fn wraps the round tripper the WrapTransport set so far
 // returns. A nil fn changes nothing.
 func (c *Config) Wrap(fn func(rt http.RoundTripper) http.RoundTripper) {
-	if fn == nil {
-		return
-	}
-	inner := c.WrapTransport
-	if inner == nil {
-		c.WrapTransport = fn
-		return
-	}
-	c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return fn(inner(rt)) }
+	c.WrapTransport = transport.Wrappers(c.WrapTransport, fn)
 }

@@ -106,14 +106,20 @@ func (c *Config) HasCertCallback() bool {
 }
 
 // Wrap adds fn around the round tripper WrapTransport returned so far; a nil fn changes nothing.
-func (c *Config) Wrap(fn WrapperFunc) {
-	if fn == nil {
-		return
+func (c *Config) Wrap(fn WrapperFunc) { c.WrapTransport = Wrappers(c.WrapTransport, fn) }
+
+// Wrappers returns the wrapper that applies fns in order, each around the result of those before it,
+// skipping nil ones; nil when all are nil.
+func Wrappers(fns ...WrapperFunc) WrapperFunc {
+	var out WrapperFunc
+	for _, fn := range fns {
+		switch inner := out; {
+		case fn == nil:
+		case inner == nil:
+			out = fn
+		default:
+			out = func(rt http.RoundTripper) http.RoundTripper { return fn(inner(rt)) }
+		}
 	}
-	inner := c.WrapTransport
-	if inner == nil {
-		c.WrapTransport = fn
-		return
-	}
-	c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return fn(inner(rt)) }
+	return out
 }

@@ -19,18 +19,18 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kgen-dev/kgen/internal/generators/goenv"
 )
 
 // Fingerprint is the record of one invocation: what its last run read and wrote.
@@ -79,7 +79,7 @@ func New(invocation string) (*Fingerprint, error) {
 	if err := writeBuild(h); err != nil {
 		return nil, err
 	}
-	if err := writeGoEnv(h); err != nil {
+	if _, err := goenv.Write(h, "", goenv.Vars); err != nil {
 		return nil, err
 	}
 	file := filepath.Join(cache, "kgen", "generate", hex.EncodeToString(h.Sum(nil))[:32])
@@ -103,43 +103,6 @@ func writeBuild(w io.Writer) error {
 		return err
 	}
 	w.Write([]byte(strings.Join([]string{exe, itoa(e.Size), itoa(e.Mod), itoa(e.Change), itoa(e.Inode)}, "\x00")))
-	return nil
-}
-
-// goEnvVars are the go env variables that decide which files a load reads and how it types them.
-var goEnvVars = []string{"GOVERSION", "GOROOT", "GOFLAGS", "GOOS", "GOARCH", "GOEXPERIMENT", "CGO_ENABLED",
-	"GOWORK", "GOMOD", "GOMODCACHE", "GOTOOLCHAIN", "GO111MODULE", "GOPATH", "GOAMD64", "GOARM", "GOARM64", "GO386"}
-
-// writeGoEnv writes the go command's settings and the module files they name.
-func writeGoEnv(w io.Writer) error {
-	cmd := exec.Command("go", append([]string{"env", "-json"}, goEnvVars...)...)
-	out, err := cmd.Output()
-	if err != nil {
-		return err
-	}
-	w.Write(out)
-	var env map[string]string
-	if err := json.Unmarshal(out, &env); err != nil {
-		return err
-	}
-	var files []string
-	if mod := env["GOMOD"]; mod != "" && mod != os.DevNull {
-		dir := filepath.Dir(mod)
-		files = append(files, mod, filepath.Join(dir, "go.sum"), filepath.Join(dir, "vendor", "modules.txt"))
-	}
-	if work := env["GOWORK"]; work != "" && work != "off" {
-		files = append(files, work, work+".sum")
-	}
-	for _, name := range files {
-		content, err := os.ReadFile(name)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		w.Write([]byte(name))
-		w.Write([]byte{0})
-		sum := sha256.Sum256(content)
-		w.Write(sum[:])
-	}
 	return nil
 }
 

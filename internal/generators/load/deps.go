@@ -61,6 +61,9 @@ type DepsReport struct {
 	// HandWritten counts dependencies type-checked from their hand-written files only: those importing an
 	// input package, and those that do not compile.
 	HandWritten int
+	// Remembered reports that the export data files came from the memo of an earlier load, without asking
+	// the go command about the build cache.
+	Remembered bool
 }
 
 // String summarises the report for kgen generate's -v output.
@@ -71,6 +74,8 @@ func (r DepsReport) String() string {
 		path = "mixed: export data where the build cache has it, source for the rest"
 	case r.Source > 0:
 		path = "source (no export data in the build cache)"
+	case r.Remembered:
+		path = "export data (its files located by an earlier run)"
 	}
 	return fmt.Sprintf("dependencies from %s: %d from export data, %d type-checked from source, %d from hand-written files",
 		path, r.Export, r.Source, r.HandWritten)

@@ -1,9 +1,11 @@
 package load
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/types"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,5 +118,87 @@ func TestDepsAutoCold(t *testing.T) {
 	}
 	if got := prog.LocalDirs(); len(got) != 1 || got[0] != filepath.Join(dir, "dep") {
 		t.Errorf("LocalDirs = %v, want the main module's dep only", got)
+	}
+}
+
+// TestExportMemo loads a module twice: the second load finds every dependency's export data through the
+// first one's memo, without asking the go command about the build cache, and sees the same types. A
+// remembered file gone from the build cache, or changed go command settings, make a load ask again.
+func TestExportMemo(t *testing.T) {
+	// The build cache stays where it is: by default it lives in the user cache directory too.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":          "module example.com/memo\n\ngo 1.26\n",
+		"api/v1/types.go": "package v1\n\nimport (\n\t\"errors\"\n\t\"time\"\n)\n\nvar E = errors.New(\"x\")\n\ntype T struct{ At time.Time }\n",
+	} {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := Load(Config{Dir: dir, Deps: DepsExport}, "./api/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Deps.Remembered {
+		t.Fatal("the first load found a memo in an empty cache directory")
+	}
+	second, err := Load(Config{Dir: dir}, "./api/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := second.Deps; !r.Remembered || r.Export != first.Deps.Export || r.Source != 0 {
+		t.Fatalf("second load: %+v, want every dependency's export data remembered (%d)", r, first.Deps.Export)
+	}
+	if !strings.Contains(second.Deps.String(), "located by an earlier run") {
+		t.Errorf("report: %s", second.Deps)
+	}
+	for _, path := range []string{"time", "errors", "example.com/memo/api/v1"} {
+		if want, got := describe(t, first, path), describe(t, second, path); want != got {
+			t.Errorf("%s differs with the memo:\n%s\nwant:\n%s", path, got, want)
+		}
+	}
+
+	// A remembered file the build cache no longer holds: the load asks the go command and mends the memo.
+	records, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "kgen", "export", "*"))
+	if len(records) != 1 {
+		t.Fatalf("memo records: %v, want one", records)
+	}
+	data, _ := os.ReadFile(records[0])
+	var paths map[string]string
+	if err := json.Unmarshal(data, &paths); err != nil || paths["time"] == "" {
+		t.Fatalf("memo %s: %v", data, err)
+	}
+	if paths["example.com/memo/api/v1"] != "" {
+		t.Error("the memo holds an input package")
+	}
+	good := paths["time"]
+	paths["time"] = filepath.Join(t.TempDir(), "gone")
+	data, _ = json.Marshal(paths)
+	os.WriteFile(records[0], data, 0o644)
+	third, err := Load(Config{Dir: dir}, "./api/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.Deps.Remembered {
+		t.Error("a load trusted a memo naming a file that is gone")
+	}
+	data, _ = os.ReadFile(records[0])
+	json.Unmarshal(data, &paths)
+	if paths["time"] != good {
+		t.Errorf("memo after the mending load names %s for time, want %s", paths["time"], good)
+	}
+
+	// Other settings, another memo.
+	t.Setenv("GOFLAGS", "-tags=kgenmemotest")
+	if other, err := Load(Config{Dir: dir}, "./api/..."); err != nil || other.Deps.Remembered {
+		t.Errorf("load with other GOFLAGS: remembered %v, error %v; want a fresh look", other.Deps.Remembered, err)
 	}
 }

@@ -220,7 +220,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
-	all, err := goList(cfg.Dir, patterns, false, cfg.Deps == DepsAuto)
+	all, memo, remembered, err := listPackages(cfg, patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +238,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	for _, l := range all {
 		switch {
 		case l.ImportPath == "unsafe" || l.ImportPath == "C":
+		case l.DepOnly && remembered:
 		case l.DepOnly && !importsSource(l, byPath):
 			if cfg.Deps == DepsSource || cfg.Deps == DepsAuto && l.Stale {
 				l.complete = true
@@ -328,8 +329,34 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 			prog.Deps.Export++
 		}
 	}
+	prog.Deps.Remembered = remembered
+	if memo != nil && !remembered {
+		memo.save(all)
+	}
 	sort.Slice(prog.Packages, func(i, j int) bool { return prog.Packages[i].Path < prog.Packages[j].Path })
 	return prog, nil
+}
+
+// listPackages lists the packages matching patterns and their dependencies. Unless cfg asks for source,
+// it first looks for their export data in the memo of earlier loads, and reports whether that found all of
+// it (remembered); otherwise it lists them again asking which ones the build cache lacks, with cfg's Deps
+// DepsAuto. The memo, nil if there is none, is returned for Load to record what it reads.
+func listPackages(cfg Config, patterns []string) (all []*listed, memo *exportMemo, remembered bool, err error) {
+	if cfg.Deps == DepsSource {
+		all, err = goList(cfg.Dir, patterns, false, false)
+		return all, nil, false, err
+	}
+	memos := make(chan *exportMemo, 1)
+	go func() { memos <- openExportMemo(cfg.Dir) }()
+	all, err = goList(cfg.Dir, patterns, false, false)
+	memo = <-memos
+	if err != nil || memo != nil && memo.apply(all) {
+		return all, memo, err == nil, err
+	}
+	if cfg.Deps == DepsAuto {
+		all, err = goList(cfg.Dir, patterns, false, true)
+	}
+	return all, memo, false, err
 }
 
 // readExport runs `go list -export` on the packages exported and records their export data files.

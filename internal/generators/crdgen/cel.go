@@ -47,7 +47,7 @@ func checkCEL(m *marker, rule schema) error {
 // alone exceeds the limit are errors at the marker's file:line.
 // compiled holds the nodes whose rules compiled, by their JSON (and whether they are a root): a named type's
 // rules travel with it to every use and every version, and compile once.
-func compileRules(root schema, compiled map[string]bool) error {
+func compileRules(root schema, compiled *compiledRules) error {
 	envSet := baseEnvSet()
 	return walkRules(root, true, func(node schema, rules []any, isRoot bool) error {
 		plain := deepCopy(node)
@@ -57,7 +57,7 @@ func compileRules(root schema, compiled map[string]bool) error {
 			return err
 		}
 		key := fmt.Sprintf("%t/%s", isRoot, b)
-		if compiled[key] {
+		if compiled.has(key) {
 			return nil
 		}
 		structural, err := toStructural(b)
@@ -74,9 +74,27 @@ func compileRules(root schema, compiled map[string]bool) error {
 		if err := ruleErrors(results, rules); err != nil {
 			return err
 		}
-		compiled[key] = true
+		compiled.add(key)
 		return nil
 	})
+}
+
+// compiledRules is the set of schema nodes whose rules compiled, safe for concurrent use.
+type compiledRules struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+func (c *compiledRules) has(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.keys[key]
+}
+
+func (c *compiledRules) add(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keys[key] = true
 }
 
 // ruleErrors reports the first problem of a node's compiled rules at its marker.

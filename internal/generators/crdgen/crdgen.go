@@ -16,9 +16,11 @@ import (
 	"fmt"
 	"go/types"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,7 +63,7 @@ type kind struct {
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
-		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: map[string]bool{}}
+		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: &compiledRules{keys: map[string]bool{}}}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true
 	}
@@ -81,7 +83,8 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
-	files := map[string][]byte{}
+	var crds []*crdDoc
+	var names []string
 	owner := map[string]string{}
 	for _, key := range keys {
 		crd, plural, err := w.buildCRD(byGroupKind[key], m, cfg)
@@ -96,17 +99,58 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 			return fmt.Errorf("%s: kind %s has plural %q in group %s, as %s does", byGroupKind[key][0].pos, key[1], plural, key[0], other)
 		}
 		owner[name] = key[1]
-		content, err := render(crd)
-		if err != nil {
-			return err
-		}
-		files[name] = content
+		crds = append(crds, crd)
+		names = append(names, name)
+	}
+	contents, err := finish(crds, w.compiled, cfg.MaxDescLen)
+	if err != nil {
+		return err
 	}
 	set.Own(cfg.OutputDir)
-	for _, name := range sortedKeys(files) {
-		set.Add(name, files[name])
+	for i, name := range names {
+		set.Add(name, contents[i])
 	}
 	return nil
+}
+
+// finish checks the CEL rules of every version's schema, caps descriptions, drops the walker's
+// bookkeeping and renders each CRD, one CRD per CPU at a time: the schemas are independent copies by
+// now. It returns the first error in the CRDs' order. compiled is compileRules' record, shared.
+func finish(crds []*crdDoc, compiled *compiledRules, maxDescLen int) ([][]byte, error) {
+	contents := make([][]byte, len(crds))
+	errs := make([]error, len(crds))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(crds), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				contents[i], errs[i] = finishOne(crds[i], compiled, maxDescLen)
+			}
+		})
+	}
+	for i := range crds {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return contents, nil
+}
+
+func finishOne(crd *crdDoc, compiled *compiledRules, maxDescLen int) ([]byte, error) {
+	for _, v := range crd.Spec.Versions {
+		root := v.Schema["openAPIV3Schema"].(schema)
+		if err := compileRules(root, compiled); err != nil {
+			return nil, err
+		}
+		capDescriptions(root, maxDescLen)
+		stripBookkeeping(root)
+	}
+	return render(crd)
 }
 
 // packageKinds finds the kinds of one input package: structs embedding TypeMeta and ObjectMeta, in a
@@ -333,11 +377,6 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 				return nil, "", fmt.Errorf("%s: +kubebuilder:subresource:status needs a status field in %s", k.pos, kindName)
 			}
 		}
-		if err := compileRules(root, w.compiled); err != nil {
-			return nil, "", err
-		}
-		capDescriptions(root, cfg.MaxDescLen)
-		stripBookkeeping(root)
 		v.Schema = map[string]any{"openAPIV3Schema": root}
 		if status || scale != nil || hasPrintColumn {
 			// controller-gen writes an empty subresources object for printer columns too.
@@ -506,11 +545,7 @@ func render(doc *crdDoc) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var generic map[string]any
-	if err := json.Unmarshal(j, &generic); err != nil {
-		return nil, err
-	}
-	y, err := yaml.Marshal(generic)
+	y, err := yaml.JSONToYAML(j)
 	if err != nil {
 		return nil, err
 	}

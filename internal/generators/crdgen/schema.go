@@ -70,7 +70,7 @@ type walker struct {
 	// inputs are the import paths of the input packages, whose markers are read strictly.
 	inputs map[string]bool
 	// compiled records the schema nodes whose CEL rules compiled (see compileRules).
-	compiled map[string]bool
+	compiled *compiledRules
 }
 
 // typeSchema returns the schema of a value of type t; pos names where it is used, for errors.

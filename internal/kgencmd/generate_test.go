@@ -150,7 +150,7 @@ func TestGenerateSameOutputFromExportDataAndSource(t *testing.T) {
 		if code != 0 || out != "" || !strings.Contains(errOut, "verified 118 files in ") {
 			t.Fatalf("kgen generate --verify --deps %s = %d\nstdout:\n%s\nstderr:\n%s", deps, code, out, errOut)
 		}
-		want := map[string]string{"source": "dependencies from source (no export data in the build cache): 0 from export data", "export": "dependencies from export data: "}[deps]
+		want := map[string]string{"source": "dependencies from source (no export data in the build cache): 0 from export data", "export": "dependencies from export data"}[deps]
 		if !strings.Contains(errOut, want) {
 			t.Errorf("-v --deps %s does not say which path ran (want %q):\n%s", deps, want, errOut)
 		}

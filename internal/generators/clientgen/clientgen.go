@@ -46,7 +46,9 @@ func (c Config) Pkg() string { return path.Join(c.OutputPkg, c.ClientsetName) }
 
 // Generate renders the clientset for m into out.
 func Generate(m *model.Model, cfg Config, out *output.Set) error {
-	g := &gen{cfg: cfg, r: &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out}}
+	g := &gen{cfg: cfg, r: &gofile.Renderer{Generator: Generator, Header: cfg.Header, Templates: templates, Out: out,
+		// The clientset struct and the fake clientset's var block align names of every group version.
+		Reformat: []string{"clientset", "fakeClientset"}}}
 	var versions []*model.Version
 	for _, v := range m.Versions() {
 		if !v.SkipClient {

@@ -153,16 +153,30 @@ func newFake{{$t.Plural}}(fake *Fake{{.V.GroupVersionGoName}}, namespace string)
 			fake.Fake, namespace,
 			{{ref $t.Version.PkgPath "SchemeGroupVersion"}}.WithResource({{quote $t.Resource}}),
 			{{ref $t.Version.PkgPath "SchemeGroupVersion"}}.WithKind({{quote $t.Name}}),
-			func() *{{$obj}} { return &{{$obj}}{} },
+			func() *{{$obj}} {
+				return &{{$obj}}{}
+			},
 			{{- if .Embed.List}}
-			func() *{{$list}} { return &{{$list}}{} },
-			func(dst, src *{{$list}}) { dst.ListMeta = src.ListMeta },
+			func() *{{$list}} {
+				return &{{$list}}{}
+			},
+			func(dst, src *{{$list}}) {
+				dst.ListMeta = src.ListMeta
+			},
 			{{- if $t.PointerItems}}
-			func(list *{{$list}}) []*{{$obj}} { return list.Items },
-			func(list *{{$list}}, items []*{{$obj}}) { list.Items = items },
+			func(list *{{$list}}) []*{{$obj}} {
+				return list.Items
+			},
+			func(list *{{$list}}, items []*{{$obj}}) {
+				list.Items = items
+			},
 			{{- else}}
-			func(list *{{$list}}) []*{{$obj}} { return {{id rt.GentypeFake.ToPointerSlice}}(list.Items) },
-			func(list *{{$list}}, items []*{{$obj}}) { list.Items = {{id rt.GentypeFake.FromPointerSlice}}(items) },
+			func(list *{{$list}}) []*{{$obj}} {
+				return {{id rt.GentypeFake.ToPointerSlice}}(list.Items)
+			},
+			func(list *{{$list}}, items []*{{$obj}}) {
+				list.Items = {{id rt.GentypeFake.FromPointerSlice}}(items)
+			},
 			{{- end}}
 			{{- end}}
 		),

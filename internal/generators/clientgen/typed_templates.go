@@ -156,9 +156,13 @@ func new{{$t.Plural}}(c *{{.V.GroupVersionGoName}}Client{{if $t.Namespaced}}, na
 	return &{{$t.PrivatePlural}}{
 		{{id .Embed.New}}[{{template "typeParams" .}}](
 			{{quote $t.Resource}}, c.RESTClient(), {{ref .SchemePkg "ParameterCodec"}}, {{if $t.Namespaced}}namespace{{else}}""{{end}},
-			func() {{template "obj" .}} { return &{{ref $t.Version.PkgPath $t.Name}}{} },
+			func() {{template "obj" .}} {
+				return &{{ref $t.Version.PkgPath $t.Name}}{}
+			},
 			{{- if .Embed.List}}
-			func() {{template "list" .}} { return &{{ref $t.Version.PkgPath (print $t.Name "List")}}{} },
+			func() {{template "list" .}} {
+				return &{{ref $t.Version.PkgPath (print $t.Name "List")}}{}
+			},
 			{{- end}}
 			{{- if .Cfg.PrefersProtobuf}}
 			{{id rt.Gentype.PrefersProtobuf}}[{{template "obj" .}}](),

@@ -91,6 +91,58 @@ func (f *File) Bytes(header []byte, generatedBy string) ([]byte, error) {
 	return out, nil
 }
 
+// ExactBytes assembles the file as Bytes does without parsing and printing the body: for templates that
+// write code as gofmt writes it, but for blank lines (runs of them collapse to one, none lead or trail)
+// and trailing spaces, which it drops. prefix is the formatted header, generated-by marker and blank
+// line (see Renderer). The generators' tests check that such output is gofmt-clean.
+func (f *File) ExactBytes(prefix []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(prefix) + f.body.Len() + f.formatted.Len() + 512)
+	b.Write(prefix)
+	fmt.Fprintf(&b, "package %s\n", f.pkgName)
+	if lines := f.imports.ImportLines(); len(lines) > 0 {
+		b.WriteString("\nimport (\n")
+		for _, l := range lines {
+			b.WriteString("\t" + l + "\n")
+		}
+		b.WriteString(")\n")
+	}
+	b.WriteByte('\n')
+	if !writeTidy(&b, f.body.Bytes()) {
+		b.Truncate(b.Len() - 1)
+	}
+	if tail := bytes.TrimRight(f.formatted.Bytes(), "\n"); len(tail) > 0 {
+		b.WriteByte('\n')
+		b.Write(tail)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// writeTidy writes src without trailing spaces and tabs, with each run of blank lines collapsed to one
+// and none at the start or the end, ending in a newline, and reports whether src had any line that is
+// not blank.
+func writeTidy(b *bytes.Buffer, src []byte) bool {
+	blank, started := false, false
+	for len(src) > 0 {
+		line, rest, _ := bytes.Cut(src, []byte{'\n'})
+		src = rest
+		line = bytes.TrimRight(line, " \t")
+		if len(line) == 0 {
+			blank = started
+			continue
+		}
+		if blank {
+			b.WriteByte('\n')
+			blank = false
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+		started = true
+	}
+	return started
+}
+
 // AppendFormatted adds declarations after the body, already written as gofmt writes them, which Bytes
 // then need not parse and print again: for the regular declarations that make up most of a large file
 // and whose every character the generator chooses (names and types, no comment from the input).

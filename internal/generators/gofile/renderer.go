@@ -1,8 +1,10 @@
 package gofile
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"text/template"
 
 	"github.com/kgen-dev/kgen/internal/generators/output"
@@ -18,6 +20,12 @@ type Renderer struct {
 	Templates *template.Template
 	// Out collects the files.
 	Out *output.Set
+	// Reformat names the templates whose output gofmt must lay out: those aligning columns whose widths
+	// depend on the names in them. Every other template writes code as gofmt writes it (see
+	// File.ExactBytes), which Render then does not parse and print again.
+	Reformat []string
+
+	prefix []byte // the formatted header and generated-by marker
 }
 
 // Render executes template tmpl with data as file name of package pkgName (import path pkgPath) in dir.
@@ -30,10 +38,37 @@ func (r *Renderer) Render(dir, pkgPath, pkgName, name, tmpl string, data any) er
 	if err := f.Execute(t, data); err != nil {
 		return fmt.Errorf("rendering %s: %w", filepath.Join(dir, name), err)
 	}
-	content, err := f.Bytes(r.Header, r.Generator)
-	if err != nil {
-		return err
+	var content []byte
+	if slices.Contains(r.Reformat, tmpl) {
+		var err error
+		if content, err = f.Bytes(r.Header, r.Generator); err != nil {
+			return err
+		}
+	} else {
+		prefix, err := r.formattedPrefix()
+		if err != nil {
+			return err
+		}
+		content = f.ExactBytes(prefix)
 	}
 	r.Out.Add(filepath.Join(dir, name), content)
 	return nil
+}
+
+// formattedPrefix returns what precedes the package clause of every file: the header and the
+// generated-by marker, as gofmt lays them out, and a blank line.
+func (r *Renderer) formattedPrefix() ([]byte, error) {
+	if r.prefix == nil {
+		const clause = "package p\n"
+		src, err := New("p", "p").Bytes(r.Header, r.Generator)
+		if err != nil {
+			return nil, err
+		}
+		prefix, ok := bytes.CutSuffix(src, []byte(clause))
+		if !ok {
+			return nil, fmt.Errorf("formatting the header: %q does not end in the package clause", src)
+		}
+		r.prefix = prefix
+	}
+	return r.prefix, nil
 }

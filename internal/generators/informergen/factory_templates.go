@@ -91,7 +91,9 @@ func NewSharedInformerFactoryWithOptions(client {{$cs}}, defaultResync {{ref "ti
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.
 func (f *sharedInformerFactory) InformerFor(obj {{id rt.Runtime.Object}}, newFunc {{ref $ii "NewInformerFunc"}}) {{id rt.Cache.SharedIndexInformer}} {
-	return f.Factory.InformerFor(obj, func(resync {{ref "time" "Duration"}}) {{id rt.Cache.SharedIndexInformer}} { return newFunc(f.client, resync) })
+	return f.Factory.InformerFor(obj, func(resync {{ref "time" "Duration"}}) {{id rt.Cache.SharedIndexInformer}} {
+		return newFunc(f.client, resync)
+	})
 }
 
 // SharedInformerFactory shares one informer per resource type of the clientset's group versions among

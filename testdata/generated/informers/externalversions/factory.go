@@ -108,7 +108,9 @@ func NewSharedInformerFactoryWithOptions(client versioned.Interface, defaultResy
 
 // InformerFor hands out the one informer of obj's type, made by newFunc with the factory's client on first request.
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
-	return f.Factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer { return newFunc(f.client, resync) })
+	return f.Factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer {
+		return newFunc(f.client, resync)
+	})
 }
 
 // SharedInformerFactory shares one informer per resource type of the clientset's group versions among

@@ -62,7 +62,9 @@ func newStorageVersions(c *InternalV1alpha1Client) *storageVersions {
 	return &storageVersions{
 		gentype.NewClientWithListAndApply[*apiserverinternalv1alpha1.StorageVersion, *apiserverinternalv1alpha1.StorageVersionList, *applyconfigurationsapiserverinternalv1alpha1.StorageVersionApplyConfiguration](
 			"storageversions", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *apiserverinternalv1alpha1.StorageVersion { return &apiserverinternalv1alpha1.StorageVersion{} },
+			func() *apiserverinternalv1alpha1.StorageVersion {
+				return &apiserverinternalv1alpha1.StorageVersion{}
+			},
 			func() *apiserverinternalv1alpha1.StorageVersionList {
 				return &apiserverinternalv1alpha1.StorageVersionList{}
 			},

@@ -58,8 +58,12 @@ func newControllerRevisions(c *AppsV1Client, namespace string) *controllerRevisi
 	return &controllerRevisions{
 		gentype.NewClientWithListAndApply[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList, *applyconfigurationsappsv1.ControllerRevisionApplyConfiguration](
 			"controllerrevisions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1.ControllerRevision { return &appsv1.ControllerRevision{} },
-			func() *appsv1.ControllerRevisionList { return &appsv1.ControllerRevisionList{} },
+			func() *appsv1.ControllerRevision {
+				return &appsv1.ControllerRevision{}
+			},
+			func() *appsv1.ControllerRevisionList {
+				return &appsv1.ControllerRevisionList{}
+			},
 		),
 	}
 }

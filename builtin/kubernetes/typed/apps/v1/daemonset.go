@@ -62,8 +62,12 @@ func newDaemonSets(c *AppsV1Client, namespace string) *daemonSets {
 	return &daemonSets{
 		gentype.NewClientWithListAndApply[*appsv1.DaemonSet, *appsv1.DaemonSetList, *applyconfigurationsappsv1.DaemonSetApplyConfiguration](
 			"daemonsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1.DaemonSet { return &appsv1.DaemonSet{} },
-			func() *appsv1.DaemonSetList { return &appsv1.DaemonSetList{} },
+			func() *appsv1.DaemonSet {
+				return &appsv1.DaemonSet{}
+			},
+			func() *appsv1.DaemonSetList {
+				return &appsv1.DaemonSetList{}
+			},
 		),
 	}
 }

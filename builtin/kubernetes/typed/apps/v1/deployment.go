@@ -69,8 +69,12 @@ func newDeployments(c *AppsV1Client, namespace string) *deployments {
 	return &deployments{
 		gentype.NewClientWithListAndApply[*appsv1.Deployment, *appsv1.DeploymentList, *applyconfigurationsappsv1.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1.Deployment { return &appsv1.Deployment{} },
-			func() *appsv1.DeploymentList { return &appsv1.DeploymentList{} },
+			func() *appsv1.Deployment {
+				return &appsv1.Deployment{}
+			},
+			func() *appsv1.DeploymentList {
+				return &appsv1.DeploymentList{}
+			},
 		),
 	}
 }

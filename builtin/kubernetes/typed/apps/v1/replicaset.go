@@ -69,8 +69,12 @@ func newReplicaSets(c *AppsV1Client, namespace string) *replicaSets {
 	return &replicaSets{
 		gentype.NewClientWithListAndApply[*appsv1.ReplicaSet, *appsv1.ReplicaSetList, *applyconfigurationsappsv1.ReplicaSetApplyConfiguration](
 			"replicasets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1.ReplicaSet { return &appsv1.ReplicaSet{} },
-			func() *appsv1.ReplicaSetList { return &appsv1.ReplicaSetList{} },
+			func() *appsv1.ReplicaSet {
+				return &appsv1.ReplicaSet{}
+			},
+			func() *appsv1.ReplicaSetList {
+				return &appsv1.ReplicaSetList{}
+			},
 		),
 	}
 }

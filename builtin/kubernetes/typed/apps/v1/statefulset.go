@@ -69,8 +69,12 @@ func newStatefulSets(c *AppsV1Client, namespace string) *statefulSets {
 	return &statefulSets{
 		gentype.NewClientWithListAndApply[*appsv1.StatefulSet, *appsv1.StatefulSetList, *applyconfigurationsappsv1.StatefulSetApplyConfiguration](
 			"statefulsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1.StatefulSet { return &appsv1.StatefulSet{} },
-			func() *appsv1.StatefulSetList { return &appsv1.StatefulSetList{} },
+			func() *appsv1.StatefulSet {
+				return &appsv1.StatefulSet{}
+			},
+			func() *appsv1.StatefulSetList {
+				return &appsv1.StatefulSetList{}
+			},
 		),
 	}
 }

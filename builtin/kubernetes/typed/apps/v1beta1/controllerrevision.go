@@ -58,8 +58,12 @@ func newControllerRevisions(c *AppsV1beta1Client, namespace string) *controllerR
 	return &controllerRevisions{
 		gentype.NewClientWithListAndApply[*appsv1beta1.ControllerRevision, *appsv1beta1.ControllerRevisionList, *applyconfigurationsappsv1beta1.ControllerRevisionApplyConfiguration](
 			"controllerrevisions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta1.ControllerRevision { return &appsv1beta1.ControllerRevision{} },
-			func() *appsv1beta1.ControllerRevisionList { return &appsv1beta1.ControllerRevisionList{} },
+			func() *appsv1beta1.ControllerRevision {
+				return &appsv1beta1.ControllerRevision{}
+			},
+			func() *appsv1beta1.ControllerRevisionList {
+				return &appsv1beta1.ControllerRevisionList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newDeployments(c *AppsV1beta1Client, namespace string) *deployments {
 	return &deployments{
 		gentype.NewClientWithListAndApply[*appsv1beta1.Deployment, *appsv1beta1.DeploymentList, *applyconfigurationsappsv1beta1.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta1.Deployment { return &appsv1beta1.Deployment{} },
-			func() *appsv1beta1.DeploymentList { return &appsv1beta1.DeploymentList{} },
+			func() *appsv1beta1.Deployment {
+				return &appsv1beta1.Deployment{}
+			},
+			func() *appsv1beta1.DeploymentList {
+				return &appsv1beta1.DeploymentList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newStatefulSets(c *AppsV1beta1Client, namespace string) *statefulSets {
 	return &statefulSets{
 		gentype.NewClientWithListAndApply[*appsv1beta1.StatefulSet, *appsv1beta1.StatefulSetList, *applyconfigurationsappsv1beta1.StatefulSetApplyConfiguration](
 			"statefulsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta1.StatefulSet { return &appsv1beta1.StatefulSet{} },
-			func() *appsv1beta1.StatefulSetList { return &appsv1beta1.StatefulSetList{} },
+			func() *appsv1beta1.StatefulSet {
+				return &appsv1beta1.StatefulSet{}
+			},
+			func() *appsv1beta1.StatefulSetList {
+				return &appsv1beta1.StatefulSetList{}
+			},
 		),
 	}
 }

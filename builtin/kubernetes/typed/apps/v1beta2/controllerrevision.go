@@ -58,8 +58,12 @@ func newControllerRevisions(c *AppsV1beta2Client, namespace string) *controllerR
 	return &controllerRevisions{
 		gentype.NewClientWithListAndApply[*appsv1beta2.ControllerRevision, *appsv1beta2.ControllerRevisionList, *applyconfigurationsappsv1beta2.ControllerRevisionApplyConfiguration](
 			"controllerrevisions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta2.ControllerRevision { return &appsv1beta2.ControllerRevision{} },
-			func() *appsv1beta2.ControllerRevisionList { return &appsv1beta2.ControllerRevisionList{} },
+			func() *appsv1beta2.ControllerRevision {
+				return &appsv1beta2.ControllerRevision{}
+			},
+			func() *appsv1beta2.ControllerRevisionList {
+				return &appsv1beta2.ControllerRevisionList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newDaemonSets(c *AppsV1beta2Client, namespace string) *daemonSets {
 	return &daemonSets{
 		gentype.NewClientWithListAndApply[*appsv1beta2.DaemonSet, *appsv1beta2.DaemonSetList, *applyconfigurationsappsv1beta2.DaemonSetApplyConfiguration](
 			"daemonsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta2.DaemonSet { return &appsv1beta2.DaemonSet{} },
-			func() *appsv1beta2.DaemonSetList { return &appsv1beta2.DaemonSetList{} },
+			func() *appsv1beta2.DaemonSet {
+				return &appsv1beta2.DaemonSet{}
+			},
+			func() *appsv1beta2.DaemonSetList {
+				return &appsv1beta2.DaemonSetList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newDeployments(c *AppsV1beta2Client, namespace string) *deployments {
 	return &deployments{
 		gentype.NewClientWithListAndApply[*appsv1beta2.Deployment, *appsv1beta2.DeploymentList, *applyconfigurationsappsv1beta2.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta2.Deployment { return &appsv1beta2.Deployment{} },
-			func() *appsv1beta2.DeploymentList { return &appsv1beta2.DeploymentList{} },
+			func() *appsv1beta2.Deployment {
+				return &appsv1beta2.Deployment{}
+			},
+			func() *appsv1beta2.DeploymentList {
+				return &appsv1beta2.DeploymentList{}
+			},
 		),
 	}
 }

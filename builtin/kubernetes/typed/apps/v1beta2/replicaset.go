@@ -62,8 +62,12 @@ func newReplicaSets(c *AppsV1beta2Client, namespace string) *replicaSets {
 	return &replicaSets{
 		gentype.NewClientWithListAndApply[*appsv1beta2.ReplicaSet, *appsv1beta2.ReplicaSetList, *applyconfigurationsappsv1beta2.ReplicaSetApplyConfiguration](
 			"replicasets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta2.ReplicaSet { return &appsv1beta2.ReplicaSet{} },
-			func() *appsv1beta2.ReplicaSetList { return &appsv1beta2.ReplicaSetList{} },
+			func() *appsv1beta2.ReplicaSet {
+				return &appsv1beta2.ReplicaSet{}
+			},
+			func() *appsv1beta2.ReplicaSetList {
+				return &appsv1beta2.ReplicaSetList{}
+			},
 		),
 	}
 }

@@ -67,8 +67,12 @@ func newStatefulSets(c *AppsV1beta2Client, namespace string) *statefulSets {
 	return &statefulSets{
 		gentype.NewClientWithListAndApply[*appsv1beta2.StatefulSet, *appsv1beta2.StatefulSetList, *applyconfigurationsappsv1beta2.StatefulSetApplyConfiguration](
 			"statefulsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *appsv1beta2.StatefulSet { return &appsv1beta2.StatefulSet{} },
-			func() *appsv1beta2.StatefulSetList { return &appsv1beta2.StatefulSetList{} },
+			func() *appsv1beta2.StatefulSet {
+				return &appsv1beta2.StatefulSet{}
+			},
+			func() *appsv1beta2.StatefulSetList {
+				return &appsv1beta2.StatefulSetList{}
+			},
 		),
 	}
 }

@@ -47,7 +47,9 @@ func newSelfSubjectReviews(c *AuthenticationV1Client) *selfSubjectReviews {
 	return &selfSubjectReviews{
 		gentype.NewClient[*authenticationv1.SelfSubjectReview](
 			"selfsubjectreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authenticationv1.SelfSubjectReview { return &authenticationv1.SelfSubjectReview{} },
+			func() *authenticationv1.SelfSubjectReview {
+				return &authenticationv1.SelfSubjectReview{}
+			},
 		),
 	}
 }

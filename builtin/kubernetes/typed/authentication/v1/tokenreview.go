@@ -47,7 +47,9 @@ func newTokenReviews(c *AuthenticationV1Client) *tokenReviews {
 	return &tokenReviews{
 		gentype.NewClient[*authenticationv1.TokenReview](
 			"tokenreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authenticationv1.TokenReview { return &authenticationv1.TokenReview{} },
+			func() *authenticationv1.TokenReview {
+				return &authenticationv1.TokenReview{}
+			},
 		),
 	}
 }

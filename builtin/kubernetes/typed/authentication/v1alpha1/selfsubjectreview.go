@@ -47,7 +47,9 @@ func newSelfSubjectReviews(c *AuthenticationV1alpha1Client) *selfSubjectReviews 
 	return &selfSubjectReviews{
 		gentype.NewClient[*authenticationv1alpha1.SelfSubjectReview](
 			"selfsubjectreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authenticationv1alpha1.SelfSubjectReview { return &authenticationv1alpha1.SelfSubjectReview{} },
+			func() *authenticationv1alpha1.SelfSubjectReview {
+				return &authenticationv1alpha1.SelfSubjectReview{}
+			},
 		),
 	}
 }

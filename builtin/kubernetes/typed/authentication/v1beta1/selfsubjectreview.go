@@ -47,7 +47,9 @@ func newSelfSubjectReviews(c *AuthenticationV1beta1Client) *selfSubjectReviews {
 	return &selfSubjectReviews{
 		gentype.NewClient[*authenticationv1beta1.SelfSubjectReview](
 			"selfsubjectreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authenticationv1beta1.SelfSubjectReview { return &authenticationv1beta1.SelfSubjectReview{} },
+			func() *authenticationv1beta1.SelfSubjectReview {
+				return &authenticationv1beta1.SelfSubjectReview{}
+			},
 		),
 	}
 }

@@ -47,7 +47,9 @@ func newTokenReviews(c *AuthenticationV1beta1Client) *tokenReviews {
 	return &tokenReviews{
 		gentype.NewClient[*authenticationv1beta1.TokenReview](
 			"tokenreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authenticationv1beta1.TokenReview { return &authenticationv1beta1.TokenReview{} },
+			func() *authenticationv1beta1.TokenReview {
+				return &authenticationv1beta1.TokenReview{}
+			},
 		),
 	}
 }

@@ -47,7 +47,9 @@ func newLocalSubjectAccessReviews(c *AuthorizationV1Client, namespace string) *l
 	return &localSubjectAccessReviews{
 		gentype.NewClient[*authorizationv1.LocalSubjectAccessReview](
 			"localsubjectaccessreviews", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *authorizationv1.LocalSubjectAccessReview { return &authorizationv1.LocalSubjectAccessReview{} },
+			func() *authorizationv1.LocalSubjectAccessReview {
+				return &authorizationv1.LocalSubjectAccessReview{}
+			},
 		),
 	}
 }

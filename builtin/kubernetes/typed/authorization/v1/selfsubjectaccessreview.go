@@ -47,7 +47,9 @@ func newSelfSubjectAccessReviews(c *AuthorizationV1Client) *selfSubjectAccessRev
 	return &selfSubjectAccessReviews{
 		gentype.NewClient[*authorizationv1.SelfSubjectAccessReview](
 			"selfsubjectaccessreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authorizationv1.SelfSubjectAccessReview { return &authorizationv1.SelfSubjectAccessReview{} },
+			func() *authorizationv1.SelfSubjectAccessReview {
+				return &authorizationv1.SelfSubjectAccessReview{}
+			},
 		),
 	}
 }

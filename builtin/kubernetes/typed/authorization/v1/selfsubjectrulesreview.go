@@ -47,7 +47,9 @@ func newSelfSubjectRulesReviews(c *AuthorizationV1Client) *selfSubjectRulesRevie
 	return &selfSubjectRulesReviews{
 		gentype.NewClient[*authorizationv1.SelfSubjectRulesReview](
 			"selfsubjectrulesreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authorizationv1.SelfSubjectRulesReview { return &authorizationv1.SelfSubjectRulesReview{} },
+			func() *authorizationv1.SelfSubjectRulesReview {
+				return &authorizationv1.SelfSubjectRulesReview{}
+			},
 		),
 	}
 }

@@ -47,7 +47,9 @@ func newSubjectAccessReviews(c *AuthorizationV1Client) *subjectAccessReviews {
 	return &subjectAccessReviews{
 		gentype.NewClient[*authorizationv1.SubjectAccessReview](
 			"subjectaccessreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authorizationv1.SubjectAccessReview { return &authorizationv1.SubjectAccessReview{} },
+			func() *authorizationv1.SubjectAccessReview {
+				return &authorizationv1.SubjectAccessReview{}
+			},
 		),
 	}
 }

@@ -47,7 +47,9 @@ func newSubjectAccessReviews(c *AuthorizationV1beta1Client) *subjectAccessReview
 	return &subjectAccessReviews{
 		gentype.NewClient[*authorizationv1beta1.SubjectAccessReview](
 			"subjectaccessreviews", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *authorizationv1beta1.SubjectAccessReview { return &authorizationv1beta1.SubjectAccessReview{} },
+			func() *authorizationv1beta1.SubjectAccessReview {
+				return &authorizationv1beta1.SubjectAccessReview{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newHorizontalPodAutoscalers(c *AutoscalingV1Client, namespace string) *hori
 	return &horizontalPodAutoscalers{
 		gentype.NewClientWithListAndApply[*autoscalingv1.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscalerList, *applyconfigurationsautoscalingv1.HorizontalPodAutoscalerApplyConfiguration](
 			"horizontalpodautoscalers", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *autoscalingv1.HorizontalPodAutoscaler { return &autoscalingv1.HorizontalPodAutoscaler{} },
-			func() *autoscalingv1.HorizontalPodAutoscalerList { return &autoscalingv1.HorizontalPodAutoscalerList{} },
+			func() *autoscalingv1.HorizontalPodAutoscaler {
+				return &autoscalingv1.HorizontalPodAutoscaler{}
+			},
+			func() *autoscalingv1.HorizontalPodAutoscalerList {
+				return &autoscalingv1.HorizontalPodAutoscalerList{}
+			},
 		),
 	}
 }

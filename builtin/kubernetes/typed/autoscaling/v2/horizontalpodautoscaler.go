@@ -62,8 +62,12 @@ func newHorizontalPodAutoscalers(c *AutoscalingV2Client, namespace string) *hori
 	return &horizontalPodAutoscalers{
 		gentype.NewClientWithListAndApply[*autoscalingv2.HorizontalPodAutoscaler, *autoscalingv2.HorizontalPodAutoscalerList, *applyconfigurationsautoscalingv2.HorizontalPodAutoscalerApplyConfiguration](
 			"horizontalpodautoscalers", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *autoscalingv2.HorizontalPodAutoscaler { return &autoscalingv2.HorizontalPodAutoscaler{} },
-			func() *autoscalingv2.HorizontalPodAutoscalerList { return &autoscalingv2.HorizontalPodAutoscalerList{} },
+			func() *autoscalingv2.HorizontalPodAutoscaler {
+				return &autoscalingv2.HorizontalPodAutoscaler{}
+			},
+			func() *autoscalingv2.HorizontalPodAutoscalerList {
+				return &autoscalingv2.HorizontalPodAutoscalerList{}
+			},
 		),
 	}
 }

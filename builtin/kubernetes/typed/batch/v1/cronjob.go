@@ -62,8 +62,12 @@ func newCronJobs(c *BatchV1Client, namespace string) *cronJobs {
 	return &cronJobs{
 		gentype.NewClientWithListAndApply[*batchv1.CronJob, *batchv1.CronJobList, *applyconfigurationsbatchv1.CronJobApplyConfiguration](
 			"cronjobs", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *batchv1.CronJob { return &batchv1.CronJob{} },
-			func() *batchv1.CronJobList { return &batchv1.CronJobList{} },
+			func() *batchv1.CronJob {
+				return &batchv1.CronJob{}
+			},
+			func() *batchv1.CronJobList {
+				return &batchv1.CronJobList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newJobs(c *BatchV1Client, namespace string) *jobs {
 	return &jobs{
 		gentype.NewClientWithListAndApply[*batchv1.Job, *batchv1.JobList, *applyconfigurationsbatchv1.JobApplyConfiguration](
 			"jobs", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *batchv1.Job { return &batchv1.Job{} },
-			func() *batchv1.JobList { return &batchv1.JobList{} },
+			func() *batchv1.Job {
+				return &batchv1.Job{}
+			},
+			func() *batchv1.JobList {
+				return &batchv1.JobList{}
+			},
 		),
 	}
 }

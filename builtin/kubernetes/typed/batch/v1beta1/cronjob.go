@@ -62,8 +62,12 @@ func newCronJobs(c *BatchV1beta1Client, namespace string) *cronJobs {
 	return &cronJobs{
 		gentype.NewClientWithListAndApply[*batchv1beta1.CronJob, *batchv1beta1.CronJobList, *applyconfigurationsbatchv1beta1.CronJobApplyConfiguration](
 			"cronjobs", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *batchv1beta1.CronJob { return &batchv1beta1.CronJob{} },
-			func() *batchv1beta1.CronJobList { return &batchv1beta1.CronJobList{} },
+			func() *batchv1beta1.CronJob {
+				return &batchv1beta1.CronJob{}
+			},
+			func() *batchv1beta1.CronJobList {
+				return &batchv1beta1.CronJobList{}
+			},
 		),
 	}
 }

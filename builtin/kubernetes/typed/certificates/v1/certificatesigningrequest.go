@@ -63,7 +63,9 @@ func newCertificateSigningRequests(c *CertificatesV1Client) *certificateSigningR
 	return &certificateSigningRequests{
 		gentype.NewClientWithListAndApply[*certificatesv1.CertificateSigningRequest, *certificatesv1.CertificateSigningRequestList, *applyconfigurationscertificatesv1.CertificateSigningRequestApplyConfiguration](
 			"certificatesigningrequests", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *certificatesv1.CertificateSigningRequest { return &certificatesv1.CertificateSigningRequest{} },
+			func() *certificatesv1.CertificateSigningRequest {
+				return &certificatesv1.CertificateSigningRequest{}
+			},
 			func() *certificatesv1.CertificateSigningRequestList {
 				return &certificatesv1.CertificateSigningRequestList{}
 			},

@@ -58,8 +58,12 @@ func newClusterTrustBundles(c *CertificatesV1Client) *clusterTrustBundles {
 	return &clusterTrustBundles{
 		gentype.NewClientWithListAndApply[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList, *applyconfigurationscertificatesv1.ClusterTrustBundleApplyConfiguration](
 			"clustertrustbundles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *certificatesv1.ClusterTrustBundle { return &certificatesv1.ClusterTrustBundle{} },
-			func() *certificatesv1.ClusterTrustBundleList { return &certificatesv1.ClusterTrustBundleList{} },
+			func() *certificatesv1.ClusterTrustBundle {
+				return &certificatesv1.ClusterTrustBundle{}
+			},
+			func() *certificatesv1.ClusterTrustBundleList {
+				return &certificatesv1.ClusterTrustBundleList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newPodCertificateRequests(c *CertificatesV1Client, namespace string) *podCe
 	return &podCertificateRequests{
 		gentype.NewClientWithListAndApply[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList, *applyconfigurationscertificatesv1.PodCertificateRequestApplyConfiguration](
 			"podcertificaterequests", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *certificatesv1.PodCertificateRequest { return &certificatesv1.PodCertificateRequest{} },
-			func() *certificatesv1.PodCertificateRequestList { return &certificatesv1.PodCertificateRequestList{} },
+			func() *certificatesv1.PodCertificateRequest {
+				return &certificatesv1.PodCertificateRequest{}
+			},
+			func() *certificatesv1.PodCertificateRequestList {
+				return &certificatesv1.PodCertificateRequestList{}
+			},
 		),
 	}
 }

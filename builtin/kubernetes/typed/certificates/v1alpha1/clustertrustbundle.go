@@ -58,7 +58,9 @@ func newClusterTrustBundles(c *CertificatesV1alpha1Client) *clusterTrustBundles 
 	return &clusterTrustBundles{
 		gentype.NewClientWithListAndApply[*certificatesv1alpha1.ClusterTrustBundle, *certificatesv1alpha1.ClusterTrustBundleList, *applyconfigurationscertificatesv1alpha1.ClusterTrustBundleApplyConfiguration](
 			"clustertrustbundles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *certificatesv1alpha1.ClusterTrustBundle { return &certificatesv1alpha1.ClusterTrustBundle{} },
+			func() *certificatesv1alpha1.ClusterTrustBundle {
+				return &certificatesv1alpha1.ClusterTrustBundle{}
+			},
 			func() *certificatesv1alpha1.ClusterTrustBundleList {
 				return &certificatesv1alpha1.ClusterTrustBundleList{}
 			},

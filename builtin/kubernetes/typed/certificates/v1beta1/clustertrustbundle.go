@@ -58,7 +58,9 @@ func newClusterTrustBundles(c *CertificatesV1beta1Client) *clusterTrustBundles {
 	return &clusterTrustBundles{
 		gentype.NewClientWithListAndApply[*certificatesv1beta1.ClusterTrustBundle, *certificatesv1beta1.ClusterTrustBundleList, *applyconfigurationscertificatesv1beta1.ClusterTrustBundleApplyConfiguration](
 			"clustertrustbundles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *certificatesv1beta1.ClusterTrustBundle { return &certificatesv1beta1.ClusterTrustBundle{} },
+			func() *certificatesv1beta1.ClusterTrustBundle {
+				return &certificatesv1beta1.ClusterTrustBundle{}
+			},
 			func() *certificatesv1beta1.ClusterTrustBundleList {
 				return &certificatesv1beta1.ClusterTrustBundleList{}
 			},

@@ -62,7 +62,9 @@ func newPodCertificateRequests(c *CertificatesV1beta1Client, namespace string) *
 	return &podCertificateRequests{
 		gentype.NewClientWithListAndApply[*certificatesv1beta1.PodCertificateRequest, *certificatesv1beta1.PodCertificateRequestList, *applyconfigurationscertificatesv1beta1.PodCertificateRequestApplyConfiguration](
 			"podcertificaterequests", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *certificatesv1beta1.PodCertificateRequest { return &certificatesv1beta1.PodCertificateRequest{} },
+			func() *certificatesv1beta1.PodCertificateRequest {
+				return &certificatesv1beta1.PodCertificateRequest{}
+			},
 			func() *certificatesv1beta1.PodCertificateRequestList {
 				return &certificatesv1beta1.PodCertificateRequestList{}
 			},

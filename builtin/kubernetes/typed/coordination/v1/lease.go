@@ -58,8 +58,12 @@ func newLeases(c *CoordinationV1Client, namespace string) *leases {
 	return &leases{
 		gentype.NewClientWithListAndApply[*coordinationv1.Lease, *coordinationv1.LeaseList, *applyconfigurationscoordinationv1.LeaseApplyConfiguration](
 			"leases", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *coordinationv1.Lease { return &coordinationv1.Lease{} },
-			func() *coordinationv1.LeaseList { return &coordinationv1.LeaseList{} },
+			func() *coordinationv1.Lease {
+				return &coordinationv1.Lease{}
+			},
+			func() *coordinationv1.LeaseList {
+				return &coordinationv1.LeaseList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newLeaseCandidates(c *CoordinationV1alpha2Client, namespace string) *leaseC
 	return &leaseCandidates{
 		gentype.NewClientWithListAndApply[*coordinationv1alpha2.LeaseCandidate, *coordinationv1alpha2.LeaseCandidateList, *applyconfigurationscoordinationv1alpha2.LeaseCandidateApplyConfiguration](
 			"leasecandidates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *coordinationv1alpha2.LeaseCandidate { return &coordinationv1alpha2.LeaseCandidate{} },
-			func() *coordinationv1alpha2.LeaseCandidateList { return &coordinationv1alpha2.LeaseCandidateList{} },
+			func() *coordinationv1alpha2.LeaseCandidate {
+				return &coordinationv1alpha2.LeaseCandidate{}
+			},
+			func() *coordinationv1alpha2.LeaseCandidateList {
+				return &coordinationv1alpha2.LeaseCandidateList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newLeases(c *CoordinationV1beta1Client, namespace string) *leases {
 	return &leases{
 		gentype.NewClientWithListAndApply[*coordinationv1beta1.Lease, *coordinationv1beta1.LeaseList, *applyconfigurationscoordinationv1beta1.LeaseApplyConfiguration](
 			"leases", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *coordinationv1beta1.Lease { return &coordinationv1beta1.Lease{} },
-			func() *coordinationv1beta1.LeaseList { return &coordinationv1beta1.LeaseList{} },
+			func() *coordinationv1beta1.Lease {
+				return &coordinationv1beta1.Lease{}
+			},
+			func() *coordinationv1beta1.LeaseList {
+				return &coordinationv1beta1.LeaseList{}
+			},
 		),
 	}
 }

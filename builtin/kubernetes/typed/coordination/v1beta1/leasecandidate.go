@@ -58,8 +58,12 @@ func newLeaseCandidates(c *CoordinationV1beta1Client, namespace string) *leaseCa
 	return &leaseCandidates{
 		gentype.NewClientWithListAndApply[*coordinationv1beta1.LeaseCandidate, *coordinationv1beta1.LeaseCandidateList, *applyconfigurationscoordinationv1beta1.LeaseCandidateApplyConfiguration](
 			"leasecandidates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *coordinationv1beta1.LeaseCandidate { return &coordinationv1beta1.LeaseCandidate{} },
-			func() *coordinationv1beta1.LeaseCandidateList { return &coordinationv1beta1.LeaseCandidateList{} },
+			func() *coordinationv1beta1.LeaseCandidate {
+				return &coordinationv1beta1.LeaseCandidate{}
+			},
+			func() *coordinationv1beta1.LeaseCandidateList {
+				return &coordinationv1beta1.LeaseCandidateList{}
+			},
 		),
 	}
 }

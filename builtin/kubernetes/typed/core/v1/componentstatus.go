@@ -58,8 +58,12 @@ func newComponentStatuses(c *CoreV1Client) *componentStatuses {
 	return &componentStatuses{
 		gentype.NewClientWithListAndApply[*corev1.ComponentStatus, *corev1.ComponentStatusList, *applyconfigurationscorev1.ComponentStatusApplyConfiguration](
 			"componentstatuses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *corev1.ComponentStatus { return &corev1.ComponentStatus{} },
-			func() *corev1.ComponentStatusList { return &corev1.ComponentStatusList{} },
+			func() *corev1.ComponentStatus {
+				return &corev1.ComponentStatus{}
+			},
+			func() *corev1.ComponentStatusList {
+				return &corev1.ComponentStatusList{}
+			},
 		),
 	}
 }

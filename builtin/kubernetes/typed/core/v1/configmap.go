@@ -58,8 +58,12 @@ func newConfigMaps(c *CoreV1Client, namespace string) *configMaps {
 	return &configMaps{
 		gentype.NewClientWithListAndApply[*corev1.ConfigMap, *corev1.ConfigMapList, *applyconfigurationscorev1.ConfigMapApplyConfiguration](
 			"configmaps", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.ConfigMap { return &corev1.ConfigMap{} },
-			func() *corev1.ConfigMapList { return &corev1.ConfigMapList{} },
+			func() *corev1.ConfigMap {
+				return &corev1.ConfigMap{}
+			},
+			func() *corev1.ConfigMapList {
+				return &corev1.ConfigMapList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newEndpoints(c *CoreV1Client, namespace string) *endpoints {
 	return &endpoints{
 		gentype.NewClientWithListAndApply[*corev1.Endpoints, *corev1.EndpointsList, *applyconfigurationscorev1.EndpointsApplyConfiguration](
 			"endpoints", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.Endpoints { return &corev1.Endpoints{} },
-			func() *corev1.EndpointsList { return &corev1.EndpointsList{} },
+			func() *corev1.Endpoints {
+				return &corev1.Endpoints{}
+			},
+			func() *corev1.EndpointsList {
+				return &corev1.EndpointsList{}
+			},
 		),
 	}
 }

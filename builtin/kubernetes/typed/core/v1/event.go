@@ -58,8 +58,12 @@ func newEvents(c *CoreV1Client, namespace string) *events {
 	return &events{
 		gentype.NewClientWithListAndApply[*corev1.Event, *corev1.EventList, *applyconfigurationscorev1.EventApplyConfiguration](
 			"events", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.Event { return &corev1.Event{} },
-			func() *corev1.EventList { return &corev1.EventList{} },
+			func() *corev1.Event {
+				return &corev1.Event{}
+			},
+			func() *corev1.EventList {
+				return &corev1.EventList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newLimitRanges(c *CoreV1Client, namespace string) *limitRanges {
 	return &limitRanges{
 		gentype.NewClientWithListAndApply[*corev1.LimitRange, *corev1.LimitRangeList, *applyconfigurationscorev1.LimitRangeApplyConfiguration](
 			"limitranges", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.LimitRange { return &corev1.LimitRange{} },
-			func() *corev1.LimitRangeList { return &corev1.LimitRangeList{} },
+			func() *corev1.LimitRange {
+				return &corev1.LimitRange{}
+			},
+			func() *corev1.LimitRangeList {
+				return &corev1.LimitRangeList{}
+			},
 		),
 	}
 }

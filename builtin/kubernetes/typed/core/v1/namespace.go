@@ -61,8 +61,12 @@ func newNamespaces(c *CoreV1Client) *namespaces {
 	return &namespaces{
 		gentype.NewClientWithListAndApply[*corev1.Namespace, *corev1.NamespaceList, *applyconfigurationscorev1.NamespaceApplyConfiguration](
 			"namespaces", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *corev1.Namespace { return &corev1.Namespace{} },
-			func() *corev1.NamespaceList { return &corev1.NamespaceList{} },
+			func() *corev1.Namespace {
+				return &corev1.Namespace{}
+			},
+			func() *corev1.NamespaceList {
+				return &corev1.NamespaceList{}
+			},
 		),
 	}
 }

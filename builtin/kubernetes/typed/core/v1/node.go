@@ -62,8 +62,12 @@ func newNodes(c *CoreV1Client) *nodes {
 	return &nodes{
 		gentype.NewClientWithListAndApply[*corev1.Node, *corev1.NodeList, *applyconfigurationscorev1.NodeApplyConfiguration](
 			"nodes", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *corev1.Node { return &corev1.Node{} },
-			func() *corev1.NodeList { return &corev1.NodeList{} },
+			func() *corev1.Node {
+				return &corev1.Node{}
+			},
+			func() *corev1.NodeList {
+				return &corev1.NodeList{}
+			},
 		),
 	}
 }

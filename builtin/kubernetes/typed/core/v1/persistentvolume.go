@@ -62,8 +62,12 @@ func newPersistentVolumes(c *CoreV1Client) *persistentVolumes {
 	return &persistentVolumes{
 		gentype.NewClientWithListAndApply[*corev1.PersistentVolume, *corev1.PersistentVolumeList, *applyconfigurationscorev1.PersistentVolumeApplyConfiguration](
 			"persistentvolumes", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *corev1.PersistentVolume { return &corev1.PersistentVolume{} },
-			func() *corev1.PersistentVolumeList { return &corev1.PersistentVolumeList{} },
+			func() *corev1.PersistentVolume {
+				return &corev1.PersistentVolume{}
+			},
+			func() *corev1.PersistentVolumeList {
+				return &corev1.PersistentVolumeList{}
+			},
 		),
 	}
 }

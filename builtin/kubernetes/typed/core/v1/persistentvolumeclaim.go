@@ -62,8 +62,12 @@ func newPersistentVolumeClaims(c *CoreV1Client, namespace string) *persistentVol
 	return &persistentVolumeClaims{
 		gentype.NewClientWithListAndApply[*corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaimList, *applyconfigurationscorev1.PersistentVolumeClaimApplyConfiguration](
 			"persistentvolumeclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.PersistentVolumeClaim { return &corev1.PersistentVolumeClaim{} },
-			func() *corev1.PersistentVolumeClaimList { return &corev1.PersistentVolumeClaimList{} },
+			func() *corev1.PersistentVolumeClaim {
+				return &corev1.PersistentVolumeClaim{}
+			},
+			func() *corev1.PersistentVolumeClaimList {
+				return &corev1.PersistentVolumeClaimList{}
+			},
 		),
 	}
 }

@@ -64,8 +64,12 @@ func newPods(c *CoreV1Client, namespace string) *pods {
 	return &pods{
 		gentype.NewClientWithListAndApply[*corev1.Pod, *corev1.PodList, *applyconfigurationscorev1.PodApplyConfiguration](
 			"pods", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.Pod { return &corev1.Pod{} },
-			func() *corev1.PodList { return &corev1.PodList{} },
+			func() *corev1.Pod {
+				return &corev1.Pod{}
+			},
+			func() *corev1.PodList {
+				return &corev1.PodList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newPodTemplates(c *CoreV1Client, namespace string) *podTemplates {
 	return &podTemplates{
 		gentype.NewClientWithListAndApply[*corev1.PodTemplate, *corev1.PodTemplateList, *applyconfigurationscorev1.PodTemplateApplyConfiguration](
 			"podtemplates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.PodTemplate { return &corev1.PodTemplate{} },
-			func() *corev1.PodTemplateList { return &corev1.PodTemplateList{} },
+			func() *corev1.PodTemplate {
+				return &corev1.PodTemplate{}
+			},
+			func() *corev1.PodTemplateList {
+				return &corev1.PodTemplateList{}
+			},
 		),
 	}
 }

@@ -65,8 +65,12 @@ func newReplicationControllers(c *CoreV1Client, namespace string) *replicationCo
 	return &replicationControllers{
 		gentype.NewClientWithListAndApply[*corev1.ReplicationController, *corev1.ReplicationControllerList, *applyconfigurationscorev1.ReplicationControllerApplyConfiguration](
 			"replicationcontrollers", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.ReplicationController { return &corev1.ReplicationController{} },
-			func() *corev1.ReplicationControllerList { return &corev1.ReplicationControllerList{} },
+			func() *corev1.ReplicationController {
+				return &corev1.ReplicationController{}
+			},
+			func() *corev1.ReplicationControllerList {
+				return &corev1.ReplicationControllerList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newResourceQuotas(c *CoreV1Client, namespace string) *resourceQuotas {
 	return &resourceQuotas{
 		gentype.NewClientWithListAndApply[*corev1.ResourceQuota, *corev1.ResourceQuotaList, *applyconfigurationscorev1.ResourceQuotaApplyConfiguration](
 			"resourcequotas", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.ResourceQuota { return &corev1.ResourceQuota{} },
-			func() *corev1.ResourceQuotaList { return &corev1.ResourceQuotaList{} },
+			func() *corev1.ResourceQuota {
+				return &corev1.ResourceQuota{}
+			},
+			func() *corev1.ResourceQuotaList {
+				return &corev1.ResourceQuotaList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newSecrets(c *CoreV1Client, namespace string) *secrets {
 	return &secrets{
 		gentype.NewClientWithListAndApply[*corev1.Secret, *corev1.SecretList, *applyconfigurationscorev1.SecretApplyConfiguration](
 			"secrets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.Secret { return &corev1.Secret{} },
-			func() *corev1.SecretList { return &corev1.SecretList{} },
+			func() *corev1.Secret {
+				return &corev1.Secret{}
+			},
+			func() *corev1.SecretList {
+				return &corev1.SecretList{}
+			},
 		),
 	}
 }

@@ -61,8 +61,12 @@ func newServices(c *CoreV1Client, namespace string) *services {
 	return &services{
 		gentype.NewClientWithListAndApply[*corev1.Service, *corev1.ServiceList, *applyconfigurationscorev1.ServiceApplyConfiguration](
 			"services", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.Service { return &corev1.Service{} },
-			func() *corev1.ServiceList { return &corev1.ServiceList{} },
+			func() *corev1.Service {
+				return &corev1.Service{}
+			},
+			func() *corev1.ServiceList {
+				return &corev1.ServiceList{}
+			},
 		),
 	}
 }

@@ -60,8 +60,12 @@ func newServiceAccounts(c *CoreV1Client, namespace string) *serviceAccounts {
 	return &serviceAccounts{
 		gentype.NewClientWithListAndApply[*corev1.ServiceAccount, *corev1.ServiceAccountList, *applyconfigurationscorev1.ServiceAccountApplyConfiguration](
 			"serviceaccounts", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *corev1.ServiceAccount { return &corev1.ServiceAccount{} },
-			func() *corev1.ServiceAccountList { return &corev1.ServiceAccountList{} },
+			func() *corev1.ServiceAccount {
+				return &corev1.ServiceAccount{}
+			},
+			func() *corev1.ServiceAccountList {
+				return &corev1.ServiceAccountList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newEndpointSlices(c *DiscoveryV1Client, namespace string) *endpointSlices {
 	return &endpointSlices{
 		gentype.NewClientWithListAndApply[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList, *applyconfigurationsdiscoveryv1.EndpointSliceApplyConfiguration](
 			"endpointslices", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *discoveryv1.EndpointSlice { return &discoveryv1.EndpointSlice{} },
-			func() *discoveryv1.EndpointSliceList { return &discoveryv1.EndpointSliceList{} },
+			func() *discoveryv1.EndpointSlice {
+				return &discoveryv1.EndpointSlice{}
+			},
+			func() *discoveryv1.EndpointSliceList {
+				return &discoveryv1.EndpointSliceList{}
+			},
 		),
 	}
 }

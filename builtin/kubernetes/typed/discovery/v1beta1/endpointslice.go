@@ -58,8 +58,12 @@ func newEndpointSlices(c *DiscoveryV1beta1Client, namespace string) *endpointSli
 	return &endpointSlices{
 		gentype.NewClientWithListAndApply[*discoveryv1beta1.EndpointSlice, *discoveryv1beta1.EndpointSliceList, *applyconfigurationsdiscoveryv1beta1.EndpointSliceApplyConfiguration](
 			"endpointslices", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *discoveryv1beta1.EndpointSlice { return &discoveryv1beta1.EndpointSlice{} },
-			func() *discoveryv1beta1.EndpointSliceList { return &discoveryv1beta1.EndpointSliceList{} },
+			func() *discoveryv1beta1.EndpointSlice {
+				return &discoveryv1beta1.EndpointSlice{}
+			},
+			func() *discoveryv1beta1.EndpointSliceList {
+				return &discoveryv1beta1.EndpointSliceList{}
+			},
 		),
 	}
 }

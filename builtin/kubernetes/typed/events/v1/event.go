@@ -58,8 +58,12 @@ func newEvents(c *EventsV1Client, namespace string) *events {
 	return &events{
 		gentype.NewClientWithListAndApply[*eventsv1.Event, *eventsv1.EventList, *applyconfigurationseventsv1.EventApplyConfiguration](
 			"events", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *eventsv1.Event { return &eventsv1.Event{} },
-			func() *eventsv1.EventList { return &eventsv1.EventList{} },
+			func() *eventsv1.Event {
+				return &eventsv1.Event{}
+			},
+			func() *eventsv1.EventList {
+				return &eventsv1.EventList{}
+			},
 		),
 	}
 }

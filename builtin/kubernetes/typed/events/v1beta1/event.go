@@ -58,8 +58,12 @@ func newEvents(c *EventsV1beta1Client, namespace string) *events {
 	return &events{
 		gentype.NewClientWithListAndApply[*eventsv1beta1.Event, *eventsv1beta1.EventList, *applyconfigurationseventsv1beta1.EventApplyConfiguration](
 			"events", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *eventsv1beta1.Event { return &eventsv1beta1.Event{} },
-			func() *eventsv1beta1.EventList { return &eventsv1beta1.EventList{} },
+			func() *eventsv1beta1.Event {
+				return &eventsv1beta1.Event{}
+			},
+			func() *eventsv1beta1.EventList {
+				return &eventsv1beta1.EventList{}
+			},
 		),
 	}
 }

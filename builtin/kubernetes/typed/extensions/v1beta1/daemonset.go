@@ -62,8 +62,12 @@ func newDaemonSets(c *ExtensionsV1beta1Client, namespace string) *daemonSets {
 	return &daemonSets{
 		gentype.NewClientWithListAndApply[*extensionsv1beta1.DaemonSet, *extensionsv1beta1.DaemonSetList, *applyconfigurationsextensionsv1beta1.DaemonSetApplyConfiguration](
 			"daemonsets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *extensionsv1beta1.DaemonSet { return &extensionsv1beta1.DaemonSet{} },
-			func() *extensionsv1beta1.DaemonSetList { return &extensionsv1beta1.DaemonSetList{} },
+			func() *extensionsv1beta1.DaemonSet {
+				return &extensionsv1beta1.DaemonSet{}
+			},
+			func() *extensionsv1beta1.DaemonSetList {
+				return &extensionsv1beta1.DaemonSetList{}
+			},
 		),
 	}
 }

@@ -67,8 +67,12 @@ func newDeployments(c *ExtensionsV1beta1Client, namespace string) *deployments {
 	return &deployments{
 		gentype.NewClientWithListAndApply[*extensionsv1beta1.Deployment, *extensionsv1beta1.DeploymentList, *applyconfigurationsextensionsv1beta1.DeploymentApplyConfiguration](
 			"deployments", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *extensionsv1beta1.Deployment { return &extensionsv1beta1.Deployment{} },
-			func() *extensionsv1beta1.DeploymentList { return &extensionsv1beta1.DeploymentList{} },
+			func() *extensionsv1beta1.Deployment {
+				return &extensionsv1beta1.Deployment{}
+			},
+			func() *extensionsv1beta1.DeploymentList {
+				return &extensionsv1beta1.DeploymentList{}
+			},
 		),
 	}
 }

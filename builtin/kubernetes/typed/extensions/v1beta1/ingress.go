@@ -62,8 +62,12 @@ func newIngresses(c *ExtensionsV1beta1Client, namespace string) *ingresses {
 	return &ingresses{
 		gentype.NewClientWithListAndApply[*extensionsv1beta1.Ingress, *extensionsv1beta1.IngressList, *applyconfigurationsextensionsv1beta1.IngressApplyConfiguration](
 			"ingresses", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *extensionsv1beta1.Ingress { return &extensionsv1beta1.Ingress{} },
-			func() *extensionsv1beta1.IngressList { return &extensionsv1beta1.IngressList{} },
+			func() *extensionsv1beta1.Ingress {
+				return &extensionsv1beta1.Ingress{}
+			},
+			func() *extensionsv1beta1.IngressList {
+				return &extensionsv1beta1.IngressList{}
+			},
 		),
 	}
 }

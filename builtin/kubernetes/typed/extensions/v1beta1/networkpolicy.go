@@ -58,8 +58,12 @@ func newNetworkPolicies(c *ExtensionsV1beta1Client, namespace string) *networkPo
 	return &networkPolicies{
 		gentype.NewClientWithListAndApply[*extensionsv1beta1.NetworkPolicy, *extensionsv1beta1.NetworkPolicyList, *applyconfigurationsextensionsv1beta1.NetworkPolicyApplyConfiguration](
 			"networkpolicies", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *extensionsv1beta1.NetworkPolicy { return &extensionsv1beta1.NetworkPolicy{} },
-			func() *extensionsv1beta1.NetworkPolicyList { return &extensionsv1beta1.NetworkPolicyList{} },
+			func() *extensionsv1beta1.NetworkPolicy {
+				return &extensionsv1beta1.NetworkPolicy{}
+			},
+			func() *extensionsv1beta1.NetworkPolicyList {
+				return &extensionsv1beta1.NetworkPolicyList{}
+			},
 		),
 	}
 }

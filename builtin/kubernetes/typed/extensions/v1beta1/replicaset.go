@@ -67,8 +67,12 @@ func newReplicaSets(c *ExtensionsV1beta1Client, namespace string) *replicaSets {
 	return &replicaSets{
 		gentype.NewClientWithListAndApply[*extensionsv1beta1.ReplicaSet, *extensionsv1beta1.ReplicaSetList, *applyconfigurationsextensionsv1beta1.ReplicaSetApplyConfiguration](
 			"replicasets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *extensionsv1beta1.ReplicaSet { return &extensionsv1beta1.ReplicaSet{} },
-			func() *extensionsv1beta1.ReplicaSetList { return &extensionsv1beta1.ReplicaSetList{} },
+			func() *extensionsv1beta1.ReplicaSet {
+				return &extensionsv1beta1.ReplicaSet{}
+			},
+			func() *extensionsv1beta1.ReplicaSetList {
+				return &extensionsv1beta1.ReplicaSetList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newFlowSchemas(c *FlowcontrolV1Client) *flowSchemas {
 	return &flowSchemas{
 		gentype.NewClientWithListAndApply[*flowcontrolv1.FlowSchema, *flowcontrolv1.FlowSchemaList, *applyconfigurationsflowcontrolv1.FlowSchemaApplyConfiguration](
 			"flowschemas", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *flowcontrolv1.FlowSchema { return &flowcontrolv1.FlowSchema{} },
-			func() *flowcontrolv1.FlowSchemaList { return &flowcontrolv1.FlowSchemaList{} },
+			func() *flowcontrolv1.FlowSchema {
+				return &flowcontrolv1.FlowSchema{}
+			},
+			func() *flowcontrolv1.FlowSchemaList {
+				return &flowcontrolv1.FlowSchemaList{}
+			},
 		),
 	}
 }

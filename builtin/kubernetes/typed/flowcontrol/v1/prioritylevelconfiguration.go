@@ -62,7 +62,9 @@ func newPriorityLevelConfigurations(c *FlowcontrolV1Client) *priorityLevelConfig
 	return &priorityLevelConfigurations{
 		gentype.NewClientWithListAndApply[*flowcontrolv1.PriorityLevelConfiguration, *flowcontrolv1.PriorityLevelConfigurationList, *applyconfigurationsflowcontrolv1.PriorityLevelConfigurationApplyConfiguration](
 			"prioritylevelconfigurations", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *flowcontrolv1.PriorityLevelConfiguration { return &flowcontrolv1.PriorityLevelConfiguration{} },
+			func() *flowcontrolv1.PriorityLevelConfiguration {
+				return &flowcontrolv1.PriorityLevelConfiguration{}
+			},
 			func() *flowcontrolv1.PriorityLevelConfigurationList {
 				return &flowcontrolv1.PriorityLevelConfigurationList{}
 			},

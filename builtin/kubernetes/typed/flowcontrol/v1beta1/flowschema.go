@@ -62,8 +62,12 @@ func newFlowSchemas(c *FlowcontrolV1beta1Client) *flowSchemas {
 	return &flowSchemas{
 		gentype.NewClientWithListAndApply[*flowcontrolv1beta1.FlowSchema, *flowcontrolv1beta1.FlowSchemaList, *applyconfigurationsflowcontrolv1beta1.FlowSchemaApplyConfiguration](
 			"flowschemas", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *flowcontrolv1beta1.FlowSchema { return &flowcontrolv1beta1.FlowSchema{} },
-			func() *flowcontrolv1beta1.FlowSchemaList { return &flowcontrolv1beta1.FlowSchemaList{} },
+			func() *flowcontrolv1beta1.FlowSchema {
+				return &flowcontrolv1beta1.FlowSchema{}
+			},
+			func() *flowcontrolv1beta1.FlowSchemaList {
+				return &flowcontrolv1beta1.FlowSchemaList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newFlowSchemas(c *FlowcontrolV1beta2Client) *flowSchemas {
 	return &flowSchemas{
 		gentype.NewClientWithListAndApply[*flowcontrolv1beta2.FlowSchema, *flowcontrolv1beta2.FlowSchemaList, *applyconfigurationsflowcontrolv1beta2.FlowSchemaApplyConfiguration](
 			"flowschemas", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *flowcontrolv1beta2.FlowSchema { return &flowcontrolv1beta2.FlowSchema{} },
-			func() *flowcontrolv1beta2.FlowSchemaList { return &flowcontrolv1beta2.FlowSchemaList{} },
+			func() *flowcontrolv1beta2.FlowSchema {
+				return &flowcontrolv1beta2.FlowSchema{}
+			},
+			func() *flowcontrolv1beta2.FlowSchemaList {
+				return &flowcontrolv1beta2.FlowSchemaList{}
+			},
 		),
 	}
 }

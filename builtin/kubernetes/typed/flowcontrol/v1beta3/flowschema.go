@@ -62,8 +62,12 @@ func newFlowSchemas(c *FlowcontrolV1beta3Client) *flowSchemas {
 	return &flowSchemas{
 		gentype.NewClientWithListAndApply[*flowcontrolv1beta3.FlowSchema, *flowcontrolv1beta3.FlowSchemaList, *applyconfigurationsflowcontrolv1beta3.FlowSchemaApplyConfiguration](
 			"flowschemas", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *flowcontrolv1beta3.FlowSchema { return &flowcontrolv1beta3.FlowSchema{} },
-			func() *flowcontrolv1beta3.FlowSchemaList { return &flowcontrolv1beta3.FlowSchemaList{} },
+			func() *flowcontrolv1beta3.FlowSchema {
+				return &flowcontrolv1beta3.FlowSchema{}
+			},
+			func() *flowcontrolv1beta3.FlowSchemaList {
+				return &flowcontrolv1beta3.FlowSchemaList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newEvictions(c *LifecycleV1alpha1Client, namespace string) *evictions {
 	return &evictions{
 		gentype.NewClientWithListAndApply[*lifecyclev1alpha1.Eviction, *lifecyclev1alpha1.EvictionList, *applyconfigurationslifecyclev1alpha1.EvictionApplyConfiguration](
 			"evictions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *lifecyclev1alpha1.Eviction { return &lifecyclev1alpha1.Eviction{} },
-			func() *lifecyclev1alpha1.EvictionList { return &lifecyclev1alpha1.EvictionList{} },
+			func() *lifecyclev1alpha1.Eviction {
+				return &lifecyclev1alpha1.Eviction{}
+			},
+			func() *lifecyclev1alpha1.EvictionList {
+				return &lifecyclev1alpha1.EvictionList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newEvictionRequests(c *LifecycleV1alpha1Client, namespace string) *eviction
 	return &evictionRequests{
 		gentype.NewClientWithListAndApply[*lifecyclev1alpha1.EvictionRequest, *lifecyclev1alpha1.EvictionRequestList, *applyconfigurationslifecyclev1alpha1.EvictionRequestApplyConfiguration](
 			"evictionrequests", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *lifecyclev1alpha1.EvictionRequest { return &lifecyclev1alpha1.EvictionRequest{} },
-			func() *lifecyclev1alpha1.EvictionRequestList { return &lifecyclev1alpha1.EvictionRequestList{} },
+			func() *lifecyclev1alpha1.EvictionRequest {
+				return &lifecyclev1alpha1.EvictionRequest{}
+			},
+			func() *lifecyclev1alpha1.EvictionRequestList {
+				return &lifecyclev1alpha1.EvictionRequestList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newIngresses(c *NetworkingV1Client, namespace string) *ingresses {
 	return &ingresses{
 		gentype.NewClientWithListAndApply[*networkingv1.Ingress, *networkingv1.IngressList, *applyconfigurationsnetworkingv1.IngressApplyConfiguration](
 			"ingresses", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *networkingv1.Ingress { return &networkingv1.Ingress{} },
-			func() *networkingv1.IngressList { return &networkingv1.IngressList{} },
+			func() *networkingv1.Ingress {
+				return &networkingv1.Ingress{}
+			},
+			func() *networkingv1.IngressList {
+				return &networkingv1.IngressList{}
+			},
 		),
 	}
 }

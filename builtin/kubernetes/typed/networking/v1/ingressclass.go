@@ -58,8 +58,12 @@ func newIngressClasses(c *NetworkingV1Client) *ingressClasses {
 	return &ingressClasses{
 		gentype.NewClientWithListAndApply[*networkingv1.IngressClass, *networkingv1.IngressClassList, *applyconfigurationsnetworkingv1.IngressClassApplyConfiguration](
 			"ingressclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1.IngressClass { return &networkingv1.IngressClass{} },
-			func() *networkingv1.IngressClassList { return &networkingv1.IngressClassList{} },
+			func() *networkingv1.IngressClass {
+				return &networkingv1.IngressClass{}
+			},
+			func() *networkingv1.IngressClassList {
+				return &networkingv1.IngressClassList{}
+			},
 		),
 	}
 }

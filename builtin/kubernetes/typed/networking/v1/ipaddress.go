@@ -58,8 +58,12 @@ func newIPAddresses(c *NetworkingV1Client) *iPAddresses {
 	return &iPAddresses{
 		gentype.NewClientWithListAndApply[*networkingv1.IPAddress, *networkingv1.IPAddressList, *applyconfigurationsnetworkingv1.IPAddressApplyConfiguration](
 			"ipaddresses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1.IPAddress { return &networkingv1.IPAddress{} },
-			func() *networkingv1.IPAddressList { return &networkingv1.IPAddressList{} },
+			func() *networkingv1.IPAddress {
+				return &networkingv1.IPAddress{}
+			},
+			func() *networkingv1.IPAddressList {
+				return &networkingv1.IPAddressList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newNetworkPolicies(c *NetworkingV1Client, namespace string) *networkPolicie
 	return &networkPolicies{
 		gentype.NewClientWithListAndApply[*networkingv1.NetworkPolicy, *networkingv1.NetworkPolicyList, *applyconfigurationsnetworkingv1.NetworkPolicyApplyConfiguration](
 			"networkpolicies", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *networkingv1.NetworkPolicy { return &networkingv1.NetworkPolicy{} },
-			func() *networkingv1.NetworkPolicyList { return &networkingv1.NetworkPolicyList{} },
+			func() *networkingv1.NetworkPolicy {
+				return &networkingv1.NetworkPolicy{}
+			},
+			func() *networkingv1.NetworkPolicyList {
+				return &networkingv1.NetworkPolicyList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newServiceCIDRs(c *NetworkingV1Client) *serviceCIDRs {
 	return &serviceCIDRs{
 		gentype.NewClientWithListAndApply[*networkingv1.ServiceCIDR, *networkingv1.ServiceCIDRList, *applyconfigurationsnetworkingv1.ServiceCIDRApplyConfiguration](
 			"servicecidrs", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1.ServiceCIDR { return &networkingv1.ServiceCIDR{} },
-			func() *networkingv1.ServiceCIDRList { return &networkingv1.ServiceCIDRList{} },
+			func() *networkingv1.ServiceCIDR {
+				return &networkingv1.ServiceCIDR{}
+			},
+			func() *networkingv1.ServiceCIDRList {
+				return &networkingv1.ServiceCIDRList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newIngresses(c *NetworkingV1beta1Client, namespace string) *ingresses {
 	return &ingresses{
 		gentype.NewClientWithListAndApply[*networkingv1beta1.Ingress, *networkingv1beta1.IngressList, *applyconfigurationsnetworkingv1beta1.IngressApplyConfiguration](
 			"ingresses", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *networkingv1beta1.Ingress { return &networkingv1beta1.Ingress{} },
-			func() *networkingv1beta1.IngressList { return &networkingv1beta1.IngressList{} },
+			func() *networkingv1beta1.Ingress {
+				return &networkingv1beta1.Ingress{}
+			},
+			func() *networkingv1beta1.IngressList {
+				return &networkingv1beta1.IngressList{}
+			},
 		),
 	}
 }

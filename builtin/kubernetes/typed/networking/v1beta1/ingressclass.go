@@ -58,8 +58,12 @@ func newIngressClasses(c *NetworkingV1beta1Client) *ingressClasses {
 	return &ingressClasses{
 		gentype.NewClientWithListAndApply[*networkingv1beta1.IngressClass, *networkingv1beta1.IngressClassList, *applyconfigurationsnetworkingv1beta1.IngressClassApplyConfiguration](
 			"ingressclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1beta1.IngressClass { return &networkingv1beta1.IngressClass{} },
-			func() *networkingv1beta1.IngressClassList { return &networkingv1beta1.IngressClassList{} },
+			func() *networkingv1beta1.IngressClass {
+				return &networkingv1beta1.IngressClass{}
+			},
+			func() *networkingv1beta1.IngressClassList {
+				return &networkingv1beta1.IngressClassList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newIPAddresses(c *NetworkingV1beta1Client) *iPAddresses {
 	return &iPAddresses{
 		gentype.NewClientWithListAndApply[*networkingv1beta1.IPAddress, *networkingv1beta1.IPAddressList, *applyconfigurationsnetworkingv1beta1.IPAddressApplyConfiguration](
 			"ipaddresses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1beta1.IPAddress { return &networkingv1beta1.IPAddress{} },
-			func() *networkingv1beta1.IPAddressList { return &networkingv1beta1.IPAddressList{} },
+			func() *networkingv1beta1.IPAddress {
+				return &networkingv1beta1.IPAddress{}
+			},
+			func() *networkingv1beta1.IPAddressList {
+				return &networkingv1beta1.IPAddressList{}
+			},
 		),
 	}
 }

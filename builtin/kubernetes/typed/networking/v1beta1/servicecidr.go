@@ -62,8 +62,12 @@ func newServiceCIDRs(c *NetworkingV1beta1Client) *serviceCIDRs {
 	return &serviceCIDRs{
 		gentype.NewClientWithListAndApply[*networkingv1beta1.ServiceCIDR, *networkingv1beta1.ServiceCIDRList, *applyconfigurationsnetworkingv1beta1.ServiceCIDRApplyConfiguration](
 			"servicecidrs", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *networkingv1beta1.ServiceCIDR { return &networkingv1beta1.ServiceCIDR{} },
-			func() *networkingv1beta1.ServiceCIDRList { return &networkingv1beta1.ServiceCIDRList{} },
+			func() *networkingv1beta1.ServiceCIDR {
+				return &networkingv1beta1.ServiceCIDR{}
+			},
+			func() *networkingv1beta1.ServiceCIDRList {
+				return &networkingv1beta1.ServiceCIDRList{}
+			},
 		),
 	}
 }

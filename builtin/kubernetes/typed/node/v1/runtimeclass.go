@@ -58,8 +58,12 @@ func newRuntimeClasses(c *NodeV1Client) *runtimeClasses {
 	return &runtimeClasses{
 		gentype.NewClientWithListAndApply[*nodev1.RuntimeClass, *nodev1.RuntimeClassList, *applyconfigurationsnodev1.RuntimeClassApplyConfiguration](
 			"runtimeclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *nodev1.RuntimeClass { return &nodev1.RuntimeClass{} },
-			func() *nodev1.RuntimeClassList { return &nodev1.RuntimeClassList{} },
+			func() *nodev1.RuntimeClass {
+				return &nodev1.RuntimeClass{}
+			},
+			func() *nodev1.RuntimeClassList {
+				return &nodev1.RuntimeClassList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRuntimeClasses(c *NodeV1alpha1Client) *runtimeClasses {
 	return &runtimeClasses{
 		gentype.NewClientWithListAndApply[*nodev1alpha1.RuntimeClass, *nodev1alpha1.RuntimeClassList, *applyconfigurationsnodev1alpha1.RuntimeClassApplyConfiguration](
 			"runtimeclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *nodev1alpha1.RuntimeClass { return &nodev1alpha1.RuntimeClass{} },
-			func() *nodev1alpha1.RuntimeClassList { return &nodev1alpha1.RuntimeClassList{} },
+			func() *nodev1alpha1.RuntimeClass {
+				return &nodev1alpha1.RuntimeClass{}
+			},
+			func() *nodev1alpha1.RuntimeClassList {
+				return &nodev1alpha1.RuntimeClassList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRuntimeClasses(c *NodeV1beta1Client) *runtimeClasses {
 	return &runtimeClasses{
 		gentype.NewClientWithListAndApply[*nodev1beta1.RuntimeClass, *nodev1beta1.RuntimeClassList, *applyconfigurationsnodev1beta1.RuntimeClassApplyConfiguration](
 			"runtimeclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *nodev1beta1.RuntimeClass { return &nodev1beta1.RuntimeClass{} },
-			func() *nodev1beta1.RuntimeClassList { return &nodev1beta1.RuntimeClassList{} },
+			func() *nodev1beta1.RuntimeClass {
+				return &nodev1beta1.RuntimeClass{}
+			},
+			func() *nodev1beta1.RuntimeClassList {
+				return &nodev1beta1.RuntimeClassList{}
+			},
 		),
 	}
 }

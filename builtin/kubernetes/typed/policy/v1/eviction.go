@@ -44,7 +44,9 @@ func newEvictions(c *PolicyV1Client, namespace string) *evictions {
 	return &evictions{
 		gentype.NewClient[*policyv1.Eviction](
 			"evictions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *policyv1.Eviction { return &policyv1.Eviction{} },
+			func() *policyv1.Eviction {
+				return &policyv1.Eviction{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newPodDisruptionBudgets(c *PolicyV1Client, namespace string) *podDisruption
 	return &podDisruptionBudgets{
 		gentype.NewClientWithListAndApply[*policyv1.PodDisruptionBudget, *policyv1.PodDisruptionBudgetList, *applyconfigurationspolicyv1.PodDisruptionBudgetApplyConfiguration](
 			"poddisruptionbudgets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *policyv1.PodDisruptionBudget { return &policyv1.PodDisruptionBudget{} },
-			func() *policyv1.PodDisruptionBudgetList { return &policyv1.PodDisruptionBudgetList{} },
+			func() *policyv1.PodDisruptionBudget {
+				return &policyv1.PodDisruptionBudget{}
+			},
+			func() *policyv1.PodDisruptionBudgetList {
+				return &policyv1.PodDisruptionBudgetList{}
+			},
 		),
 	}
 }

@@ -44,7 +44,9 @@ func newEvictions(c *PolicyV1beta1Client, namespace string) *evictions {
 	return &evictions{
 		gentype.NewClient[*policyv1beta1.Eviction](
 			"evictions", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *policyv1beta1.Eviction { return &policyv1beta1.Eviction{} },
+			func() *policyv1beta1.Eviction {
+				return &policyv1beta1.Eviction{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newPodDisruptionBudgets(c *PolicyV1beta1Client, namespace string) *podDisru
 	return &podDisruptionBudgets{
 		gentype.NewClientWithListAndApply[*policyv1beta1.PodDisruptionBudget, *policyv1beta1.PodDisruptionBudgetList, *applyconfigurationspolicyv1beta1.PodDisruptionBudgetApplyConfiguration](
 			"poddisruptionbudgets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *policyv1beta1.PodDisruptionBudget { return &policyv1beta1.PodDisruptionBudget{} },
-			func() *policyv1beta1.PodDisruptionBudgetList { return &policyv1beta1.PodDisruptionBudgetList{} },
+			func() *policyv1beta1.PodDisruptionBudget {
+				return &policyv1beta1.PodDisruptionBudget{}
+			},
+			func() *policyv1beta1.PodDisruptionBudgetList {
+				return &policyv1beta1.PodDisruptionBudgetList{}
+			},
 		),
 	}
 }

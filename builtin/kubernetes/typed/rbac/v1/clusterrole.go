@@ -58,8 +58,12 @@ func newClusterRoles(c *RbacV1Client) *clusterRoles {
 	return &clusterRoles{
 		gentype.NewClientWithListAndApply[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList, *applyconfigurationsrbacv1.ClusterRoleApplyConfiguration](
 			"clusterroles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1.ClusterRole { return &rbacv1.ClusterRole{} },
-			func() *rbacv1.ClusterRoleList { return &rbacv1.ClusterRoleList{} },
+			func() *rbacv1.ClusterRole {
+				return &rbacv1.ClusterRole{}
+			},
+			func() *rbacv1.ClusterRoleList {
+				return &rbacv1.ClusterRoleList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newClusterRoleBindings(c *RbacV1Client) *clusterRoleBindings {
 	return &clusterRoleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList, *applyconfigurationsrbacv1.ClusterRoleBindingApplyConfiguration](
 			"clusterrolebindings", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1.ClusterRoleBinding { return &rbacv1.ClusterRoleBinding{} },
-			func() *rbacv1.ClusterRoleBindingList { return &rbacv1.ClusterRoleBindingList{} },
+			func() *rbacv1.ClusterRoleBinding {
+				return &rbacv1.ClusterRoleBinding{}
+			},
+			func() *rbacv1.ClusterRoleBindingList {
+				return &rbacv1.ClusterRoleBindingList{}
+			},
 		),
 	}
 }

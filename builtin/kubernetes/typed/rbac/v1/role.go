@@ -58,8 +58,12 @@ func newRoles(c *RbacV1Client, namespace string) *roles {
 	return &roles{
 		gentype.NewClientWithListAndApply[*rbacv1.Role, *rbacv1.RoleList, *applyconfigurationsrbacv1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1.Role { return &rbacv1.Role{} },
-			func() *rbacv1.RoleList { return &rbacv1.RoleList{} },
+			func() *rbacv1.Role {
+				return &rbacv1.Role{}
+			},
+			func() *rbacv1.RoleList {
+				return &rbacv1.RoleList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRoleBindings(c *RbacV1Client, namespace string) *roleBindings {
 	return &roleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1.RoleBinding, *rbacv1.RoleBindingList, *applyconfigurationsrbacv1.RoleBindingApplyConfiguration](
 			"rolebindings", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1.RoleBinding { return &rbacv1.RoleBinding{} },
-			func() *rbacv1.RoleBindingList { return &rbacv1.RoleBindingList{} },
+			func() *rbacv1.RoleBinding {
+				return &rbacv1.RoleBinding{}
+			},
+			func() *rbacv1.RoleBindingList {
+				return &rbacv1.RoleBindingList{}
+			},
 		),
 	}
 }

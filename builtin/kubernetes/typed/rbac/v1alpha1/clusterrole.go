@@ -58,8 +58,12 @@ func newClusterRoles(c *RbacV1alpha1Client) *clusterRoles {
 	return &clusterRoles{
 		gentype.NewClientWithListAndApply[*rbacv1alpha1.ClusterRole, *rbacv1alpha1.ClusterRoleList, *applyconfigurationsrbacv1alpha1.ClusterRoleApplyConfiguration](
 			"clusterroles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1alpha1.ClusterRole { return &rbacv1alpha1.ClusterRole{} },
-			func() *rbacv1alpha1.ClusterRoleList { return &rbacv1alpha1.ClusterRoleList{} },
+			func() *rbacv1alpha1.ClusterRole {
+				return &rbacv1alpha1.ClusterRole{}
+			},
+			func() *rbacv1alpha1.ClusterRoleList {
+				return &rbacv1alpha1.ClusterRoleList{}
+			},
 		),
 	}
 }

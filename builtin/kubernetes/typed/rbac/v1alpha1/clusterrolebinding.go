@@ -58,8 +58,12 @@ func newClusterRoleBindings(c *RbacV1alpha1Client) *clusterRoleBindings {
 	return &clusterRoleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1alpha1.ClusterRoleBinding, *rbacv1alpha1.ClusterRoleBindingList, *applyconfigurationsrbacv1alpha1.ClusterRoleBindingApplyConfiguration](
 			"clusterrolebindings", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1alpha1.ClusterRoleBinding { return &rbacv1alpha1.ClusterRoleBinding{} },
-			func() *rbacv1alpha1.ClusterRoleBindingList { return &rbacv1alpha1.ClusterRoleBindingList{} },
+			func() *rbacv1alpha1.ClusterRoleBinding {
+				return &rbacv1alpha1.ClusterRoleBinding{}
+			},
+			func() *rbacv1alpha1.ClusterRoleBindingList {
+				return &rbacv1alpha1.ClusterRoleBindingList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRoles(c *RbacV1alpha1Client, namespace string) *roles {
 	return &roles{
 		gentype.NewClientWithListAndApply[*rbacv1alpha1.Role, *rbacv1alpha1.RoleList, *applyconfigurationsrbacv1alpha1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1alpha1.Role { return &rbacv1alpha1.Role{} },
-			func() *rbacv1alpha1.RoleList { return &rbacv1alpha1.RoleList{} },
+			func() *rbacv1alpha1.Role {
+				return &rbacv1alpha1.Role{}
+			},
+			func() *rbacv1alpha1.RoleList {
+				return &rbacv1alpha1.RoleList{}
+			},
 		),
 	}
 }

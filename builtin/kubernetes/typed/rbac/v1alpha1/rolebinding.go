@@ -58,8 +58,12 @@ func newRoleBindings(c *RbacV1alpha1Client, namespace string) *roleBindings {
 	return &roleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1alpha1.RoleBinding, *rbacv1alpha1.RoleBindingList, *applyconfigurationsrbacv1alpha1.RoleBindingApplyConfiguration](
 			"rolebindings", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1alpha1.RoleBinding { return &rbacv1alpha1.RoleBinding{} },
-			func() *rbacv1alpha1.RoleBindingList { return &rbacv1alpha1.RoleBindingList{} },
+			func() *rbacv1alpha1.RoleBinding {
+				return &rbacv1alpha1.RoleBinding{}
+			},
+			func() *rbacv1alpha1.RoleBindingList {
+				return &rbacv1alpha1.RoleBindingList{}
+			},
 		),
 	}
 }

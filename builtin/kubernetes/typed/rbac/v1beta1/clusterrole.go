@@ -58,8 +58,12 @@ func newClusterRoles(c *RbacV1beta1Client) *clusterRoles {
 	return &clusterRoles{
 		gentype.NewClientWithListAndApply[*rbacv1beta1.ClusterRole, *rbacv1beta1.ClusterRoleList, *applyconfigurationsrbacv1beta1.ClusterRoleApplyConfiguration](
 			"clusterroles", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1beta1.ClusterRole { return &rbacv1beta1.ClusterRole{} },
-			func() *rbacv1beta1.ClusterRoleList { return &rbacv1beta1.ClusterRoleList{} },
+			func() *rbacv1beta1.ClusterRole {
+				return &rbacv1beta1.ClusterRole{}
+			},
+			func() *rbacv1beta1.ClusterRoleList {
+				return &rbacv1beta1.ClusterRoleList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newClusterRoleBindings(c *RbacV1beta1Client) *clusterRoleBindings {
 	return &clusterRoleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1beta1.ClusterRoleBinding, *rbacv1beta1.ClusterRoleBindingList, *applyconfigurationsrbacv1beta1.ClusterRoleBindingApplyConfiguration](
 			"clusterrolebindings", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *rbacv1beta1.ClusterRoleBinding { return &rbacv1beta1.ClusterRoleBinding{} },
-			func() *rbacv1beta1.ClusterRoleBindingList { return &rbacv1beta1.ClusterRoleBindingList{} },
+			func() *rbacv1beta1.ClusterRoleBinding {
+				return &rbacv1beta1.ClusterRoleBinding{}
+			},
+			func() *rbacv1beta1.ClusterRoleBindingList {
+				return &rbacv1beta1.ClusterRoleBindingList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRoles(c *RbacV1beta1Client, namespace string) *roles {
 	return &roles{
 		gentype.NewClientWithListAndApply[*rbacv1beta1.Role, *rbacv1beta1.RoleList, *applyconfigurationsrbacv1beta1.RoleApplyConfiguration](
 			"roles", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1beta1.Role { return &rbacv1beta1.Role{} },
-			func() *rbacv1beta1.RoleList { return &rbacv1beta1.RoleList{} },
+			func() *rbacv1beta1.Role {
+				return &rbacv1beta1.Role{}
+			},
+			func() *rbacv1beta1.RoleList {
+				return &rbacv1beta1.RoleList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newRoleBindings(c *RbacV1beta1Client, namespace string) *roleBindings {
 	return &roleBindings{
 		gentype.NewClientWithListAndApply[*rbacv1beta1.RoleBinding, *rbacv1beta1.RoleBindingList, *applyconfigurationsrbacv1beta1.RoleBindingApplyConfiguration](
 			"rolebindings", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *rbacv1beta1.RoleBinding { return &rbacv1beta1.RoleBinding{} },
-			func() *rbacv1beta1.RoleBindingList { return &rbacv1beta1.RoleBindingList{} },
+			func() *rbacv1beta1.RoleBinding {
+				return &rbacv1beta1.RoleBinding{}
+			},
+			func() *rbacv1beta1.RoleBindingList {
+				return &rbacv1beta1.RoleBindingList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newDeviceClasses(c *ResourceV1Client) *deviceClasses {
 	return &deviceClasses{
 		gentype.NewClientWithListAndApply[*resourcev1.DeviceClass, *resourcev1.DeviceClassList, *applyconfigurationsresourcev1.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1.DeviceClass { return &resourcev1.DeviceClass{} },
-			func() *resourcev1.DeviceClassList { return &resourcev1.DeviceClassList{} },
+			func() *resourcev1.DeviceClass {
+				return &resourcev1.DeviceClass{}
+			},
+			func() *resourcev1.DeviceClassList {
+				return &resourcev1.DeviceClassList{}
+			},
 		),
 	}
 }

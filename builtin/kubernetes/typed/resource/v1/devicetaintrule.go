@@ -62,8 +62,12 @@ func newDeviceTaintRules(c *ResourceV1Client) *deviceTaintRules {
 	return &deviceTaintRules{
 		gentype.NewClientWithListAndApply[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList, *applyconfigurationsresourcev1.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1.DeviceTaintRule { return &resourcev1.DeviceTaintRule{} },
-			func() *resourcev1.DeviceTaintRuleList { return &resourcev1.DeviceTaintRuleList{} },
+			func() *resourcev1.DeviceTaintRule {
+				return &resourcev1.DeviceTaintRule{}
+			},
+			func() *resourcev1.DeviceTaintRuleList {
+				return &resourcev1.DeviceTaintRuleList{}
+			},
 		),
 	}
 }

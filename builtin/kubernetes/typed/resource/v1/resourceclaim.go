@@ -62,8 +62,12 @@ func newResourceClaims(c *ResourceV1Client, namespace string) *resourceClaims {
 	return &resourceClaims{
 		gentype.NewClientWithListAndApply[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList, *applyconfigurationsresourcev1.ResourceClaimApplyConfiguration](
 			"resourceclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1.ResourceClaim { return &resourcev1.ResourceClaim{} },
-			func() *resourcev1.ResourceClaimList { return &resourcev1.ResourceClaimList{} },
+			func() *resourcev1.ResourceClaim {
+				return &resourcev1.ResourceClaim{}
+			},
+			func() *resourcev1.ResourceClaimList {
+				return &resourcev1.ResourceClaimList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newResourceClaimTemplates(c *ResourceV1Client, namespace string) *resourceC
 	return &resourceClaimTemplates{
 		gentype.NewClientWithListAndApply[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList, *applyconfigurationsresourcev1.ResourceClaimTemplateApplyConfiguration](
 			"resourceclaimtemplates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1.ResourceClaimTemplate { return &resourcev1.ResourceClaimTemplate{} },
-			func() *resourcev1.ResourceClaimTemplateList { return &resourcev1.ResourceClaimTemplateList{} },
+			func() *resourcev1.ResourceClaimTemplate {
+				return &resourcev1.ResourceClaimTemplate{}
+			},
+			func() *resourcev1.ResourceClaimTemplateList {
+				return &resourcev1.ResourceClaimTemplateList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newResourceSlices(c *ResourceV1Client) *resourceSlices {
 	return &resourceSlices{
 		gentype.NewClientWithListAndApply[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList, *applyconfigurationsresourcev1.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1.ResourceSlice { return &resourcev1.ResourceSlice{} },
-			func() *resourcev1.ResourceSliceList { return &resourcev1.ResourceSliceList{} },
+			func() *resourcev1.ResourceSlice {
+				return &resourcev1.ResourceSlice{}
+			},
+			func() *resourcev1.ResourceSliceList {
+				return &resourcev1.ResourceSliceList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newDeviceTaintRules(c *ResourceV1alpha3Client) *deviceTaintRules {
 	return &deviceTaintRules{
 		gentype.NewClientWithListAndApply[*resourcev1alpha3.DeviceTaintRule, *resourcev1alpha3.DeviceTaintRuleList, *applyconfigurationsresourcev1alpha3.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1alpha3.DeviceTaintRule { return &resourcev1alpha3.DeviceTaintRule{} },
-			func() *resourcev1alpha3.DeviceTaintRuleList { return &resourcev1alpha3.DeviceTaintRuleList{} },
+			func() *resourcev1alpha3.DeviceTaintRule {
+				return &resourcev1alpha3.DeviceTaintRule{}
+			},
+			func() *resourcev1alpha3.DeviceTaintRuleList {
+				return &resourcev1alpha3.DeviceTaintRuleList{}
+			},
 		),
 	}
 }

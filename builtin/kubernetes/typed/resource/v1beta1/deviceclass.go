@@ -58,8 +58,12 @@ func newDeviceClasses(c *ResourceV1beta1Client) *deviceClasses {
 	return &deviceClasses{
 		gentype.NewClientWithListAndApply[*resourcev1beta1.DeviceClass, *resourcev1beta1.DeviceClassList, *applyconfigurationsresourcev1beta1.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1beta1.DeviceClass { return &resourcev1beta1.DeviceClass{} },
-			func() *resourcev1beta1.DeviceClassList { return &resourcev1beta1.DeviceClassList{} },
+			func() *resourcev1beta1.DeviceClass {
+				return &resourcev1beta1.DeviceClass{}
+			},
+			func() *resourcev1beta1.DeviceClassList {
+				return &resourcev1beta1.DeviceClassList{}
+			},
 		),
 	}
 }

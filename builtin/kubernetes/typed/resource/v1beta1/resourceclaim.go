@@ -62,8 +62,12 @@ func newResourceClaims(c *ResourceV1beta1Client, namespace string) *resourceClai
 	return &resourceClaims{
 		gentype.NewClientWithListAndApply[*resourcev1beta1.ResourceClaim, *resourcev1beta1.ResourceClaimList, *applyconfigurationsresourcev1beta1.ResourceClaimApplyConfiguration](
 			"resourceclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1beta1.ResourceClaim { return &resourcev1beta1.ResourceClaim{} },
-			func() *resourcev1beta1.ResourceClaimList { return &resourcev1beta1.ResourceClaimList{} },
+			func() *resourcev1beta1.ResourceClaim {
+				return &resourcev1beta1.ResourceClaim{}
+			},
+			func() *resourcev1beta1.ResourceClaimList {
+				return &resourcev1beta1.ResourceClaimList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newResourceClaimTemplates(c *ResourceV1beta1Client, namespace string) *reso
 	return &resourceClaimTemplates{
 		gentype.NewClientWithListAndApply[*resourcev1beta1.ResourceClaimTemplate, *resourcev1beta1.ResourceClaimTemplateList, *applyconfigurationsresourcev1beta1.ResourceClaimTemplateApplyConfiguration](
 			"resourceclaimtemplates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1beta1.ResourceClaimTemplate { return &resourcev1beta1.ResourceClaimTemplate{} },
-			func() *resourcev1beta1.ResourceClaimTemplateList { return &resourcev1beta1.ResourceClaimTemplateList{} },
+			func() *resourcev1beta1.ResourceClaimTemplate {
+				return &resourcev1beta1.ResourceClaimTemplate{}
+			},
+			func() *resourcev1beta1.ResourceClaimTemplateList {
+				return &resourcev1beta1.ResourceClaimTemplateList{}
+			},
 		),
 	}
 }

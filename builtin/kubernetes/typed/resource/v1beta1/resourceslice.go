@@ -58,8 +58,12 @@ func newResourceSlices(c *ResourceV1beta1Client) *resourceSlices {
 	return &resourceSlices{
 		gentype.NewClientWithListAndApply[*resourcev1beta1.ResourceSlice, *resourcev1beta1.ResourceSliceList, *applyconfigurationsresourcev1beta1.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1beta1.ResourceSlice { return &resourcev1beta1.ResourceSlice{} },
-			func() *resourcev1beta1.ResourceSliceList { return &resourcev1beta1.ResourceSliceList{} },
+			func() *resourcev1beta1.ResourceSlice {
+				return &resourcev1beta1.ResourceSlice{}
+			},
+			func() *resourcev1beta1.ResourceSliceList {
+				return &resourcev1beta1.ResourceSliceList{}
+			},
 		),
 	}
 }

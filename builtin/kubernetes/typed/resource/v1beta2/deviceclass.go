@@ -58,8 +58,12 @@ func newDeviceClasses(c *ResourceV1beta2Client) *deviceClasses {
 	return &deviceClasses{
 		gentype.NewClientWithListAndApply[*resourcev1beta2.DeviceClass, *resourcev1beta2.DeviceClassList, *applyconfigurationsresourcev1beta2.DeviceClassApplyConfiguration](
 			"deviceclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1beta2.DeviceClass { return &resourcev1beta2.DeviceClass{} },
-			func() *resourcev1beta2.DeviceClassList { return &resourcev1beta2.DeviceClassList{} },
+			func() *resourcev1beta2.DeviceClass {
+				return &resourcev1beta2.DeviceClass{}
+			},
+			func() *resourcev1beta2.DeviceClassList {
+				return &resourcev1beta2.DeviceClassList{}
+			},
 		),
 	}
 }

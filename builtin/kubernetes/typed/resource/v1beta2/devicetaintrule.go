@@ -62,8 +62,12 @@ func newDeviceTaintRules(c *ResourceV1beta2Client) *deviceTaintRules {
 	return &deviceTaintRules{
 		gentype.NewClientWithListAndApply[*resourcev1beta2.DeviceTaintRule, *resourcev1beta2.DeviceTaintRuleList, *applyconfigurationsresourcev1beta2.DeviceTaintRuleApplyConfiguration](
 			"devicetaintrules", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1beta2.DeviceTaintRule { return &resourcev1beta2.DeviceTaintRule{} },
-			func() *resourcev1beta2.DeviceTaintRuleList { return &resourcev1beta2.DeviceTaintRuleList{} },
+			func() *resourcev1beta2.DeviceTaintRule {
+				return &resourcev1beta2.DeviceTaintRule{}
+			},
+			func() *resourcev1beta2.DeviceTaintRuleList {
+				return &resourcev1beta2.DeviceTaintRuleList{}
+			},
 		),
 	}
 }

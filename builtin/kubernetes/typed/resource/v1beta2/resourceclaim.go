@@ -62,8 +62,12 @@ func newResourceClaims(c *ResourceV1beta2Client, namespace string) *resourceClai
 	return &resourceClaims{
 		gentype.NewClientWithListAndApply[*resourcev1beta2.ResourceClaim, *resourcev1beta2.ResourceClaimList, *applyconfigurationsresourcev1beta2.ResourceClaimApplyConfiguration](
 			"resourceclaims", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1beta2.ResourceClaim { return &resourcev1beta2.ResourceClaim{} },
-			func() *resourcev1beta2.ResourceClaimList { return &resourcev1beta2.ResourceClaimList{} },
+			func() *resourcev1beta2.ResourceClaim {
+				return &resourcev1beta2.ResourceClaim{}
+			},
+			func() *resourcev1beta2.ResourceClaimList {
+				return &resourcev1beta2.ResourceClaimList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newResourceClaimTemplates(c *ResourceV1beta2Client, namespace string) *reso
 	return &resourceClaimTemplates{
 		gentype.NewClientWithListAndApply[*resourcev1beta2.ResourceClaimTemplate, *resourcev1beta2.ResourceClaimTemplateList, *applyconfigurationsresourcev1beta2.ResourceClaimTemplateApplyConfiguration](
 			"resourceclaimtemplates", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *resourcev1beta2.ResourceClaimTemplate { return &resourcev1beta2.ResourceClaimTemplate{} },
-			func() *resourcev1beta2.ResourceClaimTemplateList { return &resourcev1beta2.ResourceClaimTemplateList{} },
+			func() *resourcev1beta2.ResourceClaimTemplate {
+				return &resourcev1beta2.ResourceClaimTemplate{}
+			},
+			func() *resourcev1beta2.ResourceClaimTemplateList {
+				return &resourcev1beta2.ResourceClaimTemplateList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newResourceSlices(c *ResourceV1beta2Client) *resourceSlices {
 	return &resourceSlices{
 		gentype.NewClientWithListAndApply[*resourcev1beta2.ResourceSlice, *resourcev1beta2.ResourceSliceList, *applyconfigurationsresourcev1beta2.ResourceSliceApplyConfiguration](
 			"resourceslices", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *resourcev1beta2.ResourceSlice { return &resourcev1beta2.ResourceSlice{} },
-			func() *resourcev1beta2.ResourceSliceList { return &resourcev1beta2.ResourceSliceList{} },
+			func() *resourcev1beta2.ResourceSlice {
+				return &resourcev1beta2.ResourceSlice{}
+			},
+			func() *resourcev1beta2.ResourceSliceList {
+				return &resourcev1beta2.ResourceSliceList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newPriorityClasses(c *SchedulingV1Client) *priorityClasses {
 	return &priorityClasses{
 		gentype.NewClientWithListAndApply[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList, *applyconfigurationsschedulingv1.PriorityClassApplyConfiguration](
 			"priorityclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *schedulingv1.PriorityClass { return &schedulingv1.PriorityClass{} },
-			func() *schedulingv1.PriorityClassList { return &schedulingv1.PriorityClassList{} },
+			func() *schedulingv1.PriorityClass {
+				return &schedulingv1.PriorityClass{}
+			},
+			func() *schedulingv1.PriorityClassList {
+				return &schedulingv1.PriorityClassList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newCompositePodGroups(c *SchedulingV1alpha3Client, namespace string) *compo
 	return &compositePodGroups{
 		gentype.NewClientWithListAndApply[*schedulingv1alpha3.CompositePodGroup, *schedulingv1alpha3.CompositePodGroupList, *applyconfigurationsschedulingv1alpha3.CompositePodGroupApplyConfiguration](
 			"compositepodgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *schedulingv1alpha3.CompositePodGroup { return &schedulingv1alpha3.CompositePodGroup{} },
-			func() *schedulingv1alpha3.CompositePodGroupList { return &schedulingv1alpha3.CompositePodGroupList{} },
+			func() *schedulingv1alpha3.CompositePodGroup {
+				return &schedulingv1alpha3.CompositePodGroup{}
+			},
+			func() *schedulingv1alpha3.CompositePodGroupList {
+				return &schedulingv1alpha3.CompositePodGroupList{}
+			},
 		),
 	}
 }

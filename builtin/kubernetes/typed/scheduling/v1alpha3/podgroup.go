@@ -62,8 +62,12 @@ func newPodGroups(c *SchedulingV1alpha3Client, namespace string) *podGroups {
 	return &podGroups{
 		gentype.NewClientWithListAndApply[*schedulingv1alpha3.PodGroup, *schedulingv1alpha3.PodGroupList, *applyconfigurationsschedulingv1alpha3.PodGroupApplyConfiguration](
 			"podgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *schedulingv1alpha3.PodGroup { return &schedulingv1alpha3.PodGroup{} },
-			func() *schedulingv1alpha3.PodGroupList { return &schedulingv1alpha3.PodGroupList{} },
+			func() *schedulingv1alpha3.PodGroup {
+				return &schedulingv1alpha3.PodGroup{}
+			},
+			func() *schedulingv1alpha3.PodGroupList {
+				return &schedulingv1alpha3.PodGroupList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newWorkloads(c *SchedulingV1alpha3Client, namespace string) *workloads {
 	return &workloads{
 		gentype.NewClientWithListAndApply[*schedulingv1alpha3.Workload, *schedulingv1alpha3.WorkloadList, *applyconfigurationsschedulingv1alpha3.WorkloadApplyConfiguration](
 			"workloads", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *schedulingv1alpha3.Workload { return &schedulingv1alpha3.Workload{} },
-			func() *schedulingv1alpha3.WorkloadList { return &schedulingv1alpha3.WorkloadList{} },
+			func() *schedulingv1alpha3.Workload {
+				return &schedulingv1alpha3.Workload{}
+			},
+			func() *schedulingv1alpha3.WorkloadList {
+				return &schedulingv1alpha3.WorkloadList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newPodGroups(c *SchedulingV1beta1Client, namespace string) *podGroups {
 	return &podGroups{
 		gentype.NewClientWithListAndApply[*schedulingv1beta1.PodGroup, *schedulingv1beta1.PodGroupList, *applyconfigurationsschedulingv1beta1.PodGroupApplyConfiguration](
 			"podgroups", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *schedulingv1beta1.PodGroup { return &schedulingv1beta1.PodGroup{} },
-			func() *schedulingv1beta1.PodGroupList { return &schedulingv1beta1.PodGroupList{} },
+			func() *schedulingv1beta1.PodGroup {
+				return &schedulingv1beta1.PodGroup{}
+			},
+			func() *schedulingv1beta1.PodGroupList {
+				return &schedulingv1beta1.PodGroupList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newPriorityClasses(c *SchedulingV1beta1Client) *priorityClasses {
 	return &priorityClasses{
 		gentype.NewClientWithListAndApply[*schedulingv1beta1.PriorityClass, *schedulingv1beta1.PriorityClassList, *applyconfigurationsschedulingv1beta1.PriorityClassApplyConfiguration](
 			"priorityclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *schedulingv1beta1.PriorityClass { return &schedulingv1beta1.PriorityClass{} },
-			func() *schedulingv1beta1.PriorityClassList { return &schedulingv1beta1.PriorityClassList{} },
+			func() *schedulingv1beta1.PriorityClass {
+				return &schedulingv1beta1.PriorityClass{}
+			},
+			func() *schedulingv1beta1.PriorityClassList {
+				return &schedulingv1beta1.PriorityClassList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newWorkloads(c *SchedulingV1beta1Client, namespace string) *workloads {
 	return &workloads{
 		gentype.NewClientWithListAndApply[*schedulingv1beta1.Workload, *schedulingv1beta1.WorkloadList, *applyconfigurationsschedulingv1beta1.WorkloadApplyConfiguration](
 			"workloads", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *schedulingv1beta1.Workload { return &schedulingv1beta1.Workload{} },
-			func() *schedulingv1beta1.WorkloadList { return &schedulingv1beta1.WorkloadList{} },
+			func() *schedulingv1beta1.Workload {
+				return &schedulingv1beta1.Workload{}
+			},
+			func() *schedulingv1beta1.WorkloadList {
+				return &schedulingv1beta1.WorkloadList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newCSIDrivers(c *StorageV1Client) *cSIDrivers {
 	return &cSIDrivers{
 		gentype.NewClientWithListAndApply[*storagev1.CSIDriver, *storagev1.CSIDriverList, *applyconfigurationsstoragev1.CSIDriverApplyConfiguration](
 			"csidrivers", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1.CSIDriver { return &storagev1.CSIDriver{} },
-			func() *storagev1.CSIDriverList { return &storagev1.CSIDriverList{} },
+			func() *storagev1.CSIDriver {
+				return &storagev1.CSIDriver{}
+			},
+			func() *storagev1.CSIDriverList {
+				return &storagev1.CSIDriverList{}
+			},
 		),
 	}
 }

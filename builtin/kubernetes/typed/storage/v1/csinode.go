@@ -62,8 +62,12 @@ func newCSINodes(c *StorageV1Client) *cSINodes {
 	return &cSINodes{
 		gentype.NewClientWithListAndApply[*storagev1.CSINode, *storagev1.CSINodeList, *applyconfigurationsstoragev1.CSINodeApplyConfiguration](
 			"csinodes", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1.CSINode { return &storagev1.CSINode{} },
-			func() *storagev1.CSINodeList { return &storagev1.CSINodeList{} },
+			func() *storagev1.CSINode {
+				return &storagev1.CSINode{}
+			},
+			func() *storagev1.CSINodeList {
+				return &storagev1.CSINodeList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newCSIStorageCapacities(c *StorageV1Client, namespace string) *cSIStorageCa
 	return &cSIStorageCapacities{
 		gentype.NewClientWithListAndApply[*storagev1.CSIStorageCapacity, *storagev1.CSIStorageCapacityList, *applyconfigurationsstoragev1.CSIStorageCapacityApplyConfiguration](
 			"csistoragecapacities", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *storagev1.CSIStorageCapacity { return &storagev1.CSIStorageCapacity{} },
-			func() *storagev1.CSIStorageCapacityList { return &storagev1.CSIStorageCapacityList{} },
+			func() *storagev1.CSIStorageCapacity {
+				return &storagev1.CSIStorageCapacity{}
+			},
+			func() *storagev1.CSIStorageCapacityList {
+				return &storagev1.CSIStorageCapacityList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newStorageClasses(c *StorageV1Client) *storageClasses {
 	return &storageClasses{
 		gentype.NewClientWithListAndApply[*storagev1.StorageClass, *storagev1.StorageClassList, *applyconfigurationsstoragev1.StorageClassApplyConfiguration](
 			"storageclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1.StorageClass { return &storagev1.StorageClass{} },
-			func() *storagev1.StorageClassList { return &storagev1.StorageClassList{} },
+			func() *storagev1.StorageClass {
+				return &storagev1.StorageClass{}
+			},
+			func() *storagev1.StorageClassList {
+				return &storagev1.StorageClassList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newVolumeAttachments(c *StorageV1Client) *volumeAttachments {
 	return &volumeAttachments{
 		gentype.NewClientWithListAndApply[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList, *applyconfigurationsstoragev1.VolumeAttachmentApplyConfiguration](
 			"volumeattachments", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1.VolumeAttachment { return &storagev1.VolumeAttachment{} },
-			func() *storagev1.VolumeAttachmentList { return &storagev1.VolumeAttachmentList{} },
+			func() *storagev1.VolumeAttachment {
+				return &storagev1.VolumeAttachment{}
+			},
+			func() *storagev1.VolumeAttachmentList {
+				return &storagev1.VolumeAttachmentList{}
+			},
 		),
 	}
 }

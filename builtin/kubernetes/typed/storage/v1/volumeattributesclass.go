@@ -58,8 +58,12 @@ func newVolumeAttributesClasses(c *StorageV1Client) *volumeAttributesClasses {
 	return &volumeAttributesClasses{
 		gentype.NewClientWithListAndApply[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList, *applyconfigurationsstoragev1.VolumeAttributesClassApplyConfiguration](
 			"volumeattributesclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1.VolumeAttributesClass { return &storagev1.VolumeAttributesClass{} },
-			func() *storagev1.VolumeAttributesClassList { return &storagev1.VolumeAttributesClassList{} },
+			func() *storagev1.VolumeAttributesClass {
+				return &storagev1.VolumeAttributesClass{}
+			},
+			func() *storagev1.VolumeAttributesClassList {
+				return &storagev1.VolumeAttributesClassList{}
+			},
 		),
 	}
 }

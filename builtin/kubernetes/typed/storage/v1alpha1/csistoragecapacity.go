@@ -58,8 +58,12 @@ func newCSIStorageCapacities(c *StorageV1alpha1Client, namespace string) *cSISto
 	return &cSIStorageCapacities{
 		gentype.NewClientWithListAndApply[*storagev1alpha1.CSIStorageCapacity, *storagev1alpha1.CSIStorageCapacityList, *applyconfigurationsstoragev1alpha1.CSIStorageCapacityApplyConfiguration](
 			"csistoragecapacities", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *storagev1alpha1.CSIStorageCapacity { return &storagev1alpha1.CSIStorageCapacity{} },
-			func() *storagev1alpha1.CSIStorageCapacityList { return &storagev1alpha1.CSIStorageCapacityList{} },
+			func() *storagev1alpha1.CSIStorageCapacity {
+				return &storagev1alpha1.CSIStorageCapacity{}
+			},
+			func() *storagev1alpha1.CSIStorageCapacityList {
+				return &storagev1alpha1.CSIStorageCapacityList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newVolumeAttachments(c *StorageV1alpha1Client) *volumeAttachments {
 	return &volumeAttachments{
 		gentype.NewClientWithListAndApply[*storagev1alpha1.VolumeAttachment, *storagev1alpha1.VolumeAttachmentList, *applyconfigurationsstoragev1alpha1.VolumeAttachmentApplyConfiguration](
 			"volumeattachments", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1alpha1.VolumeAttachment { return &storagev1alpha1.VolumeAttachment{} },
-			func() *storagev1alpha1.VolumeAttachmentList { return &storagev1alpha1.VolumeAttachmentList{} },
+			func() *storagev1alpha1.VolumeAttachment {
+				return &storagev1alpha1.VolumeAttachment{}
+			},
+			func() *storagev1alpha1.VolumeAttachmentList {
+				return &storagev1alpha1.VolumeAttachmentList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newVolumeAttributesClasses(c *StorageV1alpha1Client) *volumeAttributesClass
 	return &volumeAttributesClasses{
 		gentype.NewClientWithListAndApply[*storagev1alpha1.VolumeAttributesClass, *storagev1alpha1.VolumeAttributesClassList, *applyconfigurationsstoragev1alpha1.VolumeAttributesClassApplyConfiguration](
 			"volumeattributesclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1alpha1.VolumeAttributesClass { return &storagev1alpha1.VolumeAttributesClass{} },
-			func() *storagev1alpha1.VolumeAttributesClassList { return &storagev1alpha1.VolumeAttributesClassList{} },
+			func() *storagev1alpha1.VolumeAttributesClass {
+				return &storagev1alpha1.VolumeAttributesClass{}
+			},
+			func() *storagev1alpha1.VolumeAttributesClassList {
+				return &storagev1alpha1.VolumeAttributesClassList{}
+			},
 		),
 	}
 }

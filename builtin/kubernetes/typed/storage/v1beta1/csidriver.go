@@ -58,8 +58,12 @@ func newCSIDrivers(c *StorageV1beta1Client) *cSIDrivers {
 	return &cSIDrivers{
 		gentype.NewClientWithListAndApply[*storagev1beta1.CSIDriver, *storagev1beta1.CSIDriverList, *applyconfigurationsstoragev1beta1.CSIDriverApplyConfiguration](
 			"csidrivers", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1beta1.CSIDriver { return &storagev1beta1.CSIDriver{} },
-			func() *storagev1beta1.CSIDriverList { return &storagev1beta1.CSIDriverList{} },
+			func() *storagev1beta1.CSIDriver {
+				return &storagev1beta1.CSIDriver{}
+			},
+			func() *storagev1beta1.CSIDriverList {
+				return &storagev1beta1.CSIDriverList{}
+			},
 		),
 	}
 }

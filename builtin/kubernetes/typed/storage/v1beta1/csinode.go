@@ -62,8 +62,12 @@ func newCSINodes(c *StorageV1beta1Client) *cSINodes {
 	return &cSINodes{
 		gentype.NewClientWithListAndApply[*storagev1beta1.CSINode, *storagev1beta1.CSINodeList, *applyconfigurationsstoragev1beta1.CSINodeApplyConfiguration](
 			"csinodes", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1beta1.CSINode { return &storagev1beta1.CSINode{} },
-			func() *storagev1beta1.CSINodeList { return &storagev1beta1.CSINodeList{} },
+			func() *storagev1beta1.CSINode {
+				return &storagev1beta1.CSINode{}
+			},
+			func() *storagev1beta1.CSINodeList {
+				return &storagev1beta1.CSINodeList{}
+			},
 		),
 	}
 }

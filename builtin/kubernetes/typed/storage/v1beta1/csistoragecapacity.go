@@ -58,8 +58,12 @@ func newCSIStorageCapacities(c *StorageV1beta1Client, namespace string) *cSIStor
 	return &cSIStorageCapacities{
 		gentype.NewClientWithListAndApply[*storagev1beta1.CSIStorageCapacity, *storagev1beta1.CSIStorageCapacityList, *applyconfigurationsstoragev1beta1.CSIStorageCapacityApplyConfiguration](
 			"csistoragecapacities", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *storagev1beta1.CSIStorageCapacity { return &storagev1beta1.CSIStorageCapacity{} },
-			func() *storagev1beta1.CSIStorageCapacityList { return &storagev1beta1.CSIStorageCapacityList{} },
+			func() *storagev1beta1.CSIStorageCapacity {
+				return &storagev1beta1.CSIStorageCapacity{}
+			},
+			func() *storagev1beta1.CSIStorageCapacityList {
+				return &storagev1beta1.CSIStorageCapacityList{}
+			},
 		),
 	}
 }

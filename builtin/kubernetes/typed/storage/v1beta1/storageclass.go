@@ -58,8 +58,12 @@ func newStorageClasses(c *StorageV1beta1Client) *storageClasses {
 	return &storageClasses{
 		gentype.NewClientWithListAndApply[*storagev1beta1.StorageClass, *storagev1beta1.StorageClassList, *applyconfigurationsstoragev1beta1.StorageClassApplyConfiguration](
 			"storageclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1beta1.StorageClass { return &storagev1beta1.StorageClass{} },
-			func() *storagev1beta1.StorageClassList { return &storagev1beta1.StorageClassList{} },
+			func() *storagev1beta1.StorageClass {
+				return &storagev1beta1.StorageClass{}
+			},
+			func() *storagev1beta1.StorageClassList {
+				return &storagev1beta1.StorageClassList{}
+			},
 		),
 	}
 }

@@ -62,8 +62,12 @@ func newVolumeAttachments(c *StorageV1beta1Client) *volumeAttachments {
 	return &volumeAttachments{
 		gentype.NewClientWithListAndApply[*storagev1beta1.VolumeAttachment, *storagev1beta1.VolumeAttachmentList, *applyconfigurationsstoragev1beta1.VolumeAttachmentApplyConfiguration](
 			"volumeattachments", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1beta1.VolumeAttachment { return &storagev1beta1.VolumeAttachment{} },
-			func() *storagev1beta1.VolumeAttachmentList { return &storagev1beta1.VolumeAttachmentList{} },
+			func() *storagev1beta1.VolumeAttachment {
+				return &storagev1beta1.VolumeAttachment{}
+			},
+			func() *storagev1beta1.VolumeAttachmentList {
+				return &storagev1beta1.VolumeAttachmentList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newVolumeAttributesClasses(c *StorageV1beta1Client) *volumeAttributesClasse
 	return &volumeAttributesClasses{
 		gentype.NewClientWithListAndApply[*storagev1beta1.VolumeAttributesClass, *storagev1beta1.VolumeAttributesClassList, *applyconfigurationsstoragev1beta1.VolumeAttributesClassApplyConfiguration](
 			"volumeattributesclasses", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *storagev1beta1.VolumeAttributesClass { return &storagev1beta1.VolumeAttributesClass{} },
-			func() *storagev1beta1.VolumeAttributesClassList { return &storagev1beta1.VolumeAttributesClassList{} },
+			func() *storagev1beta1.VolumeAttributesClass {
+				return &storagev1beta1.VolumeAttributesClass{}
+			},
+			func() *storagev1beta1.VolumeAttributesClassList {
+				return &storagev1beta1.VolumeAttributesClassList{}
+			},
 		),
 	}
 }

@@ -37,9 +37,15 @@ func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, namespa
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),
-			func() *v1.MutatingAdmissionPolicy { return &v1.MutatingAdmissionPolicy{} },
-			func() *v1.MutatingAdmissionPolicyList { return &v1.MutatingAdmissionPolicyList{} },
-			func(dst, src *v1.MutatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1.MutatingAdmissionPolicy {
+				return &v1.MutatingAdmissionPolicy{}
+			},
+			func() *v1.MutatingAdmissionPolicyList {
+				return &v1.MutatingAdmissionPolicyList{}
+			},
+			func(dst, src *v1.MutatingAdmissionPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.MutatingAdmissionPolicyList) []*v1.MutatingAdmissionPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1, n
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"),
 			v1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicyBinding"),
-			func() *v1.MutatingAdmissionPolicyBinding { return &v1.MutatingAdmissionPolicyBinding{} },
-			func() *v1.MutatingAdmissionPolicyBindingList { return &v1.MutatingAdmissionPolicyBindingList{} },
-			func(dst, src *v1.MutatingAdmissionPolicyBindingList) { dst.ListMeta = src.ListMeta },
+			func() *v1.MutatingAdmissionPolicyBinding {
+				return &v1.MutatingAdmissionPolicyBinding{}
+			},
+			func() *v1.MutatingAdmissionPolicyBindingList {
+				return &v1.MutatingAdmissionPolicyBindingList{}
+			},
+			func(dst, src *v1.MutatingAdmissionPolicyBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.MutatingAdmissionPolicyBindingList) []*v1.MutatingAdmissionPolicyBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1, nam
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"),
 			v1.SchemeGroupVersion.WithKind("MutatingWebhookConfiguration"),
-			func() *v1.MutatingWebhookConfiguration { return &v1.MutatingWebhookConfiguration{} },
-			func() *v1.MutatingWebhookConfigurationList { return &v1.MutatingWebhookConfigurationList{} },
-			func(dst, src *v1.MutatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
+			func() *v1.MutatingWebhookConfiguration {
+				return &v1.MutatingWebhookConfiguration{}
+			},
+			func() *v1.MutatingWebhookConfigurationList {
+				return &v1.MutatingWebhookConfigurationList{}
+			},
+			func(dst, src *v1.MutatingWebhookConfigurationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.MutatingWebhookConfigurationList) []*v1.MutatingWebhookConfiguration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

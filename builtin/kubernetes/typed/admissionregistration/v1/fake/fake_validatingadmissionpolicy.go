@@ -37,9 +37,15 @@ func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1, names
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),
-			func() *v1.ValidatingAdmissionPolicy { return &v1.ValidatingAdmissionPolicy{} },
-			func() *v1.ValidatingAdmissionPolicyList { return &v1.ValidatingAdmissionPolicyList{} },
-			func(dst, src *v1.ValidatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ValidatingAdmissionPolicy {
+				return &v1.ValidatingAdmissionPolicy{}
+			},
+			func() *v1.ValidatingAdmissionPolicyList {
+				return &v1.ValidatingAdmissionPolicyList{}
+			},
+			func(dst, src *v1.ValidatingAdmissionPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ValidatingAdmissionPolicyList) []*v1.ValidatingAdmissionPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

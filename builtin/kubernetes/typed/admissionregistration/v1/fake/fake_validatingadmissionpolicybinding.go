@@ -37,9 +37,15 @@ func newFakeValidatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1,
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("validatingadmissionpolicybindings"),
 			v1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicyBinding"),
-			func() *v1.ValidatingAdmissionPolicyBinding { return &v1.ValidatingAdmissionPolicyBinding{} },
-			func() *v1.ValidatingAdmissionPolicyBindingList { return &v1.ValidatingAdmissionPolicyBindingList{} },
-			func(dst, src *v1.ValidatingAdmissionPolicyBindingList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ValidatingAdmissionPolicyBinding {
+				return &v1.ValidatingAdmissionPolicyBinding{}
+			},
+			func() *v1.ValidatingAdmissionPolicyBindingList {
+				return &v1.ValidatingAdmissionPolicyBindingList{}
+			},
+			func(dst, src *v1.ValidatingAdmissionPolicyBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ValidatingAdmissionPolicyBindingList) []*v1.ValidatingAdmissionPolicyBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1alpha1, n
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1alpha1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),
-			func() *v1alpha1.MutatingAdmissionPolicy { return &v1alpha1.MutatingAdmissionPolicy{} },
-			func() *v1alpha1.MutatingAdmissionPolicyList { return &v1alpha1.MutatingAdmissionPolicyList{} },
-			func(dst, src *v1alpha1.MutatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.MutatingAdmissionPolicy {
+				return &v1alpha1.MutatingAdmissionPolicy{}
+			},
+			func() *v1alpha1.MutatingAdmissionPolicyList {
+				return &v1alpha1.MutatingAdmissionPolicyList{}
+			},
+			func(dst, src *v1alpha1.MutatingAdmissionPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.MutatingAdmissionPolicyList) []*v1alpha1.MutatingAdmissionPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeMutatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, na
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicy"),
-			func() *v1beta1.MutatingAdmissionPolicy { return &v1beta1.MutatingAdmissionPolicy{} },
-			func() *v1beta1.MutatingAdmissionPolicyList { return &v1beta1.MutatingAdmissionPolicyList{} },
-			func(dst, src *v1beta1.MutatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.MutatingAdmissionPolicy {
+				return &v1beta1.MutatingAdmissionPolicy{}
+			},
+			func() *v1beta1.MutatingAdmissionPolicyList {
+				return &v1beta1.MutatingAdmissionPolicyList{}
+			},
+			func(dst, src *v1beta1.MutatingAdmissionPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.MutatingAdmissionPolicyList) []*v1beta1.MutatingAdmissionPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,11 +37,15 @@ func newFakeMutatingAdmissionPolicyBindings(fake *FakeAdmissionregistrationV1bet
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingadmissionpolicybindings"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingAdmissionPolicyBinding"),
-			func() *v1beta1.MutatingAdmissionPolicyBinding { return &v1beta1.MutatingAdmissionPolicyBinding{} },
+			func() *v1beta1.MutatingAdmissionPolicyBinding {
+				return &v1beta1.MutatingAdmissionPolicyBinding{}
+			},
 			func() *v1beta1.MutatingAdmissionPolicyBindingList {
 				return &v1beta1.MutatingAdmissionPolicyBindingList{}
 			},
-			func(dst, src *v1beta1.MutatingAdmissionPolicyBindingList) { dst.ListMeta = src.ListMeta },
+			func(dst, src *v1beta1.MutatingAdmissionPolicyBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.MutatingAdmissionPolicyBindingList) []*v1beta1.MutatingAdmissionPolicyBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

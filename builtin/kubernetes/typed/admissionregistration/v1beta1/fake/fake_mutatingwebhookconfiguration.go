@@ -37,9 +37,15 @@ func newFakeMutatingWebhookConfigurations(fake *FakeAdmissionregistrationV1beta1
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("mutatingwebhookconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("MutatingWebhookConfiguration"),
-			func() *v1beta1.MutatingWebhookConfiguration { return &v1beta1.MutatingWebhookConfiguration{} },
-			func() *v1beta1.MutatingWebhookConfigurationList { return &v1beta1.MutatingWebhookConfigurationList{} },
-			func(dst, src *v1beta1.MutatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.MutatingWebhookConfiguration {
+				return &v1beta1.MutatingWebhookConfiguration{}
+			},
+			func() *v1beta1.MutatingWebhookConfigurationList {
+				return &v1beta1.MutatingWebhookConfigurationList{}
+			},
+			func(dst, src *v1beta1.MutatingWebhookConfigurationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.MutatingWebhookConfigurationList) []*v1beta1.MutatingWebhookConfiguration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

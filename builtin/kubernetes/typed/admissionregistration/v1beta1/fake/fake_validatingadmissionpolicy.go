@@ -37,9 +37,15 @@ func newFakeValidatingAdmissionPolicies(fake *FakeAdmissionregistrationV1beta1, 
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("validatingadmissionpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("ValidatingAdmissionPolicy"),
-			func() *v1beta1.ValidatingAdmissionPolicy { return &v1beta1.ValidatingAdmissionPolicy{} },
-			func() *v1beta1.ValidatingAdmissionPolicyList { return &v1beta1.ValidatingAdmissionPolicyList{} },
-			func(dst, src *v1beta1.ValidatingAdmissionPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ValidatingAdmissionPolicy {
+				return &v1beta1.ValidatingAdmissionPolicy{}
+			},
+			func() *v1beta1.ValidatingAdmissionPolicyList {
+				return &v1beta1.ValidatingAdmissionPolicyList{}
+			},
+			func(dst, src *v1beta1.ValidatingAdmissionPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ValidatingAdmissionPolicyList) []*v1beta1.ValidatingAdmissionPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,11 +37,15 @@ func newFakeValidatingWebhookConfigurations(fake *FakeAdmissionregistrationV1bet
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("validatingwebhookconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("ValidatingWebhookConfiguration"),
-			func() *v1beta1.ValidatingWebhookConfiguration { return &v1beta1.ValidatingWebhookConfiguration{} },
+			func() *v1beta1.ValidatingWebhookConfiguration {
+				return &v1beta1.ValidatingWebhookConfiguration{}
+			},
 			func() *v1beta1.ValidatingWebhookConfigurationList {
 				return &v1beta1.ValidatingWebhookConfigurationList{}
 			},
-			func(dst, src *v1beta1.ValidatingWebhookConfigurationList) { dst.ListMeta = src.ListMeta },
+			func(dst, src *v1beta1.ValidatingWebhookConfigurationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ValidatingWebhookConfigurationList) []*v1beta1.ValidatingWebhookConfiguration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

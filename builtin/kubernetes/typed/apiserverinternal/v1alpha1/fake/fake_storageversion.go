@@ -37,9 +37,15 @@ func newFakeStorageVersions(fake *FakeInternalV1alpha1, namespace string) typeda
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("storageversions"),
 			v1alpha1.SchemeGroupVersion.WithKind("StorageVersion"),
-			func() *v1alpha1.StorageVersion { return &v1alpha1.StorageVersion{} },
-			func() *v1alpha1.StorageVersionList { return &v1alpha1.StorageVersionList{} },
-			func(dst, src *v1alpha1.StorageVersionList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.StorageVersion {
+				return &v1alpha1.StorageVersion{}
+			},
+			func() *v1alpha1.StorageVersionList {
+				return &v1alpha1.StorageVersionList{}
+			},
+			func(dst, src *v1alpha1.StorageVersionList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.StorageVersionList) []*v1alpha1.StorageVersion {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

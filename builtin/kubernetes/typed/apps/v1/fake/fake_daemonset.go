@@ -37,11 +37,21 @@ func newFakeDaemonSets(fake *FakeAppsV1, namespace string) typedappsv1.DaemonSet
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("daemonsets"),
 			v1.SchemeGroupVersion.WithKind("DaemonSet"),
-			func() *v1.DaemonSet { return &v1.DaemonSet{} },
-			func() *v1.DaemonSetList { return &v1.DaemonSetList{} },
-			func(dst, src *v1.DaemonSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DaemonSetList) []*v1.DaemonSet { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.DaemonSetList, items []*v1.DaemonSet) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.DaemonSet {
+				return &v1.DaemonSet{}
+			},
+			func() *v1.DaemonSetList {
+				return &v1.DaemonSetList{}
+			},
+			func(dst, src *v1.DaemonSetList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.DaemonSetList) []*v1.DaemonSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.DaemonSetList, items []*v1.DaemonSet) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -45,10 +45,18 @@ func newFakeReplicaSets(fake *FakeAppsV1, namespace string) typedappsv1.ReplicaS
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("replicasets"),
 			v1.SchemeGroupVersion.WithKind("ReplicaSet"),
-			func() *v1.ReplicaSet { return &v1.ReplicaSet{} },
-			func() *v1.ReplicaSetList { return &v1.ReplicaSetList{} },
-			func(dst, src *v1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ReplicaSetList) []*v1.ReplicaSet { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.ReplicaSet {
+				return &v1.ReplicaSet{}
+			},
+			func() *v1.ReplicaSetList {
+				return &v1.ReplicaSetList{}
+			},
+			func(dst, src *v1.ReplicaSetList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ReplicaSetList) []*v1.ReplicaSet {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ReplicaSetList, items []*v1.ReplicaSet) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

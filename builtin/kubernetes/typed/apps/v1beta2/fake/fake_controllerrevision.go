@@ -37,9 +37,15 @@ func newFakeControllerRevisions(fake *FakeAppsV1beta2, namespace string) typedap
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("controllerrevisions"),
 			v1beta2.SchemeGroupVersion.WithKind("ControllerRevision"),
-			func() *v1beta2.ControllerRevision { return &v1beta2.ControllerRevision{} },
-			func() *v1beta2.ControllerRevisionList { return &v1beta2.ControllerRevisionList{} },
-			func(dst, src *v1beta2.ControllerRevisionList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.ControllerRevision {
+				return &v1beta2.ControllerRevision{}
+			},
+			func() *v1beta2.ControllerRevisionList {
+				return &v1beta2.ControllerRevisionList{}
+			},
+			func(dst, src *v1beta2.ControllerRevisionList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.ControllerRevisionList) []*v1beta2.ControllerRevision {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

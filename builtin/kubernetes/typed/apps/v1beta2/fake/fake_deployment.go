@@ -37,9 +37,15 @@ func newFakeDeployments(fake *FakeAppsV1beta2, namespace string) typedappsv1beta
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deployments"),
 			v1beta2.SchemeGroupVersion.WithKind("Deployment"),
-			func() *v1beta2.Deployment { return &v1beta2.Deployment{} },
-			func() *v1beta2.DeploymentList { return &v1beta2.DeploymentList{} },
-			func(dst, src *v1beta2.DeploymentList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.Deployment {
+				return &v1beta2.Deployment{}
+			},
+			func() *v1beta2.DeploymentList {
+				return &v1beta2.DeploymentList{}
+			},
+			func(dst, src *v1beta2.DeploymentList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.DeploymentList) []*v1beta2.Deployment {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -36,7 +36,9 @@ func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1, namespace string) aut
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectReview"),
-			func() *v1.SelfSubjectReview { return &v1.SelfSubjectReview{} },
+			func() *v1.SelfSubjectReview {
+				return &v1.SelfSubjectReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeTokenReviews(fake *FakeAuthenticationV1, namespace string) authentic
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("tokenreviews"),
 			v1.SchemeGroupVersion.WithKind("TokenReview"),
-			func() *v1.TokenReview { return &v1.TokenReview{} },
+			func() *v1.TokenReview {
+				return &v1.TokenReview{}
+			},
 		),
 		fake,
 	}

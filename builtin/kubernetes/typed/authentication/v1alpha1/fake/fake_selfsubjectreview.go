@@ -36,7 +36,9 @@ func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1alpha1, namespace strin
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1alpha1.SchemeGroupVersion.WithKind("SelfSubjectReview"),
-			func() *v1alpha1.SelfSubjectReview { return &v1alpha1.SelfSubjectReview{} },
+			func() *v1alpha1.SelfSubjectReview {
+				return &v1alpha1.SelfSubjectReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeSelfSubjectReviews(fake *FakeAuthenticationV1beta1, namespace string
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectReview"),
-			func() *v1beta1.SelfSubjectReview { return &v1beta1.SelfSubjectReview{} },
+			func() *v1beta1.SelfSubjectReview {
+				return &v1beta1.SelfSubjectReview{}
+			},
 		),
 		fake,
 	}

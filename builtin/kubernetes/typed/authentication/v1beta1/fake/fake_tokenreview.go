@@ -36,7 +36,9 @@ func newFakeTokenReviews(fake *FakeAuthenticationV1beta1, namespace string) auth
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("tokenreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("TokenReview"),
-			func() *v1beta1.TokenReview { return &v1beta1.TokenReview{} },
+			func() *v1beta1.TokenReview {
+				return &v1beta1.TokenReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeLocalSubjectAccessReviews(fake *FakeAuthorizationV1, namespace strin
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("localsubjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("LocalSubjectAccessReview"),
-			func() *v1.LocalSubjectAccessReview { return &v1.LocalSubjectAccessReview{} },
+			func() *v1.LocalSubjectAccessReview {
+				return &v1.LocalSubjectAccessReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeSelfSubjectAccessReviews(fake *FakeAuthorizationV1, namespace string
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"),
-			func() *v1.SelfSubjectAccessReview { return &v1.SelfSubjectAccessReview{} },
+			func() *v1.SelfSubjectAccessReview {
+				return &v1.SelfSubjectAccessReview{}
+			},
 		),
 		fake,
 	}

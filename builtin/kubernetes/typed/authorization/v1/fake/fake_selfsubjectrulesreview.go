@@ -36,7 +36,9 @@ func newFakeSelfSubjectRulesReviews(fake *FakeAuthorizationV1, namespace string)
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("selfsubjectrulesreviews"),
 			v1.SchemeGroupVersion.WithKind("SelfSubjectRulesReview"),
-			func() *v1.SelfSubjectRulesReview { return &v1.SelfSubjectRulesReview{} },
+			func() *v1.SelfSubjectRulesReview {
+				return &v1.SelfSubjectRulesReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeSubjectAccessReviews(fake *FakeAuthorizationV1, namespace string) au
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("subjectaccessreviews"),
 			v1.SchemeGroupVersion.WithKind("SubjectAccessReview"),
-			func() *v1.SubjectAccessReview { return &v1.SubjectAccessReview{} },
+			func() *v1.SubjectAccessReview {
+				return &v1.SubjectAccessReview{}
+			},
 		),
 		fake,
 	}

@@ -36,7 +36,9 @@ func newFakeSelfSubjectAccessReviews(fake *FakeAuthorizationV1beta1, namespace s
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectaccessreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"),
-			func() *v1beta1.SelfSubjectAccessReview { return &v1beta1.SelfSubjectAccessReview{} },
+			func() *v1beta1.SelfSubjectAccessReview {
+				return &v1beta1.SelfSubjectAccessReview{}
+			},
 		),
 		fake,
 	}

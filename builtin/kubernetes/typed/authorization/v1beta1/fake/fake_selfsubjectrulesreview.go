@@ -36,7 +36,9 @@ func newFakeSelfSubjectRulesReviews(fake *FakeAuthorizationV1beta1, namespace st
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("selfsubjectrulesreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SelfSubjectRulesReview"),
-			func() *v1beta1.SelfSubjectRulesReview { return &v1beta1.SelfSubjectRulesReview{} },
+			func() *v1beta1.SelfSubjectRulesReview {
+				return &v1beta1.SelfSubjectRulesReview{}
+			},
 		),
 		fake,
 	}

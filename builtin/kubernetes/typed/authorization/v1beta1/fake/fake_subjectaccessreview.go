@@ -36,7 +36,9 @@ func newFakeSubjectAccessReviews(fake *FakeAuthorizationV1beta1, namespace strin
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("subjectaccessreviews"),
 			v1beta1.SchemeGroupVersion.WithKind("SubjectAccessReview"),
-			func() *v1beta1.SubjectAccessReview { return &v1beta1.SubjectAccessReview{} },
+			func() *v1beta1.SubjectAccessReview {
+				return &v1beta1.SubjectAccessReview{}
+			},
 		),
 		fake,
 	}

@@ -37,9 +37,15 @@ func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV1, namespace string) 
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("horizontalpodautoscalers"),
 			v1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
-			func() *v1.HorizontalPodAutoscaler { return &v1.HorizontalPodAutoscaler{} },
-			func() *v1.HorizontalPodAutoscalerList { return &v1.HorizontalPodAutoscalerList{} },
-			func(dst, src *v1.HorizontalPodAutoscalerList) { dst.ListMeta = src.ListMeta },
+			func() *v1.HorizontalPodAutoscaler {
+				return &v1.HorizontalPodAutoscaler{}
+			},
+			func() *v1.HorizontalPodAutoscalerList {
+				return &v1.HorizontalPodAutoscalerList{}
+			},
+			func(dst, src *v1.HorizontalPodAutoscalerList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.HorizontalPodAutoscalerList) []*v1.HorizontalPodAutoscaler {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeHorizontalPodAutoscalers(fake *FakeAutoscalingV2, namespace string) 
 			fake.Fake, namespace,
 			v2.SchemeGroupVersion.WithResource("horizontalpodautoscalers"),
 			v2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
-			func() *v2.HorizontalPodAutoscaler { return &v2.HorizontalPodAutoscaler{} },
-			func() *v2.HorizontalPodAutoscalerList { return &v2.HorizontalPodAutoscalerList{} },
-			func(dst, src *v2.HorizontalPodAutoscalerList) { dst.ListMeta = src.ListMeta },
+			func() *v2.HorizontalPodAutoscaler {
+				return &v2.HorizontalPodAutoscaler{}
+			},
+			func() *v2.HorizontalPodAutoscalerList {
+				return &v2.HorizontalPodAutoscalerList{}
+			},
+			func(dst, src *v2.HorizontalPodAutoscalerList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v2.HorizontalPodAutoscalerList) []*v2.HorizontalPodAutoscaler {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

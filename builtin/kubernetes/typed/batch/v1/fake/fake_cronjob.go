@@ -37,11 +37,21 @@ func newFakeCronJobs(fake *FakeBatchV1, namespace string) typedbatchv1.CronJobIn
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1.SchemeGroupVersion.WithKind("CronJob"),
-			func() *v1.CronJob { return &v1.CronJob{} },
-			func() *v1.CronJobList { return &v1.CronJobList{} },
-			func(dst, src *v1.CronJobList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CronJobList) []*v1.CronJob { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.CronJobList, items []*v1.CronJob) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.CronJob {
+				return &v1.CronJob{}
+			},
+			func() *v1.CronJobList {
+				return &v1.CronJobList{}
+			},
+			func(dst, src *v1.CronJobList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.CronJobList) []*v1.CronJob {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.CronJobList, items []*v1.CronJob) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,10 +37,18 @@ func newFakeCronJobs(fake *FakeBatchV1beta1, namespace string) typedbatchv1beta1
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("cronjobs"),
 			v1beta1.SchemeGroupVersion.WithKind("CronJob"),
-			func() *v1beta1.CronJob { return &v1beta1.CronJob{} },
-			func() *v1beta1.CronJobList { return &v1beta1.CronJobList{} },
-			func(dst, src *v1beta1.CronJobList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CronJobList) []*v1beta1.CronJob { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.CronJob {
+				return &v1beta1.CronJob{}
+			},
+			func() *v1beta1.CronJobList {
+				return &v1beta1.CronJobList{}
+			},
+			func(dst, src *v1beta1.CronJobList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.CronJobList) []*v1beta1.CronJob {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.CronJobList, items []*v1beta1.CronJob) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeClusterTrustBundles(fake *FakeCertificatesV1, namespace string) type
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),
-			func() *v1.ClusterTrustBundle { return &v1.ClusterTrustBundle{} },
-			func() *v1.ClusterTrustBundleList { return &v1.ClusterTrustBundleList{} },
-			func(dst, src *v1.ClusterTrustBundleList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ClusterTrustBundle {
+				return &v1.ClusterTrustBundle{}
+			},
+			func() *v1.ClusterTrustBundleList {
+				return &v1.ClusterTrustBundleList{}
+			},
+			func(dst, src *v1.ClusterTrustBundleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ClusterTrustBundleList) []*v1.ClusterTrustBundle {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakePodCertificateRequests(fake *FakeCertificatesV1, namespace string) t
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1.SchemeGroupVersion.WithKind("PodCertificateRequest"),
-			func() *v1.PodCertificateRequest { return &v1.PodCertificateRequest{} },
-			func() *v1.PodCertificateRequestList { return &v1.PodCertificateRequestList{} },
-			func(dst, src *v1.PodCertificateRequestList) { dst.ListMeta = src.ListMeta },
+			func() *v1.PodCertificateRequest {
+				return &v1.PodCertificateRequest{}
+			},
+			func() *v1.PodCertificateRequestList {
+				return &v1.PodCertificateRequestList{}
+			},
+			func(dst, src *v1.PodCertificateRequestList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.PodCertificateRequestList) []*v1.PodCertificateRequest {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

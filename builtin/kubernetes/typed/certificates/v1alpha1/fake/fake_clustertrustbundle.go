@@ -37,9 +37,15 @@ func newFakeClusterTrustBundles(fake *FakeCertificatesV1alpha1, namespace string
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clustertrustbundles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterTrustBundle"),
-			func() *v1alpha1.ClusterTrustBundle { return &v1alpha1.ClusterTrustBundle{} },
-			func() *v1alpha1.ClusterTrustBundleList { return &v1alpha1.ClusterTrustBundleList{} },
-			func(dst, src *v1alpha1.ClusterTrustBundleList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.ClusterTrustBundle {
+				return &v1alpha1.ClusterTrustBundle{}
+			},
+			func() *v1alpha1.ClusterTrustBundleList {
+				return &v1alpha1.ClusterTrustBundleList{}
+			},
+			func(dst, src *v1alpha1.ClusterTrustBundleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.ClusterTrustBundleList) []*v1alpha1.ClusterTrustBundle {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

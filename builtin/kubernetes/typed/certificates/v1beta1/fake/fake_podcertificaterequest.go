@@ -37,9 +37,15 @@ func newFakePodCertificateRequests(fake *FakeCertificatesV1beta1, namespace stri
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podcertificaterequests"),
 			v1beta1.SchemeGroupVersion.WithKind("PodCertificateRequest"),
-			func() *v1beta1.PodCertificateRequest { return &v1beta1.PodCertificateRequest{} },
-			func() *v1beta1.PodCertificateRequestList { return &v1beta1.PodCertificateRequestList{} },
-			func(dst, src *v1beta1.PodCertificateRequestList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.PodCertificateRequest {
+				return &v1beta1.PodCertificateRequest{}
+			},
+			func() *v1beta1.PodCertificateRequestList {
+				return &v1beta1.PodCertificateRequestList{}
+			},
+			func(dst, src *v1beta1.PodCertificateRequestList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.PodCertificateRequestList) []*v1beta1.PodCertificateRequest {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

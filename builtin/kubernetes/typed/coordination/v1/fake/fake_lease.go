@@ -37,11 +37,21 @@ func newFakeLeases(fake *FakeCoordinationV1, namespace string) typedcoordination
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("leases"),
 			v1.SchemeGroupVersion.WithKind("Lease"),
-			func() *v1.Lease { return &v1.Lease{} },
-			func() *v1.LeaseList { return &v1.LeaseList{} },
-			func(dst, src *v1.LeaseList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.LeaseList) []*v1.Lease { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.LeaseList, items []*v1.Lease) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Lease {
+				return &v1.Lease{}
+			},
+			func() *v1.LeaseList {
+				return &v1.LeaseList{}
+			},
+			func(dst, src *v1.LeaseList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.LeaseList) []*v1.Lease {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.LeaseList, items []*v1.Lease) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,9 +37,15 @@ func newFakeComponentStatuses(fake *FakeCoreV1, namespace string) typedcorev1.Co
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("componentstatuses"),
 			v1.SchemeGroupVersion.WithKind("ComponentStatus"),
-			func() *v1.ComponentStatus { return &v1.ComponentStatus{} },
-			func() *v1.ComponentStatusList { return &v1.ComponentStatusList{} },
-			func(dst, src *v1.ComponentStatusList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ComponentStatus {
+				return &v1.ComponentStatus{}
+			},
+			func() *v1.ComponentStatusList {
+				return &v1.ComponentStatusList{}
+			},
+			func(dst, src *v1.ComponentStatusList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ComponentStatusList) []*v1.ComponentStatus {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

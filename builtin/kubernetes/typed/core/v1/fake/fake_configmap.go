@@ -37,11 +37,21 @@ func newFakeConfigMaps(fake *FakeCoreV1, namespace string) typedcorev1.ConfigMap
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("configmaps"),
 			v1.SchemeGroupVersion.WithKind("ConfigMap"),
-			func() *v1.ConfigMap { return &v1.ConfigMap{} },
-			func() *v1.ConfigMapList { return &v1.ConfigMapList{} },
-			func(dst, src *v1.ConfigMapList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ConfigMapList) []*v1.ConfigMap { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.ConfigMapList, items []*v1.ConfigMap) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.ConfigMap {
+				return &v1.ConfigMap{}
+			},
+			func() *v1.ConfigMapList {
+				return &v1.ConfigMapList{}
+			},
+			func(dst, src *v1.ConfigMapList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ConfigMapList) []*v1.ConfigMap {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.ConfigMapList, items []*v1.ConfigMap) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,11 +37,21 @@ func newFakeEvents(fake *FakeCoreV1, namespace string) typedcorev1.EventInterfac
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("events"),
 			v1.SchemeGroupVersion.WithKind("Event"),
-			func() *v1.Event { return &v1.Event{} },
-			func() *v1.EventList { return &v1.EventList{} },
-			func(dst, src *v1.EventList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.EventList) []*v1.Event { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.EventList, items []*v1.Event) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Event {
+				return &v1.Event{}
+			},
+			func() *v1.EventList {
+				return &v1.EventList{}
+			},
+			func(dst, src *v1.EventList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.EventList) []*v1.Event {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.EventList, items []*v1.Event) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

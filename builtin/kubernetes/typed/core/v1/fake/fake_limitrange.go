@@ -37,10 +37,18 @@ func newFakeLimitRanges(fake *FakeCoreV1, namespace string) typedcorev1.LimitRan
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("limitranges"),
 			v1.SchemeGroupVersion.WithKind("LimitRange"),
-			func() *v1.LimitRange { return &v1.LimitRange{} },
-			func() *v1.LimitRangeList { return &v1.LimitRangeList{} },
-			func(dst, src *v1.LimitRangeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.LimitRangeList) []*v1.LimitRange { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.LimitRange {
+				return &v1.LimitRange{}
+			},
+			func() *v1.LimitRangeList {
+				return &v1.LimitRangeList{}
+			},
+			func(dst, src *v1.LimitRangeList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.LimitRangeList) []*v1.LimitRange {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.LimitRangeList, items []*v1.LimitRange) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,11 +37,21 @@ func newFakeNamespaces(fake *FakeCoreV1, namespace string) typedcorev1.Namespace
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("namespaces"),
 			v1.SchemeGroupVersion.WithKind("Namespace"),
-			func() *v1.Namespace { return &v1.Namespace{} },
-			func() *v1.NamespaceList { return &v1.NamespaceList{} },
-			func(dst, src *v1.NamespaceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.NamespaceList) []*v1.Namespace { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.NamespaceList, items []*v1.Namespace) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Namespace {
+				return &v1.Namespace{}
+			},
+			func() *v1.NamespaceList {
+				return &v1.NamespaceList{}
+			},
+			func(dst, src *v1.NamespaceList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.NamespaceList) []*v1.Namespace {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.NamespaceList, items []*v1.Namespace) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,11 +37,21 @@ func newFakeNodes(fake *FakeCoreV1, namespace string) typedcorev1.NodeInterface 
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("nodes"),
 			v1.SchemeGroupVersion.WithKind("Node"),
-			func() *v1.Node { return &v1.Node{} },
-			func() *v1.NodeList { return &v1.NodeList{} },
-			func(dst, src *v1.NodeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.NodeList) []*v1.Node { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.NodeList, items []*v1.Node) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Node {
+				return &v1.Node{}
+			},
+			func() *v1.NodeList {
+				return &v1.NodeList{}
+			},
+			func(dst, src *v1.NodeList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.NodeList) []*v1.Node {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.NodeList, items []*v1.Node) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,9 +37,15 @@ func newFakePersistentVolumes(fake *FakeCoreV1, namespace string) typedcorev1.Pe
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("persistentvolumes"),
 			v1.SchemeGroupVersion.WithKind("PersistentVolume"),
-			func() *v1.PersistentVolume { return &v1.PersistentVolume{} },
-			func() *v1.PersistentVolumeList { return &v1.PersistentVolumeList{} },
-			func(dst, src *v1.PersistentVolumeList) { dst.ListMeta = src.ListMeta },
+			func() *v1.PersistentVolume {
+				return &v1.PersistentVolume{}
+			},
+			func() *v1.PersistentVolumeList {
+				return &v1.PersistentVolumeList{}
+			},
+			func(dst, src *v1.PersistentVolumeList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.PersistentVolumeList) []*v1.PersistentVolume {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -40,11 +40,21 @@ func newFakePods(fake *FakeCoreV1, namespace string) typedcorev1.PodInterface {
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("pods"),
 			v1.SchemeGroupVersion.WithKind("Pod"),
-			func() *v1.Pod { return &v1.Pod{} },
-			func() *v1.PodList { return &v1.PodList{} },
-			func(dst, src *v1.PodList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PodList) []*v1.Pod { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.PodList, items []*v1.Pod) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Pod {
+				return &v1.Pod{}
+			},
+			func() *v1.PodList {
+				return &v1.PodList{}
+			},
+			func(dst, src *v1.PodList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.PodList) []*v1.Pod {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.PodList, items []*v1.Pod) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

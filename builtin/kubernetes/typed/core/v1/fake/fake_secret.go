@@ -37,11 +37,21 @@ func newFakeSecrets(fake *FakeCoreV1, namespace string) typedcorev1.SecretInterf
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("secrets"),
 			v1.SchemeGroupVersion.WithKind("Secret"),
-			func() *v1.Secret { return &v1.Secret{} },
-			func() *v1.SecretList { return &v1.SecretList{} },
-			func(dst, src *v1.SecretList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.SecretList) []*v1.Secret { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.SecretList, items []*v1.Secret) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Secret {
+				return &v1.Secret{}
+			},
+			func() *v1.SecretList {
+				return &v1.SecretList{}
+			},
+			func(dst, src *v1.SecretList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.SecretList) []*v1.Secret {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.SecretList, items []*v1.Secret) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,10 +37,18 @@ func newFakeEvents(fake *FakeEventsV1beta1, namespace string) typedeventsv1beta1
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("events"),
 			v1beta1.SchemeGroupVersion.WithKind("Event"),
-			func() *v1beta1.Event { return &v1beta1.Event{} },
-			func() *v1beta1.EventList { return &v1beta1.EventList{} },
-			func(dst, src *v1beta1.EventList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.EventList) []*v1beta1.Event { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.Event {
+				return &v1beta1.Event{}
+			},
+			func() *v1beta1.EventList {
+				return &v1beta1.EventList{}
+			},
+			func(dst, src *v1beta1.EventList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.EventList) []*v1beta1.Event {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.EventList, items []*v1beta1.Event) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -43,9 +43,15 @@ func newFakeDeployments(fake *FakeExtensionsV1beta1, namespace string) typedexte
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deployments"),
 			v1beta1.SchemeGroupVersion.WithKind("Deployment"),
-			func() *v1beta1.Deployment { return &v1beta1.Deployment{} },
-			func() *v1beta1.DeploymentList { return &v1beta1.DeploymentList{} },
-			func(dst, src *v1beta1.DeploymentList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.Deployment {
+				return &v1beta1.Deployment{}
+			},
+			func() *v1beta1.DeploymentList {
+				return &v1beta1.DeploymentList{}
+			},
+			func(dst, src *v1beta1.DeploymentList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.DeploymentList) []*v1beta1.Deployment {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeNetworkPolicies(fake *FakeExtensionsV1beta1, namespace string) typed
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("networkpolicies"),
 			v1beta1.SchemeGroupVersion.WithKind("NetworkPolicy"),
-			func() *v1beta1.NetworkPolicy { return &v1beta1.NetworkPolicy{} },
-			func() *v1beta1.NetworkPolicyList { return &v1beta1.NetworkPolicyList{} },
-			func(dst, src *v1beta1.NetworkPolicyList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.NetworkPolicy {
+				return &v1beta1.NetworkPolicy{}
+			},
+			func() *v1beta1.NetworkPolicyList {
+				return &v1beta1.NetworkPolicyList{}
+			},
+			func(dst, src *v1beta1.NetworkPolicyList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.NetworkPolicyList) []*v1beta1.NetworkPolicy {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -43,9 +43,15 @@ func newFakeReplicaSets(fake *FakeExtensionsV1beta1, namespace string) typedexte
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("replicasets"),
 			v1beta1.SchemeGroupVersion.WithKind("ReplicaSet"),
-			func() *v1beta1.ReplicaSet { return &v1beta1.ReplicaSet{} },
-			func() *v1beta1.ReplicaSetList { return &v1beta1.ReplicaSetList{} },
-			func(dst, src *v1beta1.ReplicaSetList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ReplicaSet {
+				return &v1beta1.ReplicaSet{}
+			},
+			func() *v1beta1.ReplicaSetList {
+				return &v1beta1.ReplicaSetList{}
+			},
+			func(dst, src *v1beta1.ReplicaSetList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ReplicaSetList) []*v1beta1.ReplicaSet {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakeFlowSchemas(fake *FakeFlowcontrolV1, namespace string) typedflowcont
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1.SchemeGroupVersion.WithKind("FlowSchema"),
-			func() *v1.FlowSchema { return &v1.FlowSchema{} },
-			func() *v1.FlowSchemaList { return &v1.FlowSchemaList{} },
-			func(dst, src *v1.FlowSchemaList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.FlowSchemaList) []*v1.FlowSchema { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.FlowSchema {
+				return &v1.FlowSchema{}
+			},
+			func() *v1.FlowSchemaList {
+				return &v1.FlowSchemaList{}
+			},
+			func(dst, src *v1.FlowSchemaList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.FlowSchemaList) []*v1.FlowSchema {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.FlowSchemaList, items []*v1.FlowSchema) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1, namespace strin
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
-			func() *v1.PriorityLevelConfiguration { return &v1.PriorityLevelConfiguration{} },
-			func() *v1.PriorityLevelConfigurationList { return &v1.PriorityLevelConfigurationList{} },
-			func(dst, src *v1.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
+			func() *v1.PriorityLevelConfiguration {
+				return &v1.PriorityLevelConfiguration{}
+			},
+			func() *v1.PriorityLevelConfigurationList {
+				return &v1.PriorityLevelConfigurationList{}
+			},
+			func(dst, src *v1.PriorityLevelConfigurationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.PriorityLevelConfigurationList) []*v1.PriorityLevelConfiguration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

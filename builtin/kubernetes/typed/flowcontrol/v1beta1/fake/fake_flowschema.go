@@ -37,9 +37,15 @@ func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta1, namespace string) typedflo
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta1.SchemeGroupVersion.WithKind("FlowSchema"),
-			func() *v1beta1.FlowSchema { return &v1beta1.FlowSchema{} },
-			func() *v1beta1.FlowSchemaList { return &v1beta1.FlowSchemaList{} },
-			func(dst, src *v1beta1.FlowSchemaList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.FlowSchema {
+				return &v1beta1.FlowSchema{}
+			},
+			func() *v1beta1.FlowSchemaList {
+				return &v1beta1.FlowSchemaList{}
+			},
+			func(dst, src *v1beta1.FlowSchemaList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.FlowSchemaList) []*v1beta1.FlowSchema {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakePriorityLevelConfigurations(fake *FakeFlowcontrolV1beta1, namespace 
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("prioritylevelconfigurations"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
-			func() *v1beta1.PriorityLevelConfiguration { return &v1beta1.PriorityLevelConfiguration{} },
-			func() *v1beta1.PriorityLevelConfigurationList { return &v1beta1.PriorityLevelConfigurationList{} },
-			func(dst, src *v1beta1.PriorityLevelConfigurationList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.PriorityLevelConfiguration {
+				return &v1beta1.PriorityLevelConfiguration{}
+			},
+			func() *v1beta1.PriorityLevelConfigurationList {
+				return &v1beta1.PriorityLevelConfigurationList{}
+			},
+			func(dst, src *v1beta1.PriorityLevelConfigurationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.PriorityLevelConfigurationList) []*v1beta1.PriorityLevelConfiguration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

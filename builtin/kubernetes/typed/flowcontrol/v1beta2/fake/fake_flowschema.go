@@ -37,9 +37,15 @@ func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta2, namespace string) typedflo
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta2.SchemeGroupVersion.WithKind("FlowSchema"),
-			func() *v1beta2.FlowSchema { return &v1beta2.FlowSchema{} },
-			func() *v1beta2.FlowSchemaList { return &v1beta2.FlowSchemaList{} },
-			func(dst, src *v1beta2.FlowSchemaList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.FlowSchema {
+				return &v1beta2.FlowSchema{}
+			},
+			func() *v1beta2.FlowSchemaList {
+				return &v1beta2.FlowSchemaList{}
+			},
+			func(dst, src *v1beta2.FlowSchemaList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.FlowSchemaList) []*v1beta2.FlowSchema {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

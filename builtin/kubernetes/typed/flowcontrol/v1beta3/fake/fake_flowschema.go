@@ -37,9 +37,15 @@ func newFakeFlowSchemas(fake *FakeFlowcontrolV1beta3, namespace string) typedflo
 			fake.Fake, namespace,
 			v1beta3.SchemeGroupVersion.WithResource("flowschemas"),
 			v1beta3.SchemeGroupVersion.WithKind("FlowSchema"),
-			func() *v1beta3.FlowSchema { return &v1beta3.FlowSchema{} },
-			func() *v1beta3.FlowSchemaList { return &v1beta3.FlowSchemaList{} },
-			func(dst, src *v1beta3.FlowSchemaList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta3.FlowSchema {
+				return &v1beta3.FlowSchema{}
+			},
+			func() *v1beta3.FlowSchemaList {
+				return &v1beta3.FlowSchemaList{}
+			},
+			func(dst, src *v1beta3.FlowSchemaList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta3.FlowSchemaList) []*v1beta3.FlowSchema {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakeEvictions(fake *FakeLifecycleV1alpha1, namespace string) typedlifecy
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictions"),
 			v1alpha1.SchemeGroupVersion.WithKind("Eviction"),
-			func() *v1alpha1.Eviction { return &v1alpha1.Eviction{} },
-			func() *v1alpha1.EvictionList { return &v1alpha1.EvictionList{} },
-			func(dst, src *v1alpha1.EvictionList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha1.EvictionList) []*v1alpha1.Eviction { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1alpha1.Eviction {
+				return &v1alpha1.Eviction{}
+			},
+			func() *v1alpha1.EvictionList {
+				return &v1alpha1.EvictionList{}
+			},
+			func(dst, src *v1alpha1.EvictionList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1alpha1.EvictionList) []*v1alpha1.Eviction {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1alpha1.EvictionList, items []*v1alpha1.Eviction) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

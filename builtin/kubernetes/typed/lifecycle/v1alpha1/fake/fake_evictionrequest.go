@@ -37,9 +37,15 @@ func newFakeEvictionRequests(fake *FakeLifecycleV1alpha1, namespace string) type
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("evictionrequests"),
 			v1alpha1.SchemeGroupVersion.WithKind("EvictionRequest"),
-			func() *v1alpha1.EvictionRequest { return &v1alpha1.EvictionRequest{} },
-			func() *v1alpha1.EvictionRequestList { return &v1alpha1.EvictionRequestList{} },
-			func(dst, src *v1alpha1.EvictionRequestList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.EvictionRequest {
+				return &v1alpha1.EvictionRequest{}
+			},
+			func() *v1alpha1.EvictionRequestList {
+				return &v1alpha1.EvictionRequestList{}
+			},
+			func(dst, src *v1alpha1.EvictionRequestList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.EvictionRequestList) []*v1alpha1.EvictionRequest {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,11 +37,21 @@ func newFakeIngresses(fake *FakeNetworkingV1, namespace string) typednetworkingv
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingresses"),
 			v1.SchemeGroupVersion.WithKind("Ingress"),
-			func() *v1.Ingress { return &v1.Ingress{} },
-			func() *v1.IngressList { return &v1.IngressList{} },
-			func(dst, src *v1.IngressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IngressList) []*v1.Ingress { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.IngressList, items []*v1.Ingress) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Ingress {
+				return &v1.Ingress{}
+			},
+			func() *v1.IngressList {
+				return &v1.IngressList{}
+			},
+			func(dst, src *v1.IngressList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.IngressList) []*v1.Ingress {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.IngressList, items []*v1.Ingress) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,10 +37,18 @@ func newFakeIngressClasses(fake *FakeNetworkingV1, namespace string) typednetwor
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1.SchemeGroupVersion.WithKind("IngressClass"),
-			func() *v1.IngressClass { return &v1.IngressClass{} },
-			func() *v1.IngressClassList { return &v1.IngressClassList{} },
-			func(dst, src *v1.IngressClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IngressClassList) []*v1.IngressClass { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.IngressClass {
+				return &v1.IngressClass{}
+			},
+			func() *v1.IngressClassList {
+				return &v1.IngressClassList{}
+			},
+			func(dst, src *v1.IngressClassList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.IngressClassList) []*v1.IngressClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.IngressClassList, items []*v1.IngressClass) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,11 +37,21 @@ func newFakeIPAddresses(fake *FakeNetworkingV1, namespace string) typednetworkin
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1.SchemeGroupVersion.WithKind("IPAddress"),
-			func() *v1.IPAddress { return &v1.IPAddress{} },
-			func() *v1.IPAddressList { return &v1.IPAddressList{} },
-			func(dst, src *v1.IPAddressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.IPAddressList) []*v1.IPAddress { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.IPAddressList, items []*v1.IPAddress) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.IPAddress {
+				return &v1.IPAddress{}
+			},
+			func() *v1.IPAddressList {
+				return &v1.IPAddressList{}
+			},
+			func(dst, src *v1.IPAddressList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.IPAddressList) []*v1.IPAddress {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.IPAddressList, items []*v1.IPAddress) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,10 +37,18 @@ func newFakeServiceCIDRs(fake *FakeNetworkingV1, namespace string) typednetworki
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1.SchemeGroupVersion.WithKind("ServiceCIDR"),
-			func() *v1.ServiceCIDR { return &v1.ServiceCIDR{} },
-			func() *v1.ServiceCIDRList { return &v1.ServiceCIDRList{} },
-			func(dst, src *v1.ServiceCIDRList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.ServiceCIDR {
+				return &v1.ServiceCIDR{}
+			},
+			func() *v1.ServiceCIDRList {
+				return &v1.ServiceCIDRList{}
+			},
+			func(dst, src *v1.ServiceCIDRList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ServiceCIDRList) []*v1.ServiceCIDR {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ServiceCIDRList, items []*v1.ServiceCIDR) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

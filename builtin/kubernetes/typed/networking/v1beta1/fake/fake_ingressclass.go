@@ -37,9 +37,15 @@ func newFakeIngressClasses(fake *FakeNetworkingV1beta1, namespace string) typedn
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ingressclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("IngressClass"),
-			func() *v1beta1.IngressClass { return &v1beta1.IngressClass{} },
-			func() *v1beta1.IngressClassList { return &v1beta1.IngressClassList{} },
-			func(dst, src *v1beta1.IngressClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.IngressClass {
+				return &v1beta1.IngressClass{}
+			},
+			func() *v1beta1.IngressClassList {
+				return &v1beta1.IngressClassList{}
+			},
+			func(dst, src *v1beta1.IngressClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.IngressClassList) []*v1beta1.IngressClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

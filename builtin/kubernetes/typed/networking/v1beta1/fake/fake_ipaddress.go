@@ -37,10 +37,18 @@ func newFakeIPAddresses(fake *FakeNetworkingV1beta1, namespace string) typednetw
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("ipaddresses"),
 			v1beta1.SchemeGroupVersion.WithKind("IPAddress"),
-			func() *v1beta1.IPAddress { return &v1beta1.IPAddress{} },
-			func() *v1beta1.IPAddressList { return &v1beta1.IPAddressList{} },
-			func(dst, src *v1beta1.IPAddressList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.IPAddressList) []*v1beta1.IPAddress { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.IPAddress {
+				return &v1beta1.IPAddress{}
+			},
+			func() *v1beta1.IPAddressList {
+				return &v1beta1.IPAddressList{}
+			},
+			func(dst, src *v1beta1.IPAddressList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.IPAddressList) []*v1beta1.IPAddress {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.IPAddressList, items []*v1beta1.IPAddress) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

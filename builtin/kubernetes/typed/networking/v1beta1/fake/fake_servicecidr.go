@@ -37,9 +37,15 @@ func newFakeServiceCIDRs(fake *FakeNetworkingV1beta1, namespace string) typednet
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("servicecidrs"),
 			v1beta1.SchemeGroupVersion.WithKind("ServiceCIDR"),
-			func() *v1beta1.ServiceCIDR { return &v1beta1.ServiceCIDR{} },
-			func() *v1beta1.ServiceCIDRList { return &v1beta1.ServiceCIDRList{} },
-			func(dst, src *v1beta1.ServiceCIDRList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ServiceCIDR {
+				return &v1beta1.ServiceCIDR{}
+			},
+			func() *v1beta1.ServiceCIDRList {
+				return &v1beta1.ServiceCIDRList{}
+			},
+			func(dst, src *v1beta1.ServiceCIDRList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ServiceCIDRList) []*v1beta1.ServiceCIDR {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

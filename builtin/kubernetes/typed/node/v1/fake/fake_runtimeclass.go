@@ -37,10 +37,18 @@ func newFakeRuntimeClasses(fake *FakeNodeV1, namespace string) typednodev1.Runti
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1.SchemeGroupVersion.WithKind("RuntimeClass"),
-			func() *v1.RuntimeClass { return &v1.RuntimeClass{} },
-			func() *v1.RuntimeClassList { return &v1.RuntimeClassList{} },
-			func(dst, src *v1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RuntimeClassList) []*v1.RuntimeClass { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.RuntimeClass {
+				return &v1.RuntimeClass{}
+			},
+			func() *v1.RuntimeClassList {
+				return &v1.RuntimeClassList{}
+			},
+			func(dst, src *v1.RuntimeClassList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.RuntimeClassList) []*v1.RuntimeClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.RuntimeClassList, items []*v1.RuntimeClass) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeRuntimeClasses(fake *FakeNodeV1beta1, namespace string) typednodev1b
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("runtimeclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("RuntimeClass"),
-			func() *v1beta1.RuntimeClass { return &v1beta1.RuntimeClass{} },
-			func() *v1beta1.RuntimeClassList { return &v1beta1.RuntimeClassList{} },
-			func(dst, src *v1beta1.RuntimeClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.RuntimeClass {
+				return &v1beta1.RuntimeClass{}
+			},
+			func() *v1beta1.RuntimeClassList {
+				return &v1beta1.RuntimeClassList{}
+			},
+			func(dst, src *v1beta1.RuntimeClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.RuntimeClassList) []*v1beta1.RuntimeClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

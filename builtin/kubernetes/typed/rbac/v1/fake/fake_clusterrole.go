@@ -37,10 +37,18 @@ func newFakeClusterRoles(fake *FakeRbacV1, namespace string) typedrbacv1.Cluster
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1.SchemeGroupVersion.WithKind("ClusterRole"),
-			func() *v1.ClusterRole { return &v1.ClusterRole{} },
-			func() *v1.ClusterRoleList { return &v1.ClusterRoleList{} },
-			func(dst, src *v1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ClusterRoleList) []*v1.ClusterRole { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.ClusterRole {
+				return &v1.ClusterRole{}
+			},
+			func() *v1.ClusterRoleList {
+				return &v1.ClusterRoleList{}
+			},
+			func(dst, src *v1.ClusterRoleList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ClusterRoleList) []*v1.ClusterRole {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ClusterRoleList, items []*v1.ClusterRole) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

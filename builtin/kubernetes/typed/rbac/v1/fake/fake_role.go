@@ -37,11 +37,21 @@ func newFakeRoles(fake *FakeRbacV1, namespace string) typedrbacv1.RoleInterface 
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("roles"),
 			v1.SchemeGroupVersion.WithKind("Role"),
-			func() *v1.Role { return &v1.Role{} },
-			func() *v1.RoleList { return &v1.RoleList{} },
-			func(dst, src *v1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RoleList) []*v1.Role { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.RoleList, items []*v1.Role) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Role {
+				return &v1.Role{}
+			},
+			func() *v1.RoleList {
+				return &v1.RoleList{}
+			},
+			func(dst, src *v1.RoleList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.RoleList) []*v1.Role {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.RoleList, items []*v1.Role) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

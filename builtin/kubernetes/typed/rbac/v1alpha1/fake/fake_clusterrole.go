@@ -37,9 +37,15 @@ func newFakeClusterRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1al
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRole"),
-			func() *v1alpha1.ClusterRole { return &v1alpha1.ClusterRole{} },
-			func() *v1alpha1.ClusterRoleList { return &v1alpha1.ClusterRoleList{} },
-			func(dst, src *v1alpha1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.ClusterRole {
+				return &v1alpha1.ClusterRole{}
+			},
+			func() *v1alpha1.ClusterRoleList {
+				return &v1alpha1.ClusterRoleList{}
+			},
+			func(dst, src *v1alpha1.ClusterRoleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.ClusterRoleList) []*v1alpha1.ClusterRole {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

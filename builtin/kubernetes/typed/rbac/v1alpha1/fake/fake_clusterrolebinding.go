@@ -37,9 +37,15 @@ func newFakeClusterRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedr
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("clusterrolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("ClusterRoleBinding"),
-			func() *v1alpha1.ClusterRoleBinding { return &v1alpha1.ClusterRoleBinding{} },
-			func() *v1alpha1.ClusterRoleBindingList { return &v1alpha1.ClusterRoleBindingList{} },
-			func(dst, src *v1alpha1.ClusterRoleBindingList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.ClusterRoleBinding {
+				return &v1alpha1.ClusterRoleBinding{}
+			},
+			func() *v1alpha1.ClusterRoleBindingList {
+				return &v1alpha1.ClusterRoleBindingList{}
+			},
+			func(dst, src *v1alpha1.ClusterRoleBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.ClusterRoleBindingList) []*v1alpha1.ClusterRoleBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakeRoles(fake *FakeRbacV1alpha1, namespace string) typedrbacv1alpha1.Ro
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("roles"),
 			v1alpha1.SchemeGroupVersion.WithKind("Role"),
-			func() *v1alpha1.Role { return &v1alpha1.Role{} },
-			func() *v1alpha1.RoleList { return &v1alpha1.RoleList{} },
-			func(dst, src *v1alpha1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha1.RoleList) []*v1alpha1.Role { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1alpha1.Role {
+				return &v1alpha1.Role{}
+			},
+			func() *v1alpha1.RoleList {
+				return &v1alpha1.RoleList{}
+			},
+			func(dst, src *v1alpha1.RoleList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1alpha1.RoleList) []*v1alpha1.Role {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1alpha1.RoleList, items []*v1alpha1.Role) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeRoleBindings(fake *FakeRbacV1alpha1, namespace string) typedrbacv1al
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1alpha1.SchemeGroupVersion.WithKind("RoleBinding"),
-			func() *v1alpha1.RoleBinding { return &v1alpha1.RoleBinding{} },
-			func() *v1alpha1.RoleBindingList { return &v1alpha1.RoleBindingList{} },
-			func(dst, src *v1alpha1.RoleBindingList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.RoleBinding {
+				return &v1alpha1.RoleBinding{}
+			},
+			func() *v1alpha1.RoleBindingList {
+				return &v1alpha1.RoleBindingList{}
+			},
+			func(dst, src *v1alpha1.RoleBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.RoleBindingList) []*v1alpha1.RoleBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

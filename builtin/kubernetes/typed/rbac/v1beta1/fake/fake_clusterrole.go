@@ -37,9 +37,15 @@ func newFakeClusterRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1bet
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("clusterroles"),
 			v1beta1.SchemeGroupVersion.WithKind("ClusterRole"),
-			func() *v1beta1.ClusterRole { return &v1beta1.ClusterRole{} },
-			func() *v1beta1.ClusterRoleList { return &v1beta1.ClusterRoleList{} },
-			func(dst, src *v1beta1.ClusterRoleList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ClusterRole {
+				return &v1beta1.ClusterRole{}
+			},
+			func() *v1beta1.ClusterRoleList {
+				return &v1beta1.ClusterRoleList{}
+			},
+			func(dst, src *v1beta1.ClusterRoleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ClusterRoleList) []*v1beta1.ClusterRole {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,11 +37,21 @@ func newFakeRoles(fake *FakeRbacV1beta1, namespace string) typedrbacv1beta1.Role
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("roles"),
 			v1beta1.SchemeGroupVersion.WithKind("Role"),
-			func() *v1beta1.Role { return &v1beta1.Role{} },
-			func() *v1beta1.RoleList { return &v1beta1.RoleList{} },
-			func(dst, src *v1beta1.RoleList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.RoleList) []*v1beta1.Role { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1beta1.RoleList, items []*v1beta1.Role) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1beta1.Role {
+				return &v1beta1.Role{}
+			},
+			func() *v1beta1.RoleList {
+				return &v1beta1.RoleList{}
+			},
+			func(dst, src *v1beta1.RoleList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.RoleList) []*v1beta1.Role {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1beta1.RoleList, items []*v1beta1.Role) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

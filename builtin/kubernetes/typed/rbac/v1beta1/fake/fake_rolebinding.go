@@ -37,9 +37,15 @@ func newFakeRoleBindings(fake *FakeRbacV1beta1, namespace string) typedrbacv1bet
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("rolebindings"),
 			v1beta1.SchemeGroupVersion.WithKind("RoleBinding"),
-			func() *v1beta1.RoleBinding { return &v1beta1.RoleBinding{} },
-			func() *v1beta1.RoleBindingList { return &v1beta1.RoleBindingList{} },
-			func(dst, src *v1beta1.RoleBindingList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.RoleBinding {
+				return &v1beta1.RoleBinding{}
+			},
+			func() *v1beta1.RoleBindingList {
+				return &v1beta1.RoleBindingList{}
+			},
+			func(dst, src *v1beta1.RoleBindingList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.RoleBindingList) []*v1beta1.RoleBinding {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

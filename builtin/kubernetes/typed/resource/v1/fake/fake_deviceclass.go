@@ -37,10 +37,18 @@ func newFakeDeviceClasses(fake *FakeResourceV1, namespace string) typedresourcev
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1.SchemeGroupVersion.WithKind("DeviceClass"),
-			func() *v1.DeviceClass { return &v1.DeviceClass{} },
-			func() *v1.DeviceClassList { return &v1.DeviceClassList{} },
-			func(dst, src *v1.DeviceClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DeviceClassList) []*v1.DeviceClass { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.DeviceClass {
+				return &v1.DeviceClass{}
+			},
+			func() *v1.DeviceClassList {
+				return &v1.DeviceClassList{}
+			},
+			func(dst, src *v1.DeviceClassList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.DeviceClassList) []*v1.DeviceClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.DeviceClassList, items []*v1.DeviceClass) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeDeviceTaintRules(fake *FakeResourceV1, namespace string) typedresour
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1.SchemeGroupVersion.WithKind("DeviceTaintRule"),
-			func() *v1.DeviceTaintRule { return &v1.DeviceTaintRule{} },
-			func() *v1.DeviceTaintRuleList { return &v1.DeviceTaintRuleList{} },
-			func(dst, src *v1.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
+			func() *v1.DeviceTaintRule {
+				return &v1.DeviceTaintRule{}
+			},
+			func() *v1.DeviceTaintRuleList {
+				return &v1.DeviceTaintRuleList{}
+			},
+			func(dst, src *v1.DeviceTaintRuleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.DeviceTaintRuleList) []*v1.DeviceTaintRule {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakeResourceClaims(fake *FakeResourceV1, namespace string) typedresource
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaim"),
-			func() *v1.ResourceClaim { return &v1.ResourceClaim{} },
-			func() *v1.ResourceClaimList { return &v1.ResourceClaimList{} },
-			func(dst, src *v1.ResourceClaimList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ResourceClaimList) []*v1.ResourceClaim { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.ResourceClaim {
+				return &v1.ResourceClaim{}
+			},
+			func() *v1.ResourceClaimList {
+				return &v1.ResourceClaimList{}
+			},
+			func(dst, src *v1.ResourceClaimList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ResourceClaimList) []*v1.ResourceClaim {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ResourceClaimList, items []*v1.ResourceClaim) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeResourceClaimTemplates(fake *FakeResourceV1, namespace string) typed
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),
-			func() *v1.ResourceClaimTemplate { return &v1.ResourceClaimTemplate{} },
-			func() *v1.ResourceClaimTemplateList { return &v1.ResourceClaimTemplateList{} },
-			func(dst, src *v1.ResourceClaimTemplateList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ResourceClaimTemplate {
+				return &v1.ResourceClaimTemplate{}
+			},
+			func() *v1.ResourceClaimTemplateList {
+				return &v1.ResourceClaimTemplateList{}
+			},
+			func(dst, src *v1.ResourceClaimTemplateList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ResourceClaimTemplateList) []*v1.ResourceClaimTemplate {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

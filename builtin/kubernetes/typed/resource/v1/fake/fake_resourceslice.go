@@ -37,10 +37,18 @@ func newFakeResourceSlices(fake *FakeResourceV1, namespace string) typedresource
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1.SchemeGroupVersion.WithKind("ResourceSlice"),
-			func() *v1.ResourceSlice { return &v1.ResourceSlice{} },
-			func() *v1.ResourceSliceList { return &v1.ResourceSliceList{} },
-			func(dst, src *v1.ResourceSliceList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ResourceSliceList) []*v1.ResourceSlice { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.ResourceSlice {
+				return &v1.ResourceSlice{}
+			},
+			func() *v1.ResourceSliceList {
+				return &v1.ResourceSliceList{}
+			},
+			func(dst, src *v1.ResourceSliceList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ResourceSliceList) []*v1.ResourceSlice {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.ResourceSliceList, items []*v1.ResourceSlice) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

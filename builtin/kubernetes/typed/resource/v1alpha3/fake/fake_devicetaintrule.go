@@ -37,9 +37,15 @@ func newFakeDeviceTaintRules(fake *FakeResourceV1alpha3, namespace string) typed
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRule"),
-			func() *v1alpha3.DeviceTaintRule { return &v1alpha3.DeviceTaintRule{} },
-			func() *v1alpha3.DeviceTaintRuleList { return &v1alpha3.DeviceTaintRuleList{} },
-			func(dst, src *v1alpha3.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha3.DeviceTaintRule {
+				return &v1alpha3.DeviceTaintRule{}
+			},
+			func() *v1alpha3.DeviceTaintRuleList {
+				return &v1alpha3.DeviceTaintRuleList{}
+			},
+			func(dst, src *v1alpha3.DeviceTaintRuleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha3.DeviceTaintRuleList) []*v1alpha3.DeviceTaintRule {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeResourcePoolStatusRequests(fake *FakeResourceV1alpha3, namespace str
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("resourcepoolstatusrequests"),
 			v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequest"),
-			func() *v1alpha3.ResourcePoolStatusRequest { return &v1alpha3.ResourcePoolStatusRequest{} },
-			func() *v1alpha3.ResourcePoolStatusRequestList { return &v1alpha3.ResourcePoolStatusRequestList{} },
-			func(dst, src *v1alpha3.ResourcePoolStatusRequestList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha3.ResourcePoolStatusRequest {
+				return &v1alpha3.ResourcePoolStatusRequest{}
+			},
+			func() *v1alpha3.ResourcePoolStatusRequestList {
+				return &v1alpha3.ResourcePoolStatusRequestList{}
+			},
+			func(dst, src *v1alpha3.ResourcePoolStatusRequestList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha3.ResourcePoolStatusRequestList) []*v1alpha3.ResourcePoolStatusRequest {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeDeviceClasses(fake *FakeResourceV1beta1, namespace string) typedreso
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("DeviceClass"),
-			func() *v1beta1.DeviceClass { return &v1beta1.DeviceClass{} },
-			func() *v1beta1.DeviceClassList { return &v1beta1.DeviceClassList{} },
-			func(dst, src *v1beta1.DeviceClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.DeviceClass {
+				return &v1beta1.DeviceClass{}
+			},
+			func() *v1beta1.DeviceClassList {
+				return &v1beta1.DeviceClassList{}
+			},
+			func(dst, src *v1beta1.DeviceClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.DeviceClassList) []*v1beta1.DeviceClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeResourceClaims(fake *FakeResourceV1beta1, namespace string) typedres
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceClaim"),
-			func() *v1beta1.ResourceClaim { return &v1beta1.ResourceClaim{} },
-			func() *v1beta1.ResourceClaimList { return &v1beta1.ResourceClaimList{} },
-			func(dst, src *v1beta1.ResourceClaimList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ResourceClaim {
+				return &v1beta1.ResourceClaim{}
+			},
+			func() *v1beta1.ResourceClaimList {
+				return &v1beta1.ResourceClaimList{}
+			},
+			func(dst, src *v1beta1.ResourceClaimList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeResourceClaimTemplates(fake *FakeResourceV1beta1, namespace string) 
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),
-			func() *v1beta1.ResourceClaimTemplate { return &v1beta1.ResourceClaimTemplate{} },
-			func() *v1beta1.ResourceClaimTemplateList { return &v1beta1.ResourceClaimTemplateList{} },
-			func(dst, src *v1beta1.ResourceClaimTemplateList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ResourceClaimTemplate {
+				return &v1beta1.ResourceClaimTemplate{}
+			},
+			func() *v1beta1.ResourceClaimTemplateList {
+				return &v1beta1.ResourceClaimTemplateList{}
+			},
+			func(dst, src *v1beta1.ResourceClaimTemplateList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

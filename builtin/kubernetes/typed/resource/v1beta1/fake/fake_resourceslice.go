@@ -37,9 +37,15 @@ func newFakeResourceSlices(fake *FakeResourceV1beta1, namespace string) typedres
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta1.SchemeGroupVersion.WithKind("ResourceSlice"),
-			func() *v1beta1.ResourceSlice { return &v1beta1.ResourceSlice{} },
-			func() *v1beta1.ResourceSliceList { return &v1beta1.ResourceSliceList{} },
-			func(dst, src *v1beta1.ResourceSliceList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.ResourceSlice {
+				return &v1beta1.ResourceSlice{}
+			},
+			func() *v1beta1.ResourceSliceList {
+				return &v1beta1.ResourceSliceList{}
+			},
+			func(dst, src *v1beta1.ResourceSliceList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

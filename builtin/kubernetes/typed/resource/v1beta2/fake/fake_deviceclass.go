@@ -37,9 +37,15 @@ func newFakeDeviceClasses(fake *FakeResourceV1beta2, namespace string) typedreso
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("deviceclasses"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceClass"),
-			func() *v1beta2.DeviceClass { return &v1beta2.DeviceClass{} },
-			func() *v1beta2.DeviceClassList { return &v1beta2.DeviceClassList{} },
-			func(dst, src *v1beta2.DeviceClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.DeviceClass {
+				return &v1beta2.DeviceClass{}
+			},
+			func() *v1beta2.DeviceClassList {
+				return &v1beta2.DeviceClassList{}
+			},
+			func(dst, src *v1beta2.DeviceClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.DeviceClassList) []*v1beta2.DeviceClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

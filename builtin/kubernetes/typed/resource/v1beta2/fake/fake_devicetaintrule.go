@@ -37,9 +37,15 @@ func newFakeDeviceTaintRules(fake *FakeResourceV1beta2, namespace string) typedr
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("devicetaintrules"),
 			v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRule"),
-			func() *v1beta2.DeviceTaintRule { return &v1beta2.DeviceTaintRule{} },
-			func() *v1beta2.DeviceTaintRuleList { return &v1beta2.DeviceTaintRuleList{} },
-			func(dst, src *v1beta2.DeviceTaintRuleList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.DeviceTaintRule {
+				return &v1beta2.DeviceTaintRule{}
+			},
+			func() *v1beta2.DeviceTaintRuleList {
+				return &v1beta2.DeviceTaintRuleList{}
+			},
+			func(dst, src *v1beta2.DeviceTaintRuleList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeResourceClaims(fake *FakeResourceV1beta2, namespace string) typedres
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceclaims"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceClaim"),
-			func() *v1beta2.ResourceClaim { return &v1beta2.ResourceClaim{} },
-			func() *v1beta2.ResourceClaimList { return &v1beta2.ResourceClaimList{} },
-			func(dst, src *v1beta2.ResourceClaimList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.ResourceClaim {
+				return &v1beta2.ResourceClaim{}
+			},
+			func() *v1beta2.ResourceClaimList {
+				return &v1beta2.ResourceClaimList{}
+			},
+			func(dst, src *v1beta2.ResourceClaimList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.ResourceClaimList) []*v1beta2.ResourceClaim {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

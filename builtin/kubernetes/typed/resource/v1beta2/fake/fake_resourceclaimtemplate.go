@@ -37,9 +37,15 @@ func newFakeResourceClaimTemplates(fake *FakeResourceV1beta2, namespace string) 
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceclaimtemplates"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceClaimTemplate"),
-			func() *v1beta2.ResourceClaimTemplate { return &v1beta2.ResourceClaimTemplate{} },
-			func() *v1beta2.ResourceClaimTemplateList { return &v1beta2.ResourceClaimTemplateList{} },
-			func(dst, src *v1beta2.ResourceClaimTemplateList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.ResourceClaimTemplate {
+				return &v1beta2.ResourceClaimTemplate{}
+			},
+			func() *v1beta2.ResourceClaimTemplateList {
+				return &v1beta2.ResourceClaimTemplateList{}
+			},
+			func(dst, src *v1beta2.ResourceClaimTemplateList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.ResourceClaimTemplateList) []*v1beta2.ResourceClaimTemplate {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

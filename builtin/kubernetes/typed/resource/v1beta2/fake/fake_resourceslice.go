@@ -37,9 +37,15 @@ func newFakeResourceSlices(fake *FakeResourceV1beta2, namespace string) typedres
 			fake.Fake, namespace,
 			v1beta2.SchemeGroupVersion.WithResource("resourceslices"),
 			v1beta2.SchemeGroupVersion.WithKind("ResourceSlice"),
-			func() *v1beta2.ResourceSlice { return &v1beta2.ResourceSlice{} },
-			func() *v1beta2.ResourceSliceList { return &v1beta2.ResourceSliceList{} },
-			func(dst, src *v1beta2.ResourceSliceList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta2.ResourceSlice {
+				return &v1beta2.ResourceSlice{}
+			},
+			func() *v1beta2.ResourceSliceList {
+				return &v1beta2.ResourceSliceList{}
+			},
+			func(dst, src *v1beta2.ResourceSliceList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

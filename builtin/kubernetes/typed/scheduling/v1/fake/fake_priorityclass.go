@@ -37,10 +37,18 @@ func newFakePriorityClasses(fake *FakeSchedulingV1, namespace string) typedsched
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1.SchemeGroupVersion.WithKind("PriorityClass"),
-			func() *v1.PriorityClass { return &v1.PriorityClass{} },
-			func() *v1.PriorityClassList { return &v1.PriorityClassList{} },
-			func(dst, src *v1.PriorityClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.PriorityClassList) []*v1.PriorityClass { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.PriorityClass {
+				return &v1.PriorityClass{}
+			},
+			func() *v1.PriorityClassList {
+				return &v1.PriorityClassList{}
+			},
+			func(dst, src *v1.PriorityClassList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.PriorityClassList) []*v1.PriorityClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.PriorityClassList, items []*v1.PriorityClass) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeCompositePodGroups(fake *FakeSchedulingV1alpha3, namespace string) t
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("compositepodgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("CompositePodGroup"),
-			func() *v1alpha3.CompositePodGroup { return &v1alpha3.CompositePodGroup{} },
-			func() *v1alpha3.CompositePodGroupList { return &v1alpha3.CompositePodGroupList{} },
-			func(dst, src *v1alpha3.CompositePodGroupList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha3.CompositePodGroup {
+				return &v1alpha3.CompositePodGroup{}
+			},
+			func() *v1alpha3.CompositePodGroupList {
+				return &v1alpha3.CompositePodGroupList{}
+			},
+			func(dst, src *v1alpha3.CompositePodGroupList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha3.CompositePodGroupList) []*v1alpha3.CompositePodGroup {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakePodGroups(fake *FakeSchedulingV1alpha3, namespace string) typedsched
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("podgroups"),
 			v1alpha3.SchemeGroupVersion.WithKind("PodGroup"),
-			func() *v1alpha3.PodGroup { return &v1alpha3.PodGroup{} },
-			func() *v1alpha3.PodGroupList { return &v1alpha3.PodGroupList{} },
-			func(dst, src *v1alpha3.PodGroupList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha3.PodGroupList) []*v1alpha3.PodGroup { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1alpha3.PodGroup {
+				return &v1alpha3.PodGroup{}
+			},
+			func() *v1alpha3.PodGroupList {
+				return &v1alpha3.PodGroupList{}
+			},
+			func(dst, src *v1alpha3.PodGroupList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1alpha3.PodGroupList) []*v1alpha3.PodGroup {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1alpha3.PodGroupList, items []*v1alpha3.PodGroup) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

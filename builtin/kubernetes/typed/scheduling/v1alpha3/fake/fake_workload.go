@@ -37,10 +37,18 @@ func newFakeWorkloads(fake *FakeSchedulingV1alpha3, namespace string) typedsched
 			fake.Fake, namespace,
 			v1alpha3.SchemeGroupVersion.WithResource("workloads"),
 			v1alpha3.SchemeGroupVersion.WithKind("Workload"),
-			func() *v1alpha3.Workload { return &v1alpha3.Workload{} },
-			func() *v1alpha3.WorkloadList { return &v1alpha3.WorkloadList{} },
-			func(dst, src *v1alpha3.WorkloadList) { dst.ListMeta = src.ListMeta },
-			func(list *v1alpha3.WorkloadList) []*v1alpha3.Workload { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1alpha3.Workload {
+				return &v1alpha3.Workload{}
+			},
+			func() *v1alpha3.WorkloadList {
+				return &v1alpha3.WorkloadList{}
+			},
+			func(dst, src *v1alpha3.WorkloadList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1alpha3.WorkloadList) []*v1alpha3.Workload {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1alpha3.WorkloadList, items []*v1alpha3.Workload) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,10 +37,18 @@ func newFakePodGroups(fake *FakeSchedulingV1beta1, namespace string) typedschedu
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("podgroups"),
 			v1beta1.SchemeGroupVersion.WithKind("PodGroup"),
-			func() *v1beta1.PodGroup { return &v1beta1.PodGroup{} },
-			func() *v1beta1.PodGroupList { return &v1beta1.PodGroupList{} },
-			func(dst, src *v1beta1.PodGroupList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.PodGroupList) []*v1beta1.PodGroup { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.PodGroup {
+				return &v1beta1.PodGroup{}
+			},
+			func() *v1beta1.PodGroupList {
+				return &v1beta1.PodGroupList{}
+			},
+			func(dst, src *v1beta1.PodGroupList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.PodGroupList) []*v1beta1.PodGroup {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.PodGroupList, items []*v1beta1.PodGroup) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakePriorityClasses(fake *FakeSchedulingV1beta1, namespace string) typed
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("priorityclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("PriorityClass"),
-			func() *v1beta1.PriorityClass { return &v1beta1.PriorityClass{} },
-			func() *v1beta1.PriorityClassList { return &v1beta1.PriorityClassList{} },
-			func(dst, src *v1beta1.PriorityClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.PriorityClass {
+				return &v1beta1.PriorityClass{}
+			},
+			func() *v1beta1.PriorityClassList {
+				return &v1beta1.PriorityClassList{}
+			},
+			func(dst, src *v1beta1.PriorityClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.PriorityClassList) []*v1beta1.PriorityClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

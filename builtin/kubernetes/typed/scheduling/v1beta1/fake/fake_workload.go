@@ -37,10 +37,18 @@ func newFakeWorkloads(fake *FakeSchedulingV1beta1, namespace string) typedschedu
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("workloads"),
 			v1beta1.SchemeGroupVersion.WithKind("Workload"),
-			func() *v1beta1.Workload { return &v1beta1.Workload{} },
-			func() *v1beta1.WorkloadList { return &v1beta1.WorkloadList{} },
-			func(dst, src *v1beta1.WorkloadList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.WorkloadList) []*v1beta1.Workload { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.Workload {
+				return &v1beta1.Workload{}
+			},
+			func() *v1beta1.WorkloadList {
+				return &v1beta1.WorkloadList{}
+			},
+			func(dst, src *v1beta1.WorkloadList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.WorkloadList) []*v1beta1.Workload {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.WorkloadList, items []*v1beta1.Workload) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,11 +37,21 @@ func newFakeCSIDrivers(fake *FakeStorageV1, namespace string) typedstoragev1.CSI
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1.SchemeGroupVersion.WithKind("CSIDriver"),
-			func() *v1.CSIDriver { return &v1.CSIDriver{} },
-			func() *v1.CSIDriverList { return &v1.CSIDriverList{} },
-			func(dst, src *v1.CSIDriverList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CSIDriverList) []*v1.CSIDriver { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.CSIDriverList, items []*v1.CSIDriver) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.CSIDriver {
+				return &v1.CSIDriver{}
+			},
+			func() *v1.CSIDriverList {
+				return &v1.CSIDriverList{}
+			},
+			func(dst, src *v1.CSIDriverList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.CSIDriverList) []*v1.CSIDriver {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.CSIDriverList, items []*v1.CSIDriver) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -37,9 +37,15 @@ func newFakeCSIStorageCapacities(fake *FakeStorageV1, namespace string) typedsto
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("csistoragecapacities"),
 			v1.SchemeGroupVersion.WithKind("CSIStorageCapacity"),
-			func() *v1.CSIStorageCapacity { return &v1.CSIStorageCapacity{} },
-			func() *v1.CSIStorageCapacityList { return &v1.CSIStorageCapacityList{} },
-			func(dst, src *v1.CSIStorageCapacityList) { dst.ListMeta = src.ListMeta },
+			func() *v1.CSIStorageCapacity {
+				return &v1.CSIStorageCapacity{}
+			},
+			func() *v1.CSIStorageCapacityList {
+				return &v1.CSIStorageCapacityList{}
+			},
+			func(dst, src *v1.CSIStorageCapacityList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.CSIStorageCapacityList) []*v1.CSIStorageCapacity {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

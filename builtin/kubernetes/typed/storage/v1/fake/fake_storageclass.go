@@ -37,10 +37,18 @@ func newFakeStorageClasses(fake *FakeStorageV1, namespace string) typedstoragev1
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1.SchemeGroupVersion.WithKind("StorageClass"),
-			func() *v1.StorageClass { return &v1.StorageClass{} },
-			func() *v1.StorageClassList { return &v1.StorageClassList{} },
-			func(dst, src *v1.StorageClassList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.StorageClassList) []*v1.StorageClass { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1.StorageClass {
+				return &v1.StorageClass{}
+			},
+			func() *v1.StorageClassList {
+				return &v1.StorageClassList{}
+			},
+			func(dst, src *v1.StorageClassList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.StorageClassList) []*v1.StorageClass {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1.StorageClassList, items []*v1.StorageClass) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeVolumeAttachments(fake *FakeStorageV1, namespace string) typedstorag
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1.SchemeGroupVersion.WithKind("VolumeAttachment"),
-			func() *v1.VolumeAttachment { return &v1.VolumeAttachment{} },
-			func() *v1.VolumeAttachmentList { return &v1.VolumeAttachmentList{} },
-			func(dst, src *v1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
+			func() *v1.VolumeAttachment {
+				return &v1.VolumeAttachment{}
+			},
+			func() *v1.VolumeAttachmentList {
+				return &v1.VolumeAttachmentList{}
+			},
+			func(dst, src *v1.VolumeAttachmentList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.VolumeAttachmentList) []*v1.VolumeAttachment {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

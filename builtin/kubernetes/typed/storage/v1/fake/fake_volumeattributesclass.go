@@ -37,9 +37,15 @@ func newFakeVolumeAttributesClasses(fake *FakeStorageV1, namespace string) typed
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),
-			func() *v1.VolumeAttributesClass { return &v1.VolumeAttributesClass{} },
-			func() *v1.VolumeAttributesClassList { return &v1.VolumeAttributesClassList{} },
-			func(dst, src *v1.VolumeAttributesClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1.VolumeAttributesClass {
+				return &v1.VolumeAttributesClass{}
+			},
+			func() *v1.VolumeAttributesClassList {
+				return &v1.VolumeAttributesClassList{}
+			},
+			func(dst, src *v1.VolumeAttributesClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.VolumeAttributesClassList) []*v1.VolumeAttributesClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

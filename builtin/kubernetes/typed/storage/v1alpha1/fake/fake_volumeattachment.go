@@ -37,9 +37,15 @@ func newFakeVolumeAttachments(fake *FakeStorageV1alpha1, namespace string) typed
 			fake.Fake, namespace,
 			v1alpha1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1alpha1.SchemeGroupVersion.WithKind("VolumeAttachment"),
-			func() *v1alpha1.VolumeAttachment { return &v1alpha1.VolumeAttachment{} },
-			func() *v1alpha1.VolumeAttachmentList { return &v1alpha1.VolumeAttachmentList{} },
-			func(dst, src *v1alpha1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
+			func() *v1alpha1.VolumeAttachment {
+				return &v1alpha1.VolumeAttachment{}
+			},
+			func() *v1alpha1.VolumeAttachmentList {
+				return &v1alpha1.VolumeAttachmentList{}
+			},
+			func(dst, src *v1alpha1.VolumeAttachmentList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1alpha1.VolumeAttachmentList) []*v1alpha1.VolumeAttachment {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,10 +37,18 @@ func newFakeCSIDrivers(fake *FakeStorageV1beta1, namespace string) typedstoragev
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csidrivers"),
 			v1beta1.SchemeGroupVersion.WithKind("CSIDriver"),
-			func() *v1beta1.CSIDriver { return &v1beta1.CSIDriver{} },
-			func() *v1beta1.CSIDriverList { return &v1beta1.CSIDriverList{} },
-			func(dst, src *v1beta1.CSIDriverList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CSIDriverList) []*v1beta1.CSIDriver { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.CSIDriver {
+				return &v1beta1.CSIDriver{}
+			},
+			func() *v1beta1.CSIDriverList {
+				return &v1beta1.CSIDriverList{}
+			},
+			func(dst, src *v1beta1.CSIDriverList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.CSIDriverList) []*v1beta1.CSIDriver {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.CSIDriverList, items []*v1beta1.CSIDriver) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,10 +37,18 @@ func newFakeCSINodes(fake *FakeStorageV1beta1, namespace string) typedstoragev1b
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("csinodes"),
 			v1beta1.SchemeGroupVersion.WithKind("CSINode"),
-			func() *v1beta1.CSINode { return &v1beta1.CSINode{} },
-			func() *v1beta1.CSINodeList { return &v1beta1.CSINodeList{} },
-			func(dst, src *v1beta1.CSINodeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.CSINodeList) []*v1beta1.CSINode { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.CSINode {
+				return &v1beta1.CSINode{}
+			},
+			func() *v1beta1.CSINodeList {
+				return &v1beta1.CSINodeList{}
+			},
+			func(dst, src *v1beta1.CSINodeList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.CSINodeList) []*v1beta1.CSINode {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.CSINodeList, items []*v1beta1.CSINode) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -37,9 +37,15 @@ func newFakeStorageClasses(fake *FakeStorageV1beta1, namespace string) typedstor
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageClass"),
-			func() *v1beta1.StorageClass { return &v1beta1.StorageClass{} },
-			func() *v1beta1.StorageClassList { return &v1beta1.StorageClassList{} },
-			func(dst, src *v1beta1.StorageClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.StorageClass {
+				return &v1beta1.StorageClass{}
+			},
+			func() *v1beta1.StorageClassList {
+				return &v1beta1.StorageClassList{}
+			},
+			func(dst, src *v1beta1.StorageClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.StorageClassList) []*v1beta1.StorageClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeVolumeAttachments(fake *FakeStorageV1beta1, namespace string) typeds
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattachments"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttachment"),
-			func() *v1beta1.VolumeAttachment { return &v1beta1.VolumeAttachment{} },
-			func() *v1beta1.VolumeAttachmentList { return &v1beta1.VolumeAttachmentList{} },
-			func(dst, src *v1beta1.VolumeAttachmentList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.VolumeAttachment {
+				return &v1beta1.VolumeAttachment{}
+			},
+			func() *v1beta1.VolumeAttachmentList {
+				return &v1beta1.VolumeAttachmentList{}
+			},
+			func(dst, src *v1beta1.VolumeAttachmentList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.VolumeAttachmentList) []*v1beta1.VolumeAttachment {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeVolumeAttributesClasses(fake *FakeStorageV1beta1, namespace string) 
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("volumeattributesclasses"),
 			v1beta1.SchemeGroupVersion.WithKind("VolumeAttributesClass"),
-			func() *v1beta1.VolumeAttributesClass { return &v1beta1.VolumeAttributesClass{} },
-			func() *v1beta1.VolumeAttributesClassList { return &v1beta1.VolumeAttributesClassList{} },
-			func(dst, src *v1beta1.VolumeAttributesClassList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.VolumeAttributesClass {
+				return &v1beta1.VolumeAttributesClass{}
+			},
+			func() *v1beta1.VolumeAttributesClassList {
+				return &v1beta1.VolumeAttributesClassList{}
+			},
+			func(dst, src *v1beta1.VolumeAttributesClassList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.VolumeAttributesClassList) []*v1beta1.VolumeAttributesClass {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

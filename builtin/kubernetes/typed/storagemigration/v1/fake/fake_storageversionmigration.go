@@ -37,9 +37,15 @@ func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1, namespace str
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1.SchemeGroupVersion.WithKind("StorageVersionMigration"),
-			func() *v1.StorageVersionMigration { return &v1.StorageVersionMigration{} },
-			func() *v1.StorageVersionMigrationList { return &v1.StorageVersionMigrationList{} },
-			func(dst, src *v1.StorageVersionMigrationList) { dst.ListMeta = src.ListMeta },
+			func() *v1.StorageVersionMigration {
+				return &v1.StorageVersionMigration{}
+			},
+			func() *v1.StorageVersionMigrationList {
+				return &v1.StorageVersionMigrationList{}
+			},
+			func(dst, src *v1.StorageVersionMigrationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.StorageVersionMigrationList) []*v1.StorageVersionMigration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -37,9 +37,15 @@ func newFakeStorageVersionMigrations(fake *FakeStoragemigrationV1beta1, namespac
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("storageversionmigrations"),
 			v1beta1.SchemeGroupVersion.WithKind("StorageVersionMigration"),
-			func() *v1beta1.StorageVersionMigration { return &v1beta1.StorageVersionMigration{} },
-			func() *v1beta1.StorageVersionMigrationList { return &v1beta1.StorageVersionMigrationList{} },
-			func(dst, src *v1beta1.StorageVersionMigrationList) { dst.ListMeta = src.ListMeta },
+			func() *v1beta1.StorageVersionMigration {
+				return &v1beta1.StorageVersionMigration{}
+			},
+			func() *v1beta1.StorageVersionMigrationList {
+				return &v1beta1.StorageVersionMigrationList{}
+			},
+			func(dst, src *v1beta1.StorageVersionMigrationList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1beta1.StorageVersionMigrationList) []*v1beta1.StorageVersionMigration {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -76,8 +76,12 @@ func newTestTypes(c *ExampleV1Client, namespace string) *testTypes {
 	return &testTypes{
 		gentype.NewClientWithListAndApply[*examplev1.TestType, *examplev1.TestTypeList, *applyconfigurationexamplev1.TestTypeApplyConfiguration](
 			"testtypes", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *examplev1.TestType { return &examplev1.TestType{} },
-			func() *examplev1.TestTypeList { return &examplev1.TestTypeList{} },
+			func() *examplev1.TestType {
+				return &examplev1.TestType{}
+			},
+			func() *examplev1.TestTypeList {
+				return &examplev1.TestTypeList{}
+			},
 		),
 	}
 }

@@ -64,8 +64,12 @@ func newClusterTestTypes(c *ExampleV1Client) *clusterTestTypes {
 	return &clusterTestTypes{
 		gentype.NewClientWithList[*examplev1.ClusterTestType, *examplev1.ClusterTestTypeList](
 			"clustertesttypes", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *examplev1.ClusterTestType { return &examplev1.ClusterTestType{} },
-			func() *examplev1.ClusterTestTypeList { return &examplev1.ClusterTestTypeList{} },
+			func() *examplev1.ClusterTestType {
+				return &examplev1.ClusterTestType{}
+			},
+			func() *examplev1.ClusterTestTypeList {
+				return &examplev1.ClusterTestTypeList{}
+			},
 		),
 	}
 }

@@ -50,8 +50,12 @@ func newTestTypes(c *ExampleV1beta1Client, namespace string) *testTypes {
 	return &testTypes{
 		gentype.NewClientWithList[*examplev1beta1.TestType, *examplev1beta1.TestTypeList](
 			"testtypes", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *examplev1beta1.TestType { return &examplev1beta1.TestType{} },
-			func() *examplev1beta1.TestTypeList { return &examplev1beta1.TestTypeList{} },
+			func() *examplev1beta1.TestType {
+				return &examplev1beta1.TestType{}
+			},
+			func() *examplev1beta1.TestTypeList {
+				return &examplev1beta1.TestTypeList{}
+			},
 		),
 	}
 }

@@ -56,8 +56,12 @@ func newFish(c *SecondExampleV1Client) *fish {
 	return &fish{
 		gentype.NewClientWithList[*example2v1.Fish, *example2v1.FishList](
 			"fish", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *example2v1.Fish { return &example2v1.Fish{} },
-			func() *example2v1.FishList { return &example2v1.FishList{} },
+			func() *example2v1.Fish {
+				return &example2v1.Fish{}
+			},
+			func() *example2v1.FishList {
+				return &example2v1.FishList{}
+			},
 		),
 	}
 }

@@ -55,8 +55,12 @@ func newGadgets(c *SecondExampleV1Client, namespace string) *gadgets {
 	return &gadgets{
 		gentype.NewClientWithList[*example2v1.Gadget, *example2v1.GadgetList](
 			"gizmos", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *example2v1.Gadget { return &example2v1.Gadget{} },
-			func() *example2v1.GadgetList { return &example2v1.GadgetList{} },
+			func() *example2v1.Gadget {
+				return &example2v1.Gadget{}
+			},
+			func() *example2v1.GadgetList {
+				return &example2v1.GadgetList{}
+			},
 		),
 	}
 }

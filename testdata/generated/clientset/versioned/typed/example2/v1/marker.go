@@ -44,7 +44,9 @@ func newMarkers(c *SecondExampleV1Client, namespace string) *markers {
 	return &markers{
 		gentype.NewClient[*example2v1.Marker](
 			"markers", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *example2v1.Marker { return &example2v1.Marker{} },
+			func() *example2v1.Marker {
+				return &example2v1.Marker{}
+			},
 		),
 	}
 }

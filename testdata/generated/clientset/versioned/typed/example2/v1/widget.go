@@ -52,8 +52,12 @@ func newWidgets(c *SecondExampleV1Client, namespace string) *widgets {
 	return &widgets{
 		gentype.NewClientWithList[*example2v1.Widget, *example2v1.WidgetList](
 			"widgets", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *example2v1.Widget { return &example2v1.Widget{} },
-			func() *example2v1.WidgetList { return &example2v1.WidgetList{} },
+			func() *example2v1.Widget {
+				return &example2v1.Widget{}
+			},
+			func() *example2v1.WidgetList {
+				return &example2v1.WidgetList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newDotteds(c *Example3V1Client) *dotteds {
 	return &dotteds{
 		gentype.NewClientWithList[*example3iov1.Dotted, *example3iov1.DottedList](
 			"dotteds", c.RESTClient(), scheme.ParameterCodec, "",
-			func() *example3iov1.Dotted { return &example3iov1.Dotted{} },
-			func() *example3iov1.DottedList { return &example3iov1.DottedList{} },
+			func() *example3iov1.Dotted {
+				return &example3iov1.Dotted{}
+			},
+			func() *example3iov1.DottedList {
+				return &example3iov1.DottedList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newThings(c *HyphenGroupV1Client, namespace string) *things {
 	return &things{
 		gentype.NewClientWithList[*hyphengroupv1.Thing, *hyphengroupv1.ThingList](
 			"things", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *hyphengroupv1.Thing { return &hyphengroupv1.Thing{} },
-			func() *hyphengroupv1.ThingList { return &hyphengroupv1.ThingList{} },
+			func() *hyphengroupv1.Thing {
+				return &hyphengroupv1.Thing{}
+			},
+			func() *hyphengroupv1.ThingList {
+				return &hyphengroupv1.ThingList{}
+			},
 		),
 	}
 }

@@ -58,8 +58,12 @@ func newCamels(c *MixedcaseV1Client, namespace string) *camels {
 	return &camels{
 		gentype.NewClientWithList[*mixedcasev1.Camel, *mixedcasev1.CamelList](
 			"camels", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *mixedcasev1.Camel { return &mixedcasev1.Camel{} },
-			func() *mixedcasev1.CamelList { return &mixedcasev1.CamelList{} },
+			func() *mixedcasev1.Camel {
+				return &mixedcasev1.Camel{}
+			},
+			func() *mixedcasev1.CamelList {
+				return &mixedcasev1.CamelList{}
+			},
 		),
 	}
 }

@@ -56,8 +56,12 @@ func newRoutes(c *PointeritemsV1Client, namespace string) *routes {
 	return &routes{
 		gentype.NewClientWithList[*pointeritemsv1.Route, *pointeritemsv1.RouteList](
 			"routes", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *pointeritemsv1.Route { return &pointeritemsv1.Route{} },
-			func() *pointeritemsv1.RouteList { return &pointeritemsv1.RouteList{} },
+			func() *pointeritemsv1.Route {
+				return &pointeritemsv1.Route{}
+			},
+			func() *pointeritemsv1.RouteList {
+				return &pointeritemsv1.RouteList{}
+			},
 		),
 	}
 }

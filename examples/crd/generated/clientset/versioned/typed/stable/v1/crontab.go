@@ -62,8 +62,12 @@ func newCronTabs(c *StableV1Client, namespace string) *cronTabs {
 	return &cronTabs{
 		gentype.NewClientWithListAndApply[*stablev1.CronTab, *stablev1.CronTabList, *applyconfigurationstablev1.CronTabApplyConfiguration](
 			"crontabs", c.RESTClient(), scheme.ParameterCodec, namespace,
-			func() *stablev1.CronTab { return &stablev1.CronTab{} },
-			func() *stablev1.CronTabList { return &stablev1.CronTabList{} },
+			func() *stablev1.CronTab {
+				return &stablev1.CronTab{}
+			},
+			func() *stablev1.CronTabList {
+				return &stablev1.CronTabList{}
+			},
 		),
 	}
 }

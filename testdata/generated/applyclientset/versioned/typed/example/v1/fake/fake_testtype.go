@@ -45,11 +45,21 @@ func newFakeTestTypes(fake *FakeExampleV1, namespace string) typedexamplev1.Test
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("testtypes"),
 			v1.SchemeGroupVersion.WithKind("TestType"),
-			func() *v1.TestType { return &v1.TestType{} },
-			func() *v1.TestTypeList { return &v1.TestTypeList{} },
-			func(dst, src *v1.TestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.TestTypeList) []*v1.TestType { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.TestTypeList, items []*v1.TestType) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.TestType {
+				return &v1.TestType{}
+			},
+			func() *v1.TestTypeList {
+				return &v1.TestTypeList{}
+			},
+			func(dst, src *v1.TestTypeList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.TestTypeList) []*v1.TestType {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.TestTypeList, items []*v1.TestType) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

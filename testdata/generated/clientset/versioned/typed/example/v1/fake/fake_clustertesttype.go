@@ -41,9 +41,15 @@ func newFakeClusterTestTypes(fake *FakeExampleV1, namespace string) examplev1.Cl
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("clustertesttypes"),
 			v1.SchemeGroupVersion.WithKind("ClusterTestType"),
-			func() *v1.ClusterTestType { return &v1.ClusterTestType{} },
-			func() *v1.ClusterTestTypeList { return &v1.ClusterTestTypeList{} },
-			func(dst, src *v1.ClusterTestTypeList) { dst.ListMeta = src.ListMeta },
+			func() *v1.ClusterTestType {
+				return &v1.ClusterTestType{}
+			},
+			func() *v1.ClusterTestTypeList {
+				return &v1.ClusterTestTypeList{}
+			},
+			func(dst, src *v1.ClusterTestTypeList) {
+				dst.ListMeta = src.ListMeta
+			},
 			func(list *v1.ClusterTestTypeList) []*v1.ClusterTestType {
 				return gentypefake.ToPointerSlice(list.Items)
 			},

@@ -36,10 +36,18 @@ func newFakeTestTypes(fake *FakeExampleV1beta1, namespace string) examplev1beta1
 			fake.Fake, namespace,
 			v1beta1.SchemeGroupVersion.WithResource("testtypes"),
 			v1beta1.SchemeGroupVersion.WithKind("TestType"),
-			func() *v1beta1.TestType { return &v1beta1.TestType{} },
-			func() *v1beta1.TestTypeList { return &v1beta1.TestTypeList{} },
-			func(dst, src *v1beta1.TestTypeList) { dst.ListMeta = src.ListMeta },
-			func(list *v1beta1.TestTypeList) []*v1beta1.TestType { return gentypefake.ToPointerSlice(list.Items) },
+			func() *v1beta1.TestType {
+				return &v1beta1.TestType{}
+			},
+			func() *v1beta1.TestTypeList {
+				return &v1beta1.TestTypeList{}
+			},
+			func(dst, src *v1beta1.TestTypeList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1beta1.TestTypeList) []*v1beta1.TestType {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
 			func(list *v1beta1.TestTypeList, items []*v1beta1.TestType) {
 				list.Items = gentypefake.FromPointerSlice(items)
 			},

@@ -36,11 +36,21 @@ func newFakeFish(fake *FakeSecondExampleV1, namespace string) example2v1.FishInt
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("fish"),
 			v1.SchemeGroupVersion.WithKind("Fish"),
-			func() *v1.Fish { return &v1.Fish{} },
-			func() *v1.FishList { return &v1.FishList{} },
-			func(dst, src *v1.FishList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.FishList) []*v1.Fish { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.FishList, items []*v1.Fish) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Fish {
+				return &v1.Fish{}
+			},
+			func() *v1.FishList {
+				return &v1.FishList{}
+			},
+			func(dst, src *v1.FishList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.FishList) []*v1.Fish {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.FishList, items []*v1.Fish) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

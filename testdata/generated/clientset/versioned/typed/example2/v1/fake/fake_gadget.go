@@ -36,11 +36,21 @@ func newFakeGadgets(fake *FakeSecondExampleV1, namespace string) example2v1.Gadg
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("gizmos"),
 			v1.SchemeGroupVersion.WithKind("Gadget"),
-			func() *v1.Gadget { return &v1.Gadget{} },
-			func() *v1.GadgetList { return &v1.GadgetList{} },
-			func(dst, src *v1.GadgetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.GadgetList) []*v1.Gadget { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.GadgetList, items []*v1.Gadget) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Gadget {
+				return &v1.Gadget{}
+			},
+			func() *v1.GadgetList {
+				return &v1.GadgetList{}
+			},
+			func(dst, src *v1.GadgetList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.GadgetList) []*v1.Gadget {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.GadgetList, items []*v1.Gadget) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

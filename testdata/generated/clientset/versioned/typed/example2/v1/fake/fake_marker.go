@@ -36,7 +36,9 @@ func newFakeMarkers(fake *FakeSecondExampleV1, namespace string) example2v1.Mark
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("markers"),
 			v1.SchemeGroupVersion.WithKind("Marker"),
-			func() *v1.Marker { return &v1.Marker{} },
+			func() *v1.Marker {
+				return &v1.Marker{}
+			},
 		),
 		fake,
 	}

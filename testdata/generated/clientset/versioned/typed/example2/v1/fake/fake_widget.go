@@ -36,11 +36,21 @@ func newFakeWidgets(fake *FakeSecondExampleV1, namespace string) example2v1.Widg
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("widgets"),
 			v1.SchemeGroupVersion.WithKind("Widget"),
-			func() *v1.Widget { return &v1.Widget{} },
-			func() *v1.WidgetList { return &v1.WidgetList{} },
-			func(dst, src *v1.WidgetList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.WidgetList) []*v1.Widget { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.WidgetList, items []*v1.Widget) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Widget {
+				return &v1.Widget{}
+			},
+			func() *v1.WidgetList {
+				return &v1.WidgetList{}
+			},
+			func(dst, src *v1.WidgetList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.WidgetList) []*v1.Widget {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.WidgetList, items []*v1.Widget) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -36,11 +36,21 @@ func newFakeDotteds(fake *FakeExample3V1, namespace string) example3iov1.DottedI
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("dotteds"),
 			v1.SchemeGroupVersion.WithKind("Dotted"),
-			func() *v1.Dotted { return &v1.Dotted{} },
-			func() *v1.DottedList { return &v1.DottedList{} },
-			func(dst, src *v1.DottedList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.DottedList) []*v1.Dotted { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.DottedList, items []*v1.Dotted) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Dotted {
+				return &v1.Dotted{}
+			},
+			func() *v1.DottedList {
+				return &v1.DottedList{}
+			},
+			func(dst, src *v1.DottedList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.DottedList) []*v1.Dotted {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.DottedList, items []*v1.Dotted) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -36,11 +36,21 @@ func newFakeThings(fake *FakeHyphenGroupV1, namespace string) hyphengroupv1.Thin
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("things"),
 			v1.SchemeGroupVersion.WithKind("Thing"),
-			func() *v1.Thing { return &v1.Thing{} },
-			func() *v1.ThingList { return &v1.ThingList{} },
-			func(dst, src *v1.ThingList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.ThingList) []*v1.Thing { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.ThingList, items []*v1.Thing) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Thing {
+				return &v1.Thing{}
+			},
+			func() *v1.ThingList {
+				return &v1.ThingList{}
+			},
+			func(dst, src *v1.ThingList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.ThingList) []*v1.Thing {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.ThingList, items []*v1.Thing) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

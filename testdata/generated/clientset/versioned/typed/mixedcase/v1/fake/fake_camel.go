@@ -36,11 +36,21 @@ func newFakeCamels(fake *FakeMixedcaseV1, namespace string) mixedcasev1.CamelInt
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("camels"),
 			v1.SchemeGroupVersion.WithKind("Camel"),
-			func() *v1.Camel { return &v1.Camel{} },
-			func() *v1.CamelList { return &v1.CamelList{} },
-			func(dst, src *v1.CamelList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CamelList) []*v1.Camel { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.CamelList, items []*v1.Camel) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.Camel {
+				return &v1.Camel{}
+			},
+			func() *v1.CamelList {
+				return &v1.CamelList{}
+			},
+			func(dst, src *v1.CamelList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.CamelList) []*v1.Camel {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.CamelList, items []*v1.Camel) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -36,11 +36,21 @@ func newFakeRoutes(fake *FakePointeritemsV1, namespace string) pointeritemsv1.Ro
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("routes"),
 			v1.SchemeGroupVersion.WithKind("Route"),
-			func() *v1.Route { return &v1.Route{} },
-			func() *v1.RouteList { return &v1.RouteList{} },
-			func(dst, src *v1.RouteList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.RouteList) []*v1.Route { return list.Items },
-			func(list *v1.RouteList, items []*v1.Route) { list.Items = items },
+			func() *v1.Route {
+				return &v1.Route{}
+			},
+			func() *v1.RouteList {
+				return &v1.RouteList{}
+			},
+			func(dst, src *v1.RouteList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.RouteList) []*v1.Route {
+				return list.Items
+			},
+			func(list *v1.RouteList, items []*v1.Route) {
+				list.Items = items
+			},
 		),
 		fake,
 	}

@@ -37,11 +37,21 @@ func newFakeCronTabs(fake *FakeStableV1, namespace string) typedstablev1.CronTab
 			fake.Fake, namespace,
 			v1.SchemeGroupVersion.WithResource("crontabs"),
 			v1.SchemeGroupVersion.WithKind("CronTab"),
-			func() *v1.CronTab { return &v1.CronTab{} },
-			func() *v1.CronTabList { return &v1.CronTabList{} },
-			func(dst, src *v1.CronTabList) { dst.ListMeta = src.ListMeta },
-			func(list *v1.CronTabList) []*v1.CronTab { return gentypefake.ToPointerSlice(list.Items) },
-			func(list *v1.CronTabList, items []*v1.CronTab) { list.Items = gentypefake.FromPointerSlice(items) },
+			func() *v1.CronTab {
+				return &v1.CronTab{}
+			},
+			func() *v1.CronTabList {
+				return &v1.CronTabList{}
+			},
+			func(dst, src *v1.CronTabList) {
+				dst.ListMeta = src.ListMeta
+			},
+			func(list *v1.CronTabList) []*v1.CronTab {
+				return gentypefake.ToPointerSlice(list.Items)
+			},
+			func(list *v1.CronTabList, items []*v1.CronTab) {
+				list.Items = gentypefake.FromPointerSlice(items)
+			},
 		),
 		fake,
 	}

@@ -144,10 +144,8 @@ func (c *coordinator) fenceExpired(ctx context.Context, logger klog.Logger) {
 			fenced = true
 		}
 	}
-	if fenced {
-		if _, err := c.r.observer.refresh(ctx); err != nil {
-			logger.V(2).Info("sharding: listing the ring's Leases failed", "err", err)
-		}
+	if fenced && c.r.observer.recompute() {
+		c.r.ringChanged(logger)
 	}
 }
 
@@ -287,6 +285,13 @@ func (c *coordinator) sync(ctx context.Context, ref objectRef) error {
 			return nil
 		case claimExpired:
 			return nil // fenceExpired fences it first, then the object moves
+		case claimNone:
+			if wait := c.r.observer.claimGrace(current); wait > 0 {
+				// The replicas claim a departed member's objects themselves; patching the same
+				// objects at once would only load the API server during a failover.
+				c.queue.AddAfter(ref, wait)
+				return nil
+			}
 		}
 	}
 	if err := c.patch(ctx, res, obj, map[string]any{shardKey: desired, drainKey: nil}); err != nil {

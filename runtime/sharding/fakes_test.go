@@ -3,7 +3,10 @@ package sharding
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -21,10 +24,41 @@ var crontabs = Resource{Resource: schema.GroupVersionResource{Group: "stable.exa
 
 // fakeLeases is an in-memory Lease client with compare-and-swap updates; err, when set, fails every call.
 type fakeLeases struct {
-	mu     sync.Mutex
-	rv     int
-	leases map[string]*coordinationv1.Lease
-	err    error
+	mu       sync.Mutex
+	rv       int
+	leases   map[string]*coordinationv1.Lease
+	err      error
+	watchers []*fakeLeaseWatch
+}
+
+type fakeLeaseWatch struct {
+	*watch.RaceFreeFakeWatcher
+	selector labels.Selector
+}
+
+// Watch delivers the changes made from now on to Leases matching the label selector.
+func (f *fakeLeases) Watch(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return nil, f.err
+	}
+	sel, err := labels.Parse(opts.LabelSelector)
+	if err != nil {
+		return nil, err
+	}
+	w := &fakeLeaseWatch{RaceFreeFakeWatcher: watch.NewRaceFreeFake(), selector: sel}
+	f.watchers = append(f.watchers, w)
+	return w, nil
+}
+
+// notifyLocked sends an event for l to every watcher it matches.
+func (f *fakeLeases) notifyLocked(t watch.EventType, l *coordinationv1.Lease) {
+	for _, w := range f.watchers {
+		if w.selector.Matches(labels.Set(l.Labels)) {
+			w.Action(t, l.DeepCopy())
+		}
+	}
 }
 
 func (f *fakeLeases) Get(_ context.Context, name string, _ metav1.GetOptions) (*coordinationv1.Lease, error) {
@@ -75,6 +109,7 @@ func (f *fakeLeases) Create(_ context.Context, l *coordinationv1.Lease, _ metav1
 	l = l.DeepCopy()
 	l.ResourceVersion = strconv.Itoa(f.rv)
 	f.leases[l.Name] = l
+	f.notifyLocked(watch.Added, l)
 	return l.DeepCopy(), nil
 }
 
@@ -95,6 +130,7 @@ func (f *fakeLeases) Update(_ context.Context, l *coordinationv1.Lease, _ metav1
 	l = l.DeepCopy()
 	l.ResourceVersion = strconv.Itoa(f.rv)
 	f.leases[l.Name] = l
+	f.notifyLocked(watch.Modified, l)
 	return l.DeepCopy(), nil
 }
 
@@ -196,12 +232,16 @@ func (r *fakeResource) List(_ context.Context, opts metav1.ListOptions) (*metav1
 func (r *fakeResource) Patch(_ context.Context, name string, pt types.PatchType, data []byte, _ metav1.PatchOptions, _ ...string) (*metav1.PartialObjectMetadata, error) {
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
-	if pt != types.MergePatchType {
-		return nil, apierrors.NewBadRequest("merge patches only")
-	}
 	o, ok := r.f.objects[r.namespace+"/"+name]
 	if !ok {
 		return nil, apierrors.NewNotFound(crontabs.Resource.GroupResource(), name)
+	}
+	switch pt {
+	case types.MergePatchType:
+	case types.JSONPatchType:
+		return r.f.jsonPatchLabelsLocked(o, data)
+	default:
+		return nil, apierrors.NewBadRequest("merge and JSON patches only")
 	}
 	var patch struct {
 		Metadata struct {
@@ -228,5 +268,57 @@ func (r *fakeResource) Patch(_ context.Context, name string, pt types.PatchType,
 	r.f.rv++
 	r.f.patches++
 	o.ResourceVersion = strconv.Itoa(r.f.rv)
+	return o.DeepCopy(), nil
+}
+
+// jsonPatchLabelsLocked applies a JSON patch of test, add, replace and remove operations on labels,
+// all or nothing; a failed test is 422 Unprocessable Entity, as kube-apiserver answers.
+func (f *fakeMetadata) jsonPatchLabelsLocked(o *metav1.PartialObjectMetadata, data []byte) (*metav1.PartialObjectMetadata, error) {
+	var ops []struct {
+		Op, Path string
+		Value    *string
+	}
+	if err := json.Unmarshal(data, &ops); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	lbls := maps.Clone(o.Labels)
+	if lbls == nil {
+		lbls = map[string]string{}
+	}
+	unprocessable := func(msg string) error {
+		return apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", msg, 0, false)
+	}
+	for _, op := range ops {
+		key, ok := strings.CutPrefix(op.Path, "/metadata/labels/")
+		if !ok {
+			return nil, apierrors.NewBadRequest("label paths only: " + op.Path)
+		}
+		key = strings.NewReplacer("~1", "/", "~0", "~").Replace(key)
+		v, exists := lbls[key]
+		switch op.Op {
+		case "test":
+			if !exists || op.Value == nil || v != *op.Value {
+				return nil, unprocessable("test failed: " + op.Path)
+			}
+		case "replace":
+			if !exists {
+				return nil, unprocessable("replace of a missing label: " + op.Path)
+			}
+			lbls[key] = *op.Value
+		case "add":
+			lbls[key] = *op.Value
+		case "remove":
+			if !exists {
+				return nil, unprocessable("remove of a missing label: " + op.Path)
+			}
+			delete(lbls, key)
+		default:
+			return nil, apierrors.NewBadRequest("unsupported op " + op.Op)
+		}
+	}
+	o.Labels = lbls
+	f.rv++
+	f.patches++
+	o.ResourceVersion = strconv.Itoa(f.rv)
 	return o.DeepCopy(), nil
 }

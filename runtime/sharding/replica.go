@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,7 +133,7 @@ func New(cfg Config) (*Replica, error) {
 	}
 	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), departed: make(chan struct{}, 1), verified: map[schema.GroupVersionResource]*verifiedSet{}}
 	r.member = newMembership(r, utilrand.String(8))
-	r.observer = &observer{c: r, states: map[string]*memberState{}, departed: map[string]bool{}}
+	r.observer = newObserver(r)
 	r.metrics = replicaMetrics{
 		members:       cfg.Metrics.NewRingMembersMetric(cfg.Ring),
 		moves:         cfg.Metrics.NewMovesMetric(cfg.Ring),
@@ -158,6 +159,12 @@ func (r *Replica) IsMember() bool {
 
 // Ring returns the ring of live members this replica last observed.
 func (r *Replica) Ring() *Ring { return r.observer.currentRing() }
+
+// ringChanged logs the new ring and tells the coordinator.
+func (r *Replica) ringChanged(logger klog.Logger) {
+	logger.Info("sharding: ring changed", "members", r.observer.currentRing().Members())
+	r.notify()
+}
 
 func (r *Replica) notify() {
 	select {
@@ -188,10 +195,14 @@ func (r *Replica) Run(ctx context.Context) error {
 		return err
 	}
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
 	go func() {
 		defer wg.Done()
 		r.takeOver(ctx, logger)
+	}()
+	go func() {
+		defer wg.Done()
+		r.observer.run(ctx, logger, func() { r.ringChanged(logger) })
 	}()
 	go func() {
 		defer wg.Done()
@@ -216,12 +227,6 @@ func (r *Replica) Run(ctx context.Context) error {
 	defer ticker.Stop()
 	for ctx.Err() == nil {
 		r.member.tryAcquireOrRenew(ctx, logger)
-		if changed, err := r.observer.refresh(ctx); err != nil {
-			logger.V(2).Info("sharding: listing the ring's Leases failed", "err", err)
-		} else if changed {
-			logger.Info("sharding: ring changed", "members", r.observer.currentRing().Members())
-			r.notify()
-		}
 		select {
 		case <-ctx.Done():
 		case <-ticker.C():
@@ -405,8 +410,9 @@ func labelPatch(resourceVersion string, labels map[string]any) []byte {
 }
 
 // takeOver runs in every replica: it fences the Leases of members that stopped renewing, as judged
-// on this replica's clock, and claims the objects of departed members that the ring now places here,
-// so a failover does not wait for the coordinator, which may be the replica that died.
+// on this replica's clock at the moment each expires, and claims the objects of departed members that
+// the ring now places here, so a failover does not wait for the coordinator, which may be the replica
+// that died.
 func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
 	for {
 		select {
@@ -422,16 +428,21 @@ func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
 		for _, l := range r.observer.expired() {
 			fenced = r.observer.fence(ctx, logger, l) || fenced
 		}
-		if fenced {
-			if changed, err := r.observer.refresh(ctx); err == nil && changed {
-				r.notify()
-			}
+		if fenced && r.observer.recompute() {
+			r.ringChanged(logger)
 		}
-		for _, id := range r.observer.takeDeparted() {
-			if err := r.claimFrom(ctx, id); err != nil {
-				logger.V(2).Info("sharding: claiming a departed member's objects failed; the coordinator moves them", "member", id, "err", err)
-			}
+		departed := r.observer.takeDeparted()
+		var wg sync.WaitGroup
+		for _, id := range departed {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := r.claimFrom(ctx, id); err != nil {
+					logger.V(2).Info("sharding: claiming a departed member's objects failed; the coordinator moves them", "member", id, "err", err)
+				}
+			}()
 		}
+		wg.Wait()
 	}
 }
 
@@ -443,6 +454,7 @@ func (r *Replica) claimFrom(ctx context.Context, member string) error {
 	for _, res := range r.cfg.Resources {
 		mains = append(mains, res.groupKind())
 	}
+	patch := claimPatch(r.cfg.Ring, member, r.cfg.Identity)
 	var claimed atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
@@ -458,13 +470,12 @@ func (r *Replica) claimFrom(ctx context.Context, member string) error {
 				if ring.Owner(HashKey(res.groupKind(), obj, mains)) != r.cfg.Identity {
 					return
 				}
-				_, err := r.client(res, obj.Namespace).Patch(ctx, obj.Name, types.MergePatchType,
-					labelPatch(obj.ResourceVersion, map[string]any{ShardLabel(r.cfg.Ring): r.cfg.Identity, DrainLabel(r.cfg.Ring): nil}), metav1.PatchOptions{})
+				_, err := r.client(res, obj.Namespace).Patch(ctx, obj.Name, types.JSONPatchType, patch, metav1.PatchOptions{})
 				switch {
 				case err == nil:
 					claimed.Add(1)
 					r.metrics.moves.Inc()
-				case !apierrors.IsConflict(err) && !apierrors.IsNotFound(err):
+				case !apierrors.IsInvalid(err) && !apierrors.IsNotFound(err):
 					errOnce.Do(func() { firstErr = err })
 				}
 			})
@@ -481,4 +492,25 @@ func (r *Replica) claimFrom(ctx context.Context, member string) error {
 		klog.FromContext(ctx).Info("sharding: took over objects of a departed member", "member", member, "objects", n)
 	}
 	return nil
+}
+
+// claimPatch is a JSON patch giving an object to identity on condition that it still belongs to
+// member, and dropping any drain request member can no longer acknowledge. Conditioning on the label
+// rather than on the resourceVersion lets a claim succeed although the object's spec or status
+// changed since it was listed; a failed condition is answered with 422 Unprocessable Entity.
+func claimPatch(ring, member, identity string) []byte {
+	shard := "/metadata/labels/" + jsonPointerEscape(ShardLabel(ring))
+	drain := "/metadata/labels/" + jsonPointerEscape(DrainLabel(ring))
+	b, _ := json.Marshal([]map[string]any{
+		{"op": "test", "path": shard, "value": member},
+		{"op": "replace", "path": shard, "value": identity},
+		{"op": "add", "path": drain, "value": ""}, // so that the removal cannot fail
+		{"op": "remove", "path": drain},
+	})
+	return b
+}
+
+// jsonPointerEscape escapes a map key for a JSON pointer (RFC 6901).
+func jsonPointerEscape(key string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }

@@ -14,6 +14,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
+	"github.com/kgen-dev/kgen/runtime/workqueue"
 )
 
 const (
@@ -335,6 +336,9 @@ func TestCoordinatorSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newCoordinator(a)
+	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectRef](),
+		workqueue.TypedRateLimitingQueueConfig[objectRef]{Clock: h.clock})
+	defer c.queue.ShutDown()
 	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
 	c.stores = []cache.Store{store}
 	shard, drain := ShardLabel("crontabs"), DrainLabel("crontabs")
@@ -422,6 +426,18 @@ func TestCoordinatorSync(t *testing.T) {
 		t.Fatal("moved an object off an expired member before fencing it")
 	}
 	c.fenceExpired(context.Background(), klog.Background())
+	// For a retry period the replicas' own claims move a departed member's objects; the coordinator
+	// comes back to them after that.
+	sync(forB)
+	if labels(forB)[shard] != "b" || c.queue.Len() != 0 {
+		t.Fatalf("coordinator moved a just-departed member's object at once (labels %v)", labels(forB))
+	}
+	h.clock.Step(testRetry)
+	for deadline := time.Now().Add(10 * time.Second); c.queue.Len() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the object of the departed member was not requeued after the grace (queue %d)", c.queue.Len())
+		}
+	}
 	sync(forB)
 	sync(forA)
 	if labels(forB)[shard] != "a" || labels(forA)[shard] != "a" || labels(forA)[drain] != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -148,10 +149,16 @@ func (t faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // fleet is the replicas of one ring over the items of one namespace.
 type fleet struct {
-	t         *testing.T
-	ring, ns  string
-	client    *dynamic.DynamicClient // the test's own
-	rec       *recorder
+	t        *testing.T
+	ring, ns string
+	client   *dynamic.DynamicClient // the test's own
+	rec      *recorder
+	// view is the test's own cache of every item: waiting for convergence reads it instead of
+	// listing the items over and over, which would load the API server the replicas share.
+	view      cache.SharedIndexInformer
+	viewMu    sync.Mutex
+	viewRV    uint64 // highest resourceVersion the view's handlers saw
+	writtenRV uint64 // highest resourceVersion of the test's own writes
 	mu        sync.Mutex
 	replicas  map[*replica]bool
 	nextIndex int
@@ -192,7 +199,39 @@ func newFleet(t *testing.T, prefix string) *fleet {
 	}
 	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}}
 	t.Cleanup(f.stopAll)
+	f.view = dynamicinformer.NewFilteredDynamicInformer(client, items, ns, 0, cache.Indexers{}, nil).Informer()
+	saw := func(obj any) {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			f.noteRV(&f.viewRV, u.GetResourceVersion())
+		}
+	}
+	_, _ = f.view.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: saw, UpdateFunc: func(_, obj any) { saw(obj) }})
+	viewCtx, stopView := context.WithCancel(context.Background())
+	t.Cleanup(stopView)
+	go f.view.RunWithContext(viewCtx)
+	if !cache.WaitForCacheSync(viewCtx.Done(), f.view.HasSynced) {
+		t.Fatal("the test's cache of the items did not sync")
+	}
 	return f
+}
+
+// noteRV raises *max to resourceVersion rv.
+func (f *fleet) noteRV(max *uint64, rv string) {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		f.t.Errorf("resourceVersion %q is not a number", rv)
+		return
+	}
+	f.viewMu.Lock()
+	*max = maxUint(*max, n)
+	f.viewMu.Unlock()
+}
+
+func maxUint(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // create makes n more items with spec.value 1.
@@ -215,9 +254,12 @@ func (f *fleet) create(n int) {
 				"metadata": map[string]any{"name": fmt.Sprintf("item-%05d", first+i)},
 				"spec":     map[string]any{"value": int64(1)},
 			}}
-			if _, err := f.client.Resource(items).Namespace(f.ns).Create(ctx, u, metav1.CreateOptions{}); err != nil {
+			created, err := f.client.Resource(items).Namespace(f.ns).Create(ctx, u, metav1.CreateOptions{})
+			if err != nil {
 				errs <- err
+				return
 			}
+			f.noteRV(&f.writtenRV, created.GetResourceVersion())
 		}()
 	}
 	wg.Wait()
@@ -403,21 +445,26 @@ func (f *fleet) list() []unstructured.Unstructured {
 }
 
 // converged reports what keeps the items from their desired state: each is reconciled, and labelled
-// with its owner on ring (when ring is not nil) without a drain request.
+// with its owner on ring (when ring is not nil) without a drain request. It reads the test's cache
+// once that has seen the test's own last write.
 func (f *fleet) converged(ring *sharding.Ring) string {
-	list, err := f.client.Resource(items).Namespace(f.ns).List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		return err.Error()
+	f.viewMu.Lock()
+	behind := f.viewRV < f.writtenRV
+	f.viewMu.Unlock()
+	if behind {
+		return "the test's cache has not seen its last write yet"
 	}
 	shard, drain := sharding.ShardLabel(f.ring), sharding.DrainLabel(f.ring)
 	bad := 0
 	var first string
-	for _, u := range list.Items {
+	cached := f.view.GetStore().List()
+	for _, obj := range cached {
+		u := obj.(*unstructured.Unstructured)
 		want1, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
 		got, found, _ := unstructured.NestedInt64(u.Object, "status", "observed")
 		l := u.GetLabels()
 		ok := found && got == want1 && l[drain] == "" && l[shard] != "" &&
-			(ring == nil || l[shard] == ring.Owner(sharding.HashKey(itemKind, &u, nil)))
+			(ring == nil || l[shard] == ring.Owner(sharding.HashKey(itemKind, u, nil)))
 		if !ok {
 			bad++
 			if first == "" {
@@ -428,7 +475,7 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 	if bad == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of %d items not converged, e.g. %s", bad, len(list.Items), first)
+	return fmt.Sprintf("%d of %d items not converged, e.g. %s", bad, len(cached), first)
 }
 
 // waitConverged waits until every item is reconciled and labelled with the replica the ring of the
@@ -448,7 +495,7 @@ func (f *fleet) waitConverged(timeout time.Duration) time.Duration {
 		if why = f.converged(ring); why == "" {
 			return time.Since(start)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	f.t.Fatalf("not converged after %v: %s", timeout, why)
 	return 0
@@ -479,7 +526,10 @@ func (f *fleet) bump(names []string) {
 				}
 				v, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
 				_ = unstructured.SetNestedField(u.Object, v+1, "spec", "value")
-				_, err = f.client.Resource(items).Namespace(f.ns).Update(ctx, u, metav1.UpdateOptions{})
+				updated, err := f.client.Resource(items).Namespace(f.ns).Update(ctx, u, metav1.UpdateOptions{})
+				if err == nil {
+					f.noteRV(&f.writtenRV, updated.GetResourceVersion())
+				}
 				if !apierrors.IsConflict(err) {
 					if err != nil {
 						f.t.Error(err)

@@ -33,9 +33,8 @@ func objectCount(def int) int {
 }
 
 // failoverBound is how long a dead replica's objects may wait for a new owner, counted from the kill:
-// the Lease duration plus two retry periods, and 2s for the moves and a hundred reconciles under
-// -race on a loaded two-core machine (measured: 4.3-5.2s in all).
-const failoverBound = leaseDuration + 2*retryPeriod + 2*time.Second
+// the bound, the Lease duration plus two retry periods.
+const failoverBound = leaseDuration + 2*retryPeriod
 
 func TestEachReplicaCachesItsShare(t *testing.T) {
 	f := newFleet(t, "share")
@@ -63,7 +62,7 @@ func TestEachReplicaCachesItsShare(t *testing.T) {
 
 func TestFailoverAndScaleOut(t *testing.T) {
 	f := newFleet(t, "failover")
-	f.create(300)
+	f.create(160) // about 40 per replica: the time after a Lease expires grows with the dead replica's share
 	for range 3 {
 		f.start("")
 	}

@@ -39,13 +39,15 @@ type eventQueue struct {
 	keepManagedFields bool
 	// interner shares repeated strings among the objects queued for the cache.
 	interner *interner
-	queued   GaugeMetric
+	// sharer shares equal parts of typed objects; nil when sharing is disabled.
+	sharer *sharer
+	queued GaugeMetric
 }
 
 var _ ReflectorStore = &eventQueue{}
 
 func newEventQueue(queued GaugeMetric) *eventQueue {
-	return &eventQueue{wake: make(chan struct{}, 1), queued: queued, interner: newInterner()}
+	return &eventQueue{wake: make(chan struct{}, 1), queued: queued, interner: newInterner(), sharer: newSharer()}
 }
 
 func (q *eventQueue) setTransform(t TransformFunc) {
@@ -68,7 +70,7 @@ func (q *eventQueue) transformed(obj any) any {
 		return obj
 	}
 	q.mu.Lock()
-	t, keep := q.transform, q.keepManagedFields
+	t, keep, sh := q.transform, q.keepManagedFields, q.sharer
 	q.mu.Unlock()
 	if !keep {
 		dropManagedFields(obj)
@@ -82,6 +84,9 @@ func (q *eventQueue) transformed(obj any) any {
 		}
 	}
 	q.interner.internObject(obj)
+	if sh != nil {
+		sh.shareObject(obj)
+	}
 	return obj
 }
 

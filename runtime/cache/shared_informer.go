@@ -116,6 +116,14 @@ type SharedIndexInformerOptions struct {
 	// them as objects arrive, before any transform, since they are often a third or more of an
 	// object and controllers rarely read them; code that needs them reads the object from the server.
 	KeepManagedFields bool
+	// DisableSharing keeps every cached object in memory of its own. By default the informer makes
+	// equal parts of the typed objects it caches (strings, and maps, slices and pointed-to values of
+	// equal content, such as the resource lists, probes and tolerations of Pods of one template) share
+	// one copy, which is safe because cached objects are read-only; a program that modifies cached
+	// objects in place (a bug with or without sharing) would then change other objects too. Sharing
+	// is off while a mutation detector runs (see MutationDetector), so that its reports name only the
+	// objects actually modified. Unstructured objects are never shared this way.
+	DisableSharing bool
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -163,6 +171,10 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	}
 	queue := newEventQueue(provider.NewQueuedItemMetric(options.Identifier))
 	queue.keepManagedFields = options.KeepManagedFields
+	if _, detecting := detector.(noMutationDetector); options.DisableSharing || !detecting {
+		// A mutation detector's report names only the objects actually modified.
+		queue.sharer = nil
+	}
 	return &sharedIndexInformer{
 		indexer:           store,
 		queue:             queue,

@@ -1,0 +1,294 @@
+package cache
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// sharePod returns the i-th Pod of ReplicaSets of five Pods each, decoded from protobuf so that no
+// two Pods share memory, as a client decodes them: Pods of one ReplicaSet differ in name, uid, node,
+// IP, times and the name of their kube-api-access volume.
+func sharePod(t testing.TB, i int) *corev1.Pod {
+	t.Helper()
+	d := strconv.Itoa(i / 5)
+	id := strconv.Itoa(i)
+	yes := true
+	grace, tolerate := int64(30), int64(300)
+	created := metav1.NewTime(time.Unix(1760000000+int64(i), 0))
+	apiAccess := corev1.VolumeMount{Name: "kube-api-access-" + id, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", ReadOnly: true}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "app-" + d + "-" + id, Namespace: "team-a", UID: types.UID("uid-" + id), CreationTimestamp: created,
+			Labels:          map[string]string{"app": "app-" + d, "pod-template-hash": "h" + d},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "app-" + d, UID: types.UID("rs-" + d), Controller: &yes}},
+		},
+		Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{
+				Name: "app", Image: "registry.example.com/app-" + d + ":1.0",
+				Env: []corev1.EnvVar{{Name: "LOG_LEVEL", Value: "info"}},
+				Resources: corev1.ResourceRequirements{
+					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
+					Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
+				},
+				LivenessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromInt32(8080)}}, PeriodSeconds: 10},
+				VolumeMounts:  []corev1.VolumeMount{apiAccess},
+			}},
+			NodeName: "node-" + id, TerminationGracePeriodSeconds: &grace,
+			Tolerations: []corev1.Toleration{
+				{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &tolerate},
+				{Key: "node.kubernetes.io/unreachable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &tolerate},
+			},
+		},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0." + id, StartTime: &created},
+	}
+	return redecode(t, p)
+}
+
+// redecode returns p encoded and decoded again, in memory of its own.
+func redecode(t testing.TB, p *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &corev1.Pod{}
+	if err := out.Unmarshal(b); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mapID[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
+	return reflect.ValueOf(m).UnsafePointer()
+}
+
+func sliceID[S ~[]E, E any](s S) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// Pods of one template queued for the cache share their equal parts and keep their content; parts
+// that differ are not shared.
+func TestQueueSharesEqualParts(t *testing.T) {
+	q := newEventQueue(noopMetric{})
+	a, b, other := sharePod(t, 0), sharePod(t, 1), sharePod(t, 5)
+	wantA, wantB := sharePod(t, 0), sharePod(t, 1)
+	for _, p := range []*corev1.Pod{a, b, other} {
+		_ = q.Add(p)
+	}
+	if !reflect.DeepEqual(a, wantA) || !reflect.DeepEqual(b, wantB) {
+		t.Fatal("sharing changed an object's content")
+	}
+	ca, cb := a.Spec.Containers[0], b.Spec.Containers[0]
+	for what, pair := range map[string][2]unsafe.Pointer{
+		"requests":           {mapID(ca.Resources.Requests), mapID(cb.Resources.Requests)},
+		"limits":             {mapID(ca.Resources.Limits), mapID(cb.Resources.Limits)},
+		"labels":             {mapID(a.Labels), mapID(b.Labels)},
+		"env":                {sliceID(ca.Env), sliceID(cb.Env)},
+		"tolerations":        {sliceID(a.Spec.Tolerations), sliceID(b.Spec.Tolerations)},
+		"owner references":   {sliceID(a.OwnerReferences), sliceID(b.OwnerReferences)},
+		"liveness probe":     {unsafe.Pointer(ca.LivenessProbe), unsafe.Pointer(cb.LivenessProbe)},
+		"grace period":       {unsafe.Pointer(a.Spec.TerminationGracePeriodSeconds), unsafe.Pointer(b.Spec.TerminationGracePeriodSeconds)},
+		"image":              {unsafe.Pointer(unsafe.StringData(ca.Image)), unsafe.Pointer(unsafe.StringData(cb.Image))},
+		"volume mounts (no)": {sliceID(ca.VolumeMounts), sliceID(cb.VolumeMounts)},
+		"containers (no)":    {sliceID(a.Spec.Containers), sliceID(b.Spec.Containers)},
+		"start time (no)":    {unsafe.Pointer(a.Status.StartTime), unsafe.Pointer(b.Status.StartTime)},
+	} {
+		want := !strings.HasSuffix(what, "(no)")
+		if shared := pair[0] == pair[1]; shared != want {
+			t.Errorf("%s: shared %v, want %v", what, shared, want)
+		}
+	}
+	// Parts common to every template are shared across templates; the template's own are not.
+	co := other.Spec.Containers[0]
+	if mapID(co.Resources.Requests) != mapID(ca.Resources.Requests) || sliceID(other.Spec.Tolerations) != sliceID(a.Spec.Tolerations) {
+		t.Error("parts common to all templates are not shared")
+	}
+	if mapID(other.Labels) == mapID(a.Labels) {
+		t.Error("label maps of different templates are shared")
+	}
+	// A shared slice has no room to grow into: appending to it copies.
+	if cap(cb.Env) != len(cb.Env) {
+		t.Errorf("shared slice has capacity %d for %d elements", cap(cb.Env), len(cb.Env))
+	}
+}
+
+// A deep copy of a cached object owns all of its memory: changing it changes no other cached object.
+func TestSharedObjectsDeepCopyIndependent(t *testing.T) {
+	q := newEventQueue(noopMetric{})
+	a, b := sharePod(t, 0), sharePod(t, 1)
+	_ = q.Add(a)
+	_ = q.Add(b)
+	want := sharePod(t, 0)
+	c := b.DeepCopy()
+	c.Labels["app"] = "changed"
+	c.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse("2")
+	c.Spec.Containers[0].Env[0].Value = "debug"
+	c.Spec.Containers[0].LivenessProbe.PeriodSeconds = 99
+	c.Spec.Tolerations[0].Key = "changed"
+	*c.Spec.Tolerations[1].TolerationSeconds = 1
+	*c.Spec.TerminationGracePeriodSeconds = 1
+	*c.OwnerReferences[0].Controller = false
+	c.Spec.Containers[0].Env = append(c.Spec.Containers[0].Env, corev1.EnvVar{Name: "X"})
+	if !reflect.DeepEqual(a, want) {
+		t.Fatal("changing a deep copy of one cached object changed another")
+	}
+	if b.Labels["app"] != "app-0" {
+		t.Fatal("changing a deep copy changed its original")
+	}
+}
+
+// Objects that are not Pods share too: any struct type, with maps of any key, arrays, recursive types,
+// interfaces (compared by identity), times and unexported fields.
+func TestShareAnyType(t *testing.T) {
+	type node struct {
+		Name     string
+		Children []*node
+		Next     *node
+	}
+	type thing struct {
+		ID     int
+		Counts map[int32]string
+		Floats map[float64]int
+		Grid   [2][3]int16
+		Tree   *node
+		Any    any
+		When   metav1.Time
+		Pad    struct {
+			A int8
+			B int64
+		}
+		Pads []struct {
+			A int8
+			B int64
+		}
+		hidden   []string
+		Quantity resource.Quantity
+	}
+	mk := func(id int) *thing {
+		leaf := &node{Name: string([]byte("leaf"))}
+		return &thing{
+			ID: id, Counts: map[int32]string{1: string([]byte("one"))}, Floats: map[float64]int{math.Copysign(0, -1): 1},
+			Grid: [2][3]int16{{1, 2, 3}}, Tree: &node{Name: string([]byte("root")), Children: []*node{leaf}, Next: &node{Name: string([]byte("n"))}},
+			Any: &corev1.Pod{}, When: metav1.NewTime(time.Unix(1, 0).Local()), Pad: struct {
+				A int8
+				B int64
+			}{1, 2},
+			Pads: []struct {
+				A int8
+				B int64
+			}{{1, 2}}, hidden: []string{string([]byte("h"))}, Quantity: resource.MustParse("1Gi"),
+		}
+	}
+	sh := newSharer()
+	a, b := mk(1), mk(2)
+	sh.shareObject(a)
+	sh.shareObject(b)
+	if !reflect.DeepEqual(b, mk(2)) {
+		t.Fatalf("sharing changed the object: %+v", b)
+	}
+	if mapID(a.Counts) != mapID(b.Counts) || a.Tree != b.Tree || sliceID(a.hidden) != sliceID(b.hidden) || sliceID(a.Pads) != sliceID(b.Pads) {
+		t.Error("equal parts of a struct type are not shared")
+	}
+	if mapID(a.Floats) == mapID(b.Floats) || a.Any == b.Any {
+		t.Error("maps with float keys and interface values must not be shared")
+	}
+}
+
+// Unstructured objects are left as they are.
+func TestShareLeavesUnstructured(t *testing.T) {
+	mk := func() *unstructured.Unstructured {
+		u := &unstructured.Unstructured{}
+		u.SetLabels(map[string]string{"app": "web"})
+		return u
+	}
+	sh := newSharer()
+	a, b := mk(), mk()
+	sh.shareObject(a)
+	sh.shareObject(b)
+	la, lb := a.Object["metadata"].(map[string]any)["labels"], b.Object["metadata"].(map[string]any)["labels"]
+	if reflect.ValueOf(la).UnsafePointer() == reflect.ValueOf(lb).UnsafePointer() {
+		t.Error("unstructured labels shared")
+	}
+}
+
+// The sharer's table stays bounded however many distinct parts go through it.
+func TestShareTableBounded(t *testing.T) {
+	sh := newSharer()
+	for i := range 3000 {
+		sh.shareObject(sharePod(t, i*5))
+	}
+	if sh.cur.n > shareGeneration || sh.prev.n > shareGeneration || len(sh.cur.slots) > 4*shareGeneration {
+		t.Fatalf("table holds %d + %d parts in %d slots", sh.cur.n, sh.prev.n, len(sh.cur.slots))
+	}
+	if sh.prev.n == 0 {
+		t.Fatal("no generation turned over; the test adds too few parts")
+	}
+}
+
+// Parts of equal hash but different content are never shared.
+func TestShareChecksContentOnEqualHash(t *testing.T) {
+	sh := newSharer()
+	s := shapeOf(reflect.TypeFor[map[string]string]())
+	planted := map[string]string{"a": "1"}
+	mine := map[string]string{"a": "2"}
+	var probe map[string]string = map[string]string{"a": "2"}
+	h := sh.canon(unsafe.Pointer(&probe), s, false)
+	sh.add(s, h, sharedPart{p: mapID(planted)})
+	sh.canon(unsafe.Pointer(&mine), s, true)
+	if mine["a"] != "2" {
+		t.Fatal("a map was replaced by one of equal hash and different content")
+	}
+}
+
+// An informer with DisableSharing keeps every object in memory of its own.
+func TestDisableSharing(t *testing.T) {
+	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{DisableSharing: true}).(*sharedIndexInformer)
+	a, b := sharePod(t, 0), sharePod(t, 1)
+	_ = inf.queue.Add(a)
+	_ = inf.queue.Add(b)
+	if mapID(a.Spec.Containers[0].Resources.Requests) == mapID(b.Spec.Containers[0].Resources.Requests) {
+		t.Fatal("parts shared with sharing disabled")
+	}
+}
+
+// An informer whose mutation detector runs does not share parts, so that a report names only the
+// objects actually modified.
+func TestNoSharingUnderMutationDetector(t *testing.T) {
+	detector := NewMutationDetector("pods", MutationDetectorOptions{})
+	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector})
+	if inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatal("parts shared while a mutation detector runs")
+	}
+	if NewSharedIndexInformer(&ListWatch{}, &corev1.Pod{}, 0, nil).(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatal("parts not shared by default")
+	}
+}
+
+// BenchmarkShareObject measures sharing the parts of one decoded Pod of a ReplicaSet of five.
+func BenchmarkShareObject(b *testing.B) {
+	const n = 1000
+	sh := newSharer()
+	pods := make([]*corev1.Pod, n)
+	i := 0
+	for b.Loop() {
+		if i%n == 0 {
+			b.StopTimer()
+			for j := range pods {
+				pods[j] = sharePod(b, i+j)
+			}
+			b.StartTimer()
+		}
+		sh.shareObject(pods[i%n])
+		i++
+	}
+}

@@ -50,9 +50,7 @@ func checkCEL(m *marker, rule schema) error {
 func compileRules(root schema, compiled *compiledRules) error {
 	envSet := baseEnvSet()
 	return walkRules(root, true, func(node schema, rules []any, isRoot bool) error {
-		plain := deepCopy(node)
-		stripBookkeeping(plain)
-		b, err := json.Marshal(plain)
+		b, err := json.Marshal(typeOnly(node))
 		if err != nil {
 			return err
 		}
@@ -79,22 +77,27 @@ func compileRules(root schema, compiled *compiledRules) error {
 	})
 }
 
-// compiledRules is the set of schema nodes whose rules compiled, safe for concurrent use.
-type compiledRules struct {
-	mu   sync.Mutex
-	keys map[string]bool
-}
-
-func (c *compiledRules) has(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.keys[key]
-}
-
-func (c *compiledRules) add(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.keys[key] = true
+// typeOnly copies the schema tree v without what cannot change how its rules compile: descriptions
+// (most of a documented schema's bytes) and the walker's bookkeeping.
+func typeOnly(v any) any {
+	switch v := v.(type) {
+	case schema:
+		out := make(schema, len(v))
+		for k, e := range v {
+			if _, text := e.(string); k == "description" && text || strings.HasPrefix(k, "\x00") {
+				continue // a field called description is a schema, not text
+			}
+			out[k] = typeOnly(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = typeOnly(e)
+		}
+		return out
+	}
+	return v
 }
 
 // ruleErrors reports the first problem of a node's compiled rules at its marker.

@@ -63,7 +63,7 @@ type kind struct {
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
-		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: &compiledRules{keys: map[string]bool{}}}
+		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: newCompiledRules()}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true
 	}

@@ -76,7 +76,7 @@ func New(invocation string) (*Fingerprint, error) {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
-	if err := writeBuild(h); err != nil {
+	if err := WriteBuild(h); err != nil {
 		return nil, err
 	}
 	if _, err := goenv.Write(h, "", goenv.Vars); err != nil {
@@ -86,9 +86,9 @@ func New(invocation string) (*Fingerprint, error) {
 	return &Fingerprint{file: file, start: start}, nil
 }
 
-// writeBuild writes the identity of this program: its build information and its executable's status,
+// WriteBuild writes the identity of this program: its build information and its executable's status,
 // which a rebuild changes even when the version does not (a development build).
-func writeBuild(w io.Writer) error {
+func WriteBuild(w io.Writer) error {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return errors.New("no build information")

@@ -62,6 +62,7 @@ func newCoordinator(r *Replica) *coordinator {
 func (c *coordinator) run(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	logger.Info("sharding: coordinating the ring")
+	defer c.dropShardSizes()
 	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectRef](),
 		workqueue.TypedRateLimitingQueueConfig[objectRef]{Clock: c.r.clock})
 	defer c.queue.ShutDown()
@@ -172,10 +173,22 @@ func (c *coordinator) reportShardSizes() {
 		}
 		g.Set(float64(n))
 	}
-	for shard, g := range c.shardGauges {
-		if _, ok := counts[shard]; !ok {
-			g.Set(0)
+	for shard := range c.shardGauges {
+		if _, ok := counts[shard]; !ok { // not a live member, and no object names it
+			c.r.metrics.provider.DeleteShardObjectsMetric(c.r.cfg.Ring, shard)
+			delete(c.shardGauges, shard)
 		}
+	}
+}
+
+// dropShardSizes deletes every objects-per-shard metric this coordinator reported: once it stops
+// coordinating, the new coordinator reports them.
+func (c *coordinator) dropShardSizes() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for shard := range c.shardGauges {
+		c.r.metrics.provider.DeleteShardObjectsMetric(c.r.cfg.Ring, shard)
+		delete(c.shardGauges, shard)
 	}
 }
 

@@ -26,6 +26,10 @@ type MetricsProvider interface {
 	NewRingMembersMetric(ring string) GaugeMetric
 	// NewShardObjectsMetric reports how many objects are assigned to shard.
 	NewShardObjectsMetric(ring, shard string) GaugeMetric
+	// DeleteShardObjectsMetric drops the objects metric of shard: the shard left the ring and owns
+	// no object, or this replica stopped coordinating. Identities are often pod names, so keeping
+	// the series of every replica that ever ran would grow without bound.
+	DeleteShardObjectsMetric(ring, shard string)
 	// NewMovesMetric counts objects given a new owner without a drain (new, or off a dead member).
 	NewMovesMetric(ring string) CounterMetric
 	// NewDrainsMetric counts drains requested from live owners.
@@ -48,6 +52,9 @@ func (NoopMetricsProvider) NewRingMembersMetric(string) GaugeMetric { return noo
 
 // NewShardObjectsMetric implements MetricsProvider.
 func (NoopMetricsProvider) NewShardObjectsMetric(string, string) GaugeMetric { return noopMetric{} }
+
+// DeleteShardObjectsMetric implements MetricsProvider.
+func (NoopMetricsProvider) DeleteShardObjectsMetric(string, string) {}
 
 // NewMovesMetric implements MetricsProvider.
 func (NoopMetricsProvider) NewMovesMetric(string) CounterMetric { return noopMetric{} }

@@ -308,11 +308,27 @@ func (r *recordingMetrics) get(name string) float64 {
 	return r.values[name]
 }
 
+// has reports whether a metric of that name exists (was made and not deleted).
+func (r *recordingMetrics) has(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.values[name]
+	return ok
+}
+
 func (r *recordingMetrics) NewRingMembersMetric(ring string) GaugeMetric {
 	return recordingMetric{r, "sharding_ring_members"}
 }
 func (r *recordingMetrics) NewShardObjectsMetric(ring, shard string) GaugeMetric {
+	r.mu.Lock()
+	r.values["sharding_shard_objects{"+shard+"}"] += 0
+	r.mu.Unlock()
 	return recordingMetric{r, "sharding_shard_objects{" + shard + "}"}
+}
+func (r *recordingMetrics) DeleteShardObjectsMetric(ring, shard string) {
+	r.mu.Lock()
+	delete(r.values, "sharding_shard_objects{"+shard+"}")
+	r.mu.Unlock()
 }
 func (r *recordingMetrics) NewMovesMetric(string) CounterMetric {
 	return recordingMetric{r, "sharding_moves_total"}
@@ -447,6 +463,25 @@ func TestCoordinatorSync(t *testing.T) {
 	sync("foreign")
 	if got := labels("foreign"); len(got) != 1 || got[shard] != "a" {
 		t.Fatalf("object of a dead foreign ring: labels %v, want taken by a", got)
+	}
+	// b left the ring and owns nothing any more: its objects metric is deleted, not left at its
+	// last value; a's counts everything.
+	for _, name := range []string{forA, forB, "foreign"} {
+		if err := store.Update(h.meta.get("ns", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.reportShardSizes()
+	if metrics.has("sharding_shard_objects{b}") {
+		t.Errorf("objects metric of departed shard b = %v, want deleted", metrics.get("sharding_shard_objects{b}"))
+	}
+	if got := metrics.get("sharding_shard_objects{a}"); got != 3 {
+		t.Errorf("objects of shard a = %v, want 3", got)
+	}
+	// A replica that stops coordinating drops what it reported.
+	c.dropShardSizes()
+	if metrics.has("sharding_shard_objects{a}") {
+		t.Error("objects metric still exported after the coordinator stopped")
 	}
 }
 

@@ -68,6 +68,11 @@ func (p *MetricsProvider) NewShardObjectsMetric(ring, shard string) sharding.Gau
 	return p.objects.WithLabelValues(ring, shard)
 }
 
+// DeleteShardObjectsMetric implements sharding.MetricsProvider.
+func (p *MetricsProvider) DeleteShardObjectsMetric(ring, shard string) {
+	p.objects.DeleteLabelValues(ring, shard)
+}
+
 // NewMovesMetric implements sharding.MetricsProvider.
 func (p *MetricsProvider) NewMovesMetric(ring string) sharding.CounterMetric {
 	return p.moves.WithLabelValues(ring)

@@ -48,6 +48,25 @@ sharding_drains_total{ring="crontabs"} 1
 	}
 }
 
+func TestDeletedShardLeavesTheExport(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	p, err := shprometheus.NewMetricsProvider(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.NewShardObjectsMetric("crontabs", "replica-a").Set(40)
+	p.NewShardObjectsMetric("crontabs", "replica-b").Set(0)
+	p.DeleteShardObjectsMetric("crontabs", "replica-b")
+	want := `
+# HELP sharding_shard_objects Objects assigned to each shard of the ring (reported by the ring's coordinator).
+# TYPE sharding_shard_objects gauge
+sharding_shard_objects{ring="crontabs",shard="replica-a"} 40
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "sharding_shard_objects"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRegisteringTwiceFails(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	if _, err := shprometheus.NewMetricsProvider(reg); err != nil {

@@ -3,6 +3,8 @@ package crdgen
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 	"sync"
 
@@ -15,9 +17,13 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
-// staticCostLimit is the API server's limit on one rule's estimated cost
-// (apiextensions validation's StaticEstimatedCostLimit).
-const staticCostLimit = 10000000
+// The API server's limits on CEL cost (apiextensions validation's StaticEstimatedCostLimit and
+// StaticEstimatedCRDCostLimit): one rule's or messageExpression's estimated cost, and all of one version
+// schema's.
+const (
+	staticCostLimit = 10_000_000
+	schemaCostLimit = 100_000_000
+)
 
 // ruleMarkerKey records, in a generated x-kubernetes-validations entry, the marker it came from.
 const ruleMarkerKey = "\x00rule"
@@ -42,39 +48,136 @@ func checkCEL(m *marker, rule schema) error {
 
 // compileRules compiles every x-kubernetes-validations rule of a kind's finished schema as the API server
 // does when the CRD is created: with its CEL environment and libraries, against the structural schema of
-// the node the rule is on (self), and with its per-rule cost limit. A rule that does not compile, a
-// messageExpression that does not compile, optionalOldSelf without oldSelf and a rule whose estimated cost
-// alone exceeds the limit are errors at the marker's file:line.
-// compiled holds the nodes whose rules compiled, by their JSON (and whether they are a root): a named type's
-// rules travel with it to every use and every version, and compile once.
+// the node the rule is on (self), and with its cost limits. A rule that does not compile, a
+// messageExpression that does not compile, optionalOldSelf without oldSelf, a rule or messageExpression
+// whose estimated cost exceeds the per-expression limit, and rules whose costs together exceed the limit
+// for one schema are errors at the marker's file:line. As on the server, a rule's cost is multiplied by the
+// number of times it can run: the product of the maxItems and maxProperties of the lists and maps around
+// it, or, where one of those is unbounded, the most elements a request can hold.
+// compiled holds the costs of the nodes whose rules compiled, by their JSON (and whether they are a root):
+// a named type's rules travel with it to every use and every version, and compile once.
 func compileRules(root schema, compiled *compiledRules) error {
-	envSet := baseEnvSet()
-	return walkRules(root, true, func(node schema, rules []any, isRoot bool) error {
+	var total uint64
+	var expensive []ruleCost // the rules adding at least 1 % of the schema's limit, most expensive first
+	err := walkRules(root, true, one, func(node schema, rules []any, isRoot bool, runs *uint64) error {
 		b, err := json.Marshal(typeOnly(node))
 		if err != nil {
 			return err
 		}
 		key := fmt.Sprintf("%t/%s", isRoot, b)
-		if compiled.has(key) {
-			return nil
+		costs, ok := compiled.has(key)
+		if !ok {
+			structural, err := toStructural(b)
+			if err != nil {
+				// The API server reports a schema that is not structural itself; rules are only compiled on
+				// structural schemas.
+				return nil
+			}
+			decl := model.SchemaDeclType(structural, isRoot)
+			results, err := cel.Compile(structural, decl, celconfig.PerCallLimit, baseEnvSet(), cel.NewExpressionsEnvLoader())
+			if err != nil {
+				return fmt.Errorf("compiling CEL rules: %w", err)
+			}
+			if err := ruleErrors(results, rules); err != nil {
+				return err
+			}
+			costs = make([]ruleCost, len(results))
+			for i, r := range results {
+				costs[i] = ruleCost{Cost: r.MaxCost, Cardinality: r.MaxCardinality, MessageCost: r.MessageExpressionMaxCost}
+			}
+			compiled.add(key, costs)
 		}
-		structural, err := toStructural(b)
-		if err != nil {
-			// The API server reports a schema that is not structural itself; rules are only compiled on
-			// structural schemas.
-			return nil
+		for i, c := range costs {
+			at := ruleAt(rules[i].(schema))
+			cost := c.Cost
+			if runs != nil {
+				cost = timesSaturating(cost, *runs)
+			} else {
+				cost = timesSaturating(cost, c.Cardinality)
+			}
+			if cost > staticCostLimit {
+				return at("the rule's estimated cost %d exceeds the API server's limit %d%s", cost, staticCostLimit, costHint(runs))
+			}
+			if c.MessageCost > staticCostLimit {
+				return at("the messageExpression's estimated cost %d exceeds the API server's limit %d; bound the lists and strings it reads (maxItems, maxLength)", c.MessageCost, staticCostLimit)
+			}
+			for _, cost := range []uint64{cost, c.MessageCost} {
+				total = plusSaturating(total, cost)
+				if cost >= schemaCostLimit/100 {
+					expensive = append(expensive, ruleCost{Cost: cost, rule: rules[i].(schema)})
+				}
+			}
 		}
-		decl := model.SchemaDeclType(structural, isRoot)
-		results, err := cel.Compile(structural, decl, celconfig.PerCallLimit, envSet, cel.NewExpressionsEnvLoader())
-		if err != nil {
-			return fmt.Errorf("compiling CEL rules: %w", err)
-		}
-		if err := ruleErrors(results, rules); err != nil {
-			return err
-		}
-		compiled.add(key)
 		return nil
 	})
+	if err != nil || total <= schemaCostLimit {
+		return err
+	}
+	sort.SliceStable(expensive, func(i, j int) bool { return expensive[i].Cost > expensive[j].Cost })
+	return ruleAt(expensive[0].rule)("the estimated cost of all the rules of the schema, %d, exceeds the API server's limit %d; this rule is the most expensive (%d)%s",
+		total, schemaCostLimit, expensive[0].Cost, costHint(nil))
+}
+
+// ruleCost is what compiling a rule found about its cost.
+type ruleCost struct {
+	// Cost is the estimated cost of one run, Cardinality the most times it can run, as the compiler
+	// estimates it from the largest request, and MessageCost the estimated cost of the messageExpression.
+	Cost, Cardinality, MessageCost uint64
+	rule                           schema // for the schema's most expensive rules
+}
+
+// one is the number of times a root's rules run.
+var one = new(uint64(1))
+
+// costHint says how to bring a rule's cost down.
+func costHint(runs *uint64) string {
+	if runs == nil {
+		return "; it runs once per element of an unbounded list or map around it: bound them with maxItems or maxProperties, and the strings it reads with maxLength"
+	}
+	return "; bound the lists and strings it reads (maxItems, maxLength)"
+}
+
+// ruleAt returns the error constructor for a rule: at its marker's file:line when it has one.
+func ruleAt(rule schema) func(format string, args ...any) error {
+	m, _ := rule[ruleMarkerKey].(*marker)
+	return func(format string, args ...any) error {
+		if m != nil {
+			return m.errorf(format, args...)
+		}
+		return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
+	}
+}
+
+// elementsOf is how many elements of each child a value of schema s can hold: a list's maxItems, a map's
+// maxProperties, 1 for anything else, nil when unbounded.
+func elementsOf(s schema) *uint64 {
+	bound := func(key string) *uint64 {
+		if n, ok := s[key].(int64); ok {
+			return new(uint64(max(n, 0)))
+		}
+		return nil
+	}
+	switch {
+	case s["type"] == "array":
+		return bound("maxItems")
+	case s["type"] == "object" && s["additionalProperties"] != nil:
+		return bound("maxProperties")
+	}
+	return one
+}
+
+func timesSaturating(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
+}
+
+func plusSaturating(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
 }
 
 // typeOnly copies the schema tree v without what cannot change how its rules compile: descriptions
@@ -104,44 +207,42 @@ func typeOnly(v any) any {
 func ruleErrors(results []cel.CompilationResult, rules []any) error {
 	for i, r := range results {
 		rule := rules[i].(schema)
-		m, _ := rule[ruleMarkerKey].(*marker)
-		at := func(format string, args ...any) error {
-			if m != nil {
-				return m.errorf(format, args...)
-			}
-			return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
-		}
 		switch {
 		case r.Error != nil:
-			return at("the rule does not compile: %s", r.Error.Detail)
+			return ruleAt(rule)("the rule does not compile: %s", r.Error.Detail)
 		case r.MessageExpressionError != nil:
-			return at("the messageExpression does not compile: %s", r.MessageExpressionError.Detail)
-		case r.MaxCost > staticCostLimit:
-			return at("the rule's estimated cost %d exceeds the API server's limit %d; bound the lists and strings it reads (maxItems, maxLength)", r.MaxCost, staticCostLimit)
+			return ruleAt(rule)("the messageExpression does not compile: %s", r.MessageExpressionError.Detail)
 		case !r.UsesOldSelf && rule["optionalOldSelf"] == true:
-			return at("optionalOldSelf is set but the rule does not use oldSelf")
+			return ruleAt(rule)("optionalOldSelf is set but the rule does not use oldSelf")
 		}
 	}
 	return nil
 }
 
-// walkRules calls fn for every node of the schema tree that has rules.
-func walkRules(s schema, isRoot bool, fn func(node schema, rules []any, isRoot bool) error) error {
+// walkRules calls fn for every node of the schema tree that has rules, with how many times its rules can
+// run (runs, nil when unbounded): the product of the elements of the lists and maps it is in.
+func walkRules(s schema, isRoot bool, runs *uint64, fn func(node schema, rules []any, isRoot bool, runs *uint64) error) error {
 	if rules, ok := s["x-kubernetes-validations"].([]any); ok && len(rules) > 0 {
-		if err := fn(s, rules, isRoot); err != nil {
+		if err := fn(s, rules, isRoot, runs); err != nil {
 			return err
 		}
 	}
+	childRuns := runs
+	if elements := elementsOf(s); runs == nil || elements == nil {
+		childRuns = nil
+	} else if *elements != 1 {
+		childRuns = new(timesSaturating(*runs, *elements))
+	}
 	if props, ok := s["properties"].(schema); ok {
 		for _, name := range sortedKeys(props) {
-			if err := walkRules(props[name].(schema), false, fn); err != nil {
+			if err := walkRules(props[name].(schema), false, childRuns, fn); err != nil {
 				return err
 			}
 		}
 	}
 	for _, key := range []string{"items", "additionalProperties"} {
 		if sub, ok := s[key].(schema); ok {
-			if err := walkRules(sub, false, fn); err != nil {
+			if err := walkRules(sub, false, childRuns, fn); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package crdgen
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,14 +12,15 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/fingerprint"
 )
 
-// compiledRules is the set of schema nodes whose CEL rules compiled without a problem, safe for concurrent
-// use. It also remembers them across runs, as a build cache does: an empty file per node under the user
-// cache directory, named by a hash of the node and of this executable's identity (the CEL libraries and
-// checks built into it), so a rerun compiles only the rules of nodes that changed. Problems are never
-// remembered, so a rule that does not compile is reported on every run.
+// compiledRules holds the schema nodes whose CEL rules compiled without a problem, with the rules' costs,
+// safe for concurrent use. It also remembers them across runs, as a build cache does: a file per node
+// under the user cache directory holding the costs, named by a hash of the node and of this executable's
+// identity (the CEL libraries and checks built into it), so a rerun compiles only the rules of nodes that
+// changed. Compile errors are never remembered, so a rule that does not compile is reported on every
+// run; costs are checked against the limits on every run.
 type compiledRules struct {
 	mu    sync.Mutex
-	keys  map[string]bool
+	keys  map[string][]ruleCost
 	dir   string // "" when nothing is remembered across runs
 	build []byte
 }
@@ -27,7 +29,7 @@ type compiledRules struct {
 const rememberedFor = 30 * 24 * time.Hour
 
 func newCompiledRules() *compiledRules {
-	c := &compiledRules{keys: map[string]bool{}}
+	c := &compiledRules{keys: map[string][]ruleCost{}}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return c
@@ -41,39 +43,53 @@ func newCompiledRules() *compiledRules {
 	return c
 }
 
-// has reports whether the node with key compiled, in this run or, for the same executable, an earlier one.
-func (c *compiledRules) has(key string) bool {
+// has returns the costs of the rules of the node with key if they compiled, in this run or, for the same
+// executable, an earlier one.
+func (c *compiledRules) has(key string) ([]ruleCost, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.keys[key] {
-		return true
+	if costs, ok := c.keys[key]; ok {
+		return costs, true
 	}
 	if c.dir == "" {
-		return false
+		return nil, false
 	}
-	info, err := os.Stat(c.file(key))
-	if err != nil {
-		return false
+	data, err := os.ReadFile(c.file(key))
+	var costs []ruleCost
+	if err != nil || json.Unmarshal(data, &costs) != nil {
+		return nil, false
 	}
-	if now := time.Now(); now.Sub(info.ModTime()) > 24*time.Hour {
+	if info, err := os.Stat(c.file(key)); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+		now := time.Now()
 		os.Chtimes(c.file(key), now, now) // in use: keep it
 	}
-	c.keys[key] = true
-	return true
+	c.keys[key] = costs
+	return costs, true
 }
 
-// add records that the node with key compiled.
-func (c *compiledRules) add(key string) {
+// add records that the rules of the node with key compiled, and their costs.
+func (c *compiledRules) add(key string, costs []ruleCost) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.keys[key] = true
+	c.keys[key] = costs
 	if c.dir == "" {
 		return
 	}
-	if os.MkdirAll(c.dir, 0o755) == nil {
-		if f, err := os.Create(c.file(key)); err == nil {
-			f.Close()
-		}
+	data, err := json.Marshal(costs)
+	if err != nil || os.MkdirAll(c.dir, 0o755) != nil {
+		return
+	}
+	// Written whole under a temporary name, so a concurrent run never reads half a file.
+	tmp, err := os.CreateTemp(c.dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil && cerr == nil {
+		err = os.Rename(tmp.Name(), c.file(key))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 	}
 }
 

@@ -15,26 +15,26 @@ func TestCompiledRulesAreRememberedAcrossRuns(t *testing.T) {
 	if first.dir == "" {
 		t.Fatal("no cache directory")
 	}
-	if first.has("true/{}") {
+	if _, ok := first.has("true/{}"); ok {
 		t.Fatal("a fresh cache knows a node")
 	}
-	first.add("true/{}")
-	if !newCompiledRules().has("true/{}") {
-		t.Error("the next run does not know the node that compiled")
+	first.add("true/{}", []ruleCost{{Cost: 3, Cardinality: 7, MessageCost: 5}})
+	if costs, ok := newCompiledRules().has("true/{}"); !ok || len(costs) != 1 || costs[0].Cost != 3 || costs[0].Cardinality != 7 || costs[0].MessageCost != 5 {
+		t.Errorf("the next run knows %v, %v; want the node that compiled with its costs", costs, ok)
 	}
-	if newCompiledRules().has("false/{}") {
+	if _, ok := newCompiledRules().has("false/{}"); ok {
 		t.Error("the next run knows a node that never compiled")
 	}
 	other := newCompiledRules()
 	other.build = []byte("another executable")
-	if other.has("true/{}") {
+	if _, ok := other.has("true/{}"); ok {
 		t.Error("another executable trusts this one's result")
 	}
 
 	old := time.Now().Add(-rememberedFor - time.Hour)
 	os.Chtimes(first.file("true/{}"), old, old)
 	os.Remove(filepath.Join(first.dir, ".trimmed"))
-	if newCompiledRules().has("true/{}") {
+	if _, ok := newCompiledRules().has("true/{}"); ok {
 		t.Error("a node unused for longer than rememberedFor was kept")
 	}
 }

@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden CRDs in testdata/gol
 
 // loadAll loads every test API once (the good ones and the bad cases) for all tests.
 var loadAll = sync.OnceValues(func() (*load.Program, error) {
-	return load.Load(load.Config{}, "./testdata/apis/...", "./testdata/bad/...")
+	return load.Load(load.Config{}, "./testdata/apis/...", "./testdata/bad/...", "./testdata/costbounded/...")
 })
 
 func program(t *testing.T) *load.Program {
@@ -350,6 +350,19 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("%d files added despite the error", set.Len())
 			}
 		})
+	}
+}
+
+// TestRuleCostCountsListBounds: the rule crdgen refuses in testdata/bad/celcostinlist, for running once
+// per element of an unbounded list, is accepted once the list has maxItems (the e2e test shows the API
+// server draws the same line).
+func TestRuleCostCountsListBounds(t *testing.T) {
+	set, err := generate(t, "testdata/costbounded", crdgen.Config{OutputDir: "out", MaxDescLen: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Len() != 1 {
+		t.Fatalf("%d CRDs, want 1", set.Len())
 	}
 }
 

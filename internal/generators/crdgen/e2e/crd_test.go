@@ -388,3 +388,44 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("ports[0].protocol = %v, want the default TCP", p["protocol"])
 	}
 }
+
+// TestServerCountsRuleRunsAsCrdGenDoes installs, by hand, the CRD of crd-gen's bad input celcostinlist (a
+// rule on the elements of a list, cheap once) without and with maxItems on the list: the server refuses
+// the unbounded one for the rule's cost, as crd-gen does, and takes the bounded one.
+func TestServerCountsRuleRunsAsCrdGenDoes(t *testing.T) {
+	dc, err := dynamic.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	crds := dc.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
+	for _, maxItems := range []int64{0, 10} {
+		entries := map[string]any{"type": "array", "items": map[string]any{
+			"type":                     "object",
+			"required":                 []any{"name"},
+			"properties":               map[string]any{"name": map[string]any{"type": "string", "maxLength": int64(1000)}},
+			"x-kubernetes-validations": []any{map[string]any{"rule": "self.name.matches('^[a-z]+$')"}},
+		}}
+		if maxItems > 0 {
+			entries["maxItems"] = maxItems
+		}
+		plural := fmt.Sprintf("things%d", maxItems)
+		crd := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+			"metadata": map[string]any{"name": plural + ".celcostinlist.example.com"},
+			"spec": map[string]any{
+				"group": "celcostinlist.example.com", "scope": "Namespaced",
+				"names": map[string]any{"plural": plural, "singular": plural, "kind": fmt.Sprintf("Thing%d", maxItems), "listKind": fmt.Sprintf("Thing%dList", maxItems)},
+				"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+					"type": "object", "properties": map[string]any{"spec": map[string]any{"type": "object", "properties": map[string]any{"entries": entries}}},
+				}}}},
+			},
+		}}
+		_, err := crds.Create(t.Context(), crd, metav1.CreateOptions{})
+		switch {
+		case maxItems == 0 && (err == nil || !strings.Contains(err.Error(), "estimated rule cost exceeds budget")):
+			t.Errorf("the server took a rule that runs once per element of an unbounded list (error %v); crd-gen refuses it", err)
+		case maxItems > 0 && err != nil:
+			t.Errorf("with maxItems %d: %v", maxItems, err)
+		}
+	}
+}

@@ -159,3 +159,25 @@ func TestGenerateSameOutputFromExportDataAndSource(t *testing.T) {
 		t.Errorf("--deps fast = %d, %q", code, errOut)
 	}
 }
+
+// --crd-allow-dangerous-types reaches the CRD generator: a float64 field is refused without it and is a
+// number with it.
+func TestGenerateCRDAllowDangerousTypes(t *testing.T) {
+	t.Chdir("../generators/crdgen/testdata/bad/float")
+	crds := t.TempDir()
+	args := []string{"generate", "--force", "--output-dir", t.TempDir(), "--output-pkg", "example.com/out", "--crd-dir", crds,
+		"--skip", "deepcopy,register,applyconfiguration,client,lister,informer", "."}
+	if code, _, errOut := runKgen(t, args...); code != 1 || !strings.Contains(errOut, "--crd-allow-dangerous-types") {
+		t.Fatalf("float64 without --crd-allow-dangerous-types = %d\n%s", code, errOut)
+	}
+	if code, _, errOut := runKgen(t, append(args[:len(args)-1], "--crd-allow-dangerous-types", ".")...); code != 0 {
+		t.Fatalf("with --crd-allow-dangerous-types = %d\n%s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(crds, "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("CRDs: %v", files)
+	}
+	if content, _ := os.ReadFile(files[0]); !strings.Contains(string(content), "type: number") {
+		t.Fatalf("%s:\n%s", files[0], content)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -230,5 +231,23 @@ func TestCRDGen(t *testing.T) {
 	}
 	if err := cli.CRDGen(append(args, "--verify"), &stdout, &stderr); err != nil {
 		t.Fatalf("--verify after a run: %v", err)
+	}
+}
+
+// TestCRDGenAllowDangerousTypes: a float64 field is an error by default and type number with
+// --allow-dangerous-types.
+func TestCRDGenAllowDangerousTypes(t *testing.T) {
+	t.Chdir("../crdgen/testdata/bad/float")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := cli.CRDGen([]string{"--output-dir", out, "./..."}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--allow-dangerous-types") {
+		t.Fatalf("float64 without --allow-dangerous-types: %v", err)
+	}
+	if err := cli.CRDGen([]string{"--output-dir", out, "--allow-dangerous-types", "./..."}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.yaml"))
+	if len(files) != 1 || !regexp.MustCompile(`\n( +)f:\n +type: number\n`).MatchString(read(t, files[0])) {
+		t.Fatalf("CRDs %v:\n%s", files, read(t, files[0]))
 	}
 }

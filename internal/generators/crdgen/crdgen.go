@@ -45,6 +45,9 @@ type Config struct {
 	MaxDescLen int
 	// PluralExceptions maps kinds to their plural ("Endpoints": "Endpoints"), as for the clientset.
 	PluralExceptions map[string]string
+	// AllowDangerousTypes accepts float32 and float64 fields, as type number (controller-gen's
+	// crd:allowDangerousTypes=true); without it they are an error.
+	AllowDangerousTypes bool
 }
 
 // kind is one CRD kind in one version.
@@ -62,7 +65,7 @@ type kind struct {
 // the whole run before anything is added.
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
-	w := &walker{src: src, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
+	w := &walker{src: src, allowFloats: cfg.AllowDangerousTypes, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
 		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: newCompiledRules()}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true

@@ -61,6 +61,8 @@ func knownSchema(pkg, name string) (schema, bool) {
 // walker derives schemas from type-checked Go types and their comments.
 type walker struct {
 	src *sourceIndex
+	// allowFloats accepts float32 and float64 fields (Config.AllowDangerousTypes).
+	allowFloats bool
 	// named caches the schema of each named type (with its own markers and description); users copy it.
 	named map[*types.TypeName]schema
 	// active holds the named types being walked, to report recursion.
@@ -85,7 +87,7 @@ func (w *walker) typeSchema(t types.Type, pos string) (schema, error) {
 		}
 		return deepCopy(s), nil
 	case *types.Basic:
-		return basicSchema(t, pos)
+		return basicSchema(t, pos, w.allowFloats)
 	case *types.Slice:
 		if b, ok := types.Unalias(t.Elem()).(*types.Basic); ok && b.Kind() == types.Byte {
 			return schema{"type": "string", "format": "byte"}, nil
@@ -118,7 +120,7 @@ func (w *walker) typeSchema(t types.Type, pos string) (schema, error) {
 	return nil, fmt.Errorf("%s: type %s is not supported in CRD schemas", pos, t)
 }
 
-func basicSchema(t *types.Basic, pos string) (schema, error) {
+func basicSchema(t *types.Basic, pos string, allowFloats bool) (schema, error) {
 	switch t.Kind() {
 	case types.String:
 		return schema{"type": "string"}, nil
@@ -131,7 +133,10 @@ func basicSchema(t *types.Basic, pos string) (schema, error) {
 	case types.Int64, types.Uint64:
 		return schema{"type": "integer", "format": "int64"}, nil
 	case types.Float32, types.Float64:
-		return nil, fmt.Errorf("%s: floating-point fields are not portable across languages and are not supported in CRD schemas; use resource.Quantity, an integer or a string", pos)
+		if allowFloats {
+			return schema{"type": "number"}, nil
+		}
+		return nil, fmt.Errorf("%s: floating-point fields are not portable across languages and are not supported in CRD schemas; use resource.Quantity, an integer or a string (or accept them with crd-gen's --allow-dangerous-types, kgen generate's --crd-allow-dangerous-types)", pos)
 	}
 	return nil, fmt.Errorf("%s: type %s is not supported in CRD schemas", pos, t)
 }

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(measuredEnv); spec != "" {
 		os.Exit(runAndReport(spec))
 	}
+	if spec := os.Getenv(shardReplicaEnv); spec != "" {
+		os.Exit(runShardReplica(spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -87,7 +87,7 @@ type generateOptions struct {
 	skip                                           []string
 	crdDir                                         string
 	crdMaxDescLen                                  int
-	crdAllowDangerousTypes                         bool
+	crdAllowDangerousTypes, crdEmbeddedObjectMeta  bool
 	verbose                                        bool
 	deps                                           string
 	force                                          bool
@@ -128,6 +128,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.crdDir, "crd-dir", "", "also write a CustomResourceDefinition manifest per group and kind into this directory (<group>_<plural>.yaml)")
 	fs.IntVar(&o.crdMaxDescLen, "crd-max-description-length", -1, "cap every CRD schema description at this many bytes; 0 drops them, -1 keeps them whole")
 	fs.BoolVar(&o.crdAllowDangerousTypes, "crd-allow-dangerous-types", false, "accept float32 and float64 fields in CRD schemas, as type number (controller-gen's crd:allowDangerousTypes)")
+	fs.BoolVar(&o.crdEmbeddedObjectMeta, "crd-generate-embedded-object-meta", false, "give metadata below a kind's root (a pod template's) its name, namespace, labels, annotations and finalizers in CRD schemas (controller-gen's crd:generateEmbeddedObjectMeta)")
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
@@ -335,7 +336,8 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals, AllowDangerousTypes: o.crdAllowDangerousTypes}
+		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals,
+			AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta}
 		steps = append(steps, step{output.NewSet(crdgen.Generator, crdDir), func(set *output.Set) error {
 			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
 		}})

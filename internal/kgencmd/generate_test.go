@@ -160,9 +160,10 @@ func TestGenerateSameOutputFromExportDataAndSource(t *testing.T) {
 	}
 }
 
-// --crd-allow-dangerous-types reaches the CRD generator: a float64 field is refused without it and is a
-// number with it.
-func TestGenerateCRDAllowDangerousTypes(t *testing.T) {
+// The --crd-* flags reach the CRD generator: a float64 field is refused without
+// --crd-allow-dangerous-types and is a number with it; --crd-generate-embedded-object-meta gives a pod
+// template's metadata its fields.
+func TestGenerateCRDFlags(t *testing.T) {
 	t.Chdir("../generators/crdgen/testdata/bad/float")
 	crds := t.TempDir()
 	args := []string{"generate", "--force", "--output-dir", t.TempDir(), "--output-pkg", "example.com/out", "--crd-dir", crds,
@@ -179,5 +180,14 @@ func TestGenerateCRDAllowDangerousTypes(t *testing.T) {
 	}
 	if content, _ := os.ReadFile(files[0]); !strings.Contains(string(content), "type: number") {
 		t.Fatalf("%s:\n%s", files[0], content)
+	}
+
+	t.Chdir("../../apis/shop/v1")
+	args[len(args)-1] = "--crd-generate-embedded-object-meta"
+	if code, _, errOut := runKgen(t, append(args, ".")...); code != 0 {
+		t.Fatalf("with --crd-generate-embedded-object-meta = %d\n%s", code, errOut)
+	}
+	if content, _ := os.ReadFile(filepath.Join(crds, "shop.example.com_widgets.yaml")); !strings.Contains(string(content), "finalizers:") {
+		t.Fatalf("template metadata without its fields:\n%s", content)
 	}
 }

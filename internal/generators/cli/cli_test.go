@@ -251,3 +251,22 @@ func TestCRDGenAllowDangerousTypes(t *testing.T) {
 		t.Fatalf("CRDs %v:\n%s", files, read(t, files[0]))
 	}
 }
+
+// TestCRDGenEmbeddedObjectMeta: --generate-embedded-object-meta gives a pod template's metadata its fields.
+func TestCRDGenEmbeddedObjectMeta(t *testing.T) {
+	t.Chdir("../crdgen/testdata/apis")
+	for _, flag := range []string{"", "--generate-embedded-object-meta"} {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		args := []string{"--output-dir", out, "--max-description-length", "0", "./shop/..."}
+		if flag != "" {
+			args = append(args, flag)
+		}
+		if err := cli.CRDGen(args, &stdout, &stderr); err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		if got := strings.Contains(read(t, filepath.Join(out, "shop.example.com_widgets.yaml")), "finalizers:"); got != (flag != "") {
+			t.Errorf("crd-gen %s: template metadata with fields %v", flag, got)
+		}
+	}
+}

@@ -19,11 +19,12 @@ import (
 func CRDGen(args []string, stdout, stderr io.Writer) error {
 	var common run.Common
 	var maxDesc int
-	var allowDangerous bool
+	var allowDangerous, embeddedObjectMeta bool
 	fs := pflag.NewFlagSet("crd-gen", pflag.ContinueOnError)
 	common.AddFlags(fs)
 	fs.IntVar(&maxDesc, "max-description-length", -1, "cap every schema description at this many bytes; 0 drops descriptions, -1 keeps them whole")
 	fs.BoolVar(&allowDangerous, "allow-dangerous-types", false, "accept float32 and float64 fields, as type number (controller-gen's crd:allowDangerousTypes)")
+	fs.BoolVar(&embeddedObjectMeta, "generate-embedded-object-meta", false, "give metadata below a kind's root (a pod template's) its name, namespace, labels, annotations and finalizers (controller-gen's crd:generateEmbeddedObjectMeta)")
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
 		if common.OutputDir == "" {
@@ -48,7 +49,8 @@ func CRDGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		set := output.NewSet(crdgen.Generator)
-		cfg := crdgen.Config{OutputDir: common.OutputDir, MaxDescLen: maxDesc, PluralExceptions: plurals, AllowDangerousTypes: allowDangerous}
+		cfg := crdgen.Config{OutputDir: common.OutputDir, MaxDescLen: maxDesc, PluralExceptions: plurals,
+			AllowDangerousTypes: allowDangerous, GenerateEmbeddedObjectMeta: embeddedObjectMeta}
 		if err := crdgen.Generate(prog, prog.Packages, m, cfg, set); err != nil {
 			return err
 		}

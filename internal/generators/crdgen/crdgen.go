@@ -48,6 +48,11 @@ type Config struct {
 	// AllowDangerousTypes accepts float32 and float64 fields, as type number (controller-gen's
 	// crd:allowDangerousTypes=true); without it they are an error.
 	AllowDangerousTypes bool
+	// GenerateEmbeddedObjectMeta gives an ObjectMeta below a kind's root (a pod template's metadata) its
+	// name, namespace, labels, annotations and finalizers, so the server keeps them (controller-gen's
+	// crd:generateEmbeddedObjectMeta=true); without it such metadata is a plain object, and the server
+	// prunes its fields.
+	GenerateEmbeddedObjectMeta bool
 }
 
 // kind is one CRD kind in one version.
@@ -65,7 +70,7 @@ type kind struct {
 // the whole run before anything is added.
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
-	w := &walker{src: src, allowFloats: cfg.AllowDangerousTypes, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
+	w := &walker{src: src, allowFloats: cfg.AllowDangerousTypes, objectMetaFields: cfg.GenerateEmbeddedObjectMeta, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
 		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: newCompiledRules()}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true

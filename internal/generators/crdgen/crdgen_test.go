@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -279,6 +280,33 @@ func TestSchemaShapes(t *testing.T) {
 	}
 	if _, ok := dig(t, g, "spec", "versions", 0).(map[string]any)["subresources"]; ok {
 		t.Error("a type with no status field got subresources")
+	}
+}
+
+// TestEmbeddedObjectMeta: a pod template's metadata is a plain object by default and gets the fields a
+// template may set with GenerateEmbeddedObjectMeta; the kind's own metadata stays a plain object.
+func TestEmbeddedObjectMeta(t *testing.T) {
+	for _, embedded := range []bool{false, true} {
+		set, err := generate(t, "testdata/apis", crdgen.Config{OutputDir: "out", MaxDescLen: 0, GenerateEmbeddedObjectMeta: embedded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := dig(t, crd(t, set, "shop.example.com_widgets.yaml"), "spec", "versions", 0, "schema", "openAPIV3Schema")
+		if got := dig(t, root, "properties", "metadata"); !reflect.DeepEqual(got, map[string]any{"type": "object"}) {
+			t.Errorf("embedded %v: root metadata %v", embedded, got)
+		}
+		meta := dig(t, root, "properties", "spec", "properties", "template", "properties", "metadata").(map[string]any)
+		if !embedded {
+			if !reflect.DeepEqual(meta, map[string]any{"type": "object"}) {
+				t.Errorf("template metadata without the option: %v", meta)
+			}
+			continue
+		}
+		props, _ := meta["properties"].(map[string]any)
+		if len(props) != 5 || dig(t, meta, "properties", "labels", "additionalProperties", "type") != "string" ||
+			dig(t, meta, "properties", "finalizers", "items", "type") != "string" || dig(t, meta, "properties", "name", "type") != "string" {
+			t.Errorf("template metadata with the option: %v", meta)
+		}
 	}
 }
 

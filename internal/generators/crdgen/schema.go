@@ -24,6 +24,20 @@ const (
 
 const quantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`
 
+// embeddedObjectMeta is the schema of an ObjectMeta below a kind's root with Config.GenerateEmbeddedObjectMeta:
+// the fields a template's metadata may set (name, namespace, labels, annotations, finalizers), as
+// controller-gen gives it, and nothing the server fills in.
+func embeddedObjectMeta() schema {
+	stringMap := func() schema { return schema{"type": "object", "additionalProperties": schema{"type": "string"}} }
+	return schema{"type": "object", "properties": schema{
+		"name":        schema{"type": "string"},
+		"namespace":   schema{"type": "string"},
+		"labels":      stringMap(),
+		"annotations": stringMap(),
+		"finalizers":  schema{"type": "array", "items": schema{"type": "string"}},
+	}}
+}
+
 // knownSchema returns the fixed schema of the API machinery types whose JSON form is not their Go
 // structure (they marshal themselves), as controller-gen and the API server's own OpenAPI give them.
 func knownSchema(pkg, name string) (schema, bool) {
@@ -61,8 +75,9 @@ func knownSchema(pkg, name string) (schema, bool) {
 // walker derives schemas from type-checked Go types and their comments.
 type walker struct {
 	src *sourceIndex
-	// allowFloats accepts float32 and float64 fields (Config.AllowDangerousTypes).
-	allowFloats bool
+	// allowFloats accepts float32 and float64 fields (Config.AllowDangerousTypes); objectMetaFields gives
+	// ObjectMeta below the root its fields (Config.GenerateEmbeddedObjectMeta).
+	allowFloats, objectMetaFields bool
 	// named caches the schema of each named type (with its own markers and description); users copy it.
 	named map[*types.TypeName]schema
 	// active holds the named types being walked, to report recursion.
@@ -172,6 +187,11 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 	pkg := ""
 	if obj.Pkg() != nil {
 		pkg = obj.Pkg().Path()
+	}
+	if pkg+"."+obj.Name() == metaPkg+".ObjectMeta" && w.objectMetaFields {
+		s := embeddedObjectMeta()
+		w.named[obj] = s
+		return s, nil
 	}
 	if s, ok := knownSchema(pkg, obj.Name()); ok {
 		w.named[obj] = s

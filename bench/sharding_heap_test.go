@@ -284,7 +284,12 @@ func replicasSynced(ctx context.Context, b *testing.B, client metadata.ResourceI
 // runShardReplica is the child process's side: it runs the replica spec describes until its standard
 // input closes, printing its cache size every 100 ms, then prints its report.
 func runShardReplica(specJSON string) int {
-	klog.LogToStderr(false)
+	// Quiet, errors included (klog copies those to standard error unless told otherwise): a replica
+	// logs expected conflicts while the ring forms.
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	_ = klogFlags.Set("logtostderr", "false")
+	_ = klogFlags.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
 	var spec shardReplicaSpec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {

@@ -2,9 +2,10 @@
 // server offers: Leases, labels, label-selected watches and optimistic concurrency.
 //
 // Each replica (Replica, started with Run) keeps its own member Lease in a ring and may reconcile only
-// while its last successful renewal began less than RenewDeadline ago on its local clock; others treat
-// it as gone once its Lease stayed unchanged for LeaseDuration on their own clocks, and fence it (take
-// its Lease over with a compare-and-swap) before moving its objects. A consistent hash Ring with
+// while its last successful renewal began less than RenewDeadline ago on its local clock; others watch
+// the ring's Leases, treat a member as gone once its Lease stayed unchanged for LeaseDuration on their
+// own clocks since they saw it change, and at that moment fence it (take its Lease over with a
+// compare-and-swap) and claim its objects. A consistent hash Ring with
 // virtual nodes places each object, and the objects it controls, on one member; the owner is recorded
 // in the shard label (ShardLabel), which the replicas' informers select (Replica.LabelSelector), so each
 // caches only its share. One replica, elected on the ring's Lease, labels new objects and asks live

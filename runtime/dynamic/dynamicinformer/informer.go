@@ -53,18 +53,78 @@ func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultRe
 	})
 }
 
+// SharedInformerOption configures a factory made by NewDynamicSharedInformerFactoryWithOptions (or
+// metadatainformer.NewSharedInformerFactoryWithOptions).
+type SharedInformerOption func(*FactoryOptions)
+
+// FactoryOptions are what SharedInformerOptions set.
+type FactoryOptions struct {
+	// Namespace limits the informers to one namespace ("" for all).
+	Namespace string
+	// TweakListOptions adjusts the list options of every list and watch.
+	TweakListOptions TweakListOptionsFunc
+	// Transform is applied by every informer to objects before they are cached, after
+	// metadata.managedFields has been dropped from them.
+	Transform cache.TransformFunc
+	// KeepManagedFields makes every informer keep metadata.managedFields in the objects it caches, which
+	// informers drop by default.
+	KeepManagedFields bool
+}
+
+// WithNamespace limits the factory's informers to one namespace.
+func WithNamespace(namespace string) SharedInformerOption {
+	return func(o *FactoryOptions) { o.Namespace = namespace }
+}
+
+// WithTweakListOptions sets a function that adjusts the list options of every informer, for example to
+// add a label selector.
+func WithTweakListOptions(tweak TweakListOptionsFunc) SharedInformerOption {
+	return func(o *FactoryOptions) { o.TweakListOptions = tweak }
+}
+
+// WithTransform sets a transform applied by every informer to objects before they are cached, after
+// metadata.managedFields has been dropped from them (see WithKeepManagedFields).
+func WithTransform(transform cache.TransformFunc) SharedInformerOption {
+	return func(o *FactoryOptions) { o.Transform = transform }
+}
+
+// WithKeepManagedFields(true) makes every informer of the factory keep metadata.managedFields in the
+// objects it caches; by default informers drop them (see cache.SharedIndexInformerOptions.KeepManagedFields).
+func WithKeepManagedFields(keep bool) SharedInformerOption {
+	return func(o *FactoryOptions) { o.KeepManagedFields = keep }
+}
+
+// NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
+// WithNamespace says otherwise).
+func NewDynamicSharedInformerFactoryWithOptions(client dynamic.Interface, defaultResync time.Duration, options ...SharedInformerOption) DynamicSharedInformerFactory {
+	var o FactoryOptions
+	for _, option := range options {
+		option(&o)
+	}
+	return NewSharedInformerFactoryFor(func(gvr schema.GroupVersionResource) GenericInformer {
+		return NewFilteredDynamicInformer(client, gvr, o.Namespace, defaultResync,
+			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, o.TweakListOptions)
+	}, options...)
+}
+
 // NewSharedInformerFactoryFor returns a factory that creates each resource's informer with newInformer
-// on first request; metadatainformer builds its factory with it.
-func NewSharedInformerFactoryFor(newInformer func(gvr schema.GroupVersionResource) GenericInformer) DynamicSharedInformerFactory {
-	return &factory{
+// on first request and applies the transform and managedFields policy of options to it;
+// metadatainformer builds its factory with it.
+func NewSharedInformerFactoryFor(newInformer func(gvr schema.GroupVersionResource) GenericInformer, options ...SharedInformerOption) DynamicSharedInformerFactory {
+	f := &factory{
 		newInformer: newInformer,
 		informers:   map[schema.GroupVersionResource]GenericInformer{},
 		started:     map[schema.GroupVersionResource]bool{},
 	}
+	for _, option := range options {
+		option(&f.options)
+	}
+	return f
 }
 
 type factory struct {
 	newInformer func(gvr schema.GroupVersionResource) GenericInformer
+	options     FactoryOptions
 
 	mu        sync.Mutex
 	informers map[schema.GroupVersionResource]GenericInformer
@@ -80,6 +140,13 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		return informer
 	}
 	informer := f.newInformer(gvr)
+	// A new informer has not run yet, so setting its transform or managedFields policy cannot fail.
+	if f.options.Transform != nil {
+		_ = informer.Informer().SetTransform(f.options.Transform)
+	}
+	if f.options.KeepManagedFields {
+		_ = informer.Informer().SetKeepManagedFields(true)
+	}
 	f.informers[gvr] = informer
 	return informer
 }

@@ -87,3 +87,38 @@ func TestE2EDynamicSharedInformerFactory(t *testing.T) {
 		t.Fatalf("lister list: %d %v (the unlabelled widget must be filtered out)", len(all), err)
 	}
 }
+
+// TestE2EDynamicInformerFactoryOptions: a factory's namespace, list options, transform and managedFields
+// policy reach every informer it makes; by default cached objects have no managedFields.
+func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
+	client, ns := setup(t, "dynopts")
+	if _, err := client.Resource(widgets).Namespace(ns).Create(context.Background(), widget("one", 1), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []bool{false, true} {
+		factory := dynamicinformer.NewDynamicSharedInformerFactoryWithOptions(client, 0,
+			dynamicinformer.WithNamespace(ns),
+			dynamicinformer.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=w" }),
+			dynamicinformer.WithKeepManagedFields(keep),
+			dynamicinformer.WithTransform(func(obj any) (any, error) {
+				obj.(*unstructured.Unstructured).SetAnnotations(map[string]string{"transformed": "yes"})
+				return obj, nil
+			}))
+		informer := factory.ForResource(widgets)
+		stop := make(chan struct{})
+		factory.Start(stop)
+		if synced := factory.WaitForCacheSync(stop); !synced[widgets] {
+			t.Fatalf("not synced: %v", synced)
+		}
+		objs, err := informer.Lister().List(labels.Everything())
+		close(stop)
+		factory.Shutdown()
+		if err != nil || len(objs) != 1 {
+			t.Fatalf("keep %v: cached %d objects (%v), want one", keep, len(objs), err)
+		}
+		u := objs[0].(*unstructured.Unstructured)
+		if u.GetNamespace() != ns || u.GetAnnotations()["transformed"] != "yes" || (len(u.GetManagedFields()) > 0) != keep {
+			t.Errorf("keep %v: cached %s/%s, annotations %v, %d managedFields", keep, u.GetNamespace(), u.GetName(), u.GetAnnotations(), len(u.GetManagedFields()))
+		}
+	}
+}

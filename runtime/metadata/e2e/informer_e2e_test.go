@@ -52,3 +52,40 @@ func TestE2EMetadataInformer(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestE2EMetadataInformerFactoryOptions: a factory's namespace, list options, transform and managedFields
+// policy reach every informer it makes; by default cached objects have no managedFields.
+func TestE2EMetadataInformerFactoryOptions(t *testing.T) {
+	ns := createConfigMaps(t, "metaopts", "one")
+	createConfigMaps(t, "metaother", "elsewhere")
+	client, err := metadata.NewForConfig(env.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []bool{false, true} {
+		factory := metadatainformer.NewSharedInformerFactoryWithOptions(client, 0,
+			metadatainformer.WithNamespace(ns),
+			metadatainformer.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=m" }),
+			metadatainformer.WithKeepManagedFields(keep),
+			metadatainformer.WithTransform(func(obj any) (any, error) {
+				obj.(*metav1.PartialObjectMetadata).Annotations = map[string]string{"transformed": "yes"}
+				return obj, nil
+			}))
+		informer := factory.ForResource(configMaps)
+		stop := make(chan struct{})
+		factory.Start(stop)
+		if synced := factory.WaitForCacheSync(stop); !synced[configMaps] {
+			t.Fatalf("not synced: %v", synced)
+		}
+		objs, err := informer.Lister().List(labels.Everything())
+		close(stop)
+		factory.Shutdown()
+		if err != nil || len(objs) != 1 {
+			t.Fatalf("keep %v: cached %d objects (%v), want the one of namespace %s", keep, len(objs), err, ns)
+		}
+		m := objs[0].(*metav1.PartialObjectMetadata)
+		if m.Namespace != ns || m.Annotations["transformed"] != "yes" || (len(m.ManagedFields) > 0) != keep {
+			t.Errorf("keep %v: cached %s/%s, annotations %v, %d managedFields", keep, m.Namespace, m.Name, m.Annotations, len(m.ManagedFields))
+		}
+	}
+}

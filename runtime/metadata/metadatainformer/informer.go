@@ -38,6 +38,30 @@ func NewFilteredSharedInformerFactory(client metadata.Interface, defaultResync t
 	})
 }
 
+// SharedInformerOption configures a factory made by NewSharedInformerFactoryWithOptions.
+type SharedInformerOption = dynamicinformer.SharedInformerOption
+
+// Options of NewSharedInformerFactoryWithOptions: see dynamicinformer's.
+var (
+	WithNamespace         = dynamicinformer.WithNamespace
+	WithTweakListOptions  = dynamicinformer.WithTweakListOptions
+	WithTransform         = dynamicinformer.WithTransform
+	WithKeepManagedFields = dynamicinformer.WithKeepManagedFields
+)
+
+// NewSharedInformerFactoryWithOptions returns a factory for metadata informers configured by options (all
+// namespaces unless WithNamespace says otherwise).
+func NewSharedInformerFactoryWithOptions(client metadata.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
+	var o dynamicinformer.FactoryOptions
+	for _, option := range options {
+		option(&o)
+	}
+	return dynamicinformer.NewSharedInformerFactoryFor(func(gvr schema.GroupVersionResource) GenericInformer {
+		return NewFilteredMetadataInformer(client, gvr, o.Namespace, defaultResync,
+			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, o.TweakListOptions)
+	}, options...)
+}
+
 // NewFilteredMetadataInformer returns a standalone (unshared) metadata informer for gvr in namespace.
 func NewFilteredMetadataInformer(client metadata.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions TweakListOptionsFunc) GenericInformer {
 	resource := client.Resource(gvr).Namespace(namespace)

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/kgen-dev/kgen/internal/generators/goenv"
+	"github.com/kgen-dev/kgen/internal/generators/usercache"
 )
 
 // Fingerprint is the record of one invocation: what its last run read and wrote.
@@ -63,7 +64,7 @@ type entry struct {
 // `go env` once. The error says why a rerun cannot be skipped (no cache directory, no go command).
 func New(invocation string) (*Fingerprint, error) {
 	start := time.Now()
-	cache, err := os.UserCacheDir()
+	dir, err := usercache.Dir("generate")
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func New(invocation string) (*Fingerprint, error) {
 	if _, err := goenv.Write(h, "", goenv.Vars); err != nil {
 		return nil, err
 	}
-	file := filepath.Join(cache, "kgen", "generate", hex.EncodeToString(h.Sum(nil))[:32])
+	file := filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:32])
 	return &Fingerprint{file: file, start: start}, nil
 }
 
@@ -414,7 +415,7 @@ func (e entry) sameStatus(want *entry) bool {
 }
 
 func (f *Fingerprint) read() (*record, error) {
-	content, err := os.ReadFile(f.file)
+	content, err := usercache.Read(filepath.Split(f.file))
 	if err != nil {
 		return nil, err
 	}
@@ -431,43 +432,8 @@ func (f *Fingerprint) write(rec *record) error {
 	if err := gob.NewEncoder(&buf).Encode(rec); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(f.file), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.file), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	trim(filepath.Dir(f.file), time.Now().Add(-recordLifetime))
-	return nil
-}
-
-// recordLifetime is how long a record not rewritten is kept: every kgen build and every set of flags has
-// records of its own, which would otherwise pile up. A rerun after a trimmed record simply runs.
-const recordLifetime = 30 * 24 * time.Hour
-
-// trim removes the records (and abandoned temporary files) in dir last written before cutoff.
-func trim(dir string, cutoff time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cutoff) {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+	dir, name := filepath.Split(f.file)
+	return usercache.Write(dir, name, buf.Bytes())
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

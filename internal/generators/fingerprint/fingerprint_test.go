@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/kgen-dev/kgen/internal/generators/usercache"
 )
 
 // setup returns a fingerprint whose run started an hour from now, so the files the test wrote count as
@@ -85,7 +87,7 @@ func TestSaveTrimsOldRecords(t *testing.T) {
 	old := filepath.Join(filepath.Dir(f.file), "0123456789abcdef0123456789abcdef")
 	os.MkdirAll(filepath.Dir(old), 0o755)
 	writeFile(t, old, "a record of another build")
-	past := time.Now().Add(-recordLifetime - time.Hour)
+	past := time.Now().Add(-usercache.Lifetime - time.Hour)
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestSaveTrimsOldRecords(t *testing.T) {
 		t.Fatal("Save refused an unchanged run")
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
-		t.Errorf("a record older than %v was kept: %v", recordLifetime, err)
+		t.Errorf("a record older than %v was kept: %v", usercache.Lifetime, err)
 	}
 	if _, err := os.Stat(f.file); err != nil {
 		t.Errorf("the new record: %v", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgen-dev/kgen/internal/generators/goenv"
+	"github.com/kgen-dev/kgen/internal/generators/usercache"
 )
 
 // exportMemo remembers where the build cache keeps the export data of dependencies whose export data
@@ -21,9 +22,9 @@ import (
 // flags) and the module files' content; build cache entries are named by their content, so a file that
 // is still there is still the export data it was.
 type exportMemo struct {
-	file     string
-	modCache string
-	paths    map[string]string // import path -> export data file
+	dir, name string // where the record lives
+	modCache  string
+	paths     map[string]string // import path -> export data file
 }
 
 // memoVars are the settings that decide a dependency's export data beyond goenv.Vars.
@@ -32,7 +33,7 @@ var memoVars = []string{"GOCACHE", "CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "C
 // openExportMemo returns the memo of loads run in dir with the go command's current settings, empty if
 // there is none yet, or nil if the settings cannot be read or there is no user cache directory.
 func openExportMemo(dir string) *exportMemo {
-	cache, err := os.UserCacheDir()
+	records, err := usercache.Dir("export")
 	if err != nil {
 		return nil
 	}
@@ -43,11 +44,12 @@ func openExportMemo(dir string) *exportMemo {
 		return nil
 	}
 	m := &exportMemo{
-		file:     filepath.Join(cache, "kgen", "export", hex.EncodeToString(h.Sum(nil))[:32]),
+		dir:      records,
+		name:     hex.EncodeToString(h.Sum(nil))[:32],
 		modCache: filepath.Clean(env["GOMODCACHE"]) + string(filepath.Separator),
 		paths:    map[string]string{},
 	}
-	if data, err := os.ReadFile(m.file); err == nil {
+	if data, err := usercache.Read(m.dir, m.name); err == nil {
 		json.Unmarshal(data, &m.paths)
 	}
 	return m
@@ -120,19 +122,7 @@ func (m *exportMemo) save(all []*listed) {
 	if !added {
 		return
 	}
-	data, err := json.Marshal(m.paths)
-	if err != nil || os.MkdirAll(filepath.Dir(m.file), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(m.file), "memo-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil && cerr == nil {
-		err = os.Rename(tmp.Name(), m.file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if data, err := json.Marshal(m.paths); err == nil {
+		usercache.Write(m.dir, m.name, data)
 	}
 }

@@ -136,6 +136,9 @@ func TestExportMemo(t *testing.T) {
 	for name, content := range map[string]string{
 		"go.mod":          "module example.com/memo\n\ngo 1.26\n",
 		"api/v1/types.go": "package v1\n\nimport (\n\t\"errors\"\n\t\"time\"\n)\n\nvar E = errors.New(\"x\")\n\ntype T struct{ At time.Time }\n",
+		// conv imports an input package: it is type-checked from source whatever the memo holds.
+		"conv/conv.go":    "package conv\n\nimport v1 \"example.com/memo/api/v1\"\n\ntype C struct{ T v1.T }\n",
+		"api/v2/types.go": "package v2\n\nimport \"example.com/memo/conv\"\n\ntype U struct{ C conv.C }\n",
 	} {
 		path := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(path), 0o755)
@@ -154,13 +157,13 @@ func TestExportMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := second.Deps; !r.Remembered || r.Export != first.Deps.Export || r.Source != 0 {
+	if r := second.Deps; !r.Remembered || r.Export != first.Deps.Export || r.Source != 0 || r.HandWritten != 1 {
 		t.Fatalf("second load: %+v, want every dependency's export data remembered (%d)", r, first.Deps.Export)
 	}
 	if !strings.Contains(second.Deps.String(), "located by an earlier run") {
 		t.Errorf("report: %s", second.Deps)
 	}
-	for _, path := range []string{"time", "errors", "example.com/memo/api/v1"} {
+	for _, path := range []string{"time", "errors", "example.com/memo/api/v1", "example.com/memo/conv", "example.com/memo/api/v2"} {
 		if want, got := describe(t, first, path), describe(t, second, path); want != got {
 			t.Errorf("%s differs with the memo:\n%s\nwant:\n%s", path, got, want)
 		}

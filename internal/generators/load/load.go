@@ -238,8 +238,10 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	for _, l := range all {
 		switch {
 		case l.ImportPath == "unsafe" || l.ImportPath == "C":
-		case l.DepOnly && remembered:
 		case l.DepOnly && !importsSource(l, byPath):
+			if remembered {
+				break // its export data file is known
+			}
 			if cfg.Deps == DepsSource || cfg.Deps == DepsAuto && l.Stale {
 				l.complete = true
 				complete = append(complete, l)

@@ -258,7 +258,7 @@ func TestListPagesCopiesItemsOutOfThePage(t *testing.T) {
 		Items:    []corev1.ConfigMap{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}},
 	}
 	lw := &scriptedLW{list: page}
-	items, rv, err := listPages(context.Background(), ToListerWatcherWithContext(lw), metav1.ListOptions{}, 500)
+	items, rv, err := listPages(context.Background(), ToListerWatcherWithContext(lw), metav1.ListOptions{}, 500, nil)
 	if err != nil || rv != "7" || len(items) != 2 {
 		t.Fatalf("listPages = %v, %q, %v", items, rv, err)
 	}

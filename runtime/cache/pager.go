@@ -12,10 +12,11 @@ import (
 )
 
 // listPages lists a collection in pages of pageSize (0 means one request) and returns every item and
-// the resourceVersion of the list. Pages are dropped as soon as their items are taken, so a paged
+// the resourceVersion of the list. keep, if not nil, is applied to each item as its page arrives and
+// returns the item to keep in its place, or false to drop it. Pages are dropped as soon as their items are taken, so a paged
 // list is never held twice. When a continue token expires mid-way, it restarts as one unpaged
 // request.
-func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.ListOptions, pageSize int64) ([]any, string, error) {
+func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.ListOptions, pageSize int64, keep func(any) (any, bool)) ([]any, string, error) {
 	options.Limit = pageSize
 	full := options
 	full.Limit = 0
@@ -24,7 +25,7 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 		list, err := lw.ListWithContext(ctx, options)
 		if err != nil {
 			if options.Continue != "" && apierrors.IsResourceExpired(err) {
-				return listPages(ctx, lw, full, 0)
+				return listPages(ctx, lw, full, 0, keep)
 			}
 			return nil, "", err
 		}
@@ -46,7 +47,11 @@ func listPages(ctx context.Context, lw ListerWatcherWithContext, options metav1.
 		// Each item is copied out of the page (a shallow copy), so that keeping one listed object
 		// does not keep the whole page, with every stale object in it, alive.
 		if err := meta.EachListItemWithAlloc(list, func(obj runtime.Object) error {
-			items = append(items, obj)
+			if keep == nil {
+				items = append(items, obj)
+			} else if kept, ok := keep(obj); ok {
+				items = append(items, kept)
+			}
 			return nil
 		}); err != nil {
 			return nil, "", err

@@ -83,9 +83,10 @@ func (q *eventQueue) transformed(obj any) any {
 			obj = out
 		}
 	}
-	q.interner.internObject(obj)
 	if sh != nil {
 		sh.shareObject(obj)
+	} else {
+		q.interner.internObject(obj)
 	}
 	return obj
 }
@@ -128,6 +129,14 @@ func (q *eventQueue) Replace(list []any, rv string) error {
 	for i := range list {
 		list[i] = q.transformed(list[i])
 	}
+	return q.replacePrepared(list, rv)
+}
+
+// prepare prepares one listed object for the cache as it arrives; see listPreparer.
+func (q *eventQueue) prepare(obj any) any { return q.transformed(obj) }
+
+// replacePrepared queues a relist whose objects went through prepare.
+func (q *eventQueue) replacePrepared(list []any, rv string) error {
 	q.push(event{kind: eventReplace, list: list, rv: rv})
 	return nil
 }

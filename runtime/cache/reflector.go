@@ -438,11 +438,12 @@ func (r *Reflector) list(ctx context.Context) error {
 		// restart it can return the old state again and again. Ask for that state or newer.
 		options.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
 	}
-	items, rv, err := listPages(ctx, r.lw, options, pageSize)
+	keep := r.listedItemKeeper(ctx)
+	items, rv, err := listPages(ctx, r.lw, options, pageSize, keep)
 	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) && options.ResourceVersion != "" {
 		r.setResourceVersionUnavailable(true)
 		options.ResourceVersion, options.ResourceVersionMatch = "", ""
-		items, rv, err = listPages(ctx, r.lw, options, pageSize)
+		items, rv, err = listPages(ctx, r.lw, options, pageSize, keep)
 	}
 	if err != nil {
 		return fmt.Errorf("failed to list %s: %w", r.typeDescription, err)
@@ -450,26 +451,44 @@ func (r *Reflector) list(ctx context.Context) error {
 	r.metrics.listDuration.Observe(r.clock.Since(start).Seconds())
 	r.metrics.itemsInList.Observe(float64(len(items)))
 	r.setResourceVersionUnavailable(false)
-	items = r.keepExpected(ctx, items)
-	if err := r.store.Replace(items, rv); err != nil {
+	if err := r.replaceList(items, rv); err != nil {
 		return fmt.Errorf("unable to sync list result: %w", err)
 	}
 	r.setLastSyncResourceVersion(rv)
 	return nil
 }
 
-// keepExpected drops, with a log line, listed objects of an unexpected type.
-func (r *Reflector) keepExpected(ctx context.Context, items []any) []any {
-	kept := items[:0]
-	for _, obj := range items {
+// listPreparer is a ReflectorStore that prepares listed objects for its cache one by one as they
+// arrive (the informer's queue trims and shares them), so that each is prepared while it is fresh in
+// memory and what preparing discards is garbage before the rest of the list arrives. replacePrepared
+// then takes the prepared list in place of Replace.
+type listPreparer interface {
+	prepare(obj any) any
+	replacePrepared(list []any, resourceVersion string) error
+}
+
+// listedItemKeeper returns what listPages applies to each listed object: objects of an unexpected
+// type are dropped with a log line, and the others prepared by the store, if it prepares them.
+func (r *Reflector) listedItemKeeper(ctx context.Context) func(any) (any, bool) {
+	prep, _ := r.store.(listPreparer)
+	return func(obj any) (any, bool) {
 		if err := r.checkType(obj); err != nil {
 			klog.FromContext(ctx).Error(err, "Skipping listed object", "reflector", r.name)
-			continue
+			return nil, false
 		}
-		kept = append(kept, obj)
+		if prep != nil {
+			obj = prep.prepare(obj)
+		}
+		return obj, true
 	}
-	clear(items[len(kept):])
-	return kept
+}
+
+// replaceList hands a complete list to the store, prepared if the store prepares objects.
+func (r *Reflector) replaceList(items []any, rv string) error {
+	if prep, ok := r.store.(listPreparer); ok {
+		return prep.replacePrepared(items, rv)
+	}
+	return r.store.Replace(items, rv)
 }
 
 func (r *Reflector) checkType(obj any) error {
@@ -673,6 +692,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		return nil, err
 	}
 	var items []any
+	prep, _ := r.store.(listPreparer)
 	idle := r.clock.NewTimer(r.idleTimeout)
 	defer idle.Stop()
 	for {
@@ -703,7 +723,11 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			}
 			switch e.Type {
 			case watch.Added:
-				items = append(items, e.Object)
+				if prep != nil {
+					items = append(items, prep.prepare(e.Object))
+				} else {
+					items = append(items, e.Object)
+				}
 			case watch.Bookmark:
 				if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {
 					continue
@@ -711,7 +735,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 				rv := m.GetResourceVersion()
 				r.metrics.listDuration.Observe(r.clock.Since(start).Seconds())
 				r.metrics.itemsInList.Observe(float64(len(items)))
-				if err := r.store.Replace(items, rv); err != nil {
+				if err := r.replaceList(items, rv); err != nil {
 					w.Stop()
 					return nil, err
 				}

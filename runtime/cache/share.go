@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -29,6 +30,11 @@ const shareGeneration = 1 << 14
 type sharer struct {
 	mu        sync.Mutex
 	cur, prev shareTable
+	// records and pos are the walk's scratch: the first pass's records and the second's position.
+	records []shareRecord
+	pos     int
+	// free holds reusable iterators of maps, by map shape.
+	free map[*shape][]*mapIterator
 }
 
 func newSharer() *sharer { return &sharer{} }
@@ -48,8 +54,16 @@ func (t *sharer) shareObject(obj any) {
 	s := shapeOf(v.Type().Elem())
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.canon(v.UnsafePointer(), s, true)
+	t.records, t.pos = t.records[:0], 0
+	t.hashParts(v.UnsafePointer(), s, true)
+	t.shareParts(v.UnsafePointer(), s)
+	if cap(t.records) > maxShareRecords {
+		t.records = nil
+	}
 }
+
+// maxShareRecords bounds the scratch a sharer keeps between objects.
+const maxShareRecords = 1 << 14
 
 // lookup returns the canonical part of shape s and content hash h, if any, refreshing it into the
 // current generation.
@@ -158,12 +172,30 @@ type shape struct {
 	size uintptr
 	// elem is a pointer's or slice's element.
 	elem *shape
-	// fields are a struct's leaves, nested structs and arrays flattened.
-	fields []leaf
-	// typ, key and val describe a map.
+	// fields are a struct's leaves, nested structs and arrays flattened; refs are those the second
+	// pass enters (strings, pointers, slices and maps).
+	fields, refs []leaf
+	// hasRefs reports whether values of the shape hold strings, pointers, slices or maps.
+	hasRefs bool
+	// typ, key and val describe a map; fast says whether it has the layout of a common map type
+	// iterated without reflection.
 	typ      reflect.Type
 	key, val *shape
+	fast     fastMap
 }
+
+// fastMap names map layouts the walk iterates without reflection: any map type whose keys are
+// strings and whose values are strings (labels, annotations, selectors) or resource.Quantity
+// (resource lists) has the layout, hashing and equality of the plain map type it is read as.
+type fastMap uint8
+
+const (
+	slowMap fastMap = iota
+	fastStrings
+	fastQuantities
+)
+
+var quantityType = reflect.TypeFor[resource.Quantity]()
 
 // leaf is one field of a flattened struct: a run of scalar bytes or a single reference.
 type leaf struct {
@@ -216,16 +248,16 @@ func compileShape(t reflect.Type, pending map[reflect.Type]*shape) *shape {
 	pending[t] = s
 	switch t.Kind() {
 	case reflect.String:
-		s.kind = kindString
+		s.kind, s.hasRefs = kindString, true
 	case reflect.Pointer:
 		if t.Elem() == locationType {
 			s.kind = kindOpaque
 			break
 		}
-		s.kind = kindPointer
+		s.kind, s.hasRefs = kindPointer, true
 		s.elem = compileShape(t.Elem(), pending)
 	case reflect.Slice:
-		s.kind = kindSlice
+		s.kind, s.hasRefs = kindSlice, true
 		s.elem = compileShape(t.Elem(), pending)
 	case reflect.Map:
 		if !comparableBits(t.Key()) {
@@ -233,21 +265,33 @@ func compileShape(t reflect.Type, pending map[reflect.Type]*shape) *shape {
 			s.kind = kindOpaque
 			break
 		}
-		s.kind = kindMap
+		s.kind, s.hasRefs = kindMap, true
 		s.typ = t
 		s.key = compileShape(t.Key(), pending)
 		s.val = compileShape(t.Elem(), pending)
+		switch {
+		case t.Key().Kind() != reflect.String:
+		case t.Elem().Kind() == reflect.String:
+			s.fast = fastStrings
+		case t.Elem() == quantityType:
+			s.fast = fastQuantities
+		}
 	case reflect.Struct, reflect.Array:
 		var fields []leaf
 		flatten(t, 0, pending, &fields)
 		if len(fields) == 1 && fields[0].off == 0 && fields[0].s.size == t.Size() {
-			// A struct of one leaf (metav1.Time is one time.Time, which is one scalar run and a
-			// location) is walked as its leaf.
+			// A struct of one leaf (a wrapped string, pointer, slice or map) is walked as its leaf.
 			*s = *fields[0].s
 			break
 		}
 		s.kind = kindStruct
 		s.fields = fields
+		for _, f := range fields {
+			if f.s.kind != kindScalar && f.s.kind != kindOpaque {
+				s.refs = append(s.refs, f)
+			}
+		}
+		s.hasRefs = len(s.refs) > 0
 	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		s.kind = kindOpaque
 	default:
@@ -315,17 +359,60 @@ func mix(h, x uint64) uint64 {
 	return bits.RotateLeft64(h, 29) ^ h
 }
 
-// hashBytes hashes the n bytes at p.
+// hashBytes hashes the n bytes at p: short aligned runs word by word, others with maphash.
 func hashBytes(p unsafe.Pointer, n uintptr) uint64 {
-	switch n {
-	case 8:
-		return mix(0x51, *(*uint64)(p))
-	case 4:
-		return mix(0x52, uint64(*(*uint32)(p)))
-	case 1:
-		return mix(0x53, uint64(*(*uint8)(p)))
+	if n > 32 || uintptr(p)%8 != 0 {
+		return maphash.Bytes(shareSeed, unsafe.Slice((*byte)(p), n))
 	}
-	return maphash.Bytes(shareSeed, unsafe.Slice((*byte)(p), n))
+	h := uint64(n)
+	i := uintptr(0)
+	for ; i+8 <= n; i += 8 {
+		h = mix(h, *(*uint64)(unsafe.Add(p, i)))
+	}
+	if i+4 <= n {
+		h = mix(h, uint64(*(*uint32)(unsafe.Add(p, i))))
+		i += 4
+	}
+	for ; i < n; i++ {
+		h = mix(h, uint64(*(*uint8)(unsafe.Add(p, i))))
+	}
+	return h
+}
+
+// Hashes of empty references, which the walk does not enter or record.
+const (
+	hashEmptyString = 0x5e
+	hashNilPointer  = 0x9a
+	hashNilSlice    = 0x3c
+	hashEmptySlice  = 0x3d
+	hashNilMap      = 0x7a
+)
+
+// emptyHash returns the hash of the reference of shape s at p and true if it is empty (a nil pointer
+// or map, an empty string or slice), so that the walk need not enter it.
+func emptyHash(p unsafe.Pointer, s *shape) (uint64, bool) {
+	switch s.kind {
+	case kindString:
+		if len(*(*string)(p)) == 0 {
+			return hashEmptyString, true
+		}
+	case kindPointer:
+		if *(*unsafe.Pointer)(p) == nil {
+			return hashNilPointer, true
+		}
+	case kindMap:
+		if *(*unsafe.Pointer)(p) == nil {
+			return hashNilMap, true
+		}
+	case kindSlice:
+		if sl := (*sliceHeader)(p); sl.len == 0 {
+			if sl.data == nil {
+				return hashNilSlice, true
+			}
+			return hashEmptySlice, true
+		}
+	}
+	return 0, false
 }
 
 // sliceHeader is the layout of a slice.
@@ -334,140 +421,255 @@ type sliceHeader struct {
 	len, cap int
 }
 
-// canon makes the value at p, of shape s, share its parts with equal parts seen before (when share is
-// set; otherwise it only reads) and returns the hash of its content. Equal content hashes equally
-// whether or not it is shared.
-func (t *sharer) canon(p unsafe.Pointer, s *shape, share bool) uint64 {
+// The walk makes two passes over an object. The first hashes every part bottom-up and records, in
+// visiting order, each reference's content hash and where its subtree's records end. The second goes
+// top-down: a reference whose content equals a canonical part's is replaced by that part and its
+// subtree skipped; any other becomes canonical and the walk enters it. So a shared subtree costs one
+// table lookup, however many parts it holds.
+
+// shareRecord is what the first pass learned about one reference: its content hash and the index of
+// the record after its subtree's.
+type shareRecord struct {
+	h    uint64
+	next int
+}
+
+// hashParts returns the content hash of the value at p of shape s; with record set, it appends a
+// record for each reference in it. Equal content hashes equally.
+func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
 	switch s.kind {
-	case kindScalar:
-		return hashBytes(p, s.size)
-	case kindString:
-		return t.canonString(p, s, share)
-	case kindPointer:
-		return t.canonPointer(p, s, share)
-	case kindSlice:
-		return t.canonSlice(p, s, share)
-	case kindMap:
-		return t.canonMap(p, s, share)
 	case kindStruct:
 		h := uint64(len(s.fields))
 		for _, f := range s.fields {
-			h = mix(h, t.canon(unsafe.Add(p, f.off), f.s, share))
+			fp := unsafe.Add(p, f.off)
+			if f.s.kind == kindScalar {
+				h = mix(h, hashBytes(fp, f.s.size))
+			} else if x, empty := emptyHash(fp, f.s); empty {
+				h = mix(h, x)
+			} else {
+				h = mix(h, t.hashParts(fp, f.s, record))
+			}
 		}
+		return h
+	case kindString:
+		str := *(*string)(p)
+		if str == "" {
+			return hashEmptyString
+		}
+		h := maphash.String(shareSeed, str)
+		if record {
+			t.records = append(t.records, shareRecord{h: h, next: len(t.records) + 1})
+		}
+		return h
+	case kindPointer:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return hashNilPointer
+		}
+		i := t.open(record)
+		h := mix(0x9b, t.hashParts(q, s.elem, record))
+		t.close(i, h)
+		return h
+	case kindSlice:
+		sl := (*sliceHeader)(p)
+		if sl.len == 0 {
+			if sl.data == nil {
+				return hashNilSlice
+			}
+			return hashEmptySlice
+		}
+		i := t.open(record)
+		var h uint64
+		if s.elem.kind == kindScalar {
+			h = hashBytes(sl.data, uintptr(sl.len)*s.elem.size)
+		} else {
+			h = uint64(sl.len)
+			for j := range sl.len {
+				h = mix(h, t.hashParts(unsafe.Add(sl.data, uintptr(j)*s.elem.size), s.elem, record))
+			}
+		}
+		h = mix(0x3e, h)
+		t.close(i, h)
+		return h
+	case kindMap:
+		if *(*unsafe.Pointer)(p) == nil {
+			return hashNilMap
+		}
+		i := t.open(record)
+		h := t.hashMap(p, s)
+		t.close(i, h)
 		return h
 	default:
 		return hashBytes(p, s.size)
 	}
 }
 
-func (t *sharer) canonString(p unsafe.Pointer, s *shape, share bool) uint64 {
-	str := *(*string)(p)
-	if str == "" {
-		return 0x5e
+// open appends a placeholder record for a reference whose subtree follows, if recording.
+func (t *sharer) open(record bool) int {
+	if !record {
+		return -1
 	}
-	h := maphash.String(shareSeed, str)
-	if !share {
-		return h
-	}
-	if c, ok := t.lookup(s, h); ok {
-		if c.n == len(str) && unsafe.String((*byte)(c.p), c.n) == str {
-			*(*string)(p) = unsafe.String((*byte)(c.p), c.n)
-		}
-		return h
-	}
-	t.add(s, h, sharedPart{p: unsafe.Pointer(unsafe.StringData(str)), n: len(str)})
-	return h
+	t.records = append(t.records, shareRecord{})
+	return len(t.records) - 1
 }
 
-func (t *sharer) canonPointer(p unsafe.Pointer, s *shape, share bool) uint64 {
-	q := *(*unsafe.Pointer)(p)
-	if q == nil {
-		return 0x9a
+// close fills the placeholder record i once its subtree is recorded.
+func (t *sharer) close(i int, h uint64) {
+	if i >= 0 {
+		t.records[i] = shareRecord{h: h, next: len(t.records)}
 	}
-	h := mix(0x9b, t.canon(q, s.elem, share))
-	if !share {
-		return h
-	}
-	if c, ok := t.lookup(s, h); ok {
-		if c.p != q && equalParts(c.p, q, s.elem) {
-			*(*unsafe.Pointer)(p) = c.p
-		}
-		return h
-	}
-	t.add(s, h, sharedPart{p: q})
-	return h
 }
 
-func (t *sharer) canonSlice(p unsafe.Pointer, s *shape, share bool) uint64 {
-	sl := (*sliceHeader)(p)
-	if sl.len == 0 {
-		if sl.data == nil {
-			return 0x3c
-		}
-		return 0x3d
-	}
-	var h uint64
-	if s.elem.kind == kindScalar {
-		h = hashBytes(sl.data, uintptr(sl.len)*s.elem.size)
-	} else {
-		h = uint64(sl.len)
-		for i := range sl.len {
-			h = mix(h, t.canon(unsafe.Add(sl.data, uintptr(i)*s.elem.size), s.elem, share))
-		}
-	}
-	h = mix(0x3e, h)
-	if !share {
-		return h
-	}
-	if c, ok := t.lookup(s, h); ok {
-		if c.p != sl.data && c.n == sl.len && equalElems(c.p, sl.data, sl.len, s.elem) {
-			*sl = sliceHeader{data: c.p, len: c.n, cap: c.n}
-		}
-		return h
-	}
-	t.add(s, h, sharedPart{p: sl.data, n: sl.len})
-	return h
-}
-
-// canonMap hashes a map's entries in any order; the entries themselves are not shared (a map's values
-// cannot be rewritten in place), but an equal map seen before replaces the whole map.
-func (t *sharer) canonMap(p unsafe.Pointer, s *shape, share bool) uint64 {
-	m := *(*unsafe.Pointer)(p)
-	if m == nil {
-		return 0x7a
-	}
-	mv := reflect.NewAt(s.typ, p).Elem()
-	n := mv.Len()
-	if n == 0 {
-		return 0x7b
-	}
-	key := reflect.New(s.typ.Key()).Elem()
-	val := reflect.New(s.typ.Elem()).Elem()
+// hashMap hashes a map's entries in any order. Its entries are not recorded: a map's values cannot
+// be rewritten in place, so a map is shared whole or not at all.
+func (t *sharer) hashMap(p unsafe.Pointer, s *shape) uint64 {
 	var sum uint64
-	for it := mv.MapRange(); it.Next(); {
-		key.SetIterKey(it)
-		val.SetIterValue(it)
-		kh := t.canon(key.Addr().UnsafePointer(), s.key, false)
-		vh := t.canon(val.Addr().UnsafePointer(), s.val, false)
-		sum += mix(kh, vh)
-	}
-	h := mix(mix(0x7c, uint64(n)), sum)
-	if !share {
-		return h
-	}
-	if c, ok := t.lookup(s, h); ok {
-		if c.p != m && equalMaps(c.p, m, s) {
-			*(*unsafe.Pointer)(p) = c.p
+	n := 0
+	switch s.fast {
+	case fastStrings:
+		for k, v := range *(*map[string]string)(p) {
+			sum += mix(maphash.String(shareSeed, k), maphash.String(shareSeed, v))
+			n++
 		}
-		return h
+	case fastQuantities:
+		for k, v := range *(*map[string]resource.Quantity)(p) {
+			sum += mix(maphash.String(shareSeed, k), t.hashParts(unsafe.Pointer(&v), s.val, false))
+			n++
+		}
+	default:
+		it := t.iterator(s)
+		it.iter.Reset(reflect.NewAt(s.typ, p).Elem())
+		for it.iter.Next() {
+			it.key.SetIterKey(it.iter)
+			it.val.SetIterValue(it.iter)
+			kh := t.hashParts(it.key.Addr().UnsafePointer(), s.key, false)
+			vh := t.hashParts(it.val.Addr().UnsafePointer(), s.val, false)
+			sum += mix(kh, vh)
+			n++
+		}
+		t.release(s, it)
 	}
-	t.add(s, h, sharedPart{p: m})
-	return h
+	return mix(mix(0x7c, uint64(n)), sum)
+}
+
+// mapIterator iterates a map by reflection into addressable temporaries, reused between maps.
+type mapIterator struct {
+	iter          *reflect.MapIter
+	key, val, got reflect.Value
+}
+
+// iterator returns an iterator for maps of shape s (a map's values may hold maps of the same type,
+// so each use takes its own).
+func (t *sharer) iterator(s *shape) *mapIterator {
+	if free := t.free[s]; len(free) > 0 {
+		it := free[len(free)-1]
+		t.free[s] = free[:len(free)-1]
+		return it
+	}
+	return &mapIterator{
+		iter: &reflect.MapIter{},
+		key:  reflect.New(s.typ.Key()).Elem(), val: reflect.New(s.typ.Elem()).Elem(), got: reflect.New(s.typ.Elem()).Elem(),
+	}
+}
+
+// release returns an iterator for reuse, cleared so that it keeps nothing alive.
+func (t *sharer) release(s *shape, it *mapIterator) {
+	it.iter.Reset(reflect.Value{})
+	it.key.SetZero()
+	it.val.SetZero()
+	it.got.SetZero()
+	if t.free == nil {
+		t.free = map[*shape][]*mapIterator{}
+	}
+	t.free[s] = append(t.free[s], it)
+}
+
+// isEmpty reports whether the reference of shape s at p is empty; see emptyHash.
+func isEmpty(p unsafe.Pointer, s *shape) bool {
+	_, empty := emptyHash(p, s)
+	return empty
+}
+
+// shareParts is the second pass over the value at p of shape s, reading the first pass's records
+// from t.pos on.
+func (t *sharer) shareParts(p unsafe.Pointer, s *shape) {
+	switch s.kind {
+	case kindStruct:
+		for _, f := range s.refs {
+			if fp := unsafe.Add(p, f.off); !isEmpty(fp, f.s) {
+				t.shareParts(fp, f.s)
+			}
+		}
+	case kindString:
+		str := *(*string)(p)
+		if str == "" {
+			return
+		}
+		r := t.records[t.pos]
+		t.pos = r.next
+		if c, ok := t.lookup(s, r.h); ok {
+			if c.n == len(str) && unsafe.String((*byte)(c.p), c.n) == str {
+				*(*string)(p) = unsafe.String((*byte)(c.p), c.n)
+			}
+			return
+		}
+		t.add(s, r.h, sharedPart{p: unsafe.Pointer(unsafe.StringData(str)), n: len(str)})
+	case kindPointer:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return
+		}
+		r := t.records[t.pos]
+		if c, ok := t.lookup(s, r.h); ok {
+			t.pos = r.next
+			if c.p != q && t.equalParts(c.p, q, s.elem) {
+				*(*unsafe.Pointer)(p) = c.p
+			}
+			return
+		}
+		t.add(s, r.h, sharedPart{p: q})
+		t.pos++
+		t.shareParts(q, s.elem)
+	case kindSlice:
+		sl := (*sliceHeader)(p)
+		if sl.len == 0 {
+			return
+		}
+		r := t.records[t.pos]
+		if c, ok := t.lookup(s, r.h); ok {
+			t.pos = r.next
+			if c.p != sl.data && c.n == sl.len && t.equalElems(c.p, sl.data, sl.len, s.elem) {
+				*sl = sliceHeader{data: c.p, len: c.n, cap: c.n}
+			}
+			return
+		}
+		t.add(s, r.h, sharedPart{p: sl.data, n: sl.len})
+		t.pos++
+		if s.elem.hasRefs {
+			for j := range sl.len {
+				t.shareParts(unsafe.Add(sl.data, uintptr(j)*s.elem.size), s.elem)
+			}
+		}
+	case kindMap:
+		m := *(*unsafe.Pointer)(p)
+		if m == nil {
+			return
+		}
+		r := t.records[t.pos]
+		t.pos = r.next
+		if c, ok := t.lookup(s, r.h); ok {
+			if c.p != m && t.equalMaps(c.p, m, s) {
+				*(*unsafe.Pointer)(p) = c.p
+			}
+			return
+		}
+		t.add(s, r.h, sharedPart{p: m})
+	}
 }
 
 // equalParts reports whether the values at a and b, of shape s, have equal content, comparing
 // strings, pointers, slices and maps in full.
-func equalParts(a, b unsafe.Pointer, s *shape) bool {
+func (t *sharer) equalParts(a, b unsafe.Pointer, s *shape) bool {
 	if a == b {
 		return true
 	}
@@ -481,18 +683,18 @@ func equalParts(a, b unsafe.Pointer, s *shape) bool {
 		if pa == nil || pb == nil {
 			return pa == pb
 		}
-		return equalParts(pa, pb, s.elem)
+		return t.equalParts(pa, pb, s.elem)
 	case kindSlice:
 		sa, sb := (*sliceHeader)(a), (*sliceHeader)(b)
 		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
 			return false
 		}
-		return equalElems(sa.data, sb.data, sa.len, s.elem)
+		return t.equalElems(sa.data, sb.data, sa.len, s.elem)
 	case kindMap:
-		return equalMaps(*(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b), s)
+		return t.equalMaps(*(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b), s)
 	case kindStruct:
 		for _, f := range s.fields {
-			if !equalParts(unsafe.Add(a, f.off), unsafe.Add(b, f.off), f.s) {
+			if !t.equalParts(unsafe.Add(a, f.off), unsafe.Add(b, f.off), f.s) {
 				return false
 			}
 		}
@@ -502,7 +704,7 @@ func equalParts(a, b unsafe.Pointer, s *shape) bool {
 }
 
 // equalElems compares n elements of shape s at a and b.
-func equalElems(a, b unsafe.Pointer, n int, s *shape) bool {
+func (t *sharer) equalElems(a, b unsafe.Pointer, n int, s *shape) bool {
 	if a == b {
 		return true
 	}
@@ -512,7 +714,7 @@ func equalElems(a, b unsafe.Pointer, n int, s *shape) bool {
 	}
 	for i := range n {
 		off := uintptr(i) * s.size
-		if !equalParts(unsafe.Add(a, off), unsafe.Add(b, off), s) {
+		if !t.equalParts(unsafe.Add(a, off), unsafe.Add(b, off), s) {
 			return false
 		}
 	}
@@ -520,26 +722,50 @@ func equalElems(a, b unsafe.Pointer, n int, s *shape) bool {
 }
 
 // equalMaps compares the maps a and b (map pointers) of shape s entry by entry.
-func equalMaps(a, b unsafe.Pointer, s *shape) bool {
+func (t *sharer) equalMaps(a, b unsafe.Pointer, s *shape) bool {
 	if a == b || a == nil || b == nil {
 		return a == b
+	}
+	switch s.fast {
+	case fastStrings:
+		ma, mb := *(*map[string]string)(unsafe.Pointer(&a)), *(*map[string]string)(unsafe.Pointer(&b))
+		if len(ma) != len(mb) {
+			return false
+		}
+		for k, va := range ma {
+			if vb, ok := mb[k]; !ok || va != vb {
+				return false
+			}
+		}
+		return true
+	case fastQuantities:
+		ma, mb := *(*map[string]resource.Quantity)(unsafe.Pointer(&a)), *(*map[string]resource.Quantity)(unsafe.Pointer(&b))
+		if len(ma) != len(mb) {
+			return false
+		}
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !t.equalParts(unsafe.Pointer(&va), unsafe.Pointer(&vb), s.val) {
+				return false
+			}
+		}
+		return true
 	}
 	ma, mb := reflect.NewAt(s.typ, unsafe.Pointer(&a)).Elem(), reflect.NewAt(s.typ, unsafe.Pointer(&b)).Elem()
 	if ma.Len() != mb.Len() {
 		return false
 	}
-	key := reflect.New(s.typ.Key()).Elem()
-	va := reflect.New(s.typ.Elem()).Elem()
-	vb := reflect.New(s.typ.Elem()).Elem()
-	for it := ma.MapRange(); it.Next(); {
-		key.SetIterKey(it)
-		other := mb.MapIndex(key)
+	it := t.iterator(s)
+	defer t.release(s, it)
+	for it.iter.Reset(ma); it.iter.Next(); {
+		it.key.SetIterKey(it.iter)
+		other := mb.MapIndex(it.key)
 		if !other.IsValid() {
 			return false
 		}
-		va.SetIterValue(it)
-		vb.Set(other)
-		if !equalParts(va.Addr().UnsafePointer(), vb.Addr().UnsafePointer(), s.val) {
+		it.val.SetIterValue(it.iter)
+		it.got.Set(other)
+		if !t.equalParts(it.val.Addr().UnsafePointer(), it.got.Addr().UnsafePointer(), s.val) {
 			return false
 		}
 	}

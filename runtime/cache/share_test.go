@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -13,8 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // sharePod returns the i-th Pod of ReplicaSets of five Pods each, decoded from protobuf so that no
@@ -237,15 +240,16 @@ func TestShareTableBounded(t *testing.T) {
 
 // Parts of equal hash but different content are never shared.
 func TestShareChecksContentOnEqualHash(t *testing.T) {
+	type labelled struct{ Labels map[string]string }
 	sh := newSharer()
 	s := shapeOf(reflect.TypeFor[map[string]string]())
+	probe := labelled{map[string]string{"a": "2"}}
+	h := sh.hashParts(unsafe.Pointer(&probe.Labels), s, false)
 	planted := map[string]string{"a": "1"}
-	mine := map[string]string{"a": "2"}
-	var probe map[string]string = map[string]string{"a": "2"}
-	h := sh.canon(unsafe.Pointer(&probe), s, false)
 	sh.add(s, h, sharedPart{p: mapID(planted)})
-	sh.canon(unsafe.Pointer(&mine), s, true)
-	if mine["a"] != "2" {
+	mine := &labelled{map[string]string{"a": "2"}}
+	sh.shareObject(mine)
+	if mine.Labels["a"] != "2" {
 		t.Fatal("a map was replaced by one of equal hash and different content")
 	}
 }
@@ -290,5 +294,38 @@ func BenchmarkShareObject(b *testing.B) {
 		}
 		sh.shareObject(pods[i%n])
 		i++
+	}
+}
+
+// An informer prepares listed objects (trims and shares them) page by page as the list arrives, not
+// once the whole list is in.
+func TestInformerPreparesListedPagesAsTheyArrive(t *testing.T) {
+	var transformed atomic.Int32
+	seenBeforePage2 := make(chan int32, 1)
+	lw := &ListWatch{
+		ListFunc: func(options metav1.ListOptions) (runtime.Object, error) {
+			if options.Continue == "" {
+				return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1", Continue: "2"},
+					Items: []corev1.Pod{*sharePod(t, 0), *sharePod(t, 1)}}, nil
+			}
+			seenBeforePage2 <- transformed.Load()
+			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []corev1.Pod{*sharePod(t, 2)}}, nil
+		},
+		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
+	}
+	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
+	_ = inf.SetTransform(func(obj any) (any, error) {
+		transformed.Add(1)
+		return obj, nil
+	})
+	startInformer(t, inf)
+	if n := <-seenBeforePage2; n != 2 {
+		t.Fatalf("%d objects of the first page prepared when the second was requested, want 2", n)
+	}
+	eventually(t, "sync", inf.HasSynced)
+	a, _, _ := inf.GetStore().GetByKey("team-a/app-0-0")
+	b, _, _ := inf.GetStore().GetByKey("team-a/app-0-1")
+	if a == nil || b == nil || sliceID(a.(*corev1.Pod).Spec.Tolerations) != sliceID(b.(*corev1.Pod).Spec.Tolerations) {
+		t.Fatal("listed objects not shared")
 	}
 }

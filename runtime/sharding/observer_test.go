@@ -161,3 +161,19 @@ func TestClaimPatchIsConditionalOnTheOldOwner(t *testing.T) {
 		t.Fatalf("owner = %q, want c", got)
 	}
 }
+
+func TestNoExpiryWhileObservationIsNotCurrent(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// b could not list for longer than the Lease (the API server was unreachable): a's Lease looks
+	// expired, but nothing is fenced until a list shows what happened meanwhile.
+	h.clock.Step(2 * testLease)
+	if exp := b.observer.expired(); len(exp) != 0 {
+		t.Fatalf("expired members while not observing: %d", len(exp))
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // fresh returns a copy of s in its own memory, as a decoder produces it.
@@ -58,26 +57,6 @@ func TestQueueInternsRepeatedMetadata(t *testing.T) {
 		if shared := sameData(pair[0], pair[1]); shared != !strings.HasSuffix(what, "(no)") {
 			t.Errorf("%s: shared %v", what, shared)
 		}
-	}
-}
-
-// Unstructured objects are cached as decoded: sharing their strings would mean rebuilding every map.
-func TestQueueLeavesUnstructuredStrings(t *testing.T) {
-	q := newEventQueue(noopMetric{})
-	widget := func(name string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": fresh("example.com/v1"), "kind": fresh("Widget"),
-			"metadata": map[string]any{"name": fresh(name), "namespace": fresh("ns"), "labels": map[string]any{"app": fresh("w")}},
-		}}
-	}
-	a, b := widget("a"), widget("b")
-	_ = q.Add(a)
-	_ = q.Add(b)
-	if want := widget("b"); !reflect.DeepEqual(b.Object, want.Object) {
-		t.Fatalf("object changed: %v", b.Object)
-	}
-	if sameData(a.GetNamespace(), b.GetNamespace()) || sameData(a.GetKind(), b.GetKind()) {
-		t.Error("unstructured strings were shared")
 	}
 }
 

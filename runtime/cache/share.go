@@ -16,12 +16,14 @@ import (
 // the parts not looked up since then are forgotten.
 const shareGeneration = 1 << 14
 
-// sharer makes equal read-only parts of the typed objects an informer caches share one copy
+// sharer makes equal read-only parts of the objects an informer caches share one copy
 // (hash-consing). A decoder allocates every object anew, yet the Pods of one ReplicaSet hold equal
 // resource lists, environments, ports, probes, security contexts, tolerations and label maps, and
-// most strings repeat across a collection. The sharer walks each object bottom-up before it is
-// cached: every string, and every map, slice and pointed-to value whose content equals one seen
-// recently, is replaced by the earlier copy, and the new object's own copy becomes garbage.
+// most strings repeat across a collection. The sharer walks each object before it is cached: every
+// string, and every map, slice and pointed-to value whose content equals one seen recently, is
+// replaced by the earlier copy, and the new object's own copy becomes garbage. Typed objects are
+// walked by a plan compiled once per Go type (shapeOf); unstructured ones as trees of maps and
+// slices (share_unstructured.go).
 //
 // It writes only into the object it is given, which the informer owns, and only replaces a
 // reference by one to equal content, so the object reads the same afterwards. Sharing is safe
@@ -30,6 +32,7 @@ const shareGeneration = 1 << 14
 type sharer struct {
 	mu        sync.Mutex
 	cur, prev shareTable
+	recent    [recentParts]shareSlot
 	// records and pos are the walk's scratch: the first pass's records and the second's position.
 	records []shareRecord
 	pos     int
@@ -39,12 +42,14 @@ type sharer struct {
 
 func newSharer() *sharer { return &sharer{} }
 
-// shareObject shares the parts of typed obj (a pointer to a struct) with equal parts of the objects
-// shared before. Unstructured objects and anything but a pointer to a struct are left as they are.
+// shareObject shares the parts of obj, a typed object (a pointer to a struct) or an unstructured one,
+// with equal parts of the objects shared before. Anything else is left as it is.
 func (t *sharer) shareObject(obj any) {
-	switch obj.(type) {
-	case *unstructured.Unstructured, *unstructured.UnstructuredList:
-		// Their content sits in maps of interface values, which the walk does not enter.
+	switch u := obj.(type) {
+	case *unstructured.Unstructured:
+		t.shareUnstructured(u.Object)
+		return
+	case *unstructured.UnstructuredList:
 		return
 	}
 	v := reflect.ValueOf(obj)
@@ -68,7 +73,12 @@ const maxShareRecords = 1 << 14
 // lookup returns the canonical part of shape s and content hash h, if any, refreshing it into the
 // current generation.
 func (t *sharer) lookup(s *shape, h uint64) (sharedPart, bool) {
+	r := &t.recent[h%recentParts]
+	if r.s == s && r.h == h {
+		return r.part, true
+	}
 	if c, ok := t.cur.get(s, h); ok {
+		*r = shareSlot{s: s, h: h, part: c}
 		return c, true
 	}
 	if c, ok := t.prev.get(s, h); ok {
@@ -85,7 +95,13 @@ func (t *sharer) add(s *shape, h uint64, c sharedPart) {
 		t.prev, t.cur = t.cur, shareTable{slots: make([]shareSlot, len(t.cur.slots))}
 	}
 	t.cur.put(s, h, c)
+	t.recent[h%recentParts] = shareSlot{s: s, h: h, part: c}
 }
+
+// recentParts is the size of a sharer's cache of the parts it looked up last, small enough to stay in
+// the processor's cache: equal parts of consecutive objects (Pods of one template are listed
+// together) are found there without touching the large table.
+const recentParts = 512
 
 // sharedPart is the canonical copy of a part: a pointer, map or string/slice data and its length.
 type sharedPart struct {

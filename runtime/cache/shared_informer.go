@@ -117,12 +117,12 @@ type SharedIndexInformerOptions struct {
 	// object and controllers rarely read them; code that needs them reads the object from the server.
 	KeepManagedFields bool
 	// DisableSharing keeps every cached object in memory of its own. By default the informer makes
-	// equal parts of the typed objects it caches (strings, and maps, slices and pointed-to values of
-	// equal content, such as the resource lists, probes and tolerations of Pods of one template) share
-	// one copy, which is safe because cached objects are read-only; a program that modifies cached
-	// objects in place (a bug with or without sharing) would then change other objects too. Sharing
-	// is off while a mutation detector runs (see MutationDetector), so that its reports name only the
-	// objects actually modified. Unstructured objects are never shared this way.
+	// equal parts of the objects it caches (strings, and maps, slices and pointed-to values of equal
+	// content, such as the resource lists, probes and tolerations of Pods of one template, or the
+	// label maps and specs of custom objects) share one copy, which is safe because cached objects
+	// are read-only; a program that modifies cached objects in place (a bug with or without sharing)
+	// would then change other objects too. Sharing is off while a mutation detector runs (see
+	// MutationDetector), so that its reports name only the objects actually modified.
 	DisableSharing bool
 }
 

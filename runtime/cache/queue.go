@@ -56,6 +56,18 @@ func (q *eventQueue) setTransform(t TransformFunc) {
 	q.mu.Unlock()
 }
 
+// setSharing turns sharing equal parts of cached objects on or off.
+func (q *eventQueue) setSharing(on bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case !on:
+		q.sharer = nil
+	case q.sharer == nil:
+		q.sharer = newSharer()
+	}
+}
+
 func (q *eventQueue) setKeepManagedFields(keep bool) {
 	q.mu.Lock()
 	q.keepManagedFields = keep

@@ -288,6 +288,25 @@ func TestDisableSharing(t *testing.T) {
 	}
 }
 
+// SetDisableSharing turns sharing off (and on again) before Run, and fails afterwards.
+func TestSetDisableSharing(t *testing.T) {
+	inf := NewSharedIndexInformerWithOptions(&ListWatch{
+		ListFunc:  func(metav1.ListOptions) (runtime.Object, error) { return &corev1.PodList{}, nil },
+		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
+	}, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
+	if err := inf.SetDisableSharing(true); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatalf("SetDisableSharing(true): %v; sharing still on", err)
+	}
+	if err := inf.SetDisableSharing(false); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatalf("SetDisableSharing(false): %v; sharing still off", err)
+	}
+	startInformer(t, inf)
+	eventually(t, "sync", inf.HasSynced)
+	if err := inf.SetDisableSharing(true); err == nil {
+		t.Fatal("SetDisableSharing succeeded after Run")
+	}
+}
+
 // An informer whose mutation detector runs does not share parts, so that a report names only the
 // objects actually modified.
 func TestNoSharingUnderMutationDetector(t *testing.T) {
@@ -295,6 +314,9 @@ func TestNoSharingUnderMutationDetector(t *testing.T) {
 	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector})
 	if inf.(*sharedIndexInformer).queue.sharer != nil {
 		t.Fatal("parts shared while a mutation detector runs")
+	}
+	if _ = inf.SetDisableSharing(false); inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatal("SetDisableSharing(false) turned sharing on while a mutation detector runs")
 	}
 	if NewSharedIndexInformer(&ListWatch{}, &corev1.Pod{}, 0, nil).(*sharedIndexInformer).queue.sharer == nil {
 		t.Fatal("parts not shared by default")

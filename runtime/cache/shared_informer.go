@@ -50,6 +50,10 @@ type SharedInformer interface {
 	// SetKeepManagedFields(true) keeps metadata.managedFields in cached objects, which the informer
 	// otherwise drops before its transform runs; only before Run.
 	SetKeepManagedFields(keep bool) error
+	// SetDisableSharing(true) keeps every cached object in memory of its own, which the informer
+	// otherwise shares between objects with equal parts (see SharedIndexInformerOptions.DisableSharing);
+	// only before Run.
+	SetDisableSharing(disable bool) error
 	// IsStopped reports whether the informer has stopped.
 	IsStopped() bool
 }
@@ -171,11 +175,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	}
 	queue := newEventQueue(provider.NewQueuedItemMetric(options.Identifier))
 	queue.keepManagedFields = options.KeepManagedFields
-	if _, detecting := detector.(noMutationDetector); options.DisableSharing || !detecting {
-		// A mutation detector's report names only the objects actually modified.
-		queue.sharer = nil
-	}
-	return &sharedIndexInformer{
+	informer := &sharedIndexInformer{
 		indexer:           store,
 		queue:             queue,
 		latency:           provider.NewProcessingLatencyMetric(options.Identifier),
@@ -199,6 +199,9 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		mutationDetector: detector,
 		syncedCh:         make(chan struct{}),
 	}
+	// A mutation detector's report names only the objects actually modified.
+	queue.setSharing(!options.DisableSharing && !informer.detectsMutations())
+	return informer
 }
 
 // sharedIndexInformer is the SharedIndexInformer implementation; see the package documentation for
@@ -654,6 +657,17 @@ func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 // SetKeepManagedFields sets whether cached objects keep metadata.managedFields; only before Run.
 func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
 	return s.beforeRun(func() { s.queue.setKeepManagedFields(keep) })
+}
+
+// SetDisableSharing sets whether cached objects keep memory of their own; only before Run.
+func (s *sharedIndexInformer) SetDisableSharing(disable bool) error {
+	return s.beforeRun(func() { s.queue.setSharing(!disable && !s.detectsMutations()) })
+}
+
+// detectsMutations reports whether the informer's mutation detector runs.
+func (s *sharedIndexInformer) detectsMutations() bool {
+	_, off := s.mutationDetector.(noMutationDetector)
+	return !off
 }
 
 // IsStopped reports whether Run has returned.

@@ -53,6 +53,15 @@ func WithKeepManagedFields(keep bool) FactoryOption {
 	return func(f *Factory) { f.keepManagedFields = keep }
 }
 
+// WithDisableSharing(true) makes every informer of the factory keep each cached object in memory of
+// its own. By default informers make equal parts of the objects they cache (resource lists, probes
+// and tolerations of Pods of one template, label maps, strings) share one copy, which is safe because
+// cached objects are read-only; a program that modifies cached objects in place would then change
+// other objects too.
+func WithDisableSharing(disable bool) FactoryOption {
+	return func(f *Factory) { f.disableSharing = disable }
+}
+
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
 // followed by its group, version and (plural) resource. Without a name informers emit no metrics.
 func WithInformerName(name *cache.InformerName) FactoryOption {
@@ -68,6 +77,7 @@ type Factory struct {
 	customResync      map[reflect.Type]time.Duration
 	transform         cache.TransformFunc
 	keepManagedFields bool
+	disableSharing    bool
 	informerName      *cache.InformerName
 
 	mu        sync.Mutex
@@ -118,12 +128,16 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 		resync = f.defaultResync
 	}
 	informer := newFunc(resync)
-	// A new informer has not run yet, so setting its transform or managedFields policy cannot fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
+	// fail.
 	if f.transform != nil {
 		_ = informer.SetTransform(f.transform)
 	}
 	if f.keepManagedFields {
 		_ = informer.SetKeepManagedFields(true)
+	}
+	if f.disableSharing {
+		_ = informer.SetDisableSharing(true)
 	}
 	f.informers[t] = informer
 	return informer

@@ -217,3 +217,44 @@ func TestFactoryManagedFields(t *testing.T) {
 		})
 	}
 }
+
+// A factory's informers make equal parts of cached objects share one copy unless the factory or the
+// informer's own options disable it.
+func TestFactorySharing(t *testing.T) {
+	cases := []struct {
+		name                              string
+		factoryDisables, informerDisables bool
+		wantShared                        bool
+	}{
+		{"default", false, false, true},
+		{"factory disables", true, false, false},
+		{"informer disables", false, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			labelled := func(name string) corev1.Pod {
+				p := pod(name)
+				p.Labels = map[string]string{"app": "web"}
+				return p
+			}
+			src := newPodSource(labelled("p1"), labelled("p2"))
+			f := informers.NewFactory(0, informers.WithDisableSharing(c.factoryDisables))
+			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
+				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
+					informers.InformerOptions{DisableSharing: c.informerDisables}, src.list, src.watchFn)
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer func() { cancel(); f.Shutdown() }()
+			f.StartWithContext(ctx)
+			if res := f.WaitForCacheSyncWithContext(ctx); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			p1, _, _ := informer.GetIndexer().GetByKey("ns/p1")
+			p2, _, _ := informer.GetIndexer().GetByKey("ns/p2")
+			l1, l2 := p1.(*corev1.Pod).Labels, p2.(*corev1.Pod).Labels
+			if shared := reflect.ValueOf(l1).UnsafePointer() == reflect.ValueOf(l2).UnsafePointer(); shared != c.wantShared {
+				t.Errorf("equal label maps shared %v; want %v", shared, c.wantShared)
+			}
+		})
+	}
+}

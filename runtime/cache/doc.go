@@ -75,21 +75,32 @@
 //
 // # Memory
 //
-// A controller's memory is mostly its informers' caches, so informers trim objects as they arrive, in
-// this order, before the object is cached or handed to any handler:
+// A controller's memory is mostly its informers' caches, so informers trim objects as they arrive (a
+// listed object as soon as its page is decoded), in this order, before the object is cached or handed
+// to any handler:
 //
 //  1. metadata.managedFields is dropped (often a third of an object or more, and rarely read), unless
 //     SharedIndexInformerOptions.KeepManagedFields or SetKeepManagedFields(true) keeps it. Handlers and
 //     listers therefore see objects without managed fields; code that needs them (extracting apply
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
-//  3. Repeated strings of typed objects are shared: the namespace, generateName, label and annotation
-//     keys and values (up to 128 bytes), owner references' apiVersion, kind, name and uid, and
-//     finalizers are looked up in a per-informer table, so equal strings of different objects share
-//     one copy. The table holds the strings seen recently in two generations of 16384, so it stays
-//     bounded as objects come and go. Values do not change; only their memory is shared. Unstructured
-//     objects are left as decoded (sharing their strings means rebuilding every map, which cost more
-//     sync time than it saved).
+//  3. Equal parts of cached objects are shared (hash-consing): every string, and every map, slice and
+//     pointed-to value whose content equals one the informer cached recently, is replaced by that
+//     earlier copy. The Pods of one ReplicaSet hold equal resource lists, environments, probes,
+//     security contexts, tolerations, volume sources and label maps; custom objects of one kind hold
+//     equal label maps, specs and conditions' reasons. Typed objects of any Go type are walked by a plan
+//     compiled once per type; unstructured ones as trees of maps and slices (their maps' keys stay as
+//     decoded). Equality is checked on content, never assumed from a hash, and a per-informer table of
+//     two generations of 16384 parts keeps it bounded. Values do not change; only memory is shared.
+//     SharedIndexInformerOptions.DisableSharing or SetDisableSharing(true) (a factory's
+//     WithDisableSharing) keeps every object in memory of its own, and so does a running mutation
+//     detector; then only the repeated metadata strings (namespace, labels, annotations, owner
+//     references, finalizers) of typed objects share one copy.
+//
+// Sharing is safe because cached objects are read-only, as with client-go: a handler or a lister's
+// caller that modifies a cached object in place corrupts the cache either way, and with sharing it
+// also changes the other objects that share the part it modified. Deep copies (DeepCopy,
+// DeepCopyObject) own all of their memory and may be modified freely.
 //
 // Steps 1 and 3 modify objects in place: an informer owns the objects its ListerWatcher returns, as
 // with a client decoding responses, so a ListerWatcher must not hand one object to several informers.

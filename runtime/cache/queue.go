@@ -37,11 +37,11 @@ type eventQueue struct {
 	transform TransformFunc
 	// keepManagedFields turns off dropping metadata.managedFields before objects are cached.
 	keepManagedFields bool
-	// interner shares repeated strings among the objects queued for the cache.
+	// sharer shares equal parts of the objects queued for the cache; nil when sharing is off, and
+	// then interner shares their repeated metadata strings only.
+	sharer   *sharer
 	interner *interner
-	// sharer shares equal parts of typed objects; nil when sharing is disabled.
-	sharer *sharer
-	queued GaugeMetric
+	queued   GaugeMetric
 }
 
 var _ ReflectorStore = &eventQueue{}
@@ -75,7 +75,8 @@ func (q *eventQueue) setKeepManagedFields(keep bool) {
 }
 
 // transformed prepares an object for the cache once, as it is queued: it drops metadata.managedFields
-// (unless kept), then applies the user's transform. A failing transform is logged and the object is
+// (unless kept), applies the user's transform, then shares the object's equal parts with those of
+// objects cached before (or only its metadata strings, with sharing off). A failing transform is logged and the object is
 // kept as it was before the transform, so no change is lost. Tombstones pass through unchanged.
 func (q *eventQueue) transformed(obj any) any {
 	if _, ok := obj.(DeletedFinalStateUnknown); ok {

@@ -86,9 +86,9 @@ type HandlerOptions struct {
 
 // TransformFunc rewrites an object before it is cached, for example to drop fields the program never
 // reads. It may modify the object in place. The informer owns the object it returns, as it owns what its
-// ListerWatcher returns: it shares that object's repeated metadata strings with other cached objects by
-// rewriting its labels, annotations, finalizers and owner references, so a transform must not return an
-// object it keeps or shares elsewhere.
+// ListerWatcher returns: it shares that object's equal parts with other cached objects by rewriting its
+// strings, maps, slices and pointers (see SharedIndexInformerOptions.DisableSharing), so a transform
+// must not return an object it keeps or shares elsewhere.
 type TransformFunc func(any) (any, error)
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.

@@ -53,9 +53,10 @@ type unstructuredExtractor struct {
 	source OpenAPISchemaSource
 	now    func() time.Time
 
-	mu      sync.Mutex
-	parser  *managedfields.GvkParser
-	fetched time.Time
+	mu         sync.Mutex
+	parser     *managedfields.GvkParser
+	fetched    time.Time
+	refreshing bool // a fetch is under way, without the lock
 }
 
 // fetch builds a parser of every kind the server's OpenAPI v2 document describes.
@@ -72,20 +73,27 @@ func (e *unstructuredExtractor) fetch() (*managedfields.GvkParser, error) {
 }
 
 // typeOf returns the schema of gvk, fetching the document again first if it is more than a minute old.
-// When that fetch fails the schema fetched before is used, and the next attempt is a minute later.
+// The fetch runs without the lock: the caller that starts it waits for it, while concurrent extractions
+// keep using the schema fetched before. When the fetch fails that schema is used, and the next attempt is
+// a minute later.
 func (e *unstructuredExtractor) typeOf(gvk schema.GroupVersionKind) (*typed.ParseableType, error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	var refreshErr error
-	if now := e.now(); now.Sub(e.fetched) > schemaRefreshInterval {
-		e.fetched = now
-		if parser, err := e.fetch(); err != nil {
+	if now := e.now(); now.Sub(e.fetched) > schemaRefreshInterval && !e.refreshing {
+		e.fetched, e.refreshing = now, true
+		e.mu.Unlock()
+		parser, err := e.fetch()
+		e.mu.Lock()
+		e.refreshing = false
+		if err != nil {
 			refreshErr = err
 		} else {
 			e.parser = parser
 		}
 	}
-	t := e.parser.Type(gvk)
+	parser := e.parser
+	e.mu.Unlock()
+	t := parser.Type(gvk)
 	switch {
 	case t == nil && refreshErr != nil:
 		return nil, fmt.Errorf("the OpenAPI schema has no kind %s, and fetching it again failed: %w", gvk, refreshErr)

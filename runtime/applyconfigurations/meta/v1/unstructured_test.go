@@ -175,3 +175,46 @@ func TestUnstructuredExtractorRefreshesTheSchema(t *testing.T) {
 		t.Errorf("failing refresh of an unknown kind: %v", err)
 	}
 }
+
+// blockingSource serves doc, holding every fetch until release is closed.
+type blockingSource struct {
+	doc     *openapi_v2.Document
+	started chan struct{}
+	release chan struct{}
+}
+
+func (s *blockingSource) OpenAPISchema() (*openapi_v2.Document, error) {
+	s.started <- struct{}{}
+	<-s.release
+	return s.doc, nil
+}
+
+// TestUnstructuredExtractorDoesNotWaitForAnotherRefresh: while one extraction refetches the schema, others
+// extract with the schema fetched before instead of waiting for the server.
+func TestUnstructuredExtractorDoesNotWaitForAnotherRefresh(t *testing.T) {
+	src := &blockingSource{doc: widgetSchema(t), started: make(chan struct{}), release: make(chan struct{})}
+	go func() { <-src.started; src.release <- struct{}{} }() // the constructor's fetch
+	e, err := NewUnstructuredExtractor(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ue := e.(*unstructuredExtractor)
+	var mu sync.Mutex
+	now := time.Unix(1000, 0)
+	ue.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	ue.fetched = now
+	mu.Lock()
+	now = now.Add(2 * schemaRefreshInterval)
+	mu.Unlock()
+
+	refreshed := make(chan error)
+	go func() { _, err := e.Extract(widget(), "ops"); refreshed <- err }()
+	<-src.started // the refresh is under way and holds no lock
+	if got, err := e.Extract(widget(), "dev"); err != nil || got.Object["spec"] == nil {
+		t.Fatalf("extraction during another's refresh: %v, %v", got, err)
+	}
+	close(src.release)
+	if err := <-refreshed; err != nil {
+		t.Fatalf("the refreshing extraction: %v", err)
+	}
+}

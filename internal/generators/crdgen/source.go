@@ -15,6 +15,7 @@ import (
 	"golang.org/x/mod/module"
 
 	"github.com/kgen-dev/kgen/internal/generators/load"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
 
 // comments are what a declaration's comments say: the lines tags are read from (the doc comment plus
@@ -270,18 +271,8 @@ func (fi *fileIndex) comments(doc *ast.CommentGroup, anchor int) comments {
 // lines returns a comment group's lines without their comment markers.
 func (fi *fileIndex) lines(cg *ast.CommentGroup) []commentLine {
 	var out []commentLine
-	for _, c := range cg.List {
-		pos := fi.fset.Position(c.Pos())
-		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: pos})
-			continue
-		}
-		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
-		for i, l := range strings.Split(body, "\n") {
-			p := pos
-			p.Line += i
-			out = append(out, commentLine{text: strings.TrimSpace(l), pos: p})
-		}
+	for _, l := range model.CommentLines(fi.fset, cg) {
+		out = append(out, commentLine{text: l.Text, pos: l.Pos})
 	}
 	return out
 }

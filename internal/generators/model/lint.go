@@ -66,15 +66,15 @@ var knownTags = []string{
 // taggedLine is a package tag with the doc.go line it is on.
 type taggedLine struct {
 	name string
-	line commentLine
+	line CommentLine
 }
 
 // lint applies rules to an input package, whose doc.go lines are doc; it reports every problem, each
 // at its file:line.
-func (p *parsedPackage) lint(rules []string, doc []commentLine) error {
+func (p *parsedPackage) lint(rules []string, doc []CommentLine) error {
 	var tags []taggedLine
 	for _, l := range doc {
-		for name := range codetags.Extract("+", []string{l.text}) {
+		for name := range codetags.Extract("+", []string{l.Text}) {
 			tags = append(tags, taggedLine{name, l})
 		}
 	}
@@ -104,7 +104,7 @@ func unknownGeneratorTags(tags []taggedLine) []error {
 	for _, t := range tags {
 		if strings.HasPrefix(t.name, "kubebuilder:") {
 			if !slices.ContainsFunc(knownKubebuilderPackageTags, func(k string) bool { return t.name == k || strings.HasPrefix(t.name, k+":") }) {
-				errs = append(errs, &TagError{Pos: position(t.line.pos), Tag: strings.TrimSpace(t.line.text),
+				errs = append(errs, &TagError{Pos: position(t.line.Pos), Tag: strings.TrimSpace(t.line.Text),
 					Problem: "unknown package tag (" + LintKnownTagsOnly + "; known kubebuilder package tags: +" + strings.Join(knownKubebuilderPackageTags, ", +") + ")"})
 			}
 			continue
@@ -117,7 +117,7 @@ func unknownGeneratorTags(tags []taggedLine) []error {
 			base = t.name[:len("k8s:")+i]
 		}
 		if !slices.Contains(knownTags, base) {
-			errs = append(errs, &TagError{Pos: position(t.line.pos), Tag: strings.TrimSpace(t.line.text),
+			errs = append(errs, &TagError{Pos: position(t.line.Pos), Tag: strings.TrimSpace(t.line.Text),
 				Problem: "unknown generator tag (" + LintKnownTagsOnly + "; known: " + strings.Join(knownGeneratorTagNames(), ", ") + ")"})
 		}
 	}

@@ -323,13 +323,13 @@ func (p *parsedPackage) packageTags() (map[string][]string, string) {
 }
 
 // docLines returns the comment lines of doc.go; none without doc.go.
-func (p *parsedPackage) docLines() []commentLine {
+func (p *parsedPackage) docLines() []CommentLine {
 	if p.docFile == nil {
 		return nil
 	}
-	var lines []commentLine
+	var lines []CommentLine
 	for _, cg := range p.docFile.Comments {
-		lines = append(lines, splitComment(p.fset, cg)...)
+		lines = append(lines, CommentLines(p.fset, cg)...)
 	}
 	return lines
 }
@@ -510,15 +510,15 @@ func pointerItems(st *ast.StructType) bool {
 // typeComment returns the comment lines that hold the tags of the type declared on line: the block
 // directly above it, preceded by the block before that when one blank line separates them (gengo's
 // CommentLines and SecondClosestCommentLines).
-func typeComment(fset *token.FileSet, index map[int]*ast.CommentGroup, line int) []commentLine {
-	var lines []commentLine
+func typeComment(fset *token.FileSet, index map[int]*ast.CommentGroup, line int) []CommentLine {
+	var lines []CommentLine
 	if c1 := index[line-1]; c1 != nil {
 		if c2 := index[fset.Position(c1.Pos()).Line-2]; c2 != nil {
-			lines = append(lines, splitComment(fset, c2)...)
+			lines = append(lines, CommentLines(fset, c2)...)
 		}
-		lines = append(lines, splitComment(fset, c1)...)
+		lines = append(lines, CommentLines(fset, c1)...)
 	} else if c2 := index[line-2]; c2 != nil {
-		lines = append(lines, splitComment(fset, c2)...)
+		lines = append(lines, CommentLines(fset, c2)...)
 	}
 	return lines
 }
@@ -552,7 +552,7 @@ func (b *builder) extensions(p *parsedPackage, t *Type, tags *typeTags) ([]*Exte
 		}
 		l := tags.extLines[i]
 		tagErr := func(problem string) error {
-			return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: problem}
+			return &TagError{Pos: position(l.Pos), Tag: strings.TrimSpace(l.Text), Problem: problem}
 		}
 		var err error
 		if ext.Input, err = resolveTypeRef(ext.Input.Name, t.Version.PkgPath, t.Ref()); err != nil {
@@ -589,20 +589,20 @@ func commentIndex(fset *token.FileSet, f *ast.File) map[int]*ast.CommentGroup {
 	return index
 }
 
-// splitComment returns the text lines of a comment group without comment markers, each with its position.
-func splitComment(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
-	var out []commentLine
+// CommentLines returns the text lines of a comment group without comment markers, each with its position.
+func CommentLines(fset *token.FileSet, cg *ast.CommentGroup) []CommentLine {
+	var out []CommentLine
 	for _, c := range cg.List {
 		pos := fset.Position(c.Slash)
 		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: pos})
+			out = append(out, CommentLine{Text: strings.TrimPrefix(text, " "), Pos: pos})
 			continue
 		}
 		text := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
 		for i, l := range strings.Split(text, "\n") {
 			lp := pos
 			lp.Line += i
-			out = append(out, commentLine{text: strings.TrimSpace(l), pos: lp})
+			out = append(out, CommentLine{Text: strings.TrimSpace(l), Pos: lp})
 		}
 	}
 	return out

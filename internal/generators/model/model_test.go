@@ -274,7 +274,7 @@ func TestStatusFollowsNamedTypes(t *testing.T) {
 }
 
 func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
-	var lines []commentLine
+	var lines []CommentLine
 	for _, text := range []string{
 		"+genclient",
 		"  +groupName=example.com  ",
@@ -285,7 +285,7 @@ func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
 		"not a +tag",
 		"+",
 	} {
-		lines = append(lines, commentLine{text: text})
+		lines = append(lines, CommentLine{Text: text})
 	}
 	type kv struct {
 		key, value string

@@ -39,10 +39,10 @@ type TagError struct {
 // Error implements error.
 func (e *TagError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
 
-// commentLine is one line of a comment with the position it starts at.
-type commentLine struct {
-	text string
-	pos  token.Position
+// CommentLine is one line of a comment, without its comment markers, and the position it starts at.
+type CommentLine struct {
+	Text string
+	Pos  token.Position
 }
 
 // tagLine is one +key[=value] comment tag with the line it is on.
@@ -50,16 +50,16 @@ type tagLine struct {
 	key, value string
 	// hasValue records an "=", even with an empty value.
 	hasValue bool
-	line     *commentLine
+	line     *CommentLine
 }
 
 // extractTags returns the tags of lines in order, in code-generator's syntax: a line that starts with "+"
 // once surrounding spaces are trimmed is a tag, whose key runs up to the first "=" and whose value is
 // the rest of the line.
-func extractTags(lines []commentLine) []tagLine {
+func extractTags(lines []CommentLine) []tagLine {
 	var out []tagLine
 	for i := range lines {
-		text := strings.Trim(lines[i].text, " ")
+		text := strings.Trim(lines[i].Text, " ")
 		if !strings.HasPrefix(text, "+") {
 			continue
 		}
@@ -79,9 +79,9 @@ func TagLines(fset *token.FileSet, files []*ast.File, tag string) []string {
 	var out []string
 	for _, f := range files {
 		for _, cg := range f.Comments {
-			for _, t := range extractTags(splitComment(fset, cg)) {
+			for _, t := range extractTags(CommentLines(fset, cg)) {
 				if t.key == tag && t.value != "false" {
-					out = append(out, position(t.line.pos))
+					out = append(out, position(t.line.Pos))
 				}
 			}
 		}
@@ -115,17 +115,17 @@ type typeTags struct {
 	skipVerbs     []string
 	resourceName  string
 	extensions    []*Extension
-	extLines      []commentLine
+	extLines      []CommentLine
 }
 
 // parseTypeTags reads the +genclient vocabulary and +resourceName from the comment lines of one type.
-func parseTypeTags(lines []commentLine) (*typeTags, error) {
+func parseTypeTags(lines []CommentLine) (*typeTags, error) {
 	tags := &typeTags{}
-	var onlyLine, skipLine *commentLine
+	var onlyLine, skipLine *CommentLine
 	for _, tag := range extractTags(lines) {
 		l, key, val, hasValue := tag.line, tag.key, tag.value, tag.hasValue
 		tagErr := func(format string, args ...any) error {
-			return &TagError{Pos: position(l.pos), Tag: strings.TrimSpace(l.text), Problem: fmt.Sprintf(format, args...)}
+			return &TagError{Pos: position(l.Pos), Tag: strings.TrimSpace(l.Text), Problem: fmt.Sprintf(format, args...)}
 		}
 		noValue := func() error {
 			if hasValue {
@@ -187,8 +187,8 @@ func parseTypeTags(lines []commentLine) (*typeTags, error) {
 	if onlyLine != nil && skipLine != nil {
 		for _, v := range tags.onlyVerbs {
 			if slices.Contains(tags.skipVerbs, v) {
-				return nil, &TagError{Pos: position(skipLine.pos), Tag: strings.TrimSpace(skipLine.text),
-					Problem: fmt.Sprintf("verb %q is also listed in +genclient:onlyVerbs at %s", v, position(onlyLine.pos))}
+				return nil, &TagError{Pos: position(skipLine.Pos), Tag: strings.TrimSpace(skipLine.Text),
+					Problem: fmt.Sprintf("verb %q is also listed in +genclient:onlyVerbs at %s", v, position(onlyLine.Pos))}
 			}
 		}
 	}

@@ -55,20 +55,29 @@ func (r *Renderer) Render(dir, pkgPath, pkgName, name, tmpl string, data any) er
 	return nil
 }
 
-// formattedPrefix returns what precedes the package clause of every file: the header and the
-// generated-by marker, as gofmt lays them out, and a blank line.
+// formattedPrefix returns Prefix(r.Header, r.Generator), computed once.
 func (r *Renderer) formattedPrefix() ([]byte, error) {
 	if r.prefix == nil {
-		const clause = "package p\n"
-		src, err := New("p", "p").Bytes(r.Header, r.Generator)
+		prefix, err := Prefix(r.Header, r.Generator)
 		if err != nil {
 			return nil, err
-		}
-		prefix, ok := bytes.CutSuffix(src, []byte(clause))
-		if !ok {
-			return nil, fmt.Errorf("formatting the header: %q does not end in the package clause", src)
 		}
 		r.prefix = prefix
 	}
 	return r.prefix, nil
+}
+
+// Prefix returns what precedes the package clause of every file File.ExactBytes assembles: header and the
+// generated-by marker of generatedBy, as gofmt lays them out, and a blank line.
+func Prefix(header []byte, generatedBy string) ([]byte, error) {
+	const clause = "package p\n"
+	src, err := New("p", "p").Bytes(header, generatedBy)
+	if err != nil {
+		return nil, err
+	}
+	prefix, ok := bytes.CutSuffix(src, []byte(clause))
+	if !ok {
+		return nil, fmt.Errorf("formatting the header: %q does not end in the package clause", src)
+	}
+	return prefix, nil
 }

@@ -1,11 +1,11 @@
 package cache
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -359,30 +359,40 @@ func BenchmarkShareObject(b *testing.B) {
 	})
 }
 
-// An informer prepares listed objects (trims and shares them) page by page as the list arrives, not
+// An informer prepares listed objects (trims and shares them) page by page while the list goes on, not
 // once the whole list is in.
 func TestInformerPreparesListedPagesAsTheyArrive(t *testing.T) {
-	var transformed atomic.Int32
-	seenBeforePage2 := make(chan int32, 1)
+	transformed := make(chan struct{}, 3)
+	preparedEarly := make(chan bool, 1)
 	lw := &ListWatch{
 		ListFunc: func(options metav1.ListOptions) (runtime.Object, error) {
 			if options.Continue == "" {
 				return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1", Continue: "2"},
 					Items: []corev1.Pod{*sharePod(t, 0), *sharePod(t, 1)}}, nil
 			}
-			seenBeforePage2 <- transformed.Load()
+			// The last page is served only once the first page's objects were prepared.
+			timeout := time.After(10 * time.Second)
+			for range 2 {
+				select {
+				case <-transformed:
+				case <-timeout:
+					preparedEarly <- false
+					return nil, context.DeadlineExceeded
+				}
+			}
+			preparedEarly <- true
 			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []corev1.Pod{*sharePod(t, 2)}}, nil
 		},
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}
 	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
 	_ = inf.SetTransform(func(obj any) (any, error) {
-		transformed.Add(1)
+		transformed <- struct{}{}
 		return obj, nil
 	})
 	startInformer(t, inf)
-	if n := <-seenBeforePage2; n != 2 {
-		t.Fatalf("%d objects of the first page prepared when the second was requested, want 2", n)
+	if !<-preparedEarly {
+		t.Fatal("the first page's objects were not prepared while the list went on")
 	}
 	eventually(t, "sync", inf.HasSynced)
 	a, _, _ := inf.GetStore().GetByKey("team-a/app-0-0")

@@ -36,6 +36,10 @@ type sharer struct {
 	// records and pos are the walk's scratch: the first pass's records and the second's position.
 	records []shareRecord
 	pos     int
+	// depth is the walk's current nesting of references; tooDeep is set once it passes
+	// maxShareDepth, and the walk then gives up on the object.
+	depth   int
+	tooDeep bool
 	// free holds reusable iterators of maps, by map shape.
 	free map[*shape][]*mapIterator
 }
@@ -59,13 +63,22 @@ func (t *sharer) shareObject(obj any) {
 	s := shapeOf(v.Type().Elem())
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.records, t.pos = t.records[:0], 0
+	t.records, t.pos, t.depth, t.tooDeep = t.records[:0], 0, 0, false
 	t.hashParts(v.UnsafePointer(), s, true)
+	if t.tooDeep {
+		// A pointer cycle (which no decoder makes, but a transform might) or absurd nesting: the
+		// object is cached as it is.
+		return
+	}
 	t.shareParts(v.UnsafePointer(), s)
 	if cap(t.records) > maxShareRecords {
 		t.records = nil
 	}
 }
+
+// maxShareDepth bounds how deep the walk follows references, so that a pointer cycle cannot recurse
+// forever; API objects nest a few dozen levels at most.
+const maxShareDepth = 1000
 
 // maxShareRecords bounds the scratch a sharer keeps between objects.
 const maxShareRecords = 1 << 14
@@ -453,6 +466,15 @@ type shareRecord struct {
 // hashParts returns the content hash of the value at p of shape s; with record set, it appends a
 // record for each reference in it. Equal content hashes equally.
 func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
+	if s.kind == kindPointer || s.kind == kindSlice || s.kind == kindMap {
+		if t.depth++; t.depth > maxShareDepth {
+			t.tooDeep = true
+		}
+		defer func() { t.depth-- }()
+	}
+	if t.tooDeep {
+		return 0
+	}
 	switch s.kind {
 	case kindStruct:
 		h := uint64(len(s.fields))

@@ -207,6 +207,35 @@ func TestShareAnyType(t *testing.T) {
 	}
 }
 
+// A pointer cycle, which no decoder makes but a transform might, leaves the object as it is instead of
+// recursing forever.
+func TestShareSurvivesCycles(t *testing.T) {
+	type ring struct {
+		Name string
+		Next *ring
+	}
+	a := &ring{Name: "a"}
+	a.Next = &ring{Name: "b", Next: a}
+	sh := newSharer()
+	sh.shareObject(a)
+	if a.Next.Next != a || a.Next.Name != "b" {
+		t.Fatal("cyclic object changed")
+	}
+	m := map[string]any{"name": "x"}
+	m["self"] = m
+	sh.shareObject(&unstructured.Unstructured{Object: map[string]any{"spec": m}})
+	if m["name"] != "x" {
+		t.Fatal("cyclic unstructured object changed")
+	}
+	// The sharer still works afterwards.
+	p1, p2 := sharePod(t, 0), sharePod(t, 1)
+	sh.shareObject(p1)
+	sh.shareObject(p2)
+	if mapID(p1.Labels) != mapID(p2.Labels) {
+		t.Fatal("no sharing after a cyclic object")
+	}
+}
+
 // Unstructured objects share their strings, maps and slices (not their maps' keys) and keep their
 // content; their top-level content map stays their own.
 func TestQueueSharesUnstructuredParts(t *testing.T) {

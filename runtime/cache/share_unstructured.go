@@ -30,12 +30,23 @@ type eface struct {
 func (t *sharer) shareUnstructured(content map[string]any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.depth, t.tooDeep = 0, false
 	t.canonAnyEntries(content)
 }
 
 // canonAny makes v canonical and returns it (the value to store in place of v, which is v itself
 // unless an equal value was shared before) with the hash of its content.
 func (t *sharer) canonAny(v any) (any, uint64) {
+	if t.depth++; t.depth > maxShareDepth {
+		// A cycle, which no decoder makes: the rest is left as it is (what was shared so far is
+		// equal content).
+		t.tooDeep = true
+	}
+	defer func() { t.depth-- }()
+	if t.tooDeep {
+		e := (*eface)(unsafe.Pointer(&v))
+		return v, mix(uint64(uintptr(e.typ)), uint64(uintptr(e.data)))
+	}
 	switch x := v.(type) {
 	case string:
 		if x == "" {

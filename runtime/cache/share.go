@@ -466,12 +466,6 @@ type shareRecord struct {
 // hashParts returns the content hash of the value at p of shape s; with record set, it appends a
 // record for each reference in it. Equal content hashes equally.
 func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
-	if s.kind == kindPointer || s.kind == kindSlice || s.kind == kindMap {
-		if t.depth++; t.depth > maxShareDepth {
-			t.tooDeep = true
-		}
-		defer func() { t.depth-- }()
-	}
 	if t.tooDeep {
 		return 0
 	}
@@ -504,9 +498,13 @@ func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
 		if q == nil {
 			return hashNilPointer
 		}
+		if !t.enter() {
+			return 0
+		}
 		i := t.open(record)
 		h := mix(0x9b, t.hashParts(q, s.elem, record))
 		t.close(i, h)
+		t.depth--
 		return h
 	case kindSlice:
 		sl := (*sliceHeader)(p)
@@ -515,6 +513,9 @@ func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
 				return hashNilSlice
 			}
 			return hashEmptySlice
+		}
+		if !t.enter() {
+			return 0
 		}
 		i := t.open(record)
 		var h uint64
@@ -528,18 +529,33 @@ func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
 		}
 		h = mix(0x3e, h)
 		t.close(i, h)
+		t.depth--
 		return h
 	case kindMap:
 		if *(*unsafe.Pointer)(p) == nil {
 			return hashNilMap
 		}
+		if !t.enter() {
+			return 0
+		}
 		i := t.open(record)
 		h := t.hashMap(p, s)
 		t.close(i, h)
+		t.depth--
 		return h
 	default:
 		return hashBytes(p, s.size)
 	}
+}
+
+// enter goes one reference deeper, or marks the walk too deep and returns false.
+func (t *sharer) enter() bool {
+	if t.depth >= maxShareDepth {
+		t.tooDeep = true
+		return false
+	}
+	t.depth++
+	return true
 }
 
 // open appends a placeholder record for a reference whose subtree follows, if recording.

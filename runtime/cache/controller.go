@@ -48,9 +48,9 @@ type InformerOptions struct {
 	// KeepManagedFields keeps metadata.managedFields in cached objects, which are dropped by default;
 	// see SharedIndexInformerOptions.KeepManagedFields.
 	KeepManagedFields bool
-	// DisableSharing keeps every cached object in memory of its own; see
-	// SharedIndexInformerOptions.DisableSharing.
-	DisableSharing bool
+	// ShareEqualParts makes equal parts of cached objects share one copy; see
+	// SharedIndexInformerOptions.ShareEqualParts.
+	ShareEqualParts bool
 }
 
 // NewInformerWithOptions returns a cache of the collection and the Controller that fills it, calling
@@ -65,7 +65,7 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		Indexers:          indexers,
 		MinWatchTimeout:   options.MinWatchTimeout,
 		KeepManagedFields: options.KeepManagedFields,
-		DisableSharing:    options.DisableSharing,
+		ShareEqualParts:   options.ShareEqualParts,
 	}).(*sharedIndexInformer)
 	if options.Transform != nil {
 		s.queue.setTransform(options.Transform)

@@ -84,18 +84,18 @@
 //     listers therefore see objects without managed fields; code that needs them (extracting apply
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
-//  3. Equal parts of cached objects are shared (hash-consing): every string, and every map, slice and
-//     pointed-to value whose content equals one the informer cached recently, is replaced by that
-//     earlier copy. The Pods of one ReplicaSet hold equal resource lists, environments, probes,
+//  3. Repeated metadata strings of typed objects (namespace, labels, annotations, owner references,
+//     finalizers) share one copy. With SharedIndexInformerOptions.ShareEqualParts or
+//     SetShareEqualParts(true) (a factory's WithShareEqualParts), equal parts of cached objects are
+//     shared instead (hash-consing): every string, and every map, slice and pointed-to value whose
+//     content equals one the informer cached recently, is replaced by that earlier copy. The Pods of one ReplicaSet hold equal resource lists, environments, probes,
 //     security contexts, tolerations, volume sources and label maps; custom objects of one kind hold
 //     equal label maps, specs and conditions' reasons. Typed objects of any Go type are walked by a plan
 //     compiled once per type; unstructured ones as trees of maps and slices (their maps' keys stay as
 //     decoded). Equality is checked on content, never assumed from a hash, and a per-informer table of
-//     two generations of 16384 parts keeps it bounded. Values do not change; only memory is shared.
-//     SharedIndexInformerOptions.DisableSharing or SetDisableSharing(true) (a factory's
-//     WithDisableSharing) keeps every object in memory of its own, and so does a running mutation
-//     detector; then only the repeated metadata strings (namespace, labels, annotations, owner
-//     references, finalizers) of typed objects share one copy.
+//     two generations of 16384 parts keeps it bounded. Values do not change; only memory is shared. It
+//     costs CPU on every object that arrives (initial syncs and watch updates take several times as
+//     long), so it is off by default, and off while a mutation detector runs.
 //
 // Sharing is safe because cached objects are read-only, as with client-go: a handler or a lister's
 // caller that modifies a cached object in place corrupts the cache either way, and with sharing it

@@ -306,33 +306,38 @@ func TestShareChecksContentOnEqualHash(t *testing.T) {
 	}
 }
 
-// An informer with DisableSharing keeps every object in memory of its own.
-func TestDisableSharing(t *testing.T) {
-	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{DisableSharing: true}).(*sharedIndexInformer)
-	a, b := sharePod(t, 0), sharePod(t, 1)
-	_ = inf.queue.Add(a)
-	_ = inf.queue.Add(b)
-	if mapID(a.Spec.Containers[0].Resources.Requests) == mapID(b.Spec.Containers[0].Resources.Requests) {
-		t.Fatal("parts shared with sharing disabled")
+// An informer shares equal parts only with ShareEqualParts.
+func TestShareEqualPartsOption(t *testing.T) {
+	for _, share := range []bool{false, true} {
+		inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{ShareEqualParts: share}).(*sharedIndexInformer)
+		a, b := sharePod(t, 0), sharePod(t, 1)
+		_ = inf.queue.Add(a)
+		_ = inf.queue.Add(b)
+		if shared := mapID(a.Spec.Containers[0].Resources.Requests) == mapID(b.Spec.Containers[0].Resources.Requests); shared != share {
+			t.Errorf("ShareEqualParts %v: equal resource lists shared %v", share, shared)
+		}
 	}
 }
 
-// SetDisableSharing turns sharing off (and on again) before Run, and fails afterwards.
-func TestSetDisableSharing(t *testing.T) {
+// SetShareEqualParts turns sharing on (and off again) before Run, and fails afterwards.
+func TestSetShareEqualParts(t *testing.T) {
 	inf := NewSharedIndexInformerWithOptions(&ListWatch{
 		ListFunc:  func(metav1.ListOptions) (runtime.Object, error) { return &corev1.PodList{}, nil },
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
-	if err := inf.SetDisableSharing(true); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
-		t.Fatalf("SetDisableSharing(true): %v; sharing still on", err)
+	if inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatal("parts shared by default")
 	}
-	if err := inf.SetDisableSharing(false); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
-		t.Fatalf("SetDisableSharing(false): %v; sharing still off", err)
+	if err := inf.SetShareEqualParts(true); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatalf("SetShareEqualParts(true): %v; sharing still off", err)
+	}
+	if err := inf.SetShareEqualParts(false); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatalf("SetShareEqualParts(false): %v; sharing still on", err)
 	}
 	startInformer(t, inf)
 	eventually(t, "sync", inf.HasSynced)
-	if err := inf.SetDisableSharing(true); err == nil {
-		t.Fatal("SetDisableSharing succeeded after Run")
+	if err := inf.SetShareEqualParts(true); err == nil {
+		t.Fatal("SetShareEqualParts succeeded after Run")
 	}
 }
 
@@ -340,15 +345,12 @@ func TestSetDisableSharing(t *testing.T) {
 // objects actually modified.
 func TestNoSharingUnderMutationDetector(t *testing.T) {
 	detector := NewMutationDetector("pods", MutationDetectorOptions{})
-	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector})
+	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector, ShareEqualParts: true})
 	if inf.(*sharedIndexInformer).queue.sharer != nil {
 		t.Fatal("parts shared while a mutation detector runs")
 	}
-	if _ = inf.SetDisableSharing(false); inf.(*sharedIndexInformer).queue.sharer != nil {
-		t.Fatal("SetDisableSharing(false) turned sharing on while a mutation detector runs")
-	}
-	if NewSharedIndexInformer(&ListWatch{}, &corev1.Pod{}, 0, nil).(*sharedIndexInformer).queue.sharer == nil {
-		t.Fatal("parts not shared by default")
+	if _ = inf.SetShareEqualParts(true); inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatal("SetShareEqualParts(true) turned sharing on while a mutation detector runs")
 	}
 }
 
@@ -414,7 +416,7 @@ func TestInformerPreparesListedPagesAsTheyArrive(t *testing.T) {
 		},
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}
-	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
+	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true, ShareEqualParts: true})
 	_ = inf.SetTransform(func(obj any) (any, error) {
 		transformed <- struct{}{}
 		return obj, nil

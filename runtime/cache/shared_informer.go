@@ -50,10 +50,9 @@ type SharedInformer interface {
 	// SetKeepManagedFields(true) keeps metadata.managedFields in cached objects, which the informer
 	// otherwise drops before its transform runs; only before Run.
 	SetKeepManagedFields(keep bool) error
-	// SetDisableSharing(true) keeps every cached object in memory of its own, which the informer
-	// otherwise shares between objects with equal parts (see SharedIndexInformerOptions.DisableSharing);
-	// only before Run.
-	SetDisableSharing(disable bool) error
+	// SetShareEqualParts(true) makes equal parts of cached objects share one copy (see
+	// SharedIndexInformerOptions.ShareEqualParts); only before Run.
+	SetShareEqualParts(share bool) error
 	// IsStopped reports whether the informer has stopped.
 	IsStopped() bool
 }
@@ -86,9 +85,9 @@ type HandlerOptions struct {
 
 // TransformFunc rewrites an object before it is cached, for example to drop fields the program never
 // reads. It may modify the object in place. The informer owns the object it returns, as it owns what its
-// ListerWatcher returns: it shares that object's equal parts with other cached objects by rewriting its
-// strings, maps, slices and pointers (see SharedIndexInformerOptions.DisableSharing), so a transform
-// must not return an object it keeps or shares elsewhere.
+// ListerWatcher returns: it may share that object's equal parts with other cached objects by rewriting
+// its strings, maps, slices and pointers (see SharedIndexInformerOptions.ShareEqualParts), so a
+// transform must not return an object it keeps or shares elsewhere.
 type TransformFunc func(any) (any, error)
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
@@ -120,14 +119,17 @@ type SharedIndexInformerOptions struct {
 	// them as objects arrive, before any transform, since they are often a third or more of an
 	// object and controllers rarely read them; code that needs them reads the object from the server.
 	KeepManagedFields bool
-	// DisableSharing keeps every cached object in memory of its own. By default the informer makes
-	// equal parts of the objects it caches (strings, and maps, slices and pointed-to values of equal
-	// content, such as the resource lists, probes and tolerations of Pods of one template, or the
-	// label maps and specs of custom objects) share one copy, which is safe because cached objects
-	// are read-only; a program that modifies cached objects in place (a bug with or without sharing)
-	// would then change other objects too. Sharing is off while a mutation detector runs (see
-	// MutationDetector), so that its reports name only the objects actually modified.
-	DisableSharing bool
+	// ShareEqualParts makes equal parts of the objects the informer caches (strings, and maps, slices
+	// and pointed-to values of equal content, such as the resource lists, probes and tolerations of
+	// Pods of one template, or the label maps and specs of custom objects) share one copy: a cache of
+	// Pods of a few templates holds about a third of its memory. It costs CPU on every object that
+	// arrives (about 10µs for a Pod; initial syncs and watch updates take several times as long), so
+	// it is off by default; then only repeated metadata strings of typed objects are shared. Sharing is
+	// safe because cached objects are read-only; a program that modifies cached objects in place (a
+	// bug with or without sharing) would then change other objects too. Sharing is off while a
+	// mutation detector runs (see MutationDetector), so that its reports name only the objects
+	// actually modified.
+	ShareEqualParts bool
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -200,7 +202,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		syncedCh:         make(chan struct{}),
 	}
 	// A mutation detector's report names only the objects actually modified.
-	queue.setSharing(!options.DisableSharing && !informer.detectsMutations())
+	queue.setSharing(options.ShareEqualParts && !informer.detectsMutations())
 	return informer
 }
 
@@ -659,9 +661,9 @@ func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
 	return s.beforeRun(func() { s.queue.setKeepManagedFields(keep) })
 }
 
-// SetDisableSharing sets whether cached objects keep memory of their own; only before Run.
-func (s *sharedIndexInformer) SetDisableSharing(disable bool) error {
-	return s.beforeRun(func() { s.queue.setSharing(!disable && !s.detectsMutations()) })
+// SetShareEqualParts sets whether equal parts of cached objects share one copy; only before Run.
+func (s *sharedIndexInformer) SetShareEqualParts(share bool) error {
+	return s.beforeRun(func() { s.queue.setSharing(share && !s.detectsMutations()) })
 }
 
 // detectsMutations reports whether the informer's mutation detector runs.

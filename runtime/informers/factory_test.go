@@ -218,17 +218,17 @@ func TestFactoryManagedFields(t *testing.T) {
 	}
 }
 
-// A factory's informers make equal parts of cached objects share one copy unless the factory or the
-// informer's own options disable it.
+// A factory's informers make equal parts of cached objects share one copy when the factory or the
+// informer's own options ask for it.
 func TestFactorySharing(t *testing.T) {
 	cases := []struct {
-		name                              string
-		factoryDisables, informerDisables bool
-		wantShared                        bool
+		name                          string
+		factoryShares, informerShares bool
+		wantShared                    bool
 	}{
-		{"default", false, false, true},
-		{"factory disables", true, false, false},
-		{"informer disables", false, true, false},
+		{"default", false, false, false},
+		{"factory shares", true, false, true},
+		{"informer shares", false, true, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -238,10 +238,10 @@ func TestFactorySharing(t *testing.T) {
 				return p
 			}
 			src := newPodSource(labelled("p1"), labelled("p2"))
-			f := informers.NewFactory(0, informers.WithDisableSharing(c.factoryDisables))
+			f := informers.NewFactory(0, informers.WithShareEqualParts(c.factoryShares))
 			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
 				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
-					informers.InformerOptions{DisableSharing: c.informerDisables}, src.list, src.watchFn)
+					informers.InformerOptions{ShareEqualParts: c.informerShares}, src.list, src.watchFn)
 			})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer func() { cancel(); f.Shutdown() }()

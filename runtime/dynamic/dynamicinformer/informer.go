@@ -69,6 +69,9 @@ type FactoryOptions struct {
 	// KeepManagedFields makes every informer keep metadata.managedFields in the objects it caches, which
 	// informers drop by default.
 	KeepManagedFields bool
+	// ShareEqualParts makes every informer share one copy of equal parts of the objects it caches (see
+	// cache.SharedIndexInformerOptions.ShareEqualParts).
+	ShareEqualParts bool
 }
 
 // WithNamespace limits the factory's informers to one namespace.
@@ -92,6 +95,12 @@ func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 // objects it caches; by default informers drop them (see cache.SharedIndexInformerOptions.KeepManagedFields).
 func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return func(o *FactoryOptions) { o.KeepManagedFields = keep }
+}
+
+// WithShareEqualParts(true) makes every informer of the factory share one copy of equal parts of the
+// objects it caches (see cache.SharedIndexInformerOptions.ShareEqualParts).
+func WithShareEqualParts(share bool) SharedInformerOption {
+	return func(o *FactoryOptions) { o.ShareEqualParts = share }
 }
 
 // NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
@@ -140,12 +149,16 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		return informer
 	}
 	informer := f.newInformer(gvr)
-	// A new informer has not run yet, so setting its transform or managedFields policy cannot fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
+	// fail.
 	if f.options.Transform != nil {
 		_ = informer.Informer().SetTransform(f.options.Transform)
 	}
 	if f.options.KeepManagedFields {
 		_ = informer.Informer().SetKeepManagedFields(true)
+	}
+	if f.options.ShareEqualParts {
+		_ = informer.Informer().SetShareEqualParts(true)
 	}
 	f.informers[gvr] = informer
 	return informer

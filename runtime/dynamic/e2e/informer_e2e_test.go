@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -88,18 +89,22 @@ func TestE2EDynamicSharedInformerFactory(t *testing.T) {
 	}
 }
 
-// TestE2EDynamicInformerFactoryOptions: a factory's namespace, list options, transform and managedFields
-// policy reach every informer it makes; by default cached objects have no managedFields.
+// TestE2EDynamicInformerFactoryOptions: a factory's namespace, list options, transform, managedFields and
+// sharing policies reach every informer it makes; by default cached objects have no managedFields and
+// share no parts.
 func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 	client, ns := setup(t, "dynopts")
-	if _, err := client.Resource(widgets).Namespace(ns).Create(context.Background(), widget("one", 1), metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"one", "two"} {
+		if _, err := client.Resource(widgets).Namespace(ns).Create(context.Background(), widget(name, 1), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, keep := range []bool{false, true} {
+	for _, opted := range []bool{false, true} {
 		factory := dynamicinformer.NewDynamicSharedInformerFactoryWithOptions(client, 0,
 			dynamicinformer.WithNamespace(ns),
 			dynamicinformer.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=w" }),
-			dynamicinformer.WithKeepManagedFields(keep),
+			dynamicinformer.WithKeepManagedFields(opted),
+			dynamicinformer.WithShareEqualParts(opted),
 			dynamicinformer.WithTransform(func(obj any) (any, error) {
 				obj.(*unstructured.Unstructured).SetAnnotations(map[string]string{"transformed": "yes"})
 				return obj, nil
@@ -113,12 +118,18 @@ func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 		objs, err := informer.Lister().List(labels.Everything())
 		close(stop)
 		factory.Shutdown()
-		if err != nil || len(objs) != 1 {
-			t.Fatalf("keep %v: cached %d objects (%v), want one", keep, len(objs), err)
+		if err != nil || len(objs) != 2 {
+			t.Fatalf("keep and share %v: cached %d objects (%v), want two", opted, len(objs), err)
 		}
-		u := objs[0].(*unstructured.Unstructured)
-		if u.GetNamespace() != ns || u.GetAnnotations()["transformed"] != "yes" || (len(u.GetManagedFields()) > 0) != keep {
-			t.Errorf("keep %v: cached %s/%s, annotations %v, %d managedFields", keep, u.GetNamespace(), u.GetName(), u.GetAnnotations(), len(u.GetManagedFields()))
+		for _, o := range objs {
+			u := o.(*unstructured.Unstructured)
+			if u.GetNamespace() != ns || u.GetAnnotations()["transformed"] != "yes" || (len(u.GetManagedFields()) > 0) != opted {
+				t.Errorf("keep %v: cached %s/%s, annotations %v, %d managedFields", opted, u.GetNamespace(), u.GetName(), u.GetAnnotations(), len(u.GetManagedFields()))
+			}
+		}
+		spec := func(o any) uintptr { return reflect.ValueOf(o.(*unstructured.Unstructured).Object["spec"]).Pointer() }
+		if shared := spec(objs[0]) == spec(objs[1]); shared != opted {
+			t.Errorf("share %v: equal specs shared %v", opted, shared)
 		}
 	}
 }

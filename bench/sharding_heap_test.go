@@ -397,23 +397,7 @@ func startHeapReplica(ctx context.Context, spec shardReplicaSpec) (cache.SharedI
 		reconcile = replica.Reconciler(res, inf.GetIndexer().GetByKey, reconcile)
 	}
 	go inf.RunWithContext(ctx)
-	go func() { <-ctx.Done(); queue.ShutDown() }()
-	for range shardWorkers {
-		go func() {
-			for {
-				key, shutdown := queue.Get()
-				if shutdown {
-					return
-				}
-				if err := reconcile(ctx, key); err != nil && ctx.Err() == nil {
-					queue.AddRateLimited(key)
-				} else {
-					queue.Forget(key)
-				}
-				queue.Done(key)
-			}
-		}()
-	}
+	startWorkers(ctx, queue, reconcile)
 	return inf, nil
 }
 

@@ -197,6 +197,12 @@ func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environme
 	})
 	go func() { _ = replica.Run(ctx) }()
 	go inf.Informer().RunWithContext(ctx)
+	startWorkers(ctx, queue, reconcile)
+}
+
+// startWorkers runs shardWorkers workers taking keys from queue to reconcile, requeueing failures with
+// backoff, until ctx ends.
+func startWorkers(ctx context.Context, queue workqueue.TypedRateLimitingInterface[string], reconcile func(context.Context, string) error) {
 	go func() { <-ctx.Done(); queue.ShutDown() }()
 	for range shardWorkers {
 		go func() {

@@ -93,19 +93,13 @@ func describe(t *testing.T, prog *Program, path string) string {
 func TestDepsAutoCold(t *testing.T) {
 	t.Setenv("GOCACHE", t.TempDir())
 	dir := t.TempDir()
-	for name, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod":              "module example.com/cold\n\ngo 1.26\n",
 		"api/v1/types.go":     "package v1\n\nimport (\n\t\"errors\"\n\n\t\"example.com/cold/dep\"\n)\n\nvar E = errors.New(\"x\")\n\ntype T struct{ D dep.D }\n",
 		"dep/d.go":            "package dep\n\n// D is hand-written.\ntype D struct{ N int }\n",
 		"dep/zz_generated.go": "package dep\n\nfunc (d *D) Stale() { d.Gone = 1 }\n",
 		"ok/ok.go":            "package ok\n",
-	} {
-		path := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	prog, err := Load(Config{Dir: dir}, "./api/...")
 	if err != nil {
 		t.Fatal(err)
@@ -133,19 +127,13 @@ func TestExportMemo(t *testing.T) {
 	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	dir := t.TempDir()
-	for name, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod":          "module example.com/memo\n\ngo 1.26\n",
 		"api/v1/types.go": "package v1\n\nimport (\n\t\"errors\"\n\t\"time\"\n)\n\nvar E = errors.New(\"x\")\n\ntype T struct{ At time.Time }\n",
 		// conv imports an input package: it is type-checked from source whatever the memo holds.
 		"conv/conv.go":    "package conv\n\nimport v1 \"example.com/memo/api/v1\"\n\ntype C struct{ T v1.T }\n",
 		"api/v2/types.go": "package v2\n\nimport \"example.com/memo/conv\"\n\ntype U struct{ C conv.C }\n",
-	} {
-		path := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	first, err := Load(Config{Dir: dir, Deps: DepsExport}, "./api/...")
 	if err != nil {
 		t.Fatal(err)
@@ -203,5 +191,17 @@ func TestExportMemo(t *testing.T) {
 	t.Setenv("GOFLAGS", "-tags=kgenmemotest")
 	if other, err := Load(Config{Dir: dir}, "./api/..."); err != nil || other.Deps.Remembered {
 		t.Errorf("load with other GOFLAGS: remembered %v, error %v; want a fresh look", other.Deps.Remembered, err)
+	}
+}
+
+// writeFiles writes files (by path relative to dir) into dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -232,7 +232,7 @@ func (o *observer) recomputeLocked(now time.Time) bool {
 	}
 	slices.Sort(live)
 	if o.ring != nil && slices.Equal(live, o.ring.members) {
-		return false // building a ring costs a thousand hashes per member; most events renew a Lease
+		return false // building a ring costs thousands of hashes per member; most events renew a Lease
 	}
 	ring := NewRing(live, o.c.cfg.VirtualNodes)
 	o.ring = ring

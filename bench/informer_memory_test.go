@@ -338,11 +338,11 @@ func memoryInformer(side string, lw *encodedPages, example k8sruntime.Object) (w
 	ctx, cancel := context.WithCancel(context.Background())
 	var run func(context.Context)
 	switch side {
-	case "kgen", "kgen-keep", "kgen-shared":
+	case "kgen", "kgen-keep", "kgen-unshared":
 		inf := kcache.NewSharedIndexInformerWithOptions(&kcache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, example,
 			kcache.SharedIndexInformerOptions{
-				Indexers:        kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
-				ShareEqualParts: side == "kgen-shared",
+				Indexers:       kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
+				DisableSharing: side == "kgen-unshared",
 			})
 		if side == "kgen-keep" {
 			_ = inf.SetKeepManagedFields(true)
@@ -375,9 +375,9 @@ func processCPU() time.Duration {
 // (unstructured) with realistic metadata, decoded from pages of 500 (protobuf for Pods, JSON for custom
 // objects), and reports the live heap the synced cache holds (heap-MB, after a GC, the decoded pages
 // dropped), the time until HasSynced (sync-ms) and the CPU time the process spent until then (cpu-ms,
-// decoding, caching and garbage collection on every thread): kgen's informer as it is by default (managedFields
-// dropped), with equal parts shared (ShareEqualParts) and with managedFields kept, client-go's as it is by default and with a transform that drops
-// managedFields.
+// decoding, caching and garbage collection on every thread): kgen's informer as it is by default
+// (managedFields dropped, equal parts shared), without sharing (DisableSharing) and with managedFields
+// kept, client-go's as it is by default and with a transform that drops managedFields.
 func BenchmarkInformerMemory(b *testing.B) {
 	kinds := []struct {
 		name    string
@@ -389,7 +389,7 @@ func BenchmarkInformerMemory(b *testing.B) {
 	}
 	for _, kind := range kinds {
 		lw := kind.pages()
-		for _, side := range []string{"kgen", "kgen-shared", "kgen-keep", "client-go", "client-go-strip"} {
+		for _, side := range []string{"kgen", "kgen-unshared", "kgen-keep", "client-go", "client-go-strip"} {
 			b.Run(kind.name+"/"+side, func(b *testing.B) {
 				var heap float64
 				var sync, cpu time.Duration

@@ -37,7 +37,7 @@ func TestFactoryManagedFields(t *testing.T) {
 	}
 }
 
-// A generated factory's informers share equal parts of cached objects only with WithShareEqualParts(true).
+// A generated factory's informers share equal parts of cached objects unless WithShareEqualParts(false).
 func TestFactoryShareEqualParts(t *testing.T) {
 	for _, share := range []bool{false, true} {
 		var objs []runtime.Object

@@ -185,7 +185,7 @@ func TestStreamingListBadStreamsFallBackToList(t *testing.T) {
 }
 
 func TestTransformErrorKeepsObject(t *testing.T) {
-	q := newEventQueue(noopMetric{})
+	q := newEventQueue(noopMetric{}, nil)
 	q.setTransform(func(any) (any, error) { return nil, errors.New("boom") })
 	p := pod("ns", "a", "1", nil)
 	if got := q.transformed(p); got != p {

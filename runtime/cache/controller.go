@@ -48,9 +48,8 @@ type InformerOptions struct {
 	// KeepManagedFields keeps metadata.managedFields in cached objects, which are dropped by default;
 	// see SharedIndexInformerOptions.KeepManagedFields.
 	KeepManagedFields bool
-	// ShareEqualParts makes equal parts of cached objects share one copy; see
-	// SharedIndexInformerOptions.ShareEqualParts.
-	ShareEqualParts bool
+	// DisableSharing caches objects as they were decoded; see SharedIndexInformerOptions.DisableSharing.
+	DisableSharing bool
 }
 
 // NewInformerWithOptions returns a cache of the collection and the Controller that fills it, calling
@@ -65,7 +64,7 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		Indexers:          indexers,
 		MinWatchTimeout:   options.MinWatchTimeout,
 		KeepManagedFields: options.KeepManagedFields,
-		ShareEqualParts:   options.ShareEqualParts,
+		DisableSharing:    options.DisableSharing,
 	}).(*sharedIndexInformer)
 	if options.Transform != nil {
 		s.queue.setTransform(options.Transform)

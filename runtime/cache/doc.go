@@ -84,18 +84,20 @@
 //     listers therefore see objects without managed fields; code that needs them (extracting apply
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
-//  3. Repeated metadata strings of typed objects (namespace, labels, annotations, owner references,
-//     finalizers) share one copy. With SharedIndexInformerOptions.ShareEqualParts or
-//     SetShareEqualParts(true) (a factory's WithShareEqualParts), equal parts of cached objects are
-//     shared instead (hash-consing): every string, and every map, slice and pointed-to value whose
-//     content equals one the informer cached recently, is replaced by that earlier copy. The Pods of one ReplicaSet hold equal resource lists, environments, probes,
-//     security contexts, tolerations, volume sources and label maps; custom objects of one kind hold
-//     equal label maps, specs and conditions' reasons. Typed objects of any Go type are walked by a plan
-//     compiled once per type; unstructured ones as trees of maps and slices (their maps' keys stay as
-//     decoded). Equality is checked on content, never assumed from a hash, and a per-informer table of
-//     two generations of 16384 parts keeps it bounded. Values do not change; only memory is shared. It
-//     costs CPU on every object that arrives (initial syncs and watch updates take several times as
-//     long), so it is off by default, and off while a mutation detector runs.
+//  3. Equal parts of cached objects share one copy, unless SharedIndexInformerOptions.DisableSharing or
+//     SetShareEqualParts(false) (a factory's WithShareEqualParts(false)) turns it off. The object is
+//     walked side by side with an exemplar, a similar cached object: its own previous version (an
+//     update), else the object cached last with the same controller owner, else the object cached
+//     last. Every string, map, slice and pointed-to value whose content equals the exemplar's at the
+//     same place is replaced by the exemplar's. The Pods of one ReplicaSet hold equal resource lists,
+//     environments, probes, security contexts, tolerations, volume sources and label maps; custom
+//     objects of one kind hold equal label maps, specs and conditions' reasons; an update repeats
+//     most of the version it replaces. Typed objects of any Go type are walked by a plan compiled once
+//     per type; unstructured ones as trees of maps and slices (a map that differs keeps its own keys).
+//     Content is always compared; values do not change, only memory is shared. It costs CPU on every
+//     object that arrives (a few microseconds for a Pod; a list's pages are prepared on a goroutine
+//     of their own while the next page is fetched and decoded), and it is off while a mutation
+//     detector runs.
 //
 // Sharing is safe because cached objects are read-only, as with client-go: a handler or a lister's
 // caller that modifies a cached object in place corrupts the cache either way, and with sharing it

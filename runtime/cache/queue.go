@@ -37,17 +37,17 @@ type eventQueue struct {
 	transform TransformFunc
 	// keepManagedFields turns off dropping metadata.managedFields before objects are cached.
 	keepManagedFields bool
-	// sharer shares equal parts of the objects queued for the cache; nil when sharing is off, and
-	// then interner shares their repeated metadata strings only.
-	sharer   *sharer
-	interner *interner
-	queued   GaugeMetric
+	// sharer shares equal parts of the objects queued for the cache; nil when sharing is off.
+	sharer *sharer
+	// store is the cache the queue feeds, where the sharer finds its exemplars; nil in tests.
+	store  *keyedStore
+	queued GaugeMetric
 }
 
 var _ ReflectorStore = &eventQueue{}
 
-func newEventQueue(queued GaugeMetric) *eventQueue {
-	return &eventQueue{wake: make(chan struct{}, 1), queued: queued, interner: newInterner(), sharer: newSharer()}
+func newEventQueue(queued GaugeMetric, store *keyedStore) *eventQueue {
+	return &eventQueue{wake: make(chan struct{}, 1), queued: queued, store: store, sharer: newSharer(store)}
 }
 
 func (q *eventQueue) setTransform(t TransformFunc) {
@@ -64,7 +64,7 @@ func (q *eventQueue) setSharing(on bool) {
 	case !on:
 		q.sharer = nil
 	case q.sharer == nil:
-		q.sharer = newSharer()
+		q.sharer = newSharer(q.store)
 	}
 }
 
@@ -76,7 +76,7 @@ func (q *eventQueue) setKeepManagedFields(keep bool) {
 
 // transformed prepares an object for the cache once, as it is queued: it drops metadata.managedFields
 // (unless kept), applies the user's transform, then shares the object's equal parts with those of
-// objects cached before (or only its metadata strings, with sharing off). A failing transform is logged and the object is
+// a similar cached object (unless sharing is off). A failing transform is logged and the object is
 // kept as it was before the transform, so no change is lost. Tombstones pass through unchanged.
 func (q *eventQueue) transformed(obj any) any {
 	if _, ok := obj.(DeletedFinalStateUnknown); ok {
@@ -98,8 +98,6 @@ func (q *eventQueue) transformed(obj any) any {
 	}
 	if sh != nil {
 		sh.shareObject(obj)
-	} else {
-		q.interner.internObject(obj)
 	}
 	return obj
 }

@@ -1,182 +1,140 @@
 package cache
 
 import (
-	"hash/maphash"
-	"math/bits"
 	"reflect"
 	"sync"
 	"time"
 	"unsafe"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 )
 
-// shareGeneration bounds a sharer's table: once this many parts were added since the last turnover,
-// the parts not looked up since then are forgotten.
-const shareGeneration = 1 << 14
-
-// sharer makes equal read-only parts of the objects an informer caches share one copy
-// (hash-consing). A decoder allocates every object anew, yet the Pods of one ReplicaSet hold equal
-// resource lists, environments, ports, probes, security contexts, tolerations and label maps, and
-// most strings repeat across a collection. The sharer walks each object before it is cached: every
-// string, and every map, slice and pointed-to value whose content equals one seen recently, is
-// replaced by the earlier copy, and the new object's own copy becomes garbage. Typed objects are
-// walked by a plan compiled once per Go type (shapeOf); unstructured ones as trees of maps and
-// slices (share_unstructured.go).
+// sharer makes equal read-only parts of the objects an informer caches share one copy. A decoder
+// allocates every object anew, yet the Pods of one ReplicaSet hold equal resource lists,
+// environments, ports, probes, security contexts, tolerations and label maps, and a watch update
+// repeats most of the object it replaces. Before an object is cached, the sharer walks it side by
+// side with an exemplar, a similar object already cached: the cached version of the same object (an
+// update or a relist), else the object shared last with the same controller owner, else the object
+// shared last. Every string, and every map, slice and pointed-to value whose content equals the
+// exemplar's at the same place, is replaced by the exemplar's, and the new object's own copy becomes
+// garbage. Exemplars were shared the same way, so equal parts chain through the cache: the Pods of a
+// template share one resource list, and consecutive templates share what they have in common.
+// Typed objects are walked by a plan compiled once per Go type (shapeOf); unstructured ones as trees
+// of maps and slices (share_unstructured.go).
 //
-// It writes only into the object it is given, which the informer owns, and only replaces a
-// reference by one to equal content, so the object reads the same afterwards. Sharing is safe
-// because cached objects are read-only; a DeepCopy of a cached object is fully independent again.
-// The table keeps the parts looked up recently in two generations, so it stays bounded.
+// Content is always compared, and the walk writes only into the object it is given (which the
+// informer owns), replacing a reference only by one to equal content, so the object reads the same
+// afterwards. Sharing is safe because cached objects are read-only; a DeepCopy of a cached object is
+// fully independent again. The sharer keeps no table of parts: its exemplars are cached objects.
 type sharer struct {
-	mu        sync.Mutex
-	cur, prev shareTable
-	recent    [recentParts]shareSlot
-	// records and pos are the walk's scratch: the first pass's records and the second's position.
-	records []shareRecord
-	pos     int
+	mu sync.Mutex
+	// store is the informer's cache, where exemplars are looked up by key; nil: only last serves.
+	store *keyedStore
+	// last is the object shared last; byOwner maps a controller owner's uid to the key of the object
+	// shared last with that owner (at most maxOwners).
+	last    any
+	byOwner map[types.UID]string
 	// depth is the walk's current nesting of references; tooDeep is set once it passes
-	// maxShareDepth, and the walk then gives up on the object.
+	// maxShareDepth, and the walk then stops sharing.
 	depth   int
 	tooDeep bool
 	// free holds reusable iterators of maps, by map shape.
 	free map[*shape][]*mapIterator
 }
 
-func newSharer() *sharer { return &sharer{} }
-
-// shareObject shares the parts of obj, a typed object (a pointer to a struct) or an unstructured one,
-// with equal parts of the objects shared before. Anything else is left as it is.
-func (t *sharer) shareObject(obj any) {
-	switch u := obj.(type) {
-	case *unstructured.Unstructured:
-		t.shareUnstructured(u.Object)
-		return
-	case *unstructured.UnstructuredList:
-		return
-	}
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Type().Elem().Kind() != reflect.Struct {
-		return
-	}
-	s := shapeOf(v.Type().Elem())
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.records, t.pos, t.depth, t.tooDeep = t.records[:0], 0, 0, false
-	t.hashParts(v.UnsafePointer(), s, true)
-	if t.tooDeep {
-		// A pointer cycle (which no decoder makes, but a transform might) or absurd nesting: the
-		// object is cached as it is.
-		return
-	}
-	t.shareParts(v.UnsafePointer(), s)
-	if cap(t.records) > maxShareRecords {
-		t.records = nil
-	}
+// newSharer returns a sharer that finds exemplars in store (which may be nil).
+func newSharer(store *keyedStore) *sharer {
+	return &sharer{store: store, byOwner: map[types.UID]string{}}
 }
 
-// maxShareDepth bounds how deep the walk follows references, so that a pointer cycle cannot recurse
-// forever; API objects nest a few dozen levels at most.
+// maxShareDepth bounds how deep the walk follows references, so that a pointer cycle (which no decoder
+// makes, but a transform might) cannot recurse forever; API objects nest a few dozen levels at most.
 const maxShareDepth = 1000
 
-// maxShareRecords bounds the scratch a sharer keeps between objects.
-const maxShareRecords = 1 << 14
+// maxOwners bounds the controller owners a sharer remembers an exemplar for.
+const maxOwners = 4096
 
-// lookup returns the canonical part of shape s and content hash h, if any, refreshing it into the
-// current generation.
-func (t *sharer) lookup(s *shape, h uint64) (sharedPart, bool) {
-	r := &t.recent[h%recentParts]
-	if r.s == s && r.h == h {
-		return r.part, true
-	}
-	if c, ok := t.cur.get(s, h); ok {
-		*r = shareSlot{s: s, h: h, part: c}
-		return c, true
-	}
-	if c, ok := t.prev.get(s, h); ok {
-		t.add(s, h, c)
-		return c, true
-	}
-	return sharedPart{}, false
-}
-
-// add makes c the canonical part of shape s and hash h, starting a new generation when the current
-// one is full.
-func (t *sharer) add(s *shape, h uint64, c sharedPart) {
-	if t.cur.n >= shareGeneration {
-		t.prev, t.cur = t.cur, shareTable{slots: make([]shareSlot, len(t.cur.slots))}
-	}
-	t.cur.put(s, h, c)
-	t.recent[h%recentParts] = shareSlot{s: s, h: h, part: c}
-}
-
-// recentParts is the size of a sharer's cache of the parts it looked up last, small enough to stay in
-// the processor's cache: equal parts of consecutive objects (Pods of one template are listed
-// together) are found there without touching the large table.
-const recentParts = 512
-
-// sharedPart is the canonical copy of a part: a pointer, map or string/slice data and its length.
-type sharedPart struct {
-	p unsafe.Pointer
-	n int
-}
-
-// shareTable is an open-addressing hash table of canonical parts keyed by shape and content hash
-// (already well mixed, so it is not hashed again); equal keys are checked for equal content by the
-// caller.
-type shareTable struct {
-	slots []shareSlot
-	n     int
-}
-
-type shareSlot struct {
-	s    *shape // nil: empty
-	h    uint64
-	part sharedPart
-}
-
-func (tb *shareTable) get(s *shape, h uint64) (sharedPart, bool) {
-	if tb.n == 0 {
-		return sharedPart{}, false
-	}
-	mask := uint64(len(tb.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &tb.slots[i]
-		if sl.s == nil {
-			return sharedPart{}, false
+// shareObject shares the parts of obj, a typed object (a pointer to a struct) or an unstructured one,
+// with equal parts of an exemplar. Anything else is left as it is.
+func (t *sharer) shareObject(obj any) {
+	var content map[string]any
+	var s *shape
+	switch u := obj.(type) {
+	case *unstructured.Unstructured:
+		content = u.Object
+	case *unstructured.UnstructuredList:
+		return
+	default:
+		v := reflect.ValueOf(obj)
+		if v.Kind() != reflect.Pointer || v.IsNil() || v.Type().Elem().Kind() != reflect.Struct {
+			return
 		}
-		if sl.h == h && sl.s == s {
-			return sl.part, true
+		s = shapeOf(v.Type().Elem())
+	}
+	key, owner := t.identify(obj)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ex := t.exemplar(obj, key, owner); ex != nil {
+		t.depth, t.tooDeep = 0, false
+		if content != nil {
+			t.alignAnyEntries(content, ex.(*unstructured.Unstructured).Object)
+		} else {
+			t.align(reflect.ValueOf(obj).UnsafePointer(), reflect.ValueOf(ex).UnsafePointer(), s)
 		}
 	}
+	t.last = obj
+	if owner != "" && key != "" {
+		if len(t.byOwner) >= maxOwners {
+			clear(t.byOwner)
+		}
+		t.byOwner[owner] = key
+	}
 }
 
-// put sets the part of (s, h), growing the table to keep it at most three quarters full.
-func (tb *shareTable) put(s *shape, h uint64, c sharedPart) {
-	if (tb.n+1)*4 > len(tb.slots)*3 {
-		old := tb.slots
-		tb.slots = make([]shareSlot, max(64, 2*len(old)))
-		tb.n = 0
-		for _, sl := range old {
-			if sl.s != nil {
-				tb.put(sl.s, sl.h, sl.part)
+// identify returns obj's key in the store and the uid of its controller owner, each empty if unknown.
+func (t *sharer) identify(obj any) (key string, owner types.UID) {
+	if t.store == nil {
+		return "", ""
+	}
+	if k, err := t.store.keyFunc(obj); err == nil {
+		key = k
+	}
+	if m, err := meta.Accessor(obj); err == nil {
+		for _, r := range m.GetOwnerReferences() {
+			if r.Controller != nil && *r.Controller {
+				owner = r.UID
+				break
 			}
 		}
 	}
-	mask := uint64(len(tb.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &tb.slots[i]
-		if sl.s == nil {
-			*sl = shareSlot{s: s, h: h, part: c}
-			tb.n++
-			return
-		}
-		if sl.h == h && sl.s == s {
-			sl.part = c
-			return
+	return key, owner
+}
+
+// exemplar returns the cached object obj is walked against: the cached version of obj, else the one
+// cached last with obj's controller owner, else the object shared last; nil if none is of obj's type.
+func (t *sharer) exemplar(obj any, key string, owner types.UID) any {
+	usable := func(ex any) bool {
+		return ex != nil && ex != obj && reflect.TypeOf(ex) == reflect.TypeOf(obj)
+	}
+	// The store is read only when no writer holds or waits for its lock: the reflector, which queues
+	// objects, must not wait behind the readers of a busy cache.
+	if key != "" {
+		if ex, ok := t.store.items.getUncontended(key); ok && usable(ex) {
+			return ex
 		}
 	}
+	if k, ok := t.byOwner[owner]; ok && owner != "" {
+		if ex, ok := t.store.items.getUncontended(k); ok && usable(ex) {
+			return ex
+		}
+	}
+	if usable(t.last) {
+		return t.last
+	}
+	return nil
 }
 
 // shapeKind is how the walk treats a value.
@@ -379,173 +337,15 @@ func flatten(t reflect.Type, base uintptr, pending map[reflect.Type]*shape, fiel
 	walk(t, base)
 }
 
-var shareSeed = maphash.MakeSeed()
-
-// mix folds x into the hash h.
-func mix(h, x uint64) uint64 {
-	h ^= x
-	h *= 0x9e3779b97f4a7c15
-	return bits.RotateLeft64(h, 29) ^ h
-}
-
-// hashBytes hashes the n bytes at p: short aligned runs word by word, others with maphash.
-func hashBytes(p unsafe.Pointer, n uintptr) uint64 {
-	if n > 32 || uintptr(p)%8 != 0 {
-		return maphash.Bytes(shareSeed, unsafe.Slice((*byte)(p), n))
-	}
-	h := uint64(n)
-	i := uintptr(0)
-	for ; i+8 <= n; i += 8 {
-		h = mix(h, *(*uint64)(unsafe.Add(p, i)))
-	}
-	if i+4 <= n {
-		h = mix(h, uint64(*(*uint32)(unsafe.Add(p, i))))
-		i += 4
-	}
-	for ; i < n; i++ {
-		h = mix(h, uint64(*(*uint8)(unsafe.Add(p, i))))
-	}
-	return h
-}
-
-// Hashes of empty references, which the walk does not enter or record.
-const (
-	hashEmptyString = 0x5e
-	hashNilPointer  = 0x9a
-	hashNilSlice    = 0x3c
-	hashEmptySlice  = 0x3d
-	hashNilMap      = 0x7a
-)
-
-// emptyHash returns the hash of the reference of shape s at p and true if it is empty (a nil pointer
-// or map, an empty string or slice), so that the walk need not enter it.
-func emptyHash(p unsafe.Pointer, s *shape) (uint64, bool) {
-	switch s.kind {
-	case kindString:
-		if len(*(*string)(p)) == 0 {
-			return hashEmptyString, true
-		}
-	case kindPointer:
-		if *(*unsafe.Pointer)(p) == nil {
-			return hashNilPointer, true
-		}
-	case kindMap:
-		if *(*unsafe.Pointer)(p) == nil {
-			return hashNilMap, true
-		}
-	case kindSlice:
-		if sl := (*sliceHeader)(p); sl.len == 0 {
-			if sl.data == nil {
-				return hashNilSlice, true
-			}
-			return hashEmptySlice, true
-		}
-	}
-	return 0, false
-}
-
 // sliceHeader is the layout of a slice.
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
 }
 
-// The walk makes two passes over an object. The first hashes every part bottom-up and records, in
-// visiting order, each reference's content hash and where its subtree's records end. The second goes
-// top-down: a reference whose content equals a canonical part's is replaced by that part and its
-// subtree skipped; any other becomes canonical and the walk enters it. So a shared subtree costs one
-// table lookup, however many parts it holds.
-
-// shareRecord is what the first pass learned about one reference: its content hash and the index of
-// the record after its subtree's.
-type shareRecord struct {
-	h    uint64
-	next int
-}
-
-// hashParts returns the content hash of the value at p of shape s; with record set, it appends a
-// record for each reference in it. Equal content hashes equally.
-func (t *sharer) hashParts(p unsafe.Pointer, s *shape, record bool) uint64 {
-	if t.tooDeep {
-		return 0
-	}
-	switch s.kind {
-	case kindStruct:
-		h := uint64(len(s.fields))
-		for _, f := range s.fields {
-			fp := unsafe.Add(p, f.off)
-			if f.s.kind == kindScalar {
-				h = mix(h, hashBytes(fp, f.s.size))
-			} else if x, empty := emptyHash(fp, f.s); empty {
-				h = mix(h, x)
-			} else {
-				h = mix(h, t.hashParts(fp, f.s, record))
-			}
-		}
-		return h
-	case kindString:
-		str := *(*string)(p)
-		if str == "" {
-			return hashEmptyString
-		}
-		h := maphash.String(shareSeed, str)
-		if record {
-			t.records = append(t.records, shareRecord{h: h, next: len(t.records) + 1})
-		}
-		return h
-	case kindPointer:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			return hashNilPointer
-		}
-		if !t.enter() {
-			return 0
-		}
-		i := t.open(record)
-		h := mix(0x9b, t.hashParts(q, s.elem, record))
-		t.close(i, h)
-		t.depth--
-		return h
-	case kindSlice:
-		sl := (*sliceHeader)(p)
-		if sl.len == 0 {
-			if sl.data == nil {
-				return hashNilSlice
-			}
-			return hashEmptySlice
-		}
-		if !t.enter() {
-			return 0
-		}
-		i := t.open(record)
-		var h uint64
-		if s.elem.kind == kindScalar {
-			h = hashBytes(sl.data, uintptr(sl.len)*s.elem.size)
-		} else {
-			h = uint64(sl.len)
-			for j := range sl.len {
-				h = mix(h, t.hashParts(unsafe.Add(sl.data, uintptr(j)*s.elem.size), s.elem, record))
-			}
-		}
-		h = mix(0x3e, h)
-		t.close(i, h)
-		t.depth--
-		return h
-	case kindMap:
-		if *(*unsafe.Pointer)(p) == nil {
-			return hashNilMap
-		}
-		if !t.enter() {
-			return 0
-		}
-		i := t.open(record)
-		h := t.hashMap(p, s)
-		t.close(i, h)
-		t.depth--
-		return h
-	default:
-		return hashBytes(p, s.size)
-	}
+// sameBytes reports whether the n bytes at a and b are equal.
+func sameBytes(a, b unsafe.Pointer, n uintptr) bool {
+	return a == b || unsafe.String((*byte)(a), n) == unsafe.String((*byte)(b), n)
 }
 
 // enter goes one reference deeper, or marks the walk too deep and returns false.
@@ -558,52 +358,178 @@ func (t *sharer) enter() bool {
 	return true
 }
 
-// open appends a placeholder record for a reference whose subtree follows, if recording.
-func (t *sharer) open(record bool) int {
-	if !record {
-		return -1
+// align walks the value at p, of shape s, side by side with the exemplar's value at q: each reference
+// under p whose content equals the one at the same place under q is replaced by q's. It reports whether
+// the whole value equals q's (then the caller can take q's reference in place of its own). Parts are
+// compared in full, so unequal values are walked on and their equal children still shared.
+func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
+	if t.tooDeep {
+		return false
 	}
-	t.records = append(t.records, shareRecord{})
-	return len(t.records) - 1
+	switch s.kind {
+	case kindScalar, kindOpaque:
+		return sameBytes(p, q, s.size)
+	case kindString:
+		a, b := (*string)(p), *(*string)(q)
+		if len(*a) != len(b) || *a != b {
+			return false
+		}
+		*a = b
+		return true
+	case kindPointer:
+		a, b := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(q)
+		if a == b {
+			return true
+		}
+		if a == nil || b == nil || !t.enter() {
+			return false
+		}
+		equal := t.align(a, b, s.elem)
+		t.depth--
+		if equal {
+			*(*unsafe.Pointer)(p) = b
+		}
+		return equal
+	case kindSlice:
+		a, b := (*sliceHeader)(p), (*sliceHeader)(q)
+		if a.len == 0 || b.len == 0 {
+			return a.len == b.len && (a.data == nil) == (b.data == nil)
+		}
+		if a.data == b.data && a.len == b.len {
+			return true
+		}
+		if !t.enter() {
+			return false
+		}
+		equal := a.len == b.len
+		if s.elem.kind == kindScalar {
+			equal = equal && sameBytes(a.data, b.data, uintptr(a.len)*s.elem.size)
+		} else {
+			for j := range min(a.len, b.len) {
+				off := uintptr(j) * s.elem.size
+				if !t.align(unsafe.Add(a.data, off), unsafe.Add(b.data, off), s.elem) {
+					equal = false
+				}
+			}
+		}
+		t.depth--
+		if equal {
+			// No spare capacity: appending to a shared slice copies it.
+			*a = sliceHeader{data: b.data, len: b.len, cap: b.len}
+		}
+		return equal
+	case kindMap:
+		a, b := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(q)
+		if a == b {
+			return true
+		}
+		if a == nil || b == nil || !t.enter() {
+			return false
+		}
+		equal := t.alignMaps(a, b, s)
+		t.depth--
+		if equal {
+			*(*unsafe.Pointer)(p) = b
+		}
+		return equal
+	case kindStruct:
+		equal := true
+		for i := range s.fields {
+			f := &s.fields[i]
+			fp, fq := unsafe.Add(p, f.off), unsafe.Add(q, f.off)
+			// Most fields of an API object are scalars, empty or already one: settled here without
+			// a call.
+			switch f.s.kind {
+			case kindScalar, kindOpaque:
+				if !sameBytes(fp, fq, f.s.size) {
+					equal = false
+				}
+				continue
+			case kindString:
+				a, b := *(*string)(fp), *(*string)(fq)
+				if len(a) != len(b) {
+					equal = false
+					continue
+				}
+				if len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) {
+					continue
+				}
+			case kindPointer, kindMap:
+				if *(*unsafe.Pointer)(fp) == *(*unsafe.Pointer)(fq) {
+					continue
+				}
+			case kindSlice:
+				if a, b := (*sliceHeader)(fp), (*sliceHeader)(fq); a.len == 0 && b.len == 0 {
+					if (a.data == nil) != (b.data == nil) {
+						equal = false
+					}
+					continue
+				}
+			}
+			if !t.align(fp, fq, f.s) {
+				equal = false
+			}
+		}
+		return equal
+	}
+	return false
 }
 
-// close fills the placeholder record i once its subtree is recorded.
-func (t *sharer) close(i int, h uint64) {
-	if i >= 0 {
-		t.records[i] = shareRecord{h: h, next: len(t.records)}
-	}
-}
-
-// hashMap hashes a map's entries in any order. Its entries are not recorded: a map's values cannot
-// be rewritten in place, so a map is shared whole or not at all.
-func (t *sharer) hashMap(p unsafe.Pointer, s *shape) uint64 {
-	var sum uint64
-	n := 0
+// alignMaps reports whether the maps a and b (map pointers) of shape s have equal content. When they
+// do not, the values of a string map that equal b's under the same key are shared: a map's values can
+// be replaced in place, but not its keys.
+func (t *sharer) alignMaps(a, b unsafe.Pointer, s *shape) bool {
 	switch s.fast {
 	case fastStrings:
-		for k, v := range *(*map[string]string)(p) {
-			sum += mix(maphash.String(shareSeed, k), maphash.String(shareSeed, v))
-			n++
+		ma, mb := *(*map[string]string)(unsafe.Pointer(&a)), *(*map[string]string)(unsafe.Pointer(&b))
+		equal := len(ma) == len(mb)
+		for k, va := range ma {
+			if vb, ok := mb[k]; !ok || va != vb {
+				equal = false
+				break
+			}
 		}
+		if !equal {
+			for k, va := range ma {
+				if vb, ok := mb[k]; ok && va == vb && unsafe.StringData(va) != unsafe.StringData(vb) {
+					ma[k] = vb
+				}
+			}
+		}
+		return equal
 	case fastQuantities:
-		for k, v := range *(*map[string]resource.Quantity)(p) {
-			sum += mix(maphash.String(shareSeed, k), t.hashParts(unsafe.Pointer(&v), s.val, false))
-			n++
+		ma, mb := *(*map[string]resource.Quantity)(unsafe.Pointer(&a)), *(*map[string]resource.Quantity)(unsafe.Pointer(&b))
+		if len(ma) != len(mb) {
+			return false
 		}
-	default:
-		it := t.iterator(s)
-		it.iter.Reset(reflect.NewAt(s.typ, p).Elem())
-		for it.iter.Next() {
-			it.key.SetIterKey(it.iter)
-			it.val.SetIterValue(it.iter)
-			kh := t.hashParts(it.key.Addr().UnsafePointer(), s.key, false)
-			vh := t.hashParts(it.val.Addr().UnsafePointer(), s.val, false)
-			sum += mix(kh, vh)
-			n++
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !t.align(unsafe.Pointer(&va), unsafe.Pointer(&vb), s.val) {
+				return false
+			}
 		}
-		t.release(s, it)
+		return true
 	}
-	return mix(mix(0x7c, uint64(n)), sum)
+	ma, mb := reflect.NewAt(s.typ, unsafe.Pointer(&a)).Elem(), reflect.NewAt(s.typ, unsafe.Pointer(&b)).Elem()
+	if ma.Len() != mb.Len() {
+		return false
+	}
+	it := t.iterator(s)
+	defer t.release(s, it)
+	for it.iter.Reset(ma); it.iter.Next(); {
+		it.key.SetIterKey(it.iter)
+		other := mb.MapIndex(it.key)
+		if !other.IsValid() {
+			return false
+		}
+		// The value is walked as a copy: what is shared inside it stays shared, the copy is dropped.
+		it.val.SetIterValue(it.iter)
+		it.got.Set(other)
+		if !t.align(it.val.Addr().UnsafePointer(), it.got.Addr().UnsafePointer(), s.val) {
+			return false
+		}
+	}
+	return true
 }
 
 // mapIterator iterates a map by reflection into addressable temporaries, reused between maps.
@@ -636,192 +562,4 @@ func (t *sharer) release(s *shape, it *mapIterator) {
 		t.free = map[*shape][]*mapIterator{}
 	}
 	t.free[s] = append(t.free[s], it)
-}
-
-// isEmpty reports whether the reference of shape s at p is empty; see emptyHash.
-func isEmpty(p unsafe.Pointer, s *shape) bool {
-	_, empty := emptyHash(p, s)
-	return empty
-}
-
-// shareParts is the second pass over the value at p of shape s, reading the first pass's records
-// from t.pos on.
-func (t *sharer) shareParts(p unsafe.Pointer, s *shape) {
-	switch s.kind {
-	case kindStruct:
-		for _, f := range s.refs {
-			if fp := unsafe.Add(p, f.off); !isEmpty(fp, f.s) {
-				t.shareParts(fp, f.s)
-			}
-		}
-	case kindString:
-		str := *(*string)(p)
-		if str == "" {
-			return
-		}
-		r := t.records[t.pos]
-		t.pos = r.next
-		if c, ok := t.lookup(s, r.h); ok {
-			if c.n == len(str) && unsafe.String((*byte)(c.p), c.n) == str {
-				*(*string)(p) = unsafe.String((*byte)(c.p), c.n)
-			}
-			return
-		}
-		t.add(s, r.h, sharedPart{p: unsafe.Pointer(unsafe.StringData(str)), n: len(str)})
-	case kindPointer:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			return
-		}
-		r := t.records[t.pos]
-		if c, ok := t.lookup(s, r.h); ok {
-			t.pos = r.next
-			if c.p != q && t.equalParts(c.p, q, s.elem) {
-				*(*unsafe.Pointer)(p) = c.p
-			}
-			return
-		}
-		t.add(s, r.h, sharedPart{p: q})
-		t.pos++
-		t.shareParts(q, s.elem)
-	case kindSlice:
-		sl := (*sliceHeader)(p)
-		if sl.len == 0 {
-			return
-		}
-		r := t.records[t.pos]
-		if c, ok := t.lookup(s, r.h); ok {
-			t.pos = r.next
-			if c.p != sl.data && c.n == sl.len && t.equalElems(c.p, sl.data, sl.len, s.elem) {
-				*sl = sliceHeader{data: c.p, len: c.n, cap: c.n}
-			}
-			return
-		}
-		t.add(s, r.h, sharedPart{p: sl.data, n: sl.len})
-		t.pos++
-		if s.elem.hasRefs {
-			for j := range sl.len {
-				t.shareParts(unsafe.Add(sl.data, uintptr(j)*s.elem.size), s.elem)
-			}
-		}
-	case kindMap:
-		m := *(*unsafe.Pointer)(p)
-		if m == nil {
-			return
-		}
-		r := t.records[t.pos]
-		t.pos = r.next
-		if c, ok := t.lookup(s, r.h); ok {
-			if c.p != m && t.equalMaps(c.p, m, s) {
-				*(*unsafe.Pointer)(p) = c.p
-			}
-			return
-		}
-		t.add(s, r.h, sharedPart{p: m})
-	}
-}
-
-// equalParts reports whether the values at a and b, of shape s, have equal content, comparing
-// strings, pointers, slices and maps in full.
-func (t *sharer) equalParts(a, b unsafe.Pointer, s *shape) bool {
-	if a == b {
-		return true
-	}
-	switch s.kind {
-	case kindScalar, kindOpaque:
-		return unsafe.String((*byte)(a), s.size) == unsafe.String((*byte)(b), s.size)
-	case kindString:
-		return *(*string)(a) == *(*string)(b)
-	case kindPointer:
-		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-		if pa == nil || pb == nil {
-			return pa == pb
-		}
-		return t.equalParts(pa, pb, s.elem)
-	case kindSlice:
-		sa, sb := (*sliceHeader)(a), (*sliceHeader)(b)
-		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-			return false
-		}
-		return t.equalElems(sa.data, sb.data, sa.len, s.elem)
-	case kindMap:
-		return t.equalMaps(*(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b), s)
-	case kindStruct:
-		for _, f := range s.fields {
-			if !t.equalParts(unsafe.Add(a, f.off), unsafe.Add(b, f.off), f.s) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// equalElems compares n elements of shape s at a and b.
-func (t *sharer) equalElems(a, b unsafe.Pointer, n int, s *shape) bool {
-	if a == b {
-		return true
-	}
-	if s.kind == kindScalar {
-		size := uintptr(n) * s.size
-		return unsafe.String((*byte)(a), size) == unsafe.String((*byte)(b), size)
-	}
-	for i := range n {
-		off := uintptr(i) * s.size
-		if !t.equalParts(unsafe.Add(a, off), unsafe.Add(b, off), s) {
-			return false
-		}
-	}
-	return true
-}
-
-// equalMaps compares the maps a and b (map pointers) of shape s entry by entry.
-func (t *sharer) equalMaps(a, b unsafe.Pointer, s *shape) bool {
-	if a == b || a == nil || b == nil {
-		return a == b
-	}
-	switch s.fast {
-	case fastStrings:
-		ma, mb := *(*map[string]string)(unsafe.Pointer(&a)), *(*map[string]string)(unsafe.Pointer(&b))
-		if len(ma) != len(mb) {
-			return false
-		}
-		for k, va := range ma {
-			if vb, ok := mb[k]; !ok || va != vb {
-				return false
-			}
-		}
-		return true
-	case fastQuantities:
-		ma, mb := *(*map[string]resource.Quantity)(unsafe.Pointer(&a)), *(*map[string]resource.Quantity)(unsafe.Pointer(&b))
-		if len(ma) != len(mb) {
-			return false
-		}
-		for k, va := range ma {
-			vb, ok := mb[k]
-			if !ok || !t.equalParts(unsafe.Pointer(&va), unsafe.Pointer(&vb), s.val) {
-				return false
-			}
-		}
-		return true
-	}
-	ma, mb := reflect.NewAt(s.typ, unsafe.Pointer(&a)).Elem(), reflect.NewAt(s.typ, unsafe.Pointer(&b)).Elem()
-	if ma.Len() != mb.Len() {
-		return false
-	}
-	it := t.iterator(s)
-	defer t.release(s, it)
-	for it.iter.Reset(ma); it.iter.Next(); {
-		it.key.SetIterKey(it.iter)
-		other := mb.MapIndex(it.key)
-		if !other.IsValid() {
-			return false
-		}
-		it.val.SetIterValue(it.iter)
-		it.got.Set(other)
-		if !t.equalParts(it.val.Addr().UnsafePointer(), it.got.Addr().UnsafePointer(), s.val) {
-			return false
-		}
-	}
-	return true
 }

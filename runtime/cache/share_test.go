@@ -73,6 +73,12 @@ func redecode(t testing.TB, p *corev1.Pod) *corev1.Pod {
 	return out
 }
 
+// fresh returns a copy of s in memory of its own, as a decoder allocates strings.
+func fresh(s string) string { return string([]byte(s)) }
+
+// sameData reports whether a and b are one copy of a string.
+func sameData(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+
 func mapID[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
 	return reflect.ValueOf(m).UnsafePointer()
 }
@@ -82,7 +88,7 @@ func sliceID[S ~[]E, E any](s S) unsafe.Pointer { return unsafe.Pointer(unsafe.S
 // Pods of one template queued for the cache share their equal parts and keep their content; parts
 // that differ are not shared.
 func TestQueueSharesEqualParts(t *testing.T) {
-	q := newEventQueue(noopMetric{})
+	q := newEventQueue(noopMetric{}, nil)
 	a, b, other := sharePod(t, 0), sharePod(t, 1), sharePod(t, 5)
 	wantA, wantB := sharePod(t, 0), sharePod(t, 1)
 	for _, p := range []*corev1.Pod{a, b, other} {
@@ -127,7 +133,7 @@ func TestQueueSharesEqualParts(t *testing.T) {
 
 // A deep copy of a cached object owns all of its memory: changing it changes no other cached object.
 func TestSharedObjectsDeepCopyIndependent(t *testing.T) {
-	q := newEventQueue(noopMetric{})
+	q := newEventQueue(noopMetric{}, nil)
 	a, b := sharePod(t, 0), sharePod(t, 1)
 	_ = q.Add(a)
 	_ = q.Add(b)
@@ -192,7 +198,7 @@ func TestShareAnyType(t *testing.T) {
 			}{{1, 2}}, hidden: []string{string([]byte("h"))}, Quantity: resource.MustParse("1Gi"),
 		}
 	}
-	sh := newSharer()
+	sh := newSharer(nil)
 	a, b := mk(1), mk(2)
 	sh.shareObject(a)
 	sh.shareObject(b)
@@ -214,17 +220,28 @@ func TestShareSurvivesCycles(t *testing.T) {
 		Name string
 		Next *ring
 	}
-	a := &ring{Name: "a"}
-	a.Next = &ring{Name: "b", Next: a}
-	sh := newSharer()
+	cycle := func() *ring {
+		a := &ring{Name: fresh("a")}
+		a.Next = &ring{Name: fresh("b"), Next: a}
+		return a
+	}
+	sh := newSharer(nil)
+	a, b := cycle(), cycle()
 	sh.shareObject(a)
-	if a.Next.Next != a || a.Next.Name != "b" {
+	sh.shareObject(b) // walked against a, round both cycles
+	if b.Next.Next != b || b.Next.Name != "b" || b.Name != "a" || a.Next.Next != a {
 		t.Fatal("cyclic object changed")
 	}
-	m := map[string]any{"name": "x"}
-	m["self"] = m
-	sh.shareObject(&unstructured.Unstructured{Object: map[string]any{"spec": m}})
-	if m["name"] != "x" {
+	unstructuredCycle := func() (*unstructured.Unstructured, map[string]any) {
+		m := map[string]any{"name": fresh("x")}
+		m["self"] = m
+		return &unstructured.Unstructured{Object: map[string]any{"spec": m}}, m
+	}
+	u1, _ := unstructuredCycle()
+	u2, m := unstructuredCycle()
+	sh.shareObject(u1)
+	sh.shareObject(u2)
+	if m["name"] != "x" || reflect.ValueOf(m["self"]).UnsafePointer() != reflect.ValueOf(m).UnsafePointer() {
 		t.Fatal("cyclic unstructured object changed")
 	}
 	// The sharer still works afterwards.
@@ -239,7 +256,7 @@ func TestShareSurvivesCycles(t *testing.T) {
 // Unstructured objects share their strings, maps and slices (not their maps' keys) and keep their
 // content; their top-level content map stays their own.
 func TestQueueSharesUnstructuredParts(t *testing.T) {
-	q := newEventQueue(noopMetric{})
+	q := newEventQueue(noopMetric{}, nil)
 	widget := func(name string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": fresh("example.com/v1"), "kind": fresh("Widget"),
@@ -276,63 +293,33 @@ func TestQueueSharesUnstructuredParts(t *testing.T) {
 	}
 }
 
-// The sharer's table stays bounded however many distinct parts go through it.
-func TestShareTableBounded(t *testing.T) {
-	sh := newSharer()
-	for i := range 3000 {
-		sh.shareObject(sharePod(t, i*5))
-	}
-	if sh.cur.n > shareGeneration || sh.prev.n > shareGeneration || len(sh.cur.slots) > 4*shareGeneration {
-		t.Fatalf("table holds %d + %d parts in %d slots", sh.cur.n, sh.prev.n, len(sh.cur.slots))
-	}
-	if sh.prev.n == 0 {
-		t.Fatal("no generation turned over; the test adds too few parts")
-	}
-}
-
-// Parts of equal hash but different content are never shared.
-func TestShareChecksContentOnEqualHash(t *testing.T) {
-	type labelled struct{ Labels map[string]string }
-	sh := newSharer()
-	s := shapeOf(reflect.TypeFor[map[string]string]())
-	probe := labelled{map[string]string{"a": "2"}}
-	h := sh.hashParts(unsafe.Pointer(&probe.Labels), s, false)
-	planted := map[string]string{"a": "1"}
-	sh.add(s, h, sharedPart{p: mapID(planted)})
-	mine := &labelled{map[string]string{"a": "2"}}
-	sh.shareObject(mine)
-	if mine.Labels["a"] != "2" {
-		t.Fatal("a map was replaced by one of equal hash and different content")
-	}
-}
-
-// An informer shares equal parts only with ShareEqualParts.
-func TestShareEqualPartsOption(t *testing.T) {
-	for _, share := range []bool{false, true} {
-		inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{ShareEqualParts: share}).(*sharedIndexInformer)
+// An informer shares equal parts unless DisableSharing.
+func TestDisableSharingOption(t *testing.T) {
+	for _, disable := range []bool{false, true} {
+		inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{DisableSharing: disable}).(*sharedIndexInformer)
 		a, b := sharePod(t, 0), sharePod(t, 1)
 		_ = inf.queue.Add(a)
 		_ = inf.queue.Add(b)
-		if shared := mapID(a.Spec.Containers[0].Resources.Requests) == mapID(b.Spec.Containers[0].Resources.Requests); shared != share {
-			t.Errorf("ShareEqualParts %v: equal resource lists shared %v", share, shared)
+		if shared := mapID(a.Spec.Containers[0].Resources.Requests) == mapID(b.Spec.Containers[0].Resources.Requests); shared == disable {
+			t.Errorf("DisableSharing %v: equal resource lists shared %v", disable, shared)
 		}
 	}
 }
 
-// SetShareEqualParts turns sharing on (and off again) before Run, and fails afterwards.
+// SetShareEqualParts turns sharing off (and on again) before Run, and fails afterwards.
 func TestSetShareEqualParts(t *testing.T) {
 	inf := NewSharedIndexInformerWithOptions(&ListWatch{
 		ListFunc:  func(metav1.ListOptions) (runtime.Object, error) { return &corev1.PodList{}, nil },
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
-	if inf.(*sharedIndexInformer).queue.sharer != nil {
-		t.Fatal("parts shared by default")
-	}
-	if err := inf.SetShareEqualParts(true); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
-		t.Fatalf("SetShareEqualParts(true): %v; sharing still off", err)
+	if inf.(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatal("parts not shared by default")
 	}
 	if err := inf.SetShareEqualParts(false); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
 		t.Fatalf("SetShareEqualParts(false): %v; sharing still on", err)
+	}
+	if err := inf.SetShareEqualParts(true); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatalf("SetShareEqualParts(true): %v; sharing still off", err)
 	}
 	startInformer(t, inf)
 	eventually(t, "sync", inf.HasSynced)
@@ -345,7 +332,7 @@ func TestSetShareEqualParts(t *testing.T) {
 // objects actually modified.
 func TestNoSharingUnderMutationDetector(t *testing.T) {
 	detector := NewMutationDetector("pods", MutationDetectorOptions{})
-	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector, ShareEqualParts: true})
+	inf := NewSharedIndexInformerWithOptions(&ListWatch{}, &corev1.Pod{}, SharedIndexInformerOptions{MutationDetector: detector})
 	if inf.(*sharedIndexInformer).queue.sharer != nil {
 		t.Fatal("parts shared while a mutation detector runs")
 	}
@@ -365,7 +352,7 @@ func BenchmarkShareObject(b *testing.B) {
 		encoded[i], _ = pods[i].Marshal()
 	}
 	b.Run("share", func(b *testing.B) {
-		sh := newSharer()
+		sh := newSharer(nil)
 		i := 0
 		for b.Loop() {
 			if i == n {
@@ -416,7 +403,7 @@ func TestInformerPreparesListedPagesAsTheyArrive(t *testing.T) {
 		},
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}
-	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true, ShareEqualParts: true})
+	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
 	_ = inf.SetTransform(func(obj any) (any, error) {
 		transformed <- struct{}{}
 		return obj, nil
@@ -430,5 +417,95 @@ func TestInformerPreparesListedPagesAsTheyArrive(t *testing.T) {
 	b, _, _ := inf.GetStore().GetByKey("team-a/app-0-1")
 	if a == nil || b == nil || sliceID(a.(*corev1.Pod).Spec.Tolerations) != sliceID(b.(*corev1.Pod).Spec.Tolerations) {
 		t.Fatal("listed objects not shared")
+	}
+}
+
+// A new version of a cached object is walked against the cached version, not against the object
+// shared last or its owner's last: its own parts that did not change are shared.
+func TestUpdateSharesWithCachedVersion(t *testing.T) {
+	store := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	sh := newSharer(store)
+	old := sharePod(t, 0)
+	sh.shareObject(old)
+	_ = store.Add(old)
+	sibling := sharePod(t, 1) // same owner, shared last
+	sh.shareObject(sibling)
+	_ = store.Add(sibling)
+	updated := sharePod(t, 0)
+	updated.Status.Phase = corev1.PodSucceeded
+	sh.shareObject(updated)
+	if mapID(updated.Labels) != mapID(old.Labels) || updated.Status.StartTime != old.Status.StartTime ||
+		sliceID(updated.Spec.Containers) != sliceID(old.Spec.Containers) || !sameData(updated.Name, old.Name) {
+		t.Fatal("an update does not share the unchanged parts of the cached version")
+	}
+	if updated.Status.Phase != corev1.PodSucceeded || old.Status.Phase != corev1.PodRunning {
+		t.Fatal("the changed part was shared")
+	}
+}
+
+// A new object is walked against the object cached last with the same controller owner, so a Pod
+// created among other templates' Pods shares its template's parts.
+func TestNewObjectSharesWithItsOwnersLast(t *testing.T) {
+	store := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	sh := newSharer(store)
+	for _, i := range []int{0, 5} { // templates 0 and 1
+		p := sharePod(t, i)
+		sh.shareObject(p)
+		_ = store.Add(p)
+	}
+	sibling, _, _ := store.GetByKey("team-a/app-0-0")
+	p := sharePod(t, 1) // template 0, after template 1's Pod
+	sh.shareObject(p)
+	if mapID(p.Labels) != mapID(sibling.(*corev1.Pod).Labels) {
+		t.Fatal("a new Pod does not share its label map with its owner's last Pod")
+	}
+	// The owners remembered stay bounded.
+	for i := range maxOwners + 10 {
+		p := sharePod(t, 0)
+		p.OwnerReferences[0].UID = types.UID("owner-" + strconv.Itoa(i))
+		sh.shareObject(p)
+	}
+	if len(sh.byOwner) > maxOwners {
+		t.Fatalf("%d owners remembered", len(sh.byOwner))
+	}
+}
+
+// An informer walks a watch update against the version it has cached.
+func TestInformerSharesUpdatesWithCachedVersion(t *testing.T) {
+	w := watch.NewFake()
+	lw := &ListWatch{
+		ListFunc: func(metav1.ListOptions) (runtime.Object, error) {
+			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []corev1.Pod{*sharePod(t, 0), *sharePod(t, 5)}}, nil
+		},
+		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return w, nil },
+	}
+	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, SharedIndexInformerOptions{DisableWatchList: true})
+	startInformer(t, inf)
+	eventually(t, "sync", inf.HasSynced)
+	old, _, _ := inf.GetStore().GetByKey("team-a/app-0-0")
+	updated := sharePod(t, 0)
+	updated.ResourceVersion = "2"
+	w.Modify(updated)
+	eventually(t, "update", func() bool {
+		cur, _, _ := inf.GetStore().GetByKey("team-a/app-0-0")
+		return cur.(*corev1.Pod).ResourceVersion == "2"
+	})
+	if mapID(updated.Labels) != mapID(old.(*corev1.Pod).Labels) {
+		t.Fatal("a watch update does not share its labels with the cached version")
+	}
+}
+
+// The sharer looks in the store only when no writer holds or waits for its lock.
+func TestExemplarLookupDoesNotWaitForWriters(t *testing.T) {
+	store := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	_ = store.Add(sharePod(t, 0))
+	store.items.lock.Lock()
+	_, ok := store.items.getUncontended("team-a/app-0-0")
+	store.items.lock.Unlock()
+	if ok {
+		t.Fatal("read the store while a writer held it")
+	}
+	if _, ok := store.items.getUncontended("team-a/app-0-0"); !ok {
+		t.Fatal("did not read an uncontended store")
 	}
 }

@@ -121,6 +121,17 @@ func (c *threadSafeMap) Get(key string) (any, bool) {
 	return item, ok
 }
 
+// getUncontended is Get for callers that would rather go without than wait: it reports false at once
+// while a writer holds or waits for the lock.
+func (c *threadSafeMap) getUncontended(key string) (any, bool) {
+	if !c.lock.TryRLock() {
+		return nil, false
+	}
+	item, ok := c.items[key]
+	c.lock.RUnlock()
+	return item, ok
+}
+
 func (c *threadSafeMap) List() []any {
 	c.lock.RLock()
 	defer c.lock.RUnlock()

@@ -218,17 +218,17 @@ func TestFactoryManagedFields(t *testing.T) {
 	}
 }
 
-// A factory's informers make equal parts of cached objects share one copy when the factory or the
-// informer's own options ask for it.
+// A factory's informers make equal parts of cached objects share one copy unless the factory or the
+// informer's own options turn it off.
 func TestFactorySharing(t *testing.T) {
 	cases := []struct {
 		name                          string
 		factoryShares, informerShares bool
 		wantShared                    bool
 	}{
-		{"default", false, false, false},
-		{"factory shares", true, false, true},
-		{"informer shares", false, true, true},
+		{"default", true, true, true},
+		{"factory does not share", false, true, false},
+		{"informer does not share", true, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -241,7 +241,7 @@ func TestFactorySharing(t *testing.T) {
 			f := informers.NewFactory(0, informers.WithShareEqualParts(c.factoryShares))
 			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
 				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
-					informers.InformerOptions{ShareEqualParts: c.informerShares}, src.list, src.watchFn)
+					informers.InformerOptions{DisableSharing: !c.informerShares}, src.list, src.watchFn)
 			})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer func() { cancel(); f.Shutdown() }()

@@ -26,9 +26,9 @@ type InformerOptions struct {
 	// KeepManagedFields keeps metadata.managedFields in cached objects; by default they are dropped
 	// (see cache.SharedIndexInformerOptions.KeepManagedFields).
 	KeepManagedFields bool
-	// ShareEqualParts makes equal parts of cached objects share one copy (see
-	// cache.SharedIndexInformerOptions.ShareEqualParts).
-	ShareEqualParts bool
+	// DisableSharing caches objects as they were decoded (see
+	// cache.SharedIndexInformerOptions.DisableSharing).
+	DisableSharing bool
 }
 
 // ListFunc lists objects of one type; a generated informer passes its typed client's List.
@@ -52,7 +52,7 @@ func NewTypedInformer[T cache.Object, L runtime.Object](client any, example T, g
 			Indexers:          options.Indexers,
 			Identifier:        identifier(options.InformerName.WithResource(gvr)),
 			KeepManagedFields: options.KeepManagedFields,
-			ShareEqualParts:   options.ShareEqualParts,
+			DisableSharing:    options.DisableSharing,
 		},
 	))
 }

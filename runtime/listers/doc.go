@@ -6,8 +6,7 @@
 // factories' WithKeepManagedFields). Code that needs managed fields, such as the generated Extract<Type>
 // functions of apply configurations, must read the object from the server with the typed client's Get;
 // extracting from a lister's object finds no fields for any manager. The returned objects are shared
-// with the cache and other handlers and must not be modified: informers share repeated strings between
-// cached objects, and with ShareEqualParts equal label maps, resource lists and probes too, so modifying
-// one object in place may change others (see cache.SharedIndexInformerOptions.ShareEqualParts). Modify a
-// DeepCopy.
+// with the cache and other handlers and must not be modified: informers share equal parts (strings,
+// label maps, resource lists, probes) between cached objects, so modifying one object in place may
+// change others (see cache.SharedIndexInformerOptions.DisableSharing). Modify a DeepCopy.
 package listers

@@ -48,12 +48,12 @@ var modules = []realModule{{
 
 // deliberateExtras are the declarations kgen's generated API adds to code-generator's on purpose (each is
 // listed in the README's deviations): informers drop managedFields unless a factory is told to keep them,
-// and share equal parts of cached objects when told to.
+// and share equal parts of cached objects unless told not to.
 var deliberateExtras = map[string]bool{
 	"extra informers/externalversions.WithKeepManagedFields func(keep bool) SharedInformerOption": true,
 	"extra informers/externalversions/internalinterfaces.InformerOptions.KeepManagedFields bool":  true,
 	"extra informers/externalversions.WithShareEqualParts func(share bool) SharedInformerOption":  true,
-	"extra informers/externalversions/internalinterfaces.InformerOptions.ShareEqualParts bool":    true,
+	"extra informers/externalversions/internalinterfaces.InformerOptions.DisableSharing bool":     true,
 }
 
 // TestGeneratedAPIMatchesCodeGenerator generates each real module's generated trees (Trees) with

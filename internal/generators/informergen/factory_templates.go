@@ -50,9 +50,9 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return option({{id rt.Informers.WithKeepManagedFields}}(keep))
 }
 
-// WithShareEqualParts(true) makes the factory's informers share one copy of equal parts of cached objects
-// (label maps, resource lists, probes, strings): about a third of the memory for a CPU cost on every
-// object that arrives. Cached objects are read-only; modify a DeepCopy.
+// WithShareEqualParts(false) makes the factory's informers cache objects as they were decoded. By default
+// they share one copy of equal parts of cached objects (label maps, resource lists, probes, strings),
+// which saves much of a cache's memory. Cached objects are read-only; modify a DeepCopy.
 func WithShareEqualParts(share bool) SharedInformerOption {
 	return option({{id rt.Informers.WithShareEqualParts}}(share))
 }

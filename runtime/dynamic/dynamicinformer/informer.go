@@ -69,9 +69,9 @@ type FactoryOptions struct {
 	// KeepManagedFields makes every informer keep metadata.managedFields in the objects it caches, which
 	// informers drop by default.
 	KeepManagedFields bool
-	// ShareEqualParts makes every informer share one copy of equal parts of the objects it caches (see
-	// cache.SharedIndexInformerOptions.ShareEqualParts).
-	ShareEqualParts bool
+	// DisableSharing makes every informer cache objects as they were decoded, without sharing their
+	// equal parts (see cache.SharedIndexInformerOptions.DisableSharing).
+	DisableSharing bool
 }
 
 // WithNamespace limits the factory's informers to one namespace.
@@ -97,10 +97,11 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return func(o *FactoryOptions) { o.KeepManagedFields = keep }
 }
 
-// WithShareEqualParts(true) makes every informer of the factory share one copy of equal parts of the
-// objects it caches (see cache.SharedIndexInformerOptions.ShareEqualParts).
+// WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded;
+// by default informers share one copy of equal parts of the objects they cache (see
+// cache.SharedIndexInformerOptions.DisableSharing).
 func WithShareEqualParts(share bool) SharedInformerOption {
-	return func(o *FactoryOptions) { o.ShareEqualParts = share }
+	return func(o *FactoryOptions) { o.DisableSharing = !share }
 }
 
 // NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
@@ -157,8 +158,8 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 	if f.options.KeepManagedFields {
 		_ = informer.Informer().SetKeepManagedFields(true)
 	}
-	if f.options.ShareEqualParts {
-		_ = informer.Informer().SetShareEqualParts(true)
+	if f.options.DisableSharing {
+		_ = informer.Informer().SetShareEqualParts(false)
 	}
 	f.informers[gvr] = informer
 	return informer

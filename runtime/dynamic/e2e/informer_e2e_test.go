@@ -91,7 +91,7 @@ func TestE2EDynamicSharedInformerFactory(t *testing.T) {
 
 // TestE2EDynamicInformerFactoryOptions: a factory's namespace, list options, transform, managedFields and
 // sharing policies reach every informer it makes; by default cached objects have no managedFields and
-// share no parts.
+// share their equal parts.
 func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 	client, ns := setup(t, "dynopts")
 	for _, name := range []string{"one", "two"} {
@@ -104,7 +104,7 @@ func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 			dynamicinformer.WithNamespace(ns),
 			dynamicinformer.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=w" }),
 			dynamicinformer.WithKeepManagedFields(opted),
-			dynamicinformer.WithShareEqualParts(opted),
+			dynamicinformer.WithShareEqualParts(!opted),
 			dynamicinformer.WithTransform(func(obj any) (any, error) {
 				obj.(*unstructured.Unstructured).SetAnnotations(map[string]string{"transformed": "yes"})
 				return obj, nil
@@ -119,7 +119,7 @@ func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 		close(stop)
 		factory.Shutdown()
 		if err != nil || len(objs) != 2 {
-			t.Fatalf("keep and share %v: cached %d objects (%v), want two", opted, len(objs), err)
+			t.Fatalf("keep and unshare %v: cached %d objects (%v), want two", opted, len(objs), err)
 		}
 		for _, o := range objs {
 			u := o.(*unstructured.Unstructured)
@@ -128,8 +128,8 @@ func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 			}
 		}
 		spec := func(o any) uintptr { return reflect.ValueOf(o.(*unstructured.Unstructured).Object["spec"]).Pointer() }
-		if shared := spec(objs[0]) == spec(objs[1]); shared != opted {
-			t.Errorf("share %v: equal specs shared %v", opted, shared)
+		if shared := spec(objs[0]) == spec(objs[1]); shared == opted {
+			t.Errorf("share %v: equal specs shared %v", !opted, shared)
 		}
 	}
 }

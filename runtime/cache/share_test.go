@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -507,5 +508,69 @@ func TestExemplarLookupDoesNotWaitForWriters(t *testing.T) {
 	}
 	if _, ok := store.items.getUncontended("team-a/app-0-0"); !ok {
 		t.Fatal("did not read an uncontended store")
+	}
+}
+
+// variedPod returns the i-th of a random mix of Pods: sharePod's ReplicaSets, each Pod changed at
+// random in ways that leave parts equal, unequal, empty, nil or of other lengths than its exemplar's.
+func variedPod(t testing.TB, rng *rand.Rand, i int) *corev1.Pod {
+	p := sharePod(t, rng.IntN(4*i+5))
+	c := &p.Spec.Containers[0]
+	switch rng.IntN(8) {
+	case 0:
+		p.Labels["extra"] = strconv.Itoa(rng.IntN(3))
+	case 1:
+		p.Labels = nil
+	case 2:
+		c.Env = append(c.Env, corev1.EnvVar{Name: "N", Value: strconv.Itoa(rng.IntN(2))})
+	case 3:
+		c.Env = []corev1.EnvVar{}
+	case 4:
+		c.Resources.Requests[corev1.ResourceCPU] = resource.MustParse(strconv.Itoa(rng.IntN(3)+1) + "00m")
+	case 5:
+		p.Spec.Containers = append(p.Spec.Containers, *c.DeepCopy())
+	case 6:
+		c.LivenessProbe = nil
+	case 7:
+		p.Spec.Tolerations = p.Spec.Tolerations[:rng.IntN(2)]
+	}
+	return redecode(t, p)
+}
+
+// Sharing never changes what an object holds, whatever its exemplar: random Pods, as typed and as
+// unstructured objects, read the same after sharing as their twins that were never shared.
+func TestSharingKeepsContent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	store := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	unstructuredStore := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	typed, untyped := newSharer(store), newSharer(unstructuredStore)
+	twins := map[string]*corev1.Pod{}
+	for i := range 400 {
+		seed := rng.Uint64()
+		p, twin := variedPod(t, rand.New(rand.NewPCG(seed, 0)), i), variedPod(t, rand.New(rand.NewPCG(seed, 0)), i)
+		typed.shareObject(p)
+		if !reflect.DeepEqual(p, twin) {
+			t.Fatalf("object %d changed by sharing", i)
+		}
+		_ = store.Add(p)
+		twins[p.Name] = twin
+
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(twin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{Object: content}
+		want := u.DeepCopy()
+		untyped.shareObject(u)
+		if !reflect.DeepEqual(u.Object, want.Object) {
+			t.Fatalf("unstructured object %d changed by sharing", i)
+		}
+		_ = unstructuredStore.Add(u)
+	}
+	// Every object cached earlier still reads as it did.
+	for _, obj := range store.List() {
+		if p := obj.(*corev1.Pod); !reflect.DeepEqual(p, twins[p.Name]) {
+			t.Fatalf("%s changed after later objects were shared", p.Name)
+		}
 	}
 }

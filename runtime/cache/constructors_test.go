@@ -188,11 +188,11 @@ func TestTransformErrorKeepsObject(t *testing.T) {
 	q := newEventQueue(noopMetric{}, nil)
 	q.setTransform(func(any) (any, error) { return nil, errors.New("boom") })
 	p := pod("ns", "a", "1", nil)
-	if got := q.transformed(p); got != p {
+	if got := q.transformed(p, true); got != p {
 		t.Errorf("transformed = %v; a failing transform must keep the object", got)
 	}
 	tomb := DeletedFinalStateUnknown{Key: "k"}
-	if got := q.transformed(tomb); got != tomb {
+	if got := q.transformed(tomb, true); got != tomb {
 		t.Error("tombstone transformed")
 	}
 }

@@ -75,10 +75,11 @@ func (q *eventQueue) setKeepManagedFields(keep bool) {
 }
 
 // transformed prepares an object for the cache once, as it is queued: it drops metadata.managedFields
-// (unless kept), applies the user's transform, then shares the object's equal parts with those of
-// a similar cached object (unless sharing is off). A failing transform is logged and the object is
-// kept as it was before the transform, so no change is lost. Tombstones pass through unchanged.
-func (q *eventQueue) transformed(obj any) any {
+// (unless kept), applies the user's transform, then, if share is set and sharing is on, shares the
+// object's equal parts with those of a similar cached object (a deleted object is not cached, so it
+// is not shared). A failing transform is logged and the object is kept as it was before the
+// transform, so no change is lost. Tombstones pass through unchanged.
+func (q *eventQueue) transformed(obj any, share bool) any {
 	if _, ok := obj.(DeletedFinalStateUnknown); ok {
 		return obj
 	}
@@ -96,7 +97,7 @@ func (q *eventQueue) transformed(obj any) any {
 			obj = out
 		}
 	}
-	if sh != nil {
+	if sh != nil && share {
 		sh.shareObject(obj)
 	}
 	return obj
@@ -119,32 +120,32 @@ func (q *eventQueue) push(e event) {
 
 // Add queues an addition.
 func (q *eventQueue) Add(obj any) error {
-	q.push(event{kind: eventAdd, obj: q.transformed(obj)})
+	q.push(event{kind: eventAdd, obj: q.transformed(obj, true)})
 	return nil
 }
 
 // Update queues an update.
 func (q *eventQueue) Update(obj any) error {
-	q.push(event{kind: eventUpdate, obj: q.transformed(obj)})
+	q.push(event{kind: eventUpdate, obj: q.transformed(obj, true)})
 	return nil
 }
 
 // Delete queues a deletion.
 func (q *eventQueue) Delete(obj any) error {
-	q.push(event{kind: eventDelete, obj: q.transformed(obj)})
+	q.push(event{kind: eventDelete, obj: q.transformed(obj, false)})
 	return nil
 }
 
 // Replace queues a relist; it is applied as one atomic step. list is transformed in place.
 func (q *eventQueue) Replace(list []any, rv string) error {
 	for i := range list {
-		list[i] = q.transformed(list[i])
+		list[i] = q.transformed(list[i], true)
 	}
 	return q.replacePrepared(list, rv)
 }
 
 // prepare prepares one listed object for the cache as it arrives; see listPreparer.
-func (q *eventQueue) prepare(obj any) any { return q.transformed(obj) }
+func (q *eventQueue) prepare(obj any) any { return q.transformed(obj, true) }
 
 // replacePrepared queues a relist whose objects went through prepare.
 func (q *eventQueue) replacePrepared(list []any, rv string) error {

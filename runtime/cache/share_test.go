@@ -574,3 +574,18 @@ func TestSharingKeepsContent(t *testing.T) {
 		}
 	}
 }
+
+// A deleted object is not cached, so it is neither shared nor an exemplar.
+func TestDeletedObjectsAreNotShared(t *testing.T) {
+	q := newEventQueue(noopMetric{}, nil)
+	a, gone, b := sharePod(t, 0), sharePod(t, 1), sharePod(t, 2)
+	_ = q.Add(a)
+	_ = q.Delete(gone)
+	_ = q.Add(b)
+	if mapID(gone.Labels) == mapID(a.Labels) || q.sharer.last != b {
+		t.Fatal("a deleted object was shared or became an exemplar")
+	}
+	if mapID(b.Labels) != mapID(a.Labels) {
+		t.Fatal("the next object was not shared with the last cached one")
+	}
+}

@@ -141,7 +141,7 @@ func (t *sharer) exemplar(obj any, key string, owner types.UID) any {
 type shapeKind uint8
 
 const (
-	// kindScalar holds no references: it is hashed and compared as bytes.
+	// kindScalar holds no references: it is compared as bytes.
 	kindScalar shapeKind = iota
 	kindString
 	kindPointer
@@ -159,21 +159,18 @@ type shape struct {
 	size uintptr
 	// elem is a pointer's or slice's element.
 	elem *shape
-	// fields are a struct's leaves, nested structs and arrays flattened; refs are those the second
-	// pass enters (strings, pointers, slices and maps).
-	fields, refs []leaf
-	// hasRefs reports whether values of the shape hold strings, pointers, slices or maps.
-	hasRefs bool
-	// typ, key and val describe a map; fast says whether it has the layout of a common map type
-	// iterated without reflection.
-	typ      reflect.Type
-	key, val *shape
-	fast     fastMap
+	// fields are a struct's leaves, nested structs and arrays flattened.
+	fields []leaf
+	// typ and val describe a map (its keys are compared by the map itself); fast says whether it has
+	// the layout of a common map type iterated without reflection.
+	typ  reflect.Type
+	val  *shape
+	fast fastMap
 }
 
 // fastMap names map layouts the walk iterates without reflection: any map type whose keys are
 // strings and whose values are strings (labels, annotations, selectors) or resource.Quantity
-// (resource lists) has the layout, hashing and equality of the plain map type it is read as.
+// (resource lists) has the layout and equality of the plain map type it is read as.
 type fastMap uint8
 
 const (
@@ -235,16 +232,16 @@ func compileShape(t reflect.Type, pending map[reflect.Type]*shape) *shape {
 	pending[t] = s
 	switch t.Kind() {
 	case reflect.String:
-		s.kind, s.hasRefs = kindString, true
+		s.kind = kindString
 	case reflect.Pointer:
 		if t.Elem() == locationType {
 			s.kind = kindOpaque
 			break
 		}
-		s.kind, s.hasRefs = kindPointer, true
+		s.kind = kindPointer
 		s.elem = compileShape(t.Elem(), pending)
 	case reflect.Slice:
-		s.kind, s.hasRefs = kindSlice, true
+		s.kind = kindSlice
 		s.elem = compileShape(t.Elem(), pending)
 	case reflect.Map:
 		if !comparableBits(t.Key()) {
@@ -252,9 +249,8 @@ func compileShape(t reflect.Type, pending map[reflect.Type]*shape) *shape {
 			s.kind = kindOpaque
 			break
 		}
-		s.kind, s.hasRefs = kindMap, true
+		s.kind = kindMap
 		s.typ = t
-		s.key = compileShape(t.Key(), pending)
 		s.val = compileShape(t.Elem(), pending)
 		switch {
 		case t.Key().Kind() != reflect.String:
@@ -271,14 +267,7 @@ func compileShape(t reflect.Type, pending map[reflect.Type]*shape) *shape {
 			*s = *fields[0].s
 			break
 		}
-		s.kind = kindStruct
-		s.fields = fields
-		for _, f := range fields {
-			if f.s.kind != kindScalar && f.s.kind != kindOpaque {
-				s.refs = append(s.refs, f)
-			}
-		}
-		s.hasRefs = len(s.refs) > 0
+		s.kind, s.fields = kindStruct, fields
 	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		s.kind = kindOpaque
 	default:

@@ -77,7 +77,12 @@ func (t *sharer) shareObject(obj any) {
 	key, owner := t.identify(obj)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if ex := t.exemplar(obj, key, owner); ex != nil {
+	ex, cached := t.exemplar(obj, key, owner)
+	if cached {
+		// Already in the cache, shared when it arrived, and perhaps being read: left alone.
+		return
+	}
+	if ex != nil {
 		t.depth, t.tooDeep = 0, false
 		if content != nil {
 			t.alignAnyEntries(content, ex.(*unstructured.Unstructured).Object)
@@ -115,26 +120,32 @@ func (t *sharer) identify(obj any) (key string, owner types.UID) {
 
 // exemplar returns the cached object obj is walked against: the cached version of obj, else the one
 // cached last with obj's controller owner, else the object shared last; nil if none is of obj's type.
-func (t *sharer) exemplar(obj any, key string, owner types.UID) any {
+// cached reports that obj itself is what the store holds (a ListerWatcher that sent it again).
+func (t *sharer) exemplar(obj any, key string, owner types.UID) (ex any, cached bool) {
 	usable := func(ex any) bool {
 		return ex != nil && ex != obj && reflect.TypeOf(ex) == reflect.TypeOf(obj)
 	}
 	// The store is read only when no writer holds or waits for its lock: the reflector, which queues
 	// objects, must not wait behind the readers of a busy cache.
 	if key != "" {
-		if ex, ok := t.store.items.getUncontended(key); ok && usable(ex) {
-			return ex
+		if cur, ok := t.store.items.getUncontended(key); ok {
+			if cur == obj {
+				return nil, true
+			}
+			if usable(cur) {
+				return cur, false
+			}
 		}
 	}
 	if k, ok := t.byOwner[owner]; ok && owner != "" {
 		if ex, ok := t.store.items.getUncontended(k); ok && usable(ex) {
-			return ex
+			return ex, false
 		}
 	}
 	if usable(t.last) {
-		return t.last
+		return t.last, false
 	}
-	return nil
+	return nil, false
 }
 
 // shapeKind is how the walk treats a value.

@@ -589,3 +589,18 @@ func TestDeletedObjectsAreNotShared(t *testing.T) {
 		t.Fatal("the next object was not shared with the last cached one")
 	}
 }
+
+// An object sent again while the store already holds it (the same pointer) is left alone: it was
+// shared when it first arrived, and readers may be reading it.
+func TestObjectAlreadyCachedIsLeftAlone(t *testing.T) {
+	store := newKeyedStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{}, nil)
+	sh := newSharer(store)
+	other, p := sharePod(t, 0), sharePod(t, 1) // one template: equal labels
+	sh.shareObject(other)
+	_ = store.Add(p)
+	labels := mapID(p.Labels)
+	sh.shareObject(p)
+	if mapID(p.Labels) != labels {
+		t.Fatal("a cached object was rewritten")
+	}
+}

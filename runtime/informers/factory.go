@@ -56,7 +56,7 @@ func WithKeepManagedFields(keep bool) FactoryOption {
 // WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded.
 // By default informers share one copy of equal parts of the objects they cache (resource lists,
 // probes and tolerations of Pods of one template, label maps, strings, what a watch update repeats),
-// which saves more than half of a cache's memory for a few microseconds of CPU per object (see
+// which saves a third to two thirds of a cache's memory for some CPU on every object that arrives (see
 // cache.SharedIndexInformerOptions.DisableSharing).
 func WithShareEqualParts(share bool) FactoryOption {
 	return func(f *Factory) { f.unshared = !share }

@@ -335,11 +335,20 @@ func stripManagedFields(obj any) (any, error) {
 
 // memoryInformer runs one side's informer over lw; wait waits for it to sync and stop stops it.
 func memoryInformer(side string, lw *encodedPages, example k8sruntime.Object) (wait func() bool, stop func()) {
+	return sideInformer(side, lw.List, lw.Watch, example, nil)
+}
+
+// sideInformer runs one side's informer over list and watch, calling onUpdate (if not nil) for every
+// update its handler sees: kgen's by default ("kgen"), with managedFields kept ("kgen-keep") or without
+// sharing ("kgen-unshared"), client-go's by default ("client-go") or with a transform that drops
+// managedFields ("client-go-strip"). wait waits for it to sync and stop stops it.
+func sideInformer(side string, list func(metav1.ListOptions) (k8sruntime.Object, error), watchFn func(metav1.ListOptions) (watch.Interface, error),
+	example k8sruntime.Object, onUpdate func()) (wait func() bool, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var run func(context.Context)
 	switch side {
 	case "kgen", "kgen-keep", "kgen-unshared":
-		inf := kcache.NewSharedIndexInformerWithOptions(&kcache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, example,
+		inf := kcache.NewSharedIndexInformerWithOptions(&kcache.ListWatch{ListFunc: list, WatchFunc: watchFn}, example,
 			kcache.SharedIndexInformerOptions{
 				Indexers:       kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
 				DisableSharing: side == "kgen-unshared",
@@ -347,12 +356,18 @@ func memoryInformer(side string, lw *encodedPages, example k8sruntime.Object) (w
 		if side == "kgen-keep" {
 			_ = inf.SetKeepManagedFields(true)
 		}
+		if onUpdate != nil {
+			_, _ = inf.AddEventHandler(kcache.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ any) { onUpdate() }})
+		}
 		run, wait = inf.RunWithContext, func() bool { return kcache.WaitFor(ctx, "", inf.HasSyncedChecker()) }
 	default:
-		inf := cgcache.NewSharedIndexInformer(&cgcache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, example, 0,
+		inf := cgcache.NewSharedIndexInformer(&cgcache.ListWatch{ListFunc: list, WatchFunc: watchFn}, example, 0,
 			cgcache.Indexers{cgcache.NamespaceIndex: cgcache.MetaNamespaceIndexFunc})
 		if side == "client-go-strip" {
 			_ = inf.SetTransform(stripManagedFields)
+		}
+		if onUpdate != nil {
+			_, _ = inf.AddEventHandler(cgcache.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ any) { onUpdate() }})
 		}
 		run, wait = inf.RunWithContext, func() bool { return cgcache.WaitFor(ctx, "", inf.HasSyncedChecker()) }
 	}

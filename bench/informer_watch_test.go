@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -11,9 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
-	cgcache "k8s.io/client-go/tools/cache"
-
-	kcache "github.com/kgen-dev/kgen/runtime/cache"
 )
 
 // podUpdates encodes, for each of BenchmarkInformerMemory's Pods, the update a kubelet makes when a
@@ -87,31 +83,11 @@ func watchInformer(side string, lw *encodedPages, w *decodingWatch, updates *ato
 		once.Do(func() { out = w })
 		return out, nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var run func(context.Context)
-	var synced func() bool
-	count := func(_, _ any) { updates.Add(1) }
-	switch side {
-	case "kgen", "kgen-unshared":
-		inf := kcache.NewSharedIndexInformerWithOptions(&kcache.ListWatch{ListFunc: lw.List, WatchFunc: watchFn}, &corev1.Pod{},
-			kcache.SharedIndexInformerOptions{
-				Indexers:       kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
-				DisableSharing: side == "kgen-unshared",
-			})
-		_, _ = inf.AddEventHandler(kcache.ResourceEventHandlerFuncs{UpdateFunc: count})
-		run, synced = inf.RunWithContext, func() bool { return kcache.WaitFor(ctx, "", inf.HasSyncedChecker()) }
-	default:
-		inf := cgcache.NewSharedIndexInformer(&cgcache.ListWatch{ListFunc: lw.List, WatchFunc: watchFn}, &corev1.Pod{}, 0,
-			cgcache.Indexers{cgcache.NamespaceIndex: cgcache.MetaNamespaceIndexFunc})
-		_, _ = inf.AddEventHandler(cgcache.ResourceEventHandlerFuncs{UpdateFunc: count})
-		run, synced = inf.RunWithContext, func() bool { return cgcache.WaitFor(ctx, "", inf.HasSyncedChecker()) }
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { run(ctx) })
-	if !synced() {
+	wait, stopInformer := sideInformer(side, lw.List, watchFn, &corev1.Pod{}, func() { updates.Add(1) })
+	if !wait() {
 		panic("informer did not sync")
 	}
-	return func() { cancel(); w.Stop(); wg.Wait() }
+	return func() { stopInformer(); w.Stop() }
 }
 
 // BenchmarkInformerWatchDecoded syncs an informer over BenchmarkInformerMemory's 10,000 Pods, then

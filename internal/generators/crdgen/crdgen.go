@@ -26,7 +26,6 @@ import (
 
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
@@ -553,7 +552,7 @@ func render(doc *crdDoc) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := yaml.JSONToYAML(j)
+	y, err := jsonToYAML(j)
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,9 @@ type DepsReport struct {
 	// Remembered reports that the export data files came from the memo of an earlier load, without asking
 	// the go command about the build cache.
 	Remembered bool
+	// Listed reports that the packages' listing came from the memo of an earlier load, without running go
+	// list: nothing that decides it changed.
+	Listed bool
 }
 
 // String summarises the report for kgen generate's -v output.

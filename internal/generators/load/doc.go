@@ -4,4 +4,12 @@
 // holds it and type-checked from source, without function bodies and in parallel, where it does not (an
 // empty cache on a fresh CI runner), so a load never compiles anything. Both paths give the generators
 // the same types; Program.Deps reports which ran.
+//
+// A warm load runs no go command but `go env`: two memos under the user cache directory, keyed by the go
+// command's settings and the module files, stand in for `go list`. The listing memo (listMemo) replays
+// what `go list -deps` reported for file system patterns while the local packages' directories hold the
+// same entries and their Go files the same headers (build constraints, package clause, imports), so
+// editing a type does not bring go list back; the export data memo (exportMemo) knows where the build
+// cache keeps the standard library's and the module cache's export data. Anything either cannot vouch
+// for means running go list as before.
 package load

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
@@ -187,9 +188,9 @@ type listed struct {
 	ImportMap                     map[string]string
 	DepOnly, Stale, Standard      bool
 	Module                        *struct {
-		Main    bool
-		Version string
-		Replace *struct{ Version string }
+		Main         bool
+		Version, Dir string
+		Replace      *struct{ Version string }
 	}
 	Error *struct{ Err string }
 
@@ -220,10 +221,19 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
-	all, memo, remembered, err := listPackages(cfg, patterns)
+	res, err := listPackages(cfg, patterns)
 	if err != nil {
 		return nil, err
 	}
+	if res.record != nil {
+		recorded := make(chan struct{})
+		go func() {
+			defer close(recorded)
+			res.record()
+		}()
+		defer func() { <-recorded }()
+	}
+	all, memo, remembered := res.all, res.memo, res.remembered
 	byPath := make(map[string]*listed, len(all))
 	for _, l := range all {
 		byPath[l.ImportPath] = l
@@ -332,6 +342,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 		}
 	}
 	prog.Deps.Remembered = remembered
+	prog.Deps.Listed = res.fromMemo
 	if memo != nil && !remembered {
 		memo.save(all)
 	}
@@ -339,26 +350,60 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	return prog, nil
 }
 
-// listPackages lists the packages matching patterns and their dependencies. Unless cfg asks for source,
-// it first looks for their export data in the memo of earlier loads, and reports whether that found all of
-// it (remembered); otherwise it lists them again asking which ones the build cache lacks, with cfg's Deps
-// DepsAuto. The memo, nil if there is none, is returned for Load to record what it reads.
-func listPackages(cfg Config, patterns []string) (all []*listed, memo *exportMemo, remembered bool, err error) {
-	if cfg.Deps == DepsSource {
-		all, err = goList(cfg.Dir, patterns, false, false)
-		return all, nil, false, err
+// listing is what listPackages found.
+type listing struct {
+	all []*listed
+	// memo is the export data memo (nil if there is none) and remembered tells that it held the export
+	// data file of every dependency needing one.
+	memo       *exportMemo
+	remembered bool
+	// fromMemo tells that the listing came from the listing memo; record, if not nil, records it there.
+	fromMemo bool
+	record   func()
+}
+
+// listPackages lists the packages matching patterns and their dependencies: from the listing memo if
+// nothing it depends on changed, else with go list. Unless cfg asks for source, it then looks for their
+// export data in the memo of earlier loads; if that does not find all of it, it lists them again asking
+// which ones the build cache lacks, with cfg's Deps DepsAuto.
+func listPackages(cfg Config, patterns []string) (*listing, error) {
+	s := readSettings(cfg.Dir)
+	res := &listing{}
+	var lm *listMemo
+	if wd, err := filepath.Abs(cfg.Dir); err == nil {
+		lm = openListMemo(s, wd, patterns)
 	}
-	memos := make(chan *exportMemo, 1)
-	go func() { memos <- openExportMemo(cfg.Dir) }()
-	all, err = goList(cfg.Dir, patterns, false, false)
-	memo = <-memos
-	if err != nil || memo != nil && memo.apply(all) {
-		return all, memo, err == nil, err
+	if lm != nil {
+		res.all = lm.lookup()
+		res.fromMemo = res.all != nil
+	}
+	if res.all == nil {
+		start := time.Now()
+		all, err := goList(cfg.Dir, patterns, false, false)
+		if err != nil {
+			return nil, err
+		}
+		res.all = all
+		if lm != nil {
+			res.record = lm.prepare(all, start)
+		}
+	}
+	if cfg.Deps == DepsSource {
+		return res, nil
+	}
+	res.memo = openExportMemo(s)
+	if res.memo != nil && res.memo.apply(res.all) {
+		res.remembered = true
+		return res, nil
 	}
 	if cfg.Deps == DepsAuto {
-		all, err = goList(cfg.Dir, patterns, false, true)
+		all, err := goList(cfg.Dir, patterns, false, true)
+		if err != nil {
+			return nil, err
+		}
+		res.all = all
 	}
-	return all, memo, false, err
+	return res, nil
 }
 
 // readExport runs `go list -export` on the packages exported and records their export data files.
@@ -408,6 +453,7 @@ func goList(dir string, patterns []string, export, stale bool) ([]*listed, error
 		args = []string{"list", "-e", "-export", "-json=ImportPath,Export", "--"}
 	}
 	args = append(args, patterns...)
+	goListRuns.Add(1)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -30,23 +31,39 @@ type exportMemo struct {
 // memoVars are the settings that decide a dependency's export data beyond goenv.Vars.
 var memoVars = []string{"GOCACHE", "CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "GOFIPS140"}
 
-// openExportMemo returns the memo of loads run in dir with the go command's current settings, empty if
-// there is none yet, or nil if the settings cannot be read or there is no user cache directory.
-func openExportMemo(dir string) *exportMemo {
+// settings are the go command's settings for a load, read once for both memos.
+type settings struct {
+	key []byte            // goenv's description of the settings and module files
+	env map[string]string // the settings
+}
+
+// readSettings runs `go env` in dir for goenv.Vars and memoVars, or returns nil if it fails.
+func readSettings(dir string) *settings {
+	var key bytes.Buffer
+	env, err := goenv.Write(&key, dir, append(append([]string(nil), goenv.Vars...), memoVars...))
+	if err != nil {
+		return nil
+	}
+	return &settings{key: key.Bytes(), env: env}
+}
+
+// openExportMemo returns the memo of loads run with settings s, empty if there is none yet, or nil if
+// the settings could not be read or there is no user cache directory.
+func openExportMemo(s *settings) *exportMemo {
+	if s == nil || s.env["GOMODCACHE"] == "" {
+		return nil
+	}
 	records, err := usercache.Dir("export")
 	if err != nil {
 		return nil
 	}
 	h := sha256.New()
 	h.Write([]byte("kgen export data memo v1\x00"))
-	env, err := goenv.Write(h, dir, append(append([]string(nil), goenv.Vars...), memoVars...))
-	if err != nil || env["GOMODCACHE"] == "" {
-		return nil
-	}
+	h.Write(s.key)
 	m := &exportMemo{
 		dir:      records,
 		name:     hex.EncodeToString(h.Sum(nil))[:32],
-		modCache: filepath.Clean(env["GOMODCACHE"]) + string(filepath.Separator),
+		modCache: filepath.Clean(s.env["GOMODCACHE"]) + string(filepath.Separator),
 		paths:    map[string]string{},
 	}
 	if data, err := usercache.Read(m.dir, m.name); err == nil {

@@ -14,8 +14,10 @@
 // never runs a queued key or delayed requeue of an object that moved away. WrapTransport refuses the
 // requests of reconciles whose membership lapsed.
 //
-// The API server's own sharded list and watch (KEP-5866) is covered by helpers (ShardSelector,
-// Ring.ServerRanges, ServerShardingSupported); kube-apiserver 1.37 does not echo shard info for custom
-// resources or metadata-only lists, so the replicas rely on labels. docs/sharding.md describes
+// In ServerMode the replicas use the API server's own sharded list and watch (KEP-5866) instead of
+// labels: a Partition splits the hash space of the objects' UIDs (or namespaces) among the live
+// members, each replica's informers list and watch only its ranges (Replica.ListerWatcher), and a
+// change of members is a handshake through the member Leases (ClaimAnnotation) with no write to any
+// object. SupportsServerMode tells whether the server offers it. docs/sharding.md describes
 // deployment, RBAC and what the package does not promise.
 package sharding

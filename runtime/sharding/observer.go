@@ -25,6 +25,8 @@ type memberState struct {
 // watch missed and proves that observation is current.
 type observer struct {
 	c           *Replica
+	selector    string // selects the Leases observed
+	foreign     bool   // observes the members of other rings, for ServerMode's claims only
 	mu          sync.Mutex
 	states      map[string]*memberState // by member identity
 	ring        *Ring
@@ -36,7 +38,24 @@ type observer struct {
 }
 
 func newObserver(c *Replica) *observer {
-	return &observer{c: c, states: map[string]*memberState{}, departed: map[string]bool{}, departedAt: map[string]time.Time{}, listed: make(chan struct{}, 1)}
+	return &observer{c: c, selector: RingLabel + "=" + c.cfg.Ring, states: map[string]*memberState{}, departed: map[string]bool{}, departedAt: map[string]time.Time{}, listed: make(chan struct{}, 1)}
+}
+
+// newForeignObserver observes the member Leases of the other rings in the namespace, whose ServerMode
+// claims may cover the same objects (a replica started with the wrong ring name).
+func newForeignObserver(c *Replica) *observer {
+	o := newObserver(c)
+	o.selector = RingLabel + "," + RingLabel + "!=" + c.cfg.Ring
+	o.foreign = true
+	return o
+}
+
+// keyOf returns the key of a Lease's state: its member's identity, or for other rings, its name.
+func (o *observer) keyOf(l *coordinationv1.Lease) string {
+	if o.foreign {
+		return l.Name
+	}
+	return l.Labels[MemberLabel]
 }
 
 // holdsMember reports whether a Lease is held by a replica (not released, not fenced).
@@ -84,7 +103,7 @@ func (o *observer) watch(ctx context.Context, logger klog.Logger, changed func()
 		o.mu.Lock()
 		rv := o.listRV
 		o.mu.Unlock()
-		w, err := cfg.Leases.Watch(ctx, metav1.ListOptions{LabelSelector: RingLabel + "=" + cfg.Ring, ResourceVersion: rv})
+		w, err := cfg.Leases.Watch(ctx, metav1.ListOptions{LabelSelector: o.selector, ResourceVersion: rv})
 		if err != nil {
 			logger.V(2).Info("sharding: watching the ring's Leases failed; relying on lists until the next try", "err", err)
 			continue
@@ -114,8 +133,8 @@ func (o *observer) follow(ctx context.Context, w watch.Interface, changed func()
 			case watch.Added, watch.Modified:
 				o.observeLocked(l, now)
 			case watch.Deleted:
-				if s := o.states[l.Labels[MemberLabel]]; s != nil && !olderVersion(l.ResourceVersion, s.lease.ResourceVersion) {
-					o.forgetLocked(l.Labels[MemberLabel])
+				if s := o.states[o.keyOf(l)]; s != nil && !olderVersion(l.ResourceVersion, s.lease.ResourceVersion) {
+					o.forgetLocked(o.keyOf(l))
 				}
 			}
 			ringChanged := o.recomputeLocked(now)
@@ -130,7 +149,7 @@ func (o *observer) follow(ctx context.Context, w watch.Interface, changed func()
 // refresh lists the Leases once; it reports whether the set of live members changed.
 func (o *observer) refresh(ctx context.Context) (bool, error) {
 	cfg := &o.c.cfg
-	list, err := cfg.Leases.List(ctx, metav1.ListOptions{LabelSelector: RingLabel + "=" + cfg.Ring})
+	list, err := cfg.Leases.List(ctx, metav1.ListOptions{LabelSelector: o.selector})
 	if err != nil {
 		return false, err
 	}
@@ -151,7 +170,7 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 	seen := map[string]bool{}
 	for i := range list.Items {
 		l := &list.Items[i]
-		if id := l.Labels[MemberLabel]; id != "" {
+		if id := o.keyOf(l); id != "" {
 			seen[id] = true
 			o.observeLocked(l, now)
 		}
@@ -168,7 +187,7 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 // observeLocked records a version of a member Lease seen at now; a version older than the one
 // already recorded (a list that raced with the watch) changes nothing.
 func (o *observer) observeLocked(l *coordinationv1.Lease, now time.Time) {
-	id := l.Labels[MemberLabel]
+	id := o.keyOf(l)
 	if id == "" {
 		return
 	}
@@ -184,6 +203,9 @@ func (o *observer) observeLocked(l *coordinationv1.Lease, now time.Time) {
 
 // departedLocked records that member id left and wakes takeOver.
 func (o *observer) departedLocked(id string, now time.Time) {
+	if o.foreign {
+		return
+	}
 	o.departed[id] = true
 	o.departedAt[id] = now
 	o.signalDeparted()
@@ -219,6 +241,9 @@ func (o *observer) recompute() bool {
 }
 
 func (o *observer) recomputeLocked(now time.Time) bool {
+	if o.foreign {
+		return false
+	}
 	for id, at := range o.departedAt {
 		if now.Sub(at) >= o.c.cfg.RetryPeriod {
 			delete(o.departedAt, id)
@@ -335,6 +360,33 @@ func (o *observer) fence(ctx context.Context, logger klog.Logger, l *coordinatio
 	o.observeLocked(updated, o.c.clock.Now())
 	o.mu.Unlock()
 	return true
+}
+
+// publishedClaim is a ServerMode claim another member published in its Lease.
+type publishedClaim struct {
+	member, value string
+}
+
+// claimsOfOthers returns, by Lease name, the ServerMode claims published by members other than self
+// whose claims may cover objects of scope: of this ring, those whose Lease is held, live or expired but
+// not yet fenced; of other rings, those whose Lease is live on this replica's clock and whose scope
+// overlaps (other rings do not fence them, and a replica stops reconciling before its Lease expires).
+func (o *observer) claimsOfOthers(self string, scope claimScope) map[string]publishedClaim {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.c.clock.Now()
+	out := map[string]publishedClaim{}
+	for id, s := range o.states {
+		claim := s.lease.Annotations[ClaimAnnotation]
+		if claim == "" || id == self && !o.foreign || !holdsMember(s.lease) {
+			continue
+		}
+		if o.foreign && (!o.liveLocked(s, now) || !scope.overlaps(parseScope(s.lease.Annotations[ScopeAnnotation]))) {
+			continue
+		}
+		out[s.lease.Name] = publishedClaim{member: s.lease.Labels[MemberLabel], value: claim}
+	}
+	return out
 }
 
 // takeDeparted returns the members that left since the last call and forgets them.

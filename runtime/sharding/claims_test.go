@@ -1,0 +1,236 @@
+package sharding
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+)
+
+func (h *harness) serverReplica(ring, identity string) *Replica {
+	h.t.Helper()
+	r, err := New(Config{Ring: ring, Identity: identity, Namespace: "default", Leases: h.leases, Metadata: h.meta,
+		Resources: []Resource{crontabs}, LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry,
+		Clock: h.clock, Mode: ServerMode})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return r
+}
+
+// startAdopt runs one adoption of r in the background, writing r's Lease whenever it asks to, and
+// returns a function waiting for its result.
+func startAdopt(t *testing.T, r *Replica) func() error {
+	t.Helper()
+	if _, err := r.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.claims.adopt(context.Background(), klog.Background()) }()
+	return func() error {
+		for {
+			select {
+			case err := <-done:
+				return err
+			case <-r.renewNow:
+				renew(r)
+			case <-time.After(time.Minute):
+				t.Fatal("the adoption does not end")
+			}
+		}
+	}
+}
+
+// hashOwnedBy returns a hash p gives member.
+func hashOwnedBy(t *testing.T, p *Partition, member string) uint64 {
+	t.Helper()
+	for i := range 10000 {
+		if h := ServerHash(fmt.Sprint(i)); p.Owner(h) == member {
+			return h
+		}
+	}
+	t.Fatalf("no hash for %s", member)
+	return 0
+}
+
+func (h *harness) claim(lease string) string {
+	h.t.Helper()
+	l, err := h.leases.Get(context.Background(), lease, metav1.GetOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return l.Annotations[ClaimAnnotation]
+}
+
+// TestServerModeHandoff: a replica gives up an object only once its reconcile returned, publishes that
+// before the new owner starts, and the new owner waits for it.
+func TestServerModeHandoff(t *testing.T) {
+	h := newHarness(t)
+	a := h.serverReplica("crontabs", "a")
+	renew(a)
+	if err := startAdopt(t, a)(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.claim("crontabs.a"); got != "a" {
+		t.Fatalf("a claims %q after adopting alone", got)
+	}
+	if l, _ := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{}); l.Annotations[ScopeAnnotation] != ";crontabs.stable.example.com" {
+		t.Fatalf("scope = %q", l.Annotations[ScopeAnnotation])
+	}
+	both := NewPartition([]string{"a", "b"})
+	moving := hashOwnedBy(t, both, "b")
+	staying := hashOwnedBy(t, both, "a")
+	if a.claims.begin(moving) != guardRun {
+		t.Fatal("a alone does not reconcile every object")
+	}
+	// b joins while a reconciles an object that moves to b.
+	b := h.serverReplica("crontabs", "b")
+	renew(b)
+	waitA := startAdopt(t, a)
+	waitB := startAdopt(t, b)
+	if err := waitB(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.claim("crontabs.b"); got != "a,b" {
+		t.Fatalf("b claims %q", got)
+	}
+	if got := b.claims.begin(moving); got != guardPending {
+		t.Fatalf("b's guard = %v while a still claims the object", got)
+	}
+	// a cannot publish while its reconcile of the moving object runs: it waits for it.
+	for {
+		a.claims.mu.Lock()
+		narrowed := a.claims.narrowed != nil
+		a.claims.mu.Unlock()
+		if narrowed {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	a.claims.mu.Lock()
+	want := a.claims.want
+	a.claims.mu.Unlock()
+	if want != "a" || h.claim("crontabs.a") != "a" {
+		t.Fatalf("a is publishing %q with a reconcile of a moving object in flight", want)
+	}
+	if a.claims.begin(moving) != guardSkip {
+		t.Fatal("a starts another reconcile of an object it is giving up")
+	}
+	if a.claims.begin(staying) != guardRun {
+		t.Fatal("a stops reconciling an object it keeps")
+	}
+	a.claims.end(staying)
+	a.claims.end(moving)
+	if err := waitA(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.claim("crontabs.a"); got != "a,b" {
+		t.Fatalf("a claims %q", got)
+	}
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.claims.begin(moving); got != guardRun {
+		t.Fatalf("b's guard = %v once a let go", got)
+	}
+	b.claims.end(moving)
+	if b.claims.begin(staying) != guardSkip {
+		t.Fatal("b reconciles a's object")
+	}
+}
+
+// TestServerModeRejoinClaimsNothing: a replica whose membership lapsed publishes an empty claim when
+// it rejoins, and reconciles nothing until it adopted its share again.
+func TestServerModeRejoinClaimsNothing(t *testing.T) {
+	h := newHarness(t)
+	a := h.serverReplica("crontabs", "a")
+	renew(a)
+	if err := startAdopt(t, a)(); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Step(testRenew) // paused past its renew deadline
+	if a.IsMember() {
+		t.Fatal("still a member")
+	}
+	renew(a)
+	if got := h.claim("crontabs.a"); got != "" {
+		t.Fatalf("a rejoined claiming %q", got)
+	}
+	if got := a.claims.begin(42); got != guardSkip {
+		t.Fatalf("guard = %v before adopting again", got)
+	}
+	if ranges, _ := a.claims.share(); ranges != nil {
+		t.Fatalf("share = %v before adopting again", ranges)
+	}
+	if err := startAdopt(t, a)(); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.claims.begin(42); got != guardRun {
+		t.Fatalf("guard = %v after adopting again", got)
+	}
+}
+
+// TestServerModeWrongRingGivesWay: a replica of another ring over the same objects finds the live
+// ring's claims, claims nothing itself, and takes over once that ring is gone.
+func TestServerModeWrongRingGivesWay(t *testing.T) {
+	h := newHarness(t)
+	a := h.serverReplica("crontabs", "a")
+	renew(a)
+	if err := startAdopt(t, a)(); err != nil {
+		t.Fatal(err)
+	}
+	x := h.serverReplica("crontab", "x")
+	renew(x)
+	if _, err := x.claims.foreign.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := startAdopt(t, x)(); err != nil {
+		t.Fatal(err)
+	}
+	renew(x)
+	if got := h.claim("crontab.x"); got != "" {
+		t.Fatalf("x claims %q beside a live ring", got)
+	}
+	if got := x.claims.begin(42); got != guardSkip {
+		t.Fatalf("x's guard = %v", got)
+	}
+	if a.claims.begin(42) != guardRun {
+		t.Fatal("the live ring stopped")
+	}
+	a.claims.end(42)
+	// a stops renewing; once its Lease expired on x's clock, x takes over.
+	for range 7 {
+		h.clock.Step(testRetry)
+		renew(x)
+		if _, err := x.claims.foreign.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := startAdopt(t, x)(); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.claims.begin(42); got != guardRun {
+		t.Fatalf("x's guard = %v once the other ring is gone", got)
+	}
+}
+
+// TestServerModeOptions: ServerMode checks its field.
+func TestServerModeOptions(t *testing.T) {
+	h := newHarness(t)
+	_, err := New(Config{Ring: "r", Identity: "a", Namespace: "default", Leases: h.leases, Metadata: h.meta,
+		Resources: []Resource{crontabs}, Mode: ServerMode, ServerField: "object.metadata.name"})
+	if err == nil {
+		t.Fatal("a field the server cannot hash was accepted")
+	}
+	r := h.serverReplica("r", "a")
+	if r.cfg.ServerField != UIDField {
+		t.Fatalf("default field = %q", r.cfg.ServerField)
+	}
+	if !errors.Is(fmt.Errorf("%w: x", ErrHandoffPending), ErrHandoffPending) {
+		t.Fatal("ErrHandoffPending does not wrap")
+	}
+}

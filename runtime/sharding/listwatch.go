@@ -1,0 +1,244 @@
+package sharding
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+
+	"github.com/kgen-dev/kgen/runtime/cache"
+)
+
+// ListerWatcher wraps lw, the ListerWatcher of an informer of objects this ring shards, so that the
+// informer holds only this replica's share:
+//   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does;
+//   - in ServerMode it sets the shard selector of the replica's adopted ranges on every list and
+//     watch (a list waits until the replica has adopted a share), ends the informer's watch as
+//     expired when the share changes, so the informer relists at once with the new ranges, and drops
+//     and reports any object outside the ranges, should the server ignore the selector.
+//
+// In ServerMode with UIDField, wrap only informers of Resources: controlled objects hash apart from
+// their owners, so their informers must see every object. With NamespaceField, wrap those too.
+//
+// In ServerMode the replica reports the objects its wrapped informers hold as its shard's objects
+// metric.
+func (r *Replica) ListerWatcher(lw cache.ListerWatcher) cache.ListerWatcher {
+	return &shardedListWatch{r: r, lw: cache.ToListerWatcherWithContext(lw)}
+}
+
+type shardedListWatch struct {
+	r  *Replica
+	lw cache.ListerWatcherWithContext
+
+	mu     sync.Mutex
+	listed <-chan struct{} // the change channel current when the last list was made
+	warned atomic.Bool
+}
+
+// count adds delta to the objects this informer holds, or with reset, starts counting over.
+func (s *shardedListWatch) count(delta int, reset bool) {
+	o := &s.r.objects
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.byInformer == nil {
+		o.byInformer = map[*shardedListWatch]int{}
+		o.gauge = s.r.cfg.Metrics.NewShardObjectsMetric(s.r.cfg.Ring, s.r.cfg.Identity)
+	}
+	if reset {
+		o.byInformer[s] = 0
+	}
+	o.byInformer[s] += delta
+	total := 0
+	for _, n := range o.byInformer {
+		total += n
+	}
+	o.gauge.Set(float64(total))
+}
+
+// List lists with a background context.
+func (s *shardedListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return s.ListWithContext(context.Background(), opts)
+}
+
+// Watch watches with a background context.
+func (s *shardedListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return s.WatchWithContext(context.Background(), opts)
+}
+
+// ListWithContext lists this replica's share.
+func (s *shardedListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	if s.r.claims == nil {
+		s.r.TweakListOptions(&opts)
+		return s.lw.ListWithContext(ctx, opts)
+	}
+	ranges, changed, err := s.share(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts.ShardSelector = ShardSelector(s.r.cfg.ServerField, ranges)
+	obj, err := s.lw.ListWithContext(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	items, err := meta.ExtractList(obj)
+	if err != nil {
+		return nil, err
+	}
+	kept := items[:0]
+	for _, item := range items {
+		if s.inShare(item, ranges) {
+			kept = append(kept, item)
+		}
+	}
+	if len(kept) != len(items) {
+		if err := meta.SetList(obj, kept); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Continue == "" {
+		s.mu.Lock()
+		s.listed = changed
+		s.mu.Unlock()
+	}
+	s.count(len(kept), opts.Continue == "")
+	return obj, nil
+}
+
+// WatchWithContext watches this replica's share until it changes.
+func (s *shardedListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	if s.r.claims == nil {
+		s.r.TweakListOptions(&opts)
+		return s.lw.WatchWithContext(ctx, opts)
+	}
+	ranges, changed, err := s.share(ctx)
+	if err != nil {
+		return nil, err
+	}
+	streaming := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	s.mu.Lock()
+	stale := !streaming && s.listed != changed
+	if streaming {
+		s.listed = changed
+	}
+	s.mu.Unlock()
+	if streaming {
+		s.count(0, true)
+	}
+	if stale {
+		// The share changed since the informer listed: objects it gained exist already and would
+		// never show up in a watch; make the informer list again.
+		return nil, shareChanged()
+	}
+	opts.ShardSelector = ShardSelector(s.r.cfg.ServerField, ranges)
+	w, err := s.lw.WatchWithContext(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := &shareWatch{result: make(chan watch.Event), done: make(chan struct{})}
+	go out.forward(w, changed, func(e watch.Event) bool {
+		switch e.Type {
+		case watch.Added, watch.Modified, watch.Deleted:
+			if !s.inShare(e.Object, ranges) {
+				return false
+			}
+		}
+		switch e.Type {
+		case watch.Added:
+			s.count(1, false)
+		case watch.Deleted:
+			s.count(-1, false)
+		}
+		return true
+	})
+	return out, nil
+}
+
+// share waits until the replica has adopted a share and returns its ranges.
+func (s *shardedListWatch) share(ctx context.Context) ([]HashRange, <-chan struct{}, error) {
+	for {
+		ranges, changed := s.r.claims.share()
+		if ranges != nil {
+			return ranges, changed, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-changed:
+		}
+	}
+}
+
+// inShare reports whether obj's hash falls in ranges, and logs once when it does not: the server
+// ignored the shard selector.
+func (s *shardedListWatch) inShare(obj runtime.Object, ranges []HashRange) bool {
+	o, err := meta.Accessor(obj)
+	if err != nil {
+		return true // let the informer report what it cannot read
+	}
+	h := ServerHash(fieldValue(s.r.cfg.ServerField, o))
+	for _, rg := range ranges {
+		if rg.contains(h) {
+			return true
+		}
+	}
+	if !s.warned.Swap(true) {
+		klog.Background().Error(nil, "sharding: the API server sent an object outside this replica's shard selector; it ignores the selector (is the ShardedListAndWatch feature gate on?), so every replica receives every object; dropping those outside the share",
+			"ring", s.r.cfg.Ring, "identity", s.r.cfg.Identity, "object", klog.KObj(o))
+	}
+	return false
+}
+
+// shareChanged is the error ending a watch whose share changed: an expired watch, which informers
+// answer with an immediate relist.
+func shareChanged() error {
+	return apierrors.NewResourceExpired("sharding: this replica's share of the hash space changed")
+}
+
+// shareWatch forwards a watch until its share changes, then reports it expired.
+type shareWatch struct {
+	result chan watch.Event
+	done   chan struct{}
+	once   sync.Once
+}
+
+func (w *shareWatch) forward(in watch.Interface, changed <-chan struct{}, keep func(watch.Event) bool) {
+	defer close(w.result)
+	defer in.Stop()
+	send := func(e watch.Event) bool {
+		select {
+		case w.result <- e:
+			return true
+		case <-w.done:
+			return false
+		}
+	}
+	for {
+		select {
+		case <-w.done:
+			return
+		case <-changed:
+			status := shareChanged().(apierrors.APIStatus).Status()
+			send(watch.Event{Type: watch.Error, Object: &status})
+			return
+		case e, ok := <-in.ResultChan():
+			if !ok {
+				return
+			}
+			if keep(e) && !send(e) {
+				return
+			}
+		}
+	}
+}
+
+// Stop ends the watch.
+func (w *shareWatch) Stop() { w.once.Do(func() { close(w.done) }) }
+
+// ResultChan returns the watch's events.
+func (w *shareWatch) ResultChan() <-chan watch.Event { return w.result }

@@ -112,6 +112,13 @@ func (r *recorder) check(t *testing.T) {
 	t.Logf("reconciles per replica: %v", r.reconciles)
 }
 
+// reconcilesBy returns how many reconciles replica started.
+func (r *recorder) reconcilesBy(replica string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reconciles[replica]
+}
+
 // fault stands between a replica's clients and the API server: dead fails every request (a killed
 // process), blocked holds requests until unblocked (a paused process).
 type fault struct {
@@ -602,7 +609,7 @@ func (f *fleet) coordinator() *replica {
 	return nil
 }
 
-// waitLeaseRenewals waits until the member Lease of id changed n times and returns n.
+// waitLeaseRenewals waits until the member Lease of id (once created) changed n times and returns n.
 func waitLeaseRenewals(t *testing.T, f *fleet, id string, n int) int {
 	t.Helper()
 	cs, err := kubernetes.NewForConfig(env.Config())
@@ -616,6 +623,10 @@ func waitLeaseRenewals(t *testing.T, f *fleet, id string, n int) int {
 			t.Fatalf("Lease of %s renewed only %d times", id, seen)
 		}
 		l, err := cs.CoordinationV1().Leases(f.ns).Get(context.Background(), f.ring+"."+id, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			time.Sleep(50 * time.Millisecond) // not created yet
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -169,6 +169,45 @@ func TestServerModePausedPastItsLease(t *testing.T) {
 	f.rec.check(t)
 }
 
+// TestServerModeChaos is TestChaos in the server-side mode.
+func TestServerModeChaos(t *testing.T) {
+	chaos(t, newServerFleet(t, "srv-chaos", 120))
+}
+
+// TestServerModeWrongRing: a replica started with another ring name over the same items leaves them
+// to the live ring, and takes them once that ring is gone.
+func TestServerModeWrongRing(t *testing.T) {
+	f := newServerFleet(t, "srv-misconfig", 100)
+	a := f.start("a")
+	f.start("b")
+	f.waitConverged(time.Minute)
+	f.startRing("w", f.ring+"-typo")
+	// Its adoption loop runs with each renewal: after three, it has looked at the live ring's claims.
+	waitLeaseRenewals(t, &fleet{ns: f.ns, ring: f.ring + "-typo"}, "w", 3)
+	f.bump(nil)
+	f.waitConverged(time.Minute)
+	if n := f.rec.reconcilesBy("w"); n != 0 {
+		t.Fatalf("the wrong ring's replica reconciled %d times beside a live ring", n)
+	}
+	a.stop()
+	for _, r := range f.live() {
+		if r.id == "b" {
+			r.stop()
+		}
+	}
+	// With the right ring gone, the wrong one takes every item.
+	f.bump(nil)
+	start := time.Now()
+	for f.rec.reconcilesBy("w") == 0 || f.converged(nil) != "" {
+		if time.Since(start) > time.Minute {
+			t.Fatalf("the remaining ring did not take the items over: %s", f.converged(nil))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("the remaining ring took the items over within %v", time.Since(start).Round(time.Millisecond))
+	f.rec.check(t)
+}
+
 // TestServerShardedListAndWatch lists and watches ConfigMaps, which kube-apiserver 1.37 shards and
 // says so; custom resources and metadata-only lists are filtered without shard info, which the probe
 // sees through by leaving out one object.

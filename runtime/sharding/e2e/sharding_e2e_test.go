@@ -226,6 +226,11 @@ func TestConflictingIdentityAndWrongRing(t *testing.T) {
 func TestChaos(t *testing.T) {
 	f := newFleet(t, "chaos")
 	f.create(120)
+	chaos(t, f)
+}
+
+// chaos starts three replicas of f, then runs twenty random events while the items keep changing.
+func chaos(t *testing.T, f *fleet) {
 	for range 3 {
 		f.start("")
 	}

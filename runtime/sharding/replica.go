@@ -205,6 +205,9 @@ func (r *Replica) renewSoon() {
 	}
 }
 
+// Mode returns the mode the replica runs in.
+func (r *Replica) Mode() Mode { return r.cfg.Mode }
+
 // IsMember reports whether the replica may reconcile now.
 func (r *Replica) IsMember() bool {
 	_, ok := r.member.current()

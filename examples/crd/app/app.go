@@ -18,7 +18,9 @@ import (
 	kubeinformers "github.com/kgen-dev/kgen/builtin/informers"
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	kubescheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
+	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/events"
+	"github.com/kgen-dev/kgen/runtime/informers"
 	"github.com/kgen-dev/kgen/runtime/leaderelection"
 	"github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/metadata"
@@ -47,6 +49,10 @@ type Options struct {
 	// the same ring name instead of electing one leader: each caches and reconciles only its share.
 	// The ring's Leases live in LeaderElectionNamespace.
 	ShardRing string
+	// ShardMode chooses how the ring shares: "labels" (the default) labels each CronTab with its
+	// replica; "server" uses the API server's sharded list and watch (ShardedListAndWatch), with no
+	// writes to the CronTabs; "auto" uses the server's if it offers it, labels otherwise.
+	ShardMode string
 }
 
 func init() {
@@ -87,7 +93,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	}
 	var replica *sharding.Replica
 	if opts.ShardRing != "" {
-		if replica, kubeClient, crdClient, err = shardReplica(config, opts.ShardRing, identity, namespace); err != nil {
+		if replica, kubeClient, crdClient, err = shardReplica(ctx, config, opts, identity, namespace); err != nil {
 			return err
 		}
 	}
@@ -95,7 +101,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	run := func(ctx context.Context) error {
 		var kubeOpts []kubeinformers.SharedInformerOption
 		var crdOpts []externalversions.SharedInformerOption
-		if replica != nil {
+		if replica != nil && replica.Mode() == sharding.LabelMode {
 			kubeOpts = append(kubeOpts, kubeinformers.WithTweakListOptions(replica.TweakListOptions))
 			crdOpts = append(crdOpts, externalversions.WithTweakListOptions(replica.TweakListOptions))
 		}
@@ -103,6 +109,15 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		crdInformerFactory := externalversions.NewSharedInformerFactoryWithOptions(crdClient, 10*time.Minute, crdOpts...)
 		defer kubeInformerFactory.Shutdown()
 		defer crdInformerFactory.Shutdown()
+		if replica != nil && replica.Mode() == sharding.ServerMode {
+			// The CronTabs' informer lists and watches this replica's hash ranges. CronJobs hash apart
+			// from their CronTabs (by UID), so their informer keeps every CronJob.
+			crdInformerFactory.InformerFor(&stablev1.CronTab{}, func(client versioned.Interface, resync time.Duration) cache.SharedIndexInformer {
+				tabs := client.StableV1().CronTabs("")
+				return cache.NewSharedIndexInformer(replica.ListerWatcher(informers.ListWatchFor(tabs.List, tabs.Watch, nil)),
+					&stablev1.CronTab{}, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+			})
+		}
 		c, err := controller.NewController(ctx, kubeClient, crdClient,
 			kubeInformerFactory.Batch().V1().CronJobs(), crdInformerFactory.Stable().V1().CronTabs(), recorder)
 		if err != nil {
@@ -160,9 +175,9 @@ var (
 	cronJobsResource = sharding.Resource{Resource: batchv1.SchemeGroupVersion.WithResource("cronjobs"), Kind: "CronJob"}
 )
 
-// shardReplica makes this process a member of ring: the replica, and clientsets whose requests from a
-// reconcile are refused once its membership lapsed.
-func shardReplica(config *rest.Config, ring, identity, namespace string) (*sharding.Replica, *kubernetes.Clientset, *versioned.Clientset, error) {
+// shardReplica makes this process a member of opts.ShardRing: the replica, and clientsets whose
+// requests from a reconcile are refused once its membership lapsed.
+func shardReplica(ctx context.Context, config *rest.Config, opts Options, identity, namespace string) (*sharding.Replica, *kubernetes.Clientset, *versioned.Clientset, error) {
 	config = rest.CopyConfig(config)
 	config.Wrap(sharding.WrapTransport)
 	kubeClient, err := kubernetes.NewForConfig(config)
@@ -177,10 +192,27 @@ func shardReplica(config *rest.Config, ring, identity, namespace string) (*shard
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	replica, err := sharding.New(sharding.Config{
-		Ring: ring, Identity: identity, Namespace: namespace,
+	cfg := sharding.Config{
+		Ring: opts.ShardRing, Identity: identity, Namespace: namespace,
 		Leases: kubeClient.CoordinationV1().Leases(namespace), Metadata: meta,
 		Resources: []sharding.Resource{cronTabsResource}, Controlled: []sharding.Resource{cronJobsResource},
-	})
+	}
+	switch opts.ShardMode {
+	case "", "labels":
+	case "server":
+		cfg.Mode = sharding.ServerMode
+	case "auto":
+		supported, err := sharding.SupportsServerMode(ctx, cfg)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if supported {
+			cfg.Mode = sharding.ServerMode
+		}
+	default:
+		return nil, nil, nil, fmt.Errorf("unknown shard mode %q: want labels, server or auto", opts.ShardMode)
+	}
+	klog.FromContext(ctx).Info("Sharding", "ring", cfg.Ring, "identity", identity, "serverSide", cfg.Mode == sharding.ServerMode)
+	replica, err := sharding.New(cfg)
 	return replica, kubeClient, crdClient, err
 }

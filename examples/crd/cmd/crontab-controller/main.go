@@ -26,6 +26,7 @@ func main() {
 	flag.BoolVar(&opts.LeaderElection, "leader-elect", false, "run only while holding the crontab-controller Lease")
 	flag.StringVar(&opts.LeaderElectionNamespace, "leader-elect-namespace", "default", "the namespace of the Lease (and of the shard ring's Leases)")
 	flag.StringVar(&opts.ShardRing, "shard-ring", "", "share the CronTabs among every replica started with this ring name instead of electing one leader")
+	flag.StringVar(&opts.ShardMode, "shard-mode", "labels", "how the shard ring shares: labels, server (the API server's sharded list and watch) or auto")
 	flag.StringVar(&opts.Identity, "identity", "", "this replica's name in the Lease or shard ring; empty means the host name")
 	flag.Parse()
 

@@ -11,10 +11,10 @@ import (
 
 // jsonToYAML renders JSON text as sigs.k8s.io/yaml's JSONToYAML does, byte for byte, at a fraction of
 // its cost: JSONToYAML reads the JSON with the YAML parser (most of its time) to get YAML's typing of
-// numbers and then marshals the generic value with go-yaml v2. Here encoding/json reads the text into the
-// same generic value (maps keyed by interface{}, slices, strings, booleans, nil) and only the number
-// literals go through the YAML parser, so the emitter, which decides every byte of the output, gets an
-// equal value.
+// numbers and then marshals the generic value with go-yaml v2. Here encoding/json reads the text and
+// emitYAML writes it as go-yaml would; for what emitYAML leaves to go-yaml, the value is turned into the
+// generic value JSONToYAML builds (maps keyed by interface{}, slices, strings, booleans, nil, numbers
+// typed by the YAML resolver) and marshalled with go-yaml.
 func jsonToYAML(j []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
@@ -24,6 +24,9 @@ func jsonToYAML(j []byte) ([]byte, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	if out, ok := emitYAML(v); ok {
+		return out, nil
 	}
 	y, err := yamlValue(v)
 	if err != nil {

@@ -10,21 +10,39 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kgen-dev/kgen/internal/generators/internal/testmodule"
 )
 
 // TestJSONToYAMLSameBytes checks that jsonToYAML writes exactly what sigs.k8s.io/yaml's JSONToYAML
 // writes for what json.Marshal writes (one value, non-ASCII as UTF-8 rather than surrogate escapes, which
 // go-yaml rejects): on edge-case values, on random documents, and on the golden CRDs (read back to JSON).
 func TestJSONToYAMLSameBytes(t *testing.T) {
+	emitted := 0
 	check := func(j []byte) {
 		t.Helper()
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		if dec.Decode(&v) == nil {
+			if _, ok := emitYAML(v); ok {
+				emitted++
+			}
+		}
 		want, wantErr := yaml.JSONToYAML(j)
 		got, err := jsonToYAML(j)
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("%s: error %v, JSONToYAML's %v", j, err, wantErr)
 		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%s:\ngot\n%s\nwant\n%s", j, got, want)
+			gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+			i := 0
+			for i < len(gl) && i < len(wl) && gl[i] == wl[i] {
+				i++
+			}
+			from := max(i-3, 0)
+			t.Fatalf("%.300s...: differs from line %d:\ngot\n%s\nwant\n%s", j, i+1,
+				strings.Join(gl[from:min(i+3, len(gl))], "\n"), strings.Join(wl[from:min(i+3, len(wl))], "\n"))
 		}
 	}
 	for _, j := range []string{
@@ -37,7 +55,19 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 	} {
 		check([]byte(j))
 	}
-	words := []string{"a", "b1", "10", "-", ":", "#", " ", "\n", "\t", "'", "\"", "true", "null", "1.5", "é", "x: y", "  ", "long-word-without-spaces-in-it"}
+	// handled holds the characters emitYAML writes itself; all adds those it leaves to go-yaml. (A raw
+	// U+0085, which json.Marshal does not escape, is left out: JSONToYAML's parser folds it into a space.)
+	handled := []string{"a", "b1", "10", "-", ":", "#", " ", "\n", "\t", "'", "\"", "true", "null", "1.5", "é", "x: y", "  ", "long-word-without-spaces-in-it",
+		" ", " ", " ", "word", "words", "\\", "\n", "- ", "? ", "[", "{", ",", "|", ">", "*", "&", "!", "%", "@", "`", "0", "0x1", "y", "on", "~", "...", "---",
+		"世界", "\u00a0", "Ω"}
+	all := append([]string{"\u2028", "😀", "\x01", "\r", "\ufeff"}, handled...)
+	var keyWords []string // without newlines: go-yaml writes a key with one as a complex key
+	for _, w := range handled {
+		if !strings.Contains(w, "\n") {
+			keyWords = append(keyWords, w)
+		}
+	}
+	words, keys := all, all
 	rng := rand.New(rand.NewSource(1))
 	var value func(depth int) any
 	value = func(depth int) any {
@@ -45,7 +75,7 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 		case n < 2 && depth < 4:
 			m := map[string]any{}
 			for range rng.Intn(5) {
-				m[randString(rng, words, 3)] = value(depth + 1)
+				m[randString(rng, keys, 3)] = value(depth + 1)
 			}
 			return m
 		case n < 3 && depth < 4:
@@ -62,14 +92,36 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 			return randString(rng, words, 30)
 		}
 	}
-	for range 2000 {
-		j, err := json.Marshal(value(0))
+	for i := range 2000 {
+		words, keys = all, all
+		if i%2 == 0 {
+			words, keys = handled, keyWords
+		}
+		v := value(0)
+		if i%2 == 0 {
+			// A mapping at the root, as a CRD is, with long strings and deep nesting.
+			m := map[string]any{"k": v, "long": randString(rng, words, 120), "z": []any{randString(rng, words, 200), map[string]any{"a": randString(rng, words, 200)}}}
+			deep := m
+			for d := range rng.Intn(50) {
+				next := map[string]any{randString(rng, keys, 3): randString(rng, words, 60)}
+				if d%3 == 0 {
+					deep[randString(rng, keys, 2)+"x"] = []any{next, []any{randString(rng, words, 100)}}
+				} else {
+					deep[randString(rng, keys, 2)+"y"] = next
+				}
+				deep = next
+			}
+			v = m
+		}
+		j, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		check(j)
 	}
 	golden, _ := filepath.Glob("testdata/golden/*.yaml")
+	gateway, _ := filepath.Glob(filepath.Join(testmodule.Download(t, "sigs.k8s.io/gateway-api@v1.6.3"), "config/crd/*/*.yaml"))
+	golden = append(golden, gateway...)
 	for _, name := range golden {
 		y, err := os.ReadFile(name)
 		if err != nil {
@@ -80,6 +132,10 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(j)
+	}
+	t.Logf("emitYAML wrote %d documents", emitted)
+	if emitted < 1000+len(golden) {
+		t.Errorf("emitYAML wrote %d of the documents, want at least the random mappings and the CRDs", emitted)
 	}
 }
 

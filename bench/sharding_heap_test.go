@@ -21,12 +21,13 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/dynamic"
-	"github.com/kgen-dev/kgen/runtime/dynamic/dynamicinformer"
 	"github.com/kgen-dev/kgen/runtime/kubeconfig"
 	"github.com/kgen-dev/kgen/runtime/metadata"
 	"github.com/kgen-dev/kgen/runtime/sharding"
@@ -42,6 +43,7 @@ const shardReplicaEnv = "KGEN_BENCH_SHARD_REPLICA"
 // caching every object, as a leader-elected controller does.
 type shardReplicaSpec struct {
 	Kubeconfig, Namespace, Ring, Identity string
+	ServerSide                            bool // the ring uses sharding.ServerMode
 }
 
 // shardReplicaReport is what a replica process measured of itself.
@@ -73,30 +75,34 @@ func shardHeapObjects() int {
 
 // BenchmarkShardedReplicaHeap measures the proof point: the heap of each of three sharded
 // replicas against one unsharded replica, syncing the same custom objects (each with a 1 KiB spec
-// payload) from a testenv kube-apiserver. Every replica runs in its own process (a copy of this test
+// payload of its own) from a testenv kube-apiserver. Every replica runs in its own process (a copy of this test
 // binary), so each figure is that process's alone: its peak Go heap (sampled every 5 ms from start
 // until synced), its live heap after a forced GC once synced, and its peak RSS. The unsharded replica
 // runs first and alone; then the three sharded replicas start together on fresh, unlabelled objects,
 // so their figures include the coordinator labelling every object. The coordinator also caches every
-// object's metadata, so the largest sharded replica is usually the coordinator.
+// object's metadata, so the largest sharded replica is usually the coordinator. Last, three replicas
+// in the server-side mode (sharding.ServerMode, on the API server's sharded list and watch) start
+// together over the same objects: each lists its hash ranges at once, with no coordinator and no
+// labels.
 func BenchmarkShardedReplicaHeap(b *testing.B) {
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
 	ctx := context.Background()
-	env, err := testenv.Start(ctx, testenv.Options{CRDs: []any{[]byte(shardItemCRD)}})
+	env, err := testenv.Start(ctx, testenv.Options{CRDs: []any{[]byte(shardItemCRD)}, APIServerArgs: []string{"--feature-gates=ShardedListAndWatch=true"}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = env.Stop() })
 	n := shardHeapObjects()
-	var one, sharded []shardReplicaReport
+	var one, sharded, server []shardReplicaReport
 	for i := 0; i < b.N; i++ {
 		shardedRuns++
 		ns := fmt.Sprintf("heap-%d", shardedRuns)
 		createHeapItems(ctx, b, env, ns, n)
 		b.ResetTimer()
-		one = runReplicaProcesses(ctx, b, env, ns, "", []string{"unsharded"}, n)
-		sharded = runReplicaProcesses(ctx, b, env, ns, ns, []string{"replica-0", "replica-1", "replica-2"}, n)
+		one = runReplicaProcesses(ctx, b, env, ns, "", false, []string{"unsharded"}, n)
+		sharded = runReplicaProcesses(ctx, b, env, ns, ns, false, []string{"replica-0", "replica-1", "replica-2"}, n)
+		server = runReplicaProcesses(ctx, b, env, ns, ns+"-server", true, []string{"server-0", "server-1", "server-2"}, n)
 		b.StopTimer()
 	}
 	mib := func(v uint64) float64 { return float64(v) / (1 << 20) }
@@ -126,6 +132,14 @@ func BenchmarkShardedReplicaHeap(b *testing.B) {
 	b.ReportMetric(float64(maxPeak)/float64(one[0].PeakHeap), "peak-heap-ratio")
 	b.ReportMetric(float64(memberPeak)/float64(one[0].PeakHeap), "member-peak-heap-ratio") // without the coordinator
 	b.ReportMetric(float64(maxLive)/float64(one[0].LiveHeap), "live-heap-ratio")
+	var serverPeak, serverLive uint64
+	for _, r := range server {
+		b.Logf("%s (server-side) caches %d of %d objects: peak heap %.1f MiB, live heap %.1f MiB, peak RSS %.1f MiB",
+			r.Identity, r.Cached, n, mib(r.PeakHeap), mib(r.LiveHeap), float64(r.PeakRSSKB)/1024)
+		serverPeak, serverLive = max(serverPeak, r.PeakHeap), max(serverLive, r.LiveHeap)
+	}
+	b.ReportMetric(float64(serverPeak)/float64(one[0].PeakHeap), "server-side-peak-heap-ratio")
+	b.ReportMetric(float64(serverLive)/float64(one[0].LiveHeap), "server-side-live-heap-ratio")
 }
 
 func createHeapItems(ctx context.Context, b *testing.B, env *testenv.Environment, ns string, n int) {
@@ -143,8 +157,10 @@ func createHeapItems(ctx context.Context, b *testing.B, env *testenv.Environment
 		b.Fatal(err)
 	}
 	client := dyn.Resource(shardItems).Namespace(ns)
-	payload := strings.Repeat("x", 1024)
 	parallel(b, n, func(i int) error {
+		// A payload of its own per object: informers share equal parts of cached objects, so equal
+		// payloads would be cached once.
+		payload := strings.Repeat(fmt.Sprintf("%016x", uint64(i)*0x9e3779b97f4a7c15), 64)
 		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "bench.kgen.dev/v1", "kind": "Item",
 			"metadata": map[string]any{"name": fmt.Sprintf("item-%05d", i)},
 			"spec":     map[string]any{"value": int64(0), "payload": payload}}}
@@ -168,10 +184,10 @@ type replicaProcess struct {
 // runReplicaProcesses starts one process per identity, waits until every object is cached by
 // exactly the replica it is assigned to (all of them by the unsharded one), and returns the
 // processes' reports.
-func runReplicaProcesses(ctx context.Context, b *testing.B, env *testenv.Environment, ns, ring string, ids []string, n int) []shardReplicaReport {
+func runReplicaProcesses(ctx context.Context, b *testing.B, env *testenv.Environment, ns, ring string, serverSide bool, ids []string, n int) []shardReplicaReport {
 	procs := make([]*replicaProcess, len(ids))
 	for i, id := range ids {
-		spec, err := json.Marshal(shardReplicaSpec{Kubeconfig: env.KubeconfigPath(), Namespace: ns, Ring: ring, Identity: id})
+		spec, err := json.Marshal(shardReplicaSpec{Kubeconfig: env.KubeconfigPath(), Namespace: ns, Ring: ring, Identity: id, ServerSide: serverSide})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -203,14 +219,14 @@ func runReplicaProcesses(ctx context.Context, b *testing.B, env *testenv.Environ
 	}
 	client := meta.Resource(shardItems).Namespace(ns)
 	deadline := time.Now().Add(10 * time.Minute)
-	for !replicasSynced(ctx, b, client, ring, procs, n) {
+	for !replicasSynced(ctx, b, client, ring, serverSide, procs, n) {
 		if time.Now().After(deadline) {
 			b.Fatalf("replicas %v did not sync %d objects", ids, n)
 		}
 		time.Sleep(500 * time.Millisecond) // each check lists every object's metadata
 	}
 	coordinator := ""
-	if ring != "" {
+	if ring != "" && !serverSide {
 		cs, err := kubernetes.NewForConfig(env.Config())
 		if err != nil {
 			b.Fatal(err)
@@ -254,8 +270,9 @@ func (p *replicaProcess) read(stdout io.Reader) {
 
 // replicasSynced reports whether each process caches exactly the objects assigned to it: every one
 // for an unsharded replica; those labelled with its identity, with every object labelled and none
-// being drained, in a ring.
-func replicasSynced(ctx context.Context, b *testing.B, client metadata.ResourceInterface, ring string, procs []*replicaProcess, n int) bool {
+// being drained, in a ring; those whose UID's hash the partition of the replicas gives it, in the
+// server-side mode.
+func replicasSynced(ctx context.Context, b *testing.B, client metadata.ResourceInterface, ring string, serverSide bool, procs []*replicaProcess, n int) bool {
 	if ring == "" {
 		return procs[0].cached.Load() == int64(n)
 	}
@@ -263,8 +280,17 @@ func replicasSynced(ctx context.Context, b *testing.B, client metadata.ResourceI
 	if err != nil {
 		b.Fatal(err)
 	}
+	var ids []string
+	for _, p := range procs {
+		ids = append(ids, p.id)
+	}
+	partition := sharding.NewPartition(ids)
 	owned := map[string]int64{}
 	for _, o := range list.Items {
+		if serverSide {
+			owned[partition.Owner(sharding.ServerHash(string(o.UID)))]++
+			continue
+		}
 		if o.Labels[sharding.DrainLabel(ring)] != "" || o.Labels[sharding.ShardLabel(ring)] == "" {
 			return false
 		}
@@ -351,7 +377,6 @@ func startHeapReplica(ctx context.Context, spec shardReplicaSpec) (cache.SharedI
 		return nil, err
 	}
 	cfg.QPS, cfg.Burst = 1000, 2000
-	var tweak dynamicinformer.TweakListOptionsFunc
 	var replica *sharding.Replica
 	res := sharding.Resource{Resource: shardItems, Kind: "Item"}
 	if spec.Ring != "" {
@@ -366,18 +391,30 @@ func startHeapReplica(ctx context.Context, spec shardReplicaSpec) (cache.SharedI
 		}
 		replica, err = sharding.New(sharding.Config{Ring: spec.Ring, Identity: spec.Identity, Namespace: spec.Namespace,
 			Leases: cs.CoordinationV1().Leases(spec.Namespace), Metadata: meta, ObjectNamespace: spec.Namespace,
-			Resources: []sharding.Resource{res}, LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond})
+			Resources: []sharding.Resource{res}, LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
+			Mode: map[bool]sharding.Mode{false: sharding.LabelMode, true: sharding.ServerMode}[spec.ServerSide]})
 		if err != nil {
 			return nil, err
 		}
-		tweak = replica.TweakListOptions
 		go func() { _ = replica.Run(ctx) }()
 	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	inf := dynamicinformer.NewFilteredDynamicInformer(dyn, shardItems, spec.Namespace, 0, cache.Indexers{}, tweak).Informer()
+	items := dyn.Resource(shardItems).Namespace(spec.Namespace)
+	var lw cache.ListerWatcher = &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
+			return items.List(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return items.Watch(ctx, opts)
+		},
+	}
+	if replica != nil {
+		lw = replica.ListerWatcher(lw) // the label selector, or the server-side shard selector
+	}
+	inf := cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, 0, cache.Indexers{})
 	queue := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
 	enqueue := func(obj any) {
 		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/klog/v2"
 )
@@ -98,6 +99,7 @@ type claims struct {
 	scope     claimScope
 	foreign   *observer // the Leases of other rings
 	withdrawn bool      // the last adoption gave way to another ring
+	joinedAt  time.Time // when the write that (re)joined the ring began
 }
 
 // blocker is a claim read when the adopted partition was activated, followed since: the object is
@@ -124,6 +126,7 @@ func (c *claims) forWrite(joining bool) string {
 	defer c.mu.Unlock()
 	if joining {
 		c.resetLocked()
+		c.joinedAt = c.r.clock.Now()
 	}
 	return c.want
 }
@@ -177,6 +180,11 @@ func (c *claims) run(ctx context.Context, logger klog.Logger) {
 	}
 }
 
+// settleTime is how long a replica that (re)joined the ring waits before its first adoption, so that
+// replicas started together (a rollout) see each other first and each lists only its share, rather
+// than the first one listing every object and then giving most of them away.
+func settleTime(cfg *Config) time.Duration { return 2 * cfg.RetryPeriod }
+
 var errAdoptionInterrupted = errors.New("membership lapsed while adopting")
 
 // adopt takes the partition of the live members this replica observes as its own, if it is not yet.
@@ -196,7 +204,11 @@ func (c *claims) adopt(ctx context.Context, logger klog.Logger) error {
 		return nil
 	}
 	newcomer, previous := c.adopted == nil, c.adopted
+	settling := newcomer && c.r.clock.Since(c.joinedAt) < settleTime(&c.r.cfg)
 	c.mu.Unlock()
+	if settling {
+		return nil // replicas started together see each other before the first adoption
+	}
 	if newcomer && len(c.foreign.claimsOfOthers("", c.scope)) > 0 {
 		return c.withdraw(logger) // known already: do not even publish
 	}

@@ -26,6 +26,9 @@ func (h *harness) serverReplica(ring, identity string) *Replica {
 // returns a function waiting for its result.
 func startAdopt(t *testing.T, r *Replica) func() error {
 	t.Helper()
+	r.claims.mu.Lock()
+	r.claims.joinedAt = time.Time{} // settled
+	r.claims.mu.Unlock()
 	if _, err := r.observer.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -232,5 +235,30 @@ func TestServerModeOptions(t *testing.T) {
 	}
 	if !errors.Is(fmt.Errorf("%w: x", ErrHandoffPending), ErrHandoffPending) {
 		t.Fatal("ErrHandoffPending does not wrap")
+	}
+}
+
+// TestServerModeSettlesBeforeFirstAdoption: a replica that just joined waits two retry periods, so
+// that replicas started together do not each list every object first.
+func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
+	h := newHarness(t)
+	a := h.serverReplica("crontabs", "a")
+	renew(a)
+	if _, err := a.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.claims.adopt(context.Background(), klog.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ranges, _ := a.claims.share(); ranges != nil || h.claim("crontabs.a") != "" {
+		t.Fatalf("adopted %v right after joining", ranges)
+	}
+	h.clock.Step(2 * testRetry)
+	renew(a)
+	if err := startAdopt(t, a)(); err != nil {
+		t.Fatal(err)
+	}
+	if ranges, _ := a.claims.share(); len(ranges) != 1 {
+		t.Fatalf("share after settling = %v", ranges)
 	}
 }

@@ -90,64 +90,67 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
-	var crds []*crdDoc
-	var names []string
-	owner := map[string]string{}
-	for _, key := range keys {
-		crd, plural, err := w.buildCRD(byGroupKind[key], m, cfg)
-		if err != nil {
-			return err
-		}
-		if crd == nil {
-			continue
-		}
-		name := filepath.Join(cfg.OutputDir, key[0]+"_"+plural+".yaml")
-		if other, dup := owner[name]; dup {
-			return fmt.Errorf("%s: kind %s has plural %q in group %s, as %s does", byGroupKind[key][0].pos, key[1], plural, key[0], other)
-		}
-		owner[name] = key[1]
-		crds = append(crds, crd)
-		names = append(names, name)
+	// Each CRD is finished (see finishOne) while the next ones are built: the builder runs on one CPU, the
+	// finishing on all of them, and a CRD's schemas are independent copies once built. Any problem fails
+	// the run: a build error first, then the first finishing error in the CRDs' order.
+	jobs := make(chan *finishJob, len(keys))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range jobs {
+				j.content, j.err = finishOne(j.crd, w.compiled, cfg.MaxDescLen)
+			}
+		})
 	}
-	contents, err := finish(crds, w.compiled, cfg.MaxDescLen)
+	var built []*finishJob
+	err := func() error {
+		owner := map[string]string{}
+		for _, key := range keys {
+			crd, plural, err := w.buildCRD(byGroupKind[key], m, cfg)
+			if err != nil {
+				return err
+			}
+			if crd == nil {
+				continue
+			}
+			name := filepath.Join(cfg.OutputDir, key[0]+"_"+plural+".yaml")
+			if other, dup := owner[name]; dup {
+				return fmt.Errorf("%s: kind %s has plural %q in group %s, as %s does", byGroupKind[key][0].pos, key[1], plural, key[0], other)
+			}
+			owner[name] = key[1]
+			j := &finishJob{crd: crd, name: name}
+			built = append(built, j)
+			jobs <- j
+		}
+		return nil
+	}()
+	close(jobs)
+	wg.Wait()
 	if err != nil {
 		return err
 	}
+	for _, j := range built {
+		if j.err != nil {
+			return j.err
+		}
+	}
 	set.Own(cfg.OutputDir)
-	for i, name := range names {
-		set.Add(name, contents[i])
+	for _, j := range built {
+		set.Add(j.name, j.content)
 	}
 	return nil
 }
 
-// finish checks the CEL rules of every version's schema, caps descriptions, drops the walker's
-// bookkeeping and renders each CRD, one CRD per CPU at a time: the schemas are independent copies by
-// now. It returns the first error in the CRDs' order. compiled is compileRules' record, shared.
-func finish(crds []*crdDoc, compiled *compiledRules, maxDescLen int) ([][]byte, error) {
-	contents := make([][]byte, len(crds))
-	errs := make([]error, len(crds))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(crds), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				contents[i], errs[i] = finishOne(crds[i], compiled, maxDescLen)
-			}
-		})
-	}
-	for i := range crds {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return contents, nil
+// finishJob is one built CRD to finish, and the result.
+type finishJob struct {
+	crd     *crdDoc
+	name    string
+	content []byte
+	err     error
 }
 
+// finishOne checks the CEL rules of every version's schema, caps descriptions, drops the walker's
+// bookkeeping and renders the CRD. compiled is compileRules' record, shared.
 func finishOne(crd *crdDoc, compiled *compiledRules, maxDescLen int) ([]byte, error) {
 	for _, v := range crd.Spec.Versions {
 		root := v.Schema["openAPIV3Schema"].(schema)

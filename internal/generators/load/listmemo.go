@@ -40,19 +40,27 @@ import (
 // started (the change time moves on every write, so a record never pairs a status with content the
 // listing did not see). Anything else, a GOPATH build, an import path pattern, a platform without change
 // times, means running go list.
+//
+// A record is found by the directory, the patterns and the environment's go command variables, so it is
+// checked against the disk while `go env` runs; the key it was recorded under is compared once the
+// settings are known.
 type listMemo struct {
 	dir, name string // where the record lives
 	wd        string // the absolute directory patterns resolve from
 	patterns  []string
-	goroot    string // GOROOT/src and the module cache, with a trailing separator
-	modCache  string
-	mainRoot  string // the directory of the main module's go.mod
-	modFiles  []string
-	modSum    []byte // the hash of modFiles' content when the memo was opened
+
+	// Set by bind, from the settings:
+	key      []byte
+	goroot   string // GOROOT/src and the module cache, with a trailing separator
+	modCache string
+	mainRoot string // the directory of the main module's go.mod
+	modFiles []string
+	modSum   []byte // the hash of modFiles' content when the memo was bound
 }
 
 // listRecord is what a listing's record holds.
 type listRecord struct {
+	Key     []byte
 	Listing json.RawMessage // the []*listed go list reported
 	Dirs    []dirRecord
 	Files   []fileRecord
@@ -74,14 +82,10 @@ type fileRecord struct {
 // goListRuns counts the go list runs, for tests.
 var goListRuns atomic.Int64
 
-// openListMemo returns the memo of listings of patterns in wd under settings s, or nil when patterns are
-// not all file system patterns or the settings do not describe a module build.
-func openListMemo(s *settings, wd string, patterns []string) *listMemo {
-	if s == nil || !haveChangeTimes {
-		return nil
-	}
-	gomod := s.env["GOMOD"]
-	if gomod == "" || gomod == os.DevNull || s.env["GOROOT"] == "" || s.env["GOMODCACHE"] == "" {
+// newListMemo returns the memo of listings of patterns in wd, or nil when patterns are not all file
+// system patterns.
+func newListMemo(wd string, patterns []string) *listMemo {
+	if !haveChangeTimes {
 		return nil
 	}
 	for _, p := range patterns {
@@ -94,11 +98,31 @@ func openListMemo(s *settings, wd string, patterns []string) *listMemo {
 		return nil
 	}
 	h := sha256.New()
-	h.Write([]byte("kgen package list memo v1\x00"))
-	h.Write(s.key)
+	h.Write([]byte("kgen package list memo v2\x00"))
 	for _, part := range append([]string{wd}, patterns...) {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
+	}
+	env := os.Environ()
+	slices.Sort(env)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GO") || strings.HasPrefix(kv, "CGO_") || strings.HasPrefix(kv, "PATH=") {
+			h.Write([]byte(kv))
+			h.Write([]byte{0})
+		}
+	}
+	return &listMemo{dir: records, name: hex.EncodeToString(h.Sum(nil))[:32], wd: wd, patterns: patterns}
+}
+
+// bind sets the memo's key from the go command's settings s, reporting false when they do not describe
+// a module build.
+func (m *listMemo) bind(s *settings) bool {
+	if s == nil {
+		return false
+	}
+	gomod := s.env["GOMOD"]
+	if gomod == "" || gomod == os.DevNull || s.env["GOROOT"] == "" || s.env["GOMODCACHE"] == "" {
+		return false
 	}
 	modFiles := []string{gomod, filepath.Join(filepath.Dir(gomod), "go.sum"), filepath.Join(filepath.Dir(gomod), "vendor", "modules.txt")}
 	if work := s.env["GOWORK"]; work != "" && work != "off" {
@@ -107,21 +131,23 @@ func openListMemo(s *settings, wd string, patterns []string) *listMemo {
 	modFiles = append(modFiles, localModFiles(gomod, s.env["GOWORK"])...)
 	modSum, ok := hashFiles(modFiles)
 	if !ok {
-		return nil
+		return false
+	}
+	h := sha256.New()
+	h.Write([]byte("kgen package list memo v2\x00"))
+	h.Write(s.key)
+	for _, part := range append([]string{m.wd}, m.patterns...) {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
 	}
 	h.Write(modSum)
 	sep := string(filepath.Separator)
-	return &listMemo{
-		dir:      records,
-		name:     hex.EncodeToString(h.Sum(nil))[:32],
-		wd:       wd,
-		patterns: patterns,
-		goroot:   filepath.Join(filepath.Clean(s.env["GOROOT"]), "src") + sep,
-		modCache: filepath.Clean(s.env["GOMODCACHE"]) + sep,
-		mainRoot: filepath.Dir(gomod),
-		modFiles: modFiles,
-		modSum:   modSum,
-	}
+	m.key = h.Sum(nil)
+	m.goroot = filepath.Join(filepath.Clean(s.env["GOROOT"]), "src") + sep
+	m.modCache = filepath.Clean(s.env["GOMODCACHE"]) + sep
+	m.mainRoot = filepath.Dir(gomod)
+	m.modFiles, m.modSum = modFiles, modSum
+	return true
 }
 
 // hashFiles hashes the names and content of files, a missing file as empty.
@@ -211,39 +237,44 @@ func localModFiles(gomod, gowork string) []string {
 	return slices.Compact(files)
 }
 
-// lookup returns the recorded listing if nothing recorded changed, or nil.
-func (m *listMemo) lookup() []*listed {
+// storedRecord is a record as lookup reads it.
+type storedRecord struct {
+	Key     []byte
+	Listing []*listed
+	Dirs    []dirRecord
+	Files   []fileRecord
+}
+
+// lookup returns the recorded listing, if nothing recorded changed on disk, and the key it was recorded
+// under, which the caller compares with the bound key.
+func (m *listMemo) lookup() ([]*listed, []byte) {
 	data, err := usercache.Read(m.dir, m.name)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var rec listRecord
-	if json.Unmarshal(data, &rec) != nil {
-		return nil
+	var rec storedRecord
+	if json.Unmarshal(data, &rec) != nil || len(rec.Listing) == 0 {
+		return nil, nil
 	}
 	for _, d := range rec.Dirs {
 		entries, err := dirEntries(d.Path)
 		if err != nil || !slices.Equal(entries, d.Entries) {
-			return nil
+			return nil, nil
 		}
 	}
 	for _, f := range rec.Files {
 		st, err := statFile(f.Path)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if st == f.Status {
 			continue
 		}
 		if h, ok := goHeader(f.Path); !ok || !bytes.Equal(h, f.Header) {
-			return nil
+			return nil, nil
 		}
 	}
-	var all []*listed
-	if json.Unmarshal(rec.Listing, &all) != nil || len(all) == 0 {
-		return nil
-	}
-	return all
+	return rec.Listing, rec.Key
 }
 
 // local reports whether l's files may change without the memo's key changing.
@@ -288,7 +319,7 @@ func (m *listMemo) prepare(all []*listed, start time.Time) func() {
 		pkgs = append(pkgs, pkgDir{l.Dir, root})
 	}
 	return func() {
-		rec := listRecord{Listing: listing}
+		rec := listRecord{Key: m.key, Listing: listing}
 		// go list may have updated go.mod or go.sum (with -mod=mod): the listing is then not the one for
 		// the content the key holds.
 		if sum, ok := hashFiles(m.modFiles); !ok || !bytes.Equal(sum, m.modSum) {

@@ -162,10 +162,22 @@ func TestListMemo(t *testing.T) {
 		})
 	}
 
-	// Other settings, another record; an import path pattern, no memo.
+	// Other settings, another record, whether they come from the environment or the go env file (found
+	// under the same record, then told apart by its key); an import path pattern, no memo.
 	t.Setenv("GOFLAGS", "-tags=kgenlistmemo")
 	if list(t) {
 		t.Error("a listing was remembered across GOFLAGS")
+	}
+	goenvFile := filepath.Join(t.TempDir(), "env")
+	os.WriteFile(goenvFile, nil, 0o644)
+	t.Setenv("GOENV", goenvFile)
+	list(t)
+	if !list(t) {
+		t.Error("a listing under an empty go env file was not remembered")
+	}
+	os.WriteFile(goenvFile, []byte("GOEXPERIMENT=\nGOAMD64=v2\n"), 0o644)
+	if list(t) {
+		t.Error("a listing was remembered across a go env file's settings")
 	}
 	patterns = []string{"example.com/listmemo/api/..."}
 	list(t)

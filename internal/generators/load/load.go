@@ -367,15 +367,26 @@ type listing struct {
 // export data in the memo of earlier loads; if that does not find all of it, it lists them again asking
 // which ones the build cache lacks, with cfg's Deps DepsAuto.
 func listPackages(cfg Config, patterns []string) (*listing, error) {
-	s := readSettings(cfg.Dir)
+	// go env runs while the listing memo's record is checked against the disk.
+	settingsc := make(chan *settings, 1)
+	go func() { settingsc <- readSettings(cfg.Dir) }()
 	res := &listing{}
 	var lm *listMemo
 	if wd, err := filepath.Abs(cfg.Dir); err == nil {
-		lm = openListMemo(s, wd, patterns)
+		lm = newListMemo(wd, patterns)
 	}
+	var recordedKey []byte
 	if lm != nil {
-		res.all = lm.lookup()
-		res.fromMemo = res.all != nil
+		res.all, recordedKey = lm.lookup()
+	}
+	s := <-settingsc
+	if lm != nil && !lm.bind(s) {
+		lm = nil
+	}
+	if lm != nil && res.all != nil && bytes.Equal(recordedKey, lm.key) {
+		res.fromMemo = true
+	} else {
+		res.all = nil
 	}
 	if res.all == nil {
 		start := time.Now()

@@ -12,15 +12,15 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// emitYAML writes the generic value v (what encoding/json decodes with UseNumber: maps with string keys,
-// slices, strings, json.Number, booleans, nil) as go-yaml v2 marshals the equal value JSONToYAML builds,
+// emitYAML writes the generic value v (what parseJSON reads: objects, slices, strings, json.Number,
+// booleans, nil) as go-yaml v2 marshals the equal value JSONToYAML builds,
 // byte for byte, without go-yaml's event machinery: block mappings with sorted keys, sequences indented
 // as go-yaml indents them, empty collections in flow style, and every scalar in the style and with the
 // line folding (at 80 columns) go-yaml chooses. It reports false for what it does not cover (a root that
 // is not a mapping, a character outside printable Unicode's basic plane but tab and newline, a key longer
 // than 128 bytes or holding a newline); the caller then marshals with go-yaml.
 func emitYAML(v any) ([]byte, bool) {
-	m, ok := v.(map[string]any)
+	m, ok := v.(jsonObject)
 	if !ok || len(m) == 0 {
 		return nil, false
 	}
@@ -94,13 +94,14 @@ func (e *yamlEmitter) indicator(s string, needWhitespace, isWhitespace, isIndent
 }
 
 // mapping writes a non-empty block mapping whose keys start at column ind.
-func (e *yamlEmitter) mapping(m map[string]any, ind int) bool {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, compareKeys)
-	for _, k := range keys {
+func (e *yamlEmitter) mapping(m jsonObject, ind int) bool {
+	m = slices.Clone(m)
+	slices.SortFunc(m, func(a, b jsonMember) int { return compareKeys(a.key, b.key) })
+	for i, member := range m {
+		k := member.key
+		if i > 0 && m[i-1].key == k {
+			return false // a duplicate key, which go-yaml would have merged in its map
+		}
 		e.indent(ind)
 		if len(k) > 128 || strings.Contains(k, "\n") {
 			return false // go-yaml writes it as a complex key
@@ -111,7 +112,7 @@ func (e *yamlEmitter) mapping(m map[string]any, ind int) bool {
 		}
 		e.scalar(k, style, false, ind+2)
 		e.indicator(":", false, false, false)
-		if !e.node(m[k], ind, true) {
+		if !e.node(member.value, ind, true) {
 			return false
 		}
 	}
@@ -133,7 +134,7 @@ func (e *yamlEmitter) sequence(l []any, ind int) bool {
 // node writes v as the value of a mapping (inMapping) or an item of a sequence whose indentation is ind.
 func (e *yamlEmitter) node(v any, ind int, inMapping bool) bool {
 	switch v := v.(type) {
-	case map[string]any:
+	case jsonObject:
 		if len(v) == 0 {
 			e.indicator("{", true, true, false)
 			e.indicator("}", false, false, false)

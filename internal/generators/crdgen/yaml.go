@@ -16,6 +16,11 @@ import (
 // generic value JSONToYAML builds (maps keyed by interface{}, slices, strings, booleans, nil, numbers
 // typed by the YAML resolver) and marshalled with go-yaml.
 func jsonToYAML(j []byte) ([]byte, error) {
+	if v, ok := parseJSON(j); ok {
+		if out, ok := emitYAML(v); ok {
+			return out, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
 	var v any
@@ -24,9 +29,6 @@ func jsonToYAML(j []byte) ([]byte, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	if out, ok := emitYAML(v); ok {
-		return out, nil
 	}
 	y, err := yamlValue(v)
 	if err != nil {

@@ -17,10 +17,13 @@ type HistogramMetric interface {
 
 // MetricsProvider makes the metrics of a ring. Suggested names, in client-go's style:
 // sharding_ring_members, sharding_shard_objects{shard}, sharding_moves_total,
-// sharding_drains_total and sharding_drain_duration_seconds, each with a ring label. Only the
-// coordinator reports objects per shard and drains; moves are counted by the replica that made them
-// (the coordinator, or a replica taking over a departed member's objects); every replica reports the
-// ring size it sees.
+// sharding_drains_total and sharding_drain_duration_seconds, each with a ring label. In LabelMode
+// only the coordinator reports objects per shard and drains; moves are counted by the replica that
+// made them (the coordinator, or a replica taking over a departed member's objects). In ServerMode
+// each replica reports its own shard's objects (those its ListerWatcher-wrapped informers hold),
+// counts as moves the slots of the hash space (1/PartitionSlots each) it takes over, and as a drain
+// each change of members that took slots away from it, timed from when it stopped starting their
+// reconciles to when it published its new claim. Every replica reports the ring size it sees.
 type MetricsProvider interface {
 	// NewRingMembersMetric reports the number of live members of ring.
 	NewRingMembersMetric(ring string) GaugeMetric

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
 )
@@ -35,6 +38,120 @@ func jsonToYAML(j []byte) ([]byte, error) {
 		return nil, err
 	}
 	return yamlv2.Marshal(y)
+}
+
+// docYAML writes doc as jsonToYAML writes its JSON, without encoding the schemas (most of the bytes) to
+// JSON and reading them back: the document around them goes through encoding/json, the schemas are
+// turned into parseJSON's values directly. It reports false when that cannot be done the same way.
+func docYAML(doc *crdDoc) ([]byte, bool) {
+	shell := *doc
+	shell.Spec.Versions = slices.Clone(doc.Spec.Versions)
+	for i := range shell.Spec.Versions {
+		shell.Spec.Versions[i].Schema = nil
+	}
+	j, err := json.Marshal(&shell)
+	if err != nil {
+		return nil, false
+	}
+	v, ok := parseJSON(j)
+	if !ok {
+		return nil, false
+	}
+	root, _ := v.(jsonObject)
+	spec, _ := member(root, "spec").(jsonObject)
+	versions, _ := member(spec, "versions").([]any)
+	if len(versions) != len(doc.Spec.Versions) {
+		return nil, false
+	}
+	for i, ver := range versions {
+		obj, _ := ver.(jsonObject)
+		at := slices.IndexFunc(obj, func(m jsonMember) bool { return m.key == "schema" })
+		if at < 0 || obj[at].value != nil {
+			return nil, false
+		}
+		if obj[at].value, ok = jsonTree(doc.Spec.Versions[i].Schema); !ok {
+			return nil, false
+		}
+	}
+	return emitYAML(root)
+}
+
+// member returns the value of obj's member key, or nil.
+func member(obj jsonObject, key string) any {
+	for _, m := range obj {
+		if m.key == key {
+			return m.value
+		}
+	}
+	return nil
+}
+
+// jsonTree turns v into what parseJSON reads from json.Marshal(v): maps, slices, strings, booleans and
+// integers directly, anything else through encoding/json.
+func jsonTree(v any) (any, bool) {
+	switch v := v.(type) {
+	case nil:
+		return nil, true
+	case string:
+		if utf8.ValidString(v) { // encoding/json replaces invalid bytes
+			return v, true
+		}
+	case bool:
+		return v, true
+	case int:
+		return json.Number(strconv.Itoa(v)), true
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), true
+	case int32:
+		return json.Number(strconv.FormatInt(int64(v), 10)), true
+	case map[string]any:
+		if v == nil {
+			return nil, true
+		}
+		obj := make(jsonObject, 0, len(v))
+		for k, e := range v {
+			if !utf8.ValidString(k) {
+				return nil, false
+			}
+			t, ok := jsonTree(e)
+			if !ok {
+				return nil, false
+			}
+			obj = append(obj, jsonMember{k, t})
+		}
+		return obj, true
+	case []any:
+		if v == nil {
+			return nil, true
+		}
+		list := make([]any, len(v))
+		for i, e := range v {
+			t, ok := jsonTree(e)
+			if !ok {
+				return nil, false
+			}
+			list[i] = t
+		}
+		return list, true
+	case []string:
+		if v == nil {
+			return nil, true
+		}
+		list := make([]any, len(v))
+		for i, e := range v {
+			t, ok := jsonTree(e)
+			if !ok {
+				return nil, false
+			}
+			list[i] = t
+		}
+		return list, true
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	return parseJSON(b)
 }
 
 // yamlValue turns a value encoding/json decoded (with numbers as json.Number) into the value go-yaml v2

@@ -12,13 +12,14 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/dynamic"
-	"github.com/kgen-dev/kgen/runtime/dynamic/dynamicinformer"
 	"github.com/kgen-dev/kgen/runtime/metadata"
 	"github.com/kgen-dev/kgen/runtime/rest"
 	"github.com/kgen-dev/kgen/runtime/sharding"
@@ -63,22 +64,27 @@ const (
 // BenchmarkShardedThroughput measures how fast 1 and 3 replicas of an I/O-bound controller work off a
 // burst of changes to 600 custom objects on a testenv kube-apiserver: one unsharded replica (as with
 // leader election) against three replicas of a kgen sharding ring, each with the same fixed number of
-// workers. It reports items/s per iteration and, in the 3-replica case, the speedup over one.
+// workers, the three in the label mode and in the server-side mode. It reports items/s per iteration
+// and, with three replicas, the speedup over one.
 func BenchmarkShardedThroughput(b *testing.B) {
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
 	ctx := context.Background()
-	env, err := testenv.Start(ctx, testenv.Options{CRDs: []any{[]byte(shardItemCRD)}})
+	env, err := testenv.Start(ctx, testenv.Options{CRDs: []any{[]byte(shardItemCRD)}, APIServerArgs: []string{"--feature-gates=ShardedListAndWatch=true"}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = env.Stop() })
 	var oneRate float64
-	for _, replicas := range []int{1, 3} {
-		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
-			rate := benchSharded(b, env, replicas)
+	for _, run := range []struct {
+		name     string
+		replicas int
+		mode     sharding.Mode
+	}{{"replicas=1", 1, sharding.LabelMode}, {"replicas=3", 3, sharding.LabelMode}, {"replicas=3-server-side", 3, sharding.ServerMode}} {
+		b.Run(run.name, func(b *testing.B) {
+			rate := benchSharded(b, env, run.replicas, run.mode)
 			b.ReportMetric(rate, "items/s")
-			if replicas == 1 {
+			if run.replicas == 1 {
 				oneRate = rate
 			} else if oneRate > 0 {
 				b.ReportMetric(rate/oneRate, "x-one-replica")
@@ -87,7 +93,7 @@ func BenchmarkShardedThroughput(b *testing.B) {
 	}
 }
 
-func benchSharded(b *testing.B, env *testenv.Environment, replicas int) float64 {
+func benchSharded(b *testing.B, env *testenv.Environment, replicas int, mode sharding.Mode) float64 {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	shardedRuns++ // the benchmark function runs once per b.N tried; each run gets fresh objects
@@ -114,7 +120,7 @@ func benchSharded(b *testing.B, env *testenv.Environment, replicas int) float64 
 		return err
 	})
 	for i := range replicas {
-		startBenchReplica(ctx, b, env, ns, fmt.Sprintf("replica-%d", i))
+		startBenchReplica(ctx, b, env, ns, fmt.Sprintf("replica-%d", i), mode)
 	}
 	// Every item assigned and reconciled once before timing.
 	waitAllObserved(ctx, b, client, 0)
@@ -139,9 +145,9 @@ func benchSharded(b *testing.B, env *testenv.Environment, replicas int) float64 
 	return float64(shardItemCount*b.N) / total.Seconds()
 }
 
-// startBenchReplica runs one replica: its ring membership, a label-selected informer, a queue and
+// startBenchReplica runs one replica: its ring membership, an informer of its share, a queue and
 // shardWorkers workers whose reconcile waits shardCallLatency and then writes status.observed.
-func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environment, ns, id string) {
+func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environment, ns, id string, mode sharding.Mode) {
 	cfg := rest.CopyConfig(env.Config())
 	cfg.Wrap(sharding.WrapTransport)
 	cs, err := kubernetes.NewForConfig(cfg)
@@ -159,21 +165,28 @@ func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environme
 	res := sharding.Resource{Resource: shardItems, Kind: "Item"}
 	replica, err := sharding.New(sharding.Config{Ring: ns, Identity: id, Namespace: ns, Leases: cs.CoordinationV1().Leases(ns),
 		Metadata: meta, ObjectNamespace: ns, Resources: []sharding.Resource{res},
-		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond})
+		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond, Mode: mode})
 	if err != nil {
 		b.Fatal(err)
 	}
-	inf := dynamicinformer.NewFilteredDynamicInformer(dyn, shardItems, ns, 0, cache.Indexers{}, replica.TweakListOptions)
+	items := dyn.Resource(shardItems).Namespace(ns)
+	inf := cache.NewSharedIndexInformer(replica.ListerWatcher(&cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
+			return items.List(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return items.Watch(ctx, opts)
+		},
+	}), &unstructured.Unstructured{}, 0, cache.Indexers{})
 	queue := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{})
 	enqueue := func(obj any) {
 		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 			queue.Add(key)
 		}
 	}
-	_, _ = inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, o any) { enqueue(o) }, DeleteFunc: enqueue})
-	items := dyn.Resource(shardItems).Namespace(ns)
-	reconcile := replica.Reconciler(res, inf.Informer().GetIndexer().GetByKey, func(ctx context.Context, key string) error {
-		item, exists, err := inf.Informer().GetIndexer().GetByKey(key)
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, o any) { enqueue(o) }, DeleteFunc: enqueue})
+	reconcile := replica.Reconciler(res, inf.GetIndexer().GetByKey, func(ctx context.Context, key string) error {
+		item, exists, err := inf.GetIndexer().GetByKey(key)
 		if err != nil || !exists {
 			return err
 		}
@@ -196,7 +209,7 @@ func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environme
 		return err
 	})
 	go func() { _ = replica.Run(ctx) }()
-	go inf.Informer().RunWithContext(ctx)
+	go inf.RunWithContext(ctx)
 	startWorkers(ctx, queue, reconcile)
 }
 

@@ -180,9 +180,10 @@ func (c *claims) run(ctx context.Context, logger klog.Logger) {
 	}
 }
 
-// settleTime is how long a replica that (re)joined the ring waits before its first adoption, so that
-// replicas started together (a rollout) see each other first and each lists only its share, rather
-// than the first one listing every object and then giving most of them away.
+// settleTime is how long a replica that (re)joined a ring where no other member claims anything yet
+// waits before its first adoption, so that replicas started together see each other first and each
+// lists only its share, rather than the first one listing every object and then giving most of them
+// away. A replica joining a working ring adopts at once.
 func settleTime(cfg *Config) time.Duration { return 2 * cfg.RetryPeriod }
 
 var errAdoptionInterrupted = errors.New("membership lapsed while adopting")
@@ -204,10 +205,10 @@ func (c *claims) adopt(ctx context.Context, logger klog.Logger) error {
 		return nil
 	}
 	newcomer, previous := c.adopted == nil, c.adopted
-	settling := newcomer && c.r.clock.Since(c.joinedAt) < settleTime(&c.r.cfg)
+	justJoined := c.r.clock.Since(c.joinedAt) < settleTime(&c.r.cfg)
 	c.mu.Unlock()
-	if settling {
-		return nil // replicas started together see each other before the first adoption
+	if newcomer && justJoined && len(c.r.observer.claimsOfOthers(self, c.scope)) == 0 {
+		return nil // a ring starting up: replicas started together see each other first
 	}
 	if newcomer && len(c.foreign.claimsOfOthers("", c.scope)) > 0 {
 		return c.withdraw(logger) // known already: do not even publish

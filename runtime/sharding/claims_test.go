@@ -238,8 +238,9 @@ func TestServerModeOptions(t *testing.T) {
 	}
 }
 
-// TestServerModeSettlesBeforeFirstAdoption: a replica that just joined waits two retry periods, so
-// that replicas started together do not each list every object first.
+// TestServerModeSettlesBeforeFirstAdoption: a replica that just joined a ring where nobody claims
+// anything waits two retry periods, so that replicas started together do not each list every object
+// first; one joining a working ring adopts at once.
 func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 	h := newHarness(t)
 	a := h.serverReplica("crontabs", "a")
@@ -260,5 +261,27 @@ func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 	}
 	if ranges, _ := a.claims.share(); len(ranges) != 1 {
 		t.Fatalf("share after settling = %v", ranges)
+	}
+	b := h.serverReplica("crontabs", "b")
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- b.claims.adopt(context.Background(), klog.Background()) }()
+	for published := false; !published; {
+		select {
+		case err := <-done:
+			t.Fatalf("b did not adopt at once beside a working member: %v", err)
+		case <-b.renewNow:
+			renew(b)
+			published = true
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if ranges, _ := b.claims.share(); len(ranges) == 0 {
+		t.Fatal("b has no share")
 	}
 }

@@ -223,6 +223,13 @@ func (e *yamlEmitter) scalar(s string, style scalarStyle, breaks bool, ind int) 
 		if !e.whitespace {
 			e.byte(' ')
 		}
+		if n := utf8.RuneCountInString(s); !breaks || e.column+n <= foldWidth+1 {
+			// No space falls past the fold column.
+			e.out = append(e.out, s...)
+			e.column += n
+			e.whitespace, e.indention = false, false
+			return
+		}
 		spaces := false
 		for i := 0; i < len(s); {
 			if s[i] == ' ' {
@@ -310,21 +317,19 @@ func (e *yamlEmitter) scalar(s string, style scalarStyle, breaks bool, ind int) 
 		}
 		e.newline()
 		e.indention, e.whitespace = true, true
-		lineStart := true
-		for i := 0; i < len(s); {
-			if s[i] == '\n' {
+		for rest := s; rest != ""; {
+			line, tail, found := strings.Cut(rest, "\n")
+			if line != "" {
+				e.indent(ind)
+				e.out = append(e.out, line...)
+				e.column += utf8.RuneCountInString(line)
+				e.indention = false
+			}
+			if found {
 				e.newline()
 				e.indention = true
-				lineStart = true
-				i++
-				continue
 			}
-			if lineStart {
-				e.indent(ind)
-			}
-			i += e.char(s, i)
-			e.indention = false
-			lineStart = false
+			rest = tail
 		}
 	}
 }
@@ -374,29 +379,39 @@ func analyzeScalar(s string) (scalarAnalysis, bool) {
 	}
 	prevBlank := true // the previous character is blank, a break or the start
 	prevSpace, prevBreak := false, false
-	for i, r := range s {
-		w := utf8.RuneLen(r)
-		if r == utf8.RuneError && w <= 1 || !printableOrHandled(r) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// Never an indicator, a blank or a break.
+			r, w := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && w <= 1 || !printableOrHandled(r) {
+				return scalarAnalysis{}, false
+			}
+			prevSpace, prevBreak, prevBlank = false, false, false
+			i += w
+			continue
+		}
+		if c != '\t' && c != '\n' && (c < 0x20 || c > 0x7e) {
 			return scalarAnalysis{}, false
 		}
-		followedByBlank := i+w >= len(s) || s[i+w] == ' ' || s[i+w] == '\t'
+		last := i+1 == len(s)
+		followedByBlank := last || s[i+1] == ' ' || s[i+1] == '\t'
 		if i == 0 {
-			switch r {
+			switch c {
 			case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 				indicators = true
 			case '?', ':', '-':
 				indicators = indicators || followedByBlank
 			}
 		} else {
-			switch r {
+			switch c {
 			case ':':
 				indicators = indicators || followedByBlank
 			case '#':
 				indicators = indicators || prevBlank
 			}
 		}
-		last := i+w == len(s)
-		switch r {
+		switch c {
 		case '\t':
 			special = true
 			prevSpace, prevBreak = false, false
@@ -414,7 +429,8 @@ func analyzeScalar(s string) (scalarAnalysis, bool) {
 		default:
 			prevSpace, prevBreak = false, false
 		}
-		prevBlank = r == ' ' || r == '\t' || r == '\n'
+		prevBlank = c == ' ' || c == '\t' || c == '\n'
+		i++
 	}
 	a := scalarAnalysis{blockPlain: true, single: true, block: true}
 	if leadingBlank || trailingSpace || trailingBreak || lineBreaks || indicators {

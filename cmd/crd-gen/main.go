@@ -4,8 +4,8 @@
 package main
 
 import (
-	"github.com/kgen-dev/kgen/internal/generators/cli"
+	"github.com/kgen-dev/kgen/internal/generators/crdcli"
 	"github.com/kgen-dev/kgen/internal/generators/run"
 )
 
-func main() { run.Main("crd-gen", cli.CRDGen) }
+func main() { run.Main("crd-gen", crdcli.Run) }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"encoding/json"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ func TestListMemo(t *testing.T) {
 	// checking it against go list's; a listing from go list is recorded.
 	list := func(t *testing.T) bool {
 		t.Helper()
-		res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, patterns)
+		res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, patterns, token.NewFileSet())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,6 +83,17 @@ func TestListMemo(t *testing.T) {
 	if len(prog.Packages) != 3 || prog.Package("example.com/listmemo/api/v1").Types.Scope().Lookup("T") == nil {
 		t.Fatalf("packages from the remembered listing: %v", prog.Packages)
 	}
+	// An edited type: the listing is remembered, and the input files (parsed while go env runs) are read
+	// as they are now.
+	appendFile(t, filepath.Join(dir, "api/v2/types.go"), "\ntype Added struct{}\n")
+	prog, err = Load(Config{Dir: dir}, inputs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prog.Deps.Listed || prog.Package("example.com/listmemo/api/v2").Types.Scope().Lookup("Added") == nil {
+		t.Fatalf("after editing a type: report %+v, or the new type is missing", prog.Deps)
+	}
+	rewrite(t, filepath.Join(dir, "api/v2/types.go"), "\ntype Added struct{}\n", "")
 
 	for _, c := range []struct {
 		name     string
@@ -200,13 +212,13 @@ func TestListMemoRacy(t *testing.T) {
 		"a/a.go": "package a\n",
 	})
 	settle(t, dir)
-	res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."})
+	res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."}, token.NewFileSet())
 	if err != nil || res.record == nil {
 		t.Fatalf("listing: %v, record %v", err, res.record != nil)
 	}
 	rewrite(t, filepath.Join(dir, "a/a.go"), "package a\n", "package a\n\nimport _ \"errors\"\n")
 	res.record()
-	again, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."})
+	again, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."}, token.NewFileSet())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -221,7 +221,8 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
-	res, err := listPackages(cfg, patterns)
+	fset := token.NewFileSet()
+	res, err := listPackages(cfg, patterns, fset)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +266,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	// The input packages, the dependencies importing them and the dependencies checked from source are
 	// parsed while `go list -export` runs; the dependencies it finds no export data for (and their
 	// importers) after.
-	prog := &Program{Fset: token.NewFileSet(), byPath: map[string]*Package{}}
+	prog := &Program{Fset: fset, byPath: map[string]*Package{}}
 	addSource := func(l *listed) error {
 		if !l.DepOnly && l.Error != nil && len(l.GoFiles) == 0 {
 			return fmt.Errorf("loading %s: %s", l.ImportPath, strings.TrimSpace(l.Error.Err))
@@ -293,7 +294,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	}
 	exportDone := make(chan error, 1)
 	go func() { exportDone <- readExport(cfg.Dir, exported, byPath) }()
-	parseErr := parseAll(prog.Fset, early)
+	parseErr := parseAll(prog.Fset, early, res.pre)
 	if parseErr == nil {
 		parseErr = parseComplete(prog.Fset, complete)
 	}
@@ -315,7 +316,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 			late = append(late, l)
 		}
 	}
-	if err := parseAll(prog.Fset, late); err != nil {
+	if err := parseAll(prog.Fset, late, nil); err != nil {
 		return nil, err
 	}
 	sources := append(early, late...)
@@ -360,13 +361,15 @@ type listing struct {
 	// fromMemo tells that the listing came from the listing memo; record, if not nil, records it there.
 	fromMemo bool
 	record   func()
+	// pre holds the input packages' files, parsed while go env ran, when the listing came from the memo.
+	pre *preparse
 }
 
 // listPackages lists the packages matching patterns and their dependencies: from the listing memo if
 // nothing it depends on changed, else with go list. Unless cfg asks for source, it then looks for their
 // export data in the memo of earlier loads; if that does not find all of it, it lists them again asking
 // which ones the build cache lacks, with cfg's Deps DepsAuto.
-func listPackages(cfg Config, patterns []string) (*listing, error) {
+func listPackages(cfg Config, patterns []string, fset *token.FileSet) (*listing, error) {
 	// go env runs while the listing memo's record is checked against the disk.
 	settingsc := make(chan *settings, 1)
 	go func() { settingsc <- readSettings(cfg.Dir) }()
@@ -376,15 +379,18 @@ func listPackages(cfg Config, patterns []string) (*listing, error) {
 		lm = newListMemo(wd, patterns)
 	}
 	var recordedKey []byte
+	var pre *preparse
 	if lm != nil {
-		res.all, recordedKey = lm.lookup()
+		if res.all, recordedKey = lm.lookup(); res.all != nil {
+			pre = startPreparse(fset, res.all)
+		}
 	}
 	s := <-settingsc
 	if lm != nil && !lm.bind(s) {
 		lm = nil
 	}
 	if lm != nil && res.all != nil && bytes.Equal(recordedKey, lm.key) {
-		res.fromMemo = true
+		res.fromMemo, res.pre = true, pre
 	} else {
 		res.all = nil
 	}
@@ -491,8 +497,60 @@ func goList(dir string, patterns []string, export, stale bool) ([]*listed, error
 	return all, nil
 }
 
-// parseAll parses the hand-written files of the source packages, using every CPU.
-func parseAll(fset *token.FileSet, sources []*listed) error {
+// parsedFile is one file parseFile read: skipped as generated, parsed, or failed.
+type parsedFile struct {
+	file    *ast.File
+	skipped bool
+	err     error
+}
+
+// parseFile reads and parses the file called name unless it is generated.
+func parseFile(fset *token.FileSet, name string) parsedFile {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return parsedFile{err: err}
+	}
+	if IsGenerated(name, src) {
+		return parsedFile{skipped: true}
+	}
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	return parsedFile{file: f, err: err}
+}
+
+// preparse parses the files of the input packages of a remembered listing while `go env` runs, before
+// the listing is known to hold; parseAll takes the results once it does.
+type preparse struct {
+	done  chan struct{}
+	files map[string]parsedFile
+}
+
+func startPreparse(fset *token.FileSet, all []*listed) *preparse {
+	var names []string
+	for _, l := range all {
+		if !l.DepOnly {
+			for _, f := range l.GoFiles {
+				names = append(names, filepath.Join(l.Dir, f))
+			}
+		}
+	}
+	p := &preparse{done: make(chan struct{}), files: make(map[string]parsedFile, len(names))}
+	go func() {
+		defer close(p.done)
+		results := make([]parsedFile, len(names))
+		inParallel(len(names), func(i int) { results[i] = parseFile(fset, names[i]) })
+		for i, name := range names {
+			p.files[name] = results[i]
+		}
+	}()
+	return p
+}
+
+// parseAll parses the hand-written files of the source packages, using every CPU, taking those pre has
+// parsed already.
+func parseAll(fset *token.FileSet, sources []*listed, pre *preparse) error {
+	if pre != nil {
+		<-pre.done
+	}
 	type job struct {
 		pkg  *listed
 		i    int
@@ -510,21 +568,14 @@ func parseAll(fset *token.FileSet, sources []*listed) error {
 	skipped := make([]bool, len(jobs))
 	inParallel(len(jobs), func(i int) {
 		j := jobs[i]
-		src, err := os.ReadFile(j.name)
-		if err != nil {
-			errs[i] = err
-			return
+		p, ok := parsedFile{}, false
+		if pre != nil {
+			p, ok = pre.files[j.name]
 		}
-		if IsGenerated(j.name, src) {
-			skipped[i] = true
-			return
+		if !ok {
+			p = parseFile(fset, j.name)
 		}
-		f, err := parser.ParseFile(fset, j.name, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		files[j.pkg][j.i] = f
+		files[j.pkg][j.i], skipped[i], errs[i] = p.file, p.skipped, p.err
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err

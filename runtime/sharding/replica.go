@@ -358,15 +358,20 @@ func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) 
 		if mine, err := r.verify(ctx, res, epoch, obj); err != nil || !mine {
 			return err
 		}
-		rctx, done, ok := r.member.ownedContext(ctx, epoch)
-		if !ok {
-			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
-		}
-		r.inflight.Add(1)
-		defer r.inflight.Done()
-		defer done()
-		return reconcile(rctx, key)
+		return r.runOwned(ctx, epoch, key, reconcile)
 	}
+}
+
+// runOwned runs reconcile for key with a context that ends when membership epoch lapses.
+func (r *Replica) runOwned(ctx context.Context, epoch uint64, key string, reconcile ReconcileFunc) error {
+	rctx, done, ok := r.member.ownedContext(ctx, epoch)
+	if !ok {
+		return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+	}
+	r.inflight.Add(1)
+	defer r.inflight.Done()
+	defer done()
+	return reconcile(rctx, key)
 }
 
 // serverReconciler is Reconciler in ServerMode.
@@ -392,14 +397,7 @@ func (r *Replica) serverReconciler(get Getter, reconcile ReconcileFunc) Reconcil
 			return fmt.Errorf("%w: %s", ErrHandoffPending, key)
 		}
 		defer r.claims.end(h)
-		rctx, done, ok := r.member.ownedContext(ctx, epoch)
-		if !ok {
-			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
-		}
-		r.inflight.Add(1)
-		defer r.inflight.Done()
-		defer done()
-		return reconcile(rctx, key)
+		return r.runOwned(ctx, epoch, key, reconcile)
 	}
 }
 

@@ -640,3 +640,17 @@ func waitLeaseRenewals(t *testing.T, f *fleet, id string, n int) int {
 	}
 	return seen
 }
+
+// checkAddedShare checks that a replica added to a ring of three took about a quarter of the before
+// items, within took of being started.
+func checkAddedShare(t *testing.T, f *fleet, added *replica, before int, took time.Duration) {
+	t.Helper()
+	share := float64(len(f.ownedBy(added.id))) / float64(before)
+	t.Logf("added %s: it took %.1f%% of the items in %v", added.id, 100*share, took.Round(time.Millisecond))
+	if share < 0.15 || share > 0.35 {
+		t.Errorf("an added fourth replica took %.1f%% of the items, want about 25%%", 100*share)
+	}
+	if took > 10*time.Second {
+		t.Errorf("the added replica took %v to take and reconcile its share", took)
+	}
+}

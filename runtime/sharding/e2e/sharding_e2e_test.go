@@ -95,15 +95,7 @@ func TestFailoverAndScaleOut(t *testing.T) {
 	added := f.start("")
 	addedAt := time.Now()
 	f.waitConverged(time.Minute)
-	took := time.Since(addedAt)
-	share := float64(len(f.ownedBy(added.id))) / float64(before)
-	t.Logf("added %s: it took %.1f%% of the items in %v", added.id, 100*share, took.Round(time.Millisecond))
-	if share < 0.15 || share > 0.35 {
-		t.Errorf("an added fourth replica took %.1f%% of the items, want about 25%%", 100*share)
-	}
-	if took > 10*time.Second {
-		t.Errorf("moves to the added replica took %v", took)
-	}
+	checkAddedShare(t, f, added, before, time.Since(addedAt))
 	f.rec.check(t)
 }
 

@@ -38,8 +38,8 @@ import (
 // A listing is recorded only when it holds no errors, no local package uses //go:embed (whose patterns
 // the go command checks against other files), and nothing recorded changed since shortly before go list
 // started (the change time moves on every write, so a record never pairs a status with content the
-// listing did not see). Anything else, a GOPATH build, an import path pattern, a platform without change
-// times, means running go list.
+// listing did not see). Anything else, a GOPATH build, an import path pattern, GOFLAGS naming an
+// alternative go.mod or an overlay, a platform without change times, means running go list.
 //
 // A record is found by the directory, the patterns and the environment's go command variables, so it is
 // checked against the disk while `go env` runs; the key it was recorded under is compared once the
@@ -122,6 +122,10 @@ func (m *listMemo) bind(s *settings) bool {
 	}
 	gomod := s.env["GOMOD"]
 	if gomod == "" || gomod == os.DevNull || s.env["GOROOT"] == "" || s.env["GOMODCACHE"] == "" {
+		return false
+	}
+	// Files GOFLAGS names (an alternative go.mod, an overlay of file contents) decide the listing too.
+	if flags := s.env["GOFLAGS"]; strings.Contains(flags, "-modfile") || strings.Contains(flags, "-overlay") {
 		return false
 	}
 	modFiles := []string{gomod, filepath.Join(filepath.Dir(gomod), "go.sum"), filepath.Join(filepath.Dir(gomod), "vendor", "modules.txt")}

@@ -191,6 +191,15 @@ func TestListMemo(t *testing.T) {
 	if list(t) {
 		t.Error("a listing was remembered across a go env file's settings")
 	}
+	// GOFLAGS naming an alternative go.mod: its content decides the listing, so there is no memo.
+	os.WriteFile(goenvFile, nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "alt.mod"), []byte("module example.com/listmemo\n\ngo 1.26\n"), 0o644)
+	t.Setenv("GOFLAGS", "-modfile=alt.mod")
+	list(t)
+	if list(t) {
+		t.Error("a listing under -modfile was remembered")
+	}
+	t.Setenv("GOFLAGS", "")
 	patterns = []string{"example.com/listmemo/api/..."}
 	list(t)
 	if list(t) {

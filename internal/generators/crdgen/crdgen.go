@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -91,7 +92,8 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
 	// Each CRD is finished (see finishOne) while the next ones are built: the builder runs on one CPU, the
-	// finishing on all of them, and a CRD's schemas are independent copies once built. Any problem fails
+	// finishing on all of them. CRDs share their named types' schema nodes, which neither the builder
+	// (it makes new nodes) nor the finishing (it only reads) changes once a CRD holds them. Any problem fails
 	// the run: a build error first, then the first finishing error in the CRDs' order.
 	jobs := make(chan *finishJob, len(keys))
 	var wg sync.WaitGroup
@@ -149,18 +151,17 @@ type finishJob struct {
 	err     error
 }
 
-// finishOne checks the CEL rules of every version's schema, caps descriptions, drops the walker's
-// bookkeeping and renders the CRD. compiled is compileRules' record, shared.
+// finishOne checks the CEL rules of every version's schema and renders the CRD with its descriptions
+// capped and without the walker's bookkeeping. compiled is compileRules' record, shared. The schemas are
+// only read.
 func finishOne(crd *crdDoc, compiled *compiledRules, maxDescLen int) ([]byte, error) {
 	for _, v := range crd.Spec.Versions {
 		root := v.Schema["openAPIV3Schema"].(schema)
 		if err := compileRules(root, compiled); err != nil {
 			return nil, err
 		}
-		capDescriptions(root, maxDescLen)
-		stripBookkeeping(root)
 	}
-	return render(crd)
+	return render(crd, maxDescLen)
 }
 
 // packageKinds finds the kinds of one input package: structs embedding TypeMeta and ObjectMeta, in a
@@ -488,45 +489,85 @@ func (w *walker) rootSchema(k *kind) (schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = deepCopy(s)
-	props, _ := s["properties"].(schema)
-	if props != nil {
+	s = maps.Clone(s) // the kind's schema is shared with any other use of its type
+	if props, _ := s["properties"].(schema); props != nil {
+		props = maps.Clone(props)
 		props["metadata"] = schema{"type": "object"}
+		s["properties"] = props
 	}
 	return s, nil
 }
 
-// capDescriptions caps (or with 0 drops) every description in the tree.
-func capDescriptions(v any, limit int) {
-	if limit < 0 {
-		return
+// How a map of a schema tree is written out (see finishedMember).
+const (
+	nodeMap  = iota // a schema node, or a value below one: its description text is capped
+	propsMap        // a node's properties: names to nodes
+	plainMap        // written as it is (a description that is not text, or no cap)
+)
+
+// finishedMember decides how the member k, e of a map of a schema tree written out is written, as mode
+// says the map is: its value, how the maps in it are written, and false when it is left out. Descriptions
+// are capped at limit bytes (see truncate; 0 drops them, a negative limit keeps them whole), wherever a
+// map below a node holds a description text, and the walker's bookkeeping keys are left out.
+func finishedMember(k string, e any, mode, limit int) (any, int, bool) {
+	if strings.HasPrefix(k, "\x00") {
+		return nil, 0, false
 	}
+	switch {
+	case mode == propsMap:
+		return e, nodeMap, true
+	case mode == plainMap || limit < 0:
+		return e, plainMap, true
+	case k == "description":
+		d, ok := e.(string)
+		switch {
+		case !ok:
+			return e, plainMap, true
+		case limit == 0:
+			return nil, 0, false
+		}
+		return truncate(d, limit), plainMap, true
+	case k == "properties":
+		if _, ok := e.(schema); ok {
+			return e, propsMap, true
+		}
+	}
+	return e, nodeMap, true
+}
+
+// elementMode is how the maps in a list held by a map written as mode are written.
+func elementMode(mode int) int {
+	if mode == plainMap {
+		return plainMap
+	}
+	return nodeMap
+}
+
+// finishedCopy copies a schema tree as it is written out (see finishedMember).
+func finishedCopy(v any, mode, limit int) any {
 	switch v := v.(type) {
 	case schema:
-		if d, ok := v["description"].(string); ok {
-			if limit == 0 {
-				delete(v, "description")
-			} else {
-				v["description"] = truncate(d, limit)
-			}
+		if v == nil {
+			return v
 		}
+		out := make(schema, len(v))
 		for k, e := range v {
-			if k == "description" {
-				continue
+			if e, m, ok := finishedMember(k, e, mode, limit); ok {
+				out[k] = finishedCopy(e, m, limit)
 			}
-			if k == "properties" {
-				for _, p := range e.(schema) {
-					capDescriptions(p, limit)
-				}
-				continue
-			}
-			capDescriptions(e, limit)
 		}
+		return out
 	case []any:
-		for _, e := range v {
-			capDescriptions(e, limit)
+		if v == nil {
+			return v
 		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = finishedCopy(e, elementMode(mode), limit)
+		}
+		return out
 	}
+	return v
 }
 
 // truncate cuts a description to limit bytes: after its last full sentence, else at its last word with
@@ -549,11 +590,17 @@ func truncate(d string, limit int) string {
 }
 
 // render encodes a CRD as the file crd-gen writes: the ownership line, a document separator and YAML
-// with sorted keys.
-func render(doc *crdDoc) ([]byte, error) {
-	y, ok := docYAML(doc)
+// with sorted keys; the schemas' descriptions capped at maxDescLen and without bookkeeping (see
+// finishedMember).
+func render(doc *crdDoc, maxDescLen int) ([]byte, error) {
+	y, ok := docYAML(doc, maxDescLen)
 	if !ok {
-		j, err := json.Marshal(doc)
+		shell := *doc
+		shell.Spec.Versions = slices.Clone(doc.Spec.Versions)
+		for i, v := range shell.Spec.Versions {
+			shell.Spec.Versions[i].Schema = finishedCopy(v.Schema, nodeMap, maxDescLen).(map[string]any)
+		}
+		j, err := json.Marshal(&shell)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package crdgen
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -19,9 +20,14 @@ var allOfKeys = []string{
 
 // mergeLayers refines base with layer (a field's markers over its type's schema, or a type's markers
 // over its underlying schema): properties merge, required lists join, rules of the layer come first,
-// base's enum is kept, validations both set go under allOf, and anything else of the layer wins.
+// base's enum is kept, validations both set go under allOf, and anything else of the layer wins. The
+// result is a new node; base and everything below it may be shared (see walker.named) and are left
+// as they are.
 func mergeLayers(base, layer schema, pos string) (schema, error) {
-	out := deepCopy(base)
+	out := maps.Clone(base)
+	if out == nil {
+		out = schema{}
+	}
 	var allOfBase, allOfLayer schema
 	for _, k := range sortedKeys(layer) {
 		v := layer[k]
@@ -36,7 +42,8 @@ func mergeLayers(base, layer schema, pos string) (schema, error) {
 				return nil, fmt.Errorf("%s: conflicting types %v and %v", pos, old, v)
 			}
 		case k == "properties":
-			props := out[k].(schema)
+			props := maps.Clone(old.(schema))
+			out[k] = props
 			for name, p := range v.(schema) {
 				props[name] = p
 			}
@@ -67,34 +74,9 @@ func mergeLayers(base, layer schema, pos string) (schema, error) {
 	}
 	if allOfBase != nil {
 		all, _ := out["allOf"].([]any)
-		out["allOf"] = append(all, allOfBase, allOfLayer)
+		out["allOf"] = append(slices.Clip(all), allOfBase, allOfLayer)
 	}
 	return out, nil
-}
-
-// deepCopy copies a schema and everything in it.
-func deepCopy(s schema) schema {
-	out := make(schema, len(s))
-	for k, v := range s {
-		out[k] = copyValue(v)
-	}
-	return out
-}
-
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case schema:
-		return deepCopy(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	case []string:
-		return slices.Clone(v)
-	}
-	return v
 }
 
 // checkSchema checks a completed schema node (a type's or a field's) for contradictions: bounds the
@@ -125,7 +107,7 @@ func checkSchema(s schema, markers []*marker) error {
 	}
 	if enum, ok := s["enum"].([]any); ok {
 		if m := find("Enum"); m != nil {
-			plain := deepCopy(s)
+			plain := maps.Clone(s)
 			delete(plain, "enum")
 			delete(plain, "default")
 			for _, e := range enum {
@@ -347,22 +329,4 @@ func anyList(v any) []schema {
 		}
 	}
 	return out
-}
-
-// stripBookkeeping removes the marker bookkeeping keys from a finished schema tree.
-func stripBookkeeping(v any) {
-	switch v := v.(type) {
-	case schema:
-		for k, e := range v {
-			if strings.HasPrefix(k, "\x00") {
-				delete(v, k)
-				continue
-			}
-			stripBookkeeping(e)
-		}
-	case []any:
-		for _, e := range v {
-			stripBookkeeping(e)
-		}
-	}
 }

@@ -3,6 +3,7 @@ package crdgen
 import (
 	"fmt"
 	"go/types"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -78,7 +79,10 @@ type walker struct {
 	// allowFloats accepts float32 and float64 fields (Config.AllowDangerousTypes); objectMetaFields gives
 	// ObjectMeta below the root its fields (Config.GenerateEmbeddedObjectMeta).
 	allowFloats, objectMetaFields bool
-	// named caches the schema of each named type (with its own markers and description); users copy it.
+	// named caches the schema of each named type (with its own markers and description). The schemas are
+	// shared by every use, read-only: a use refines its type's schema into a new node (mergeLayers), so
+	// a finished schema tree shares its named types' subtrees with the other CRDs and versions using
+	// them, and nothing changes a node once a tree holds it.
 	named map[*types.TypeName]schema
 	// active holds the named types being walked, to report recursion.
 	active map[*types.TypeName]bool
@@ -90,17 +94,14 @@ type walker struct {
 	compiled *compiledRules
 }
 
-// typeSchema returns the schema of a value of type t; pos names where it is used, for errors.
+// typeSchema returns the schema of a value of type t; pos names where it is used, for errors. A named
+// type's schema, here or below, is the shared one: read-only.
 func (w *walker) typeSchema(t types.Type, pos string) (schema, error) {
 	switch t := types.Unalias(t).(type) {
 	case *types.Pointer:
 		return w.typeSchema(t.Elem(), pos)
 	case *types.Named:
-		s, err := w.namedSchema(t, pos)
-		if err != nil {
-			return nil, err
-		}
-		return deepCopy(s), nil
+		return w.namedSchema(t, pos)
 	case *types.Basic:
 		return basicSchema(t, pos, w.allowFloats)
 	case *types.Slice:
@@ -229,12 +230,14 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		s = deepCopy(base)
+		s = maps.Clone(base) // the node is refined in place below; what is under it stays shared
 	default:
 		if st, ok := n.Underlying().(*types.Struct); ok {
 			s, err = w.structSchema(st, pkg, declPos)
 		} else {
+			// A new node but for a pointer to a named type, whose shared node it is.
 			s, err = w.typeSchema(n.Underlying(), declPos)
+			s = maps.Clone(s)
 		}
 		if err != nil {
 			return nil, err

@@ -42,8 +42,9 @@ func jsonToYAML(j []byte) ([]byte, error) {
 
 // docYAML writes doc as jsonToYAML writes its JSON, without encoding the schemas (most of the bytes) to
 // JSON and reading them back: the document around them goes through encoding/json, the schemas are
-// turned into parseJSON's values directly. It reports false when that cannot be done the same way.
-func docYAML(doc *crdDoc) ([]byte, bool) {
+// turned into parseJSON's values directly, as render writes them (descriptions capped at maxDescLen, no
+// bookkeeping; see finishedMember). It reports false when that cannot be done the same way.
+func docYAML(doc *crdDoc, maxDescLen int) ([]byte, bool) {
 	shell := *doc
 	shell.Spec.Versions = slices.Clone(doc.Spec.Versions)
 	for i := range shell.Spec.Versions {
@@ -69,7 +70,7 @@ func docYAML(doc *crdDoc) ([]byte, bool) {
 		if at < 0 || obj[at].value != nil {
 			return nil, false
 		}
-		if obj[at].value, ok = jsonTree(doc.Spec.Versions[i].Schema); !ok {
+		if obj[at].value, ok = jsonTree(doc.Spec.Versions[i].Schema, nodeMap, maxDescLen); !ok {
 			return nil, false
 		}
 	}
@@ -87,8 +88,9 @@ func member(obj jsonObject, key string) any {
 }
 
 // jsonTree turns v into what parseJSON reads from json.Marshal(v): maps, slices, strings, booleans and
-// integers directly, anything else through encoding/json.
-func jsonTree(v any) (any, bool) {
+// integers directly, anything else through encoding/json. v is a schema tree, or a value in one, written
+// out as finishedMember says for a map of the mode and descriptions capped at limit.
+func jsonTree(v any, mode, limit int) (any, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, true
@@ -110,10 +112,14 @@ func jsonTree(v any) (any, bool) {
 		}
 		obj := make(jsonObject, 0, len(v))
 		for k, e := range v {
+			e, m, keep := finishedMember(k, e, mode, limit)
+			if !keep {
+				continue
+			}
 			if !utf8.ValidString(k) {
 				return nil, false
 			}
-			t, ok := jsonTree(e)
+			t, ok := jsonTree(e, m, limit)
 			if !ok {
 				return nil, false
 			}
@@ -126,7 +132,7 @@ func jsonTree(v any) (any, bool) {
 		}
 		list := make([]any, len(v))
 		for i, e := range v {
-			t, ok := jsonTree(e)
+			t, ok := jsonTree(e, elementMode(mode), limit)
 			if !ok {
 				return nil, false
 			}
@@ -139,7 +145,7 @@ func jsonTree(v any) (any, bool) {
 		}
 		list := make([]any, len(v))
 		for i, e := range v {
-			t, ok := jsonTree(e)
+			t, ok := jsonTree(e, plainMap, limit)
 			if !ok {
 				return nil, false
 			}

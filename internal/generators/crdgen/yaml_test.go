@@ -171,7 +171,7 @@ func TestDocYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := docYAML(doc)
+	got, ok := docYAML(doc, -1)
 	if !ok {
 		t.Fatal("docYAML gave up")
 	}

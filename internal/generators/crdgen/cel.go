@@ -1,12 +1,16 @@
 package crdgen
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -54,19 +58,20 @@ func checkCEL(m *marker, rule schema) error {
 // for one schema are errors at the marker's file:line. As on the server, a rule's cost is multiplied by the
 // number of times it can run: the product of the maxItems and maxProperties of the lists and maps around
 // it, or, where one of those is unbounded, the most elements a request can hold.
-// compiled holds the costs of the nodes whose rules compiled, by their JSON (and whether they are a root):
-// a named type's rules travel with it to every use and every version, and compile once.
+// compiled holds the costs of the nodes whose rules compiled, by a fingerprint of what typeOnly keeps of
+// them (and whether they are a root): a named type's rules travel with it to every use and every version,
+// and compile once.
 func compileRules(root schema, compiled *compiledRules) error {
 	var total uint64
 	var expensive []ruleCost // the rules adding at least 1 % of the schema's limit, most expensive first
 	err := walkRules(root, true, one, func(node schema, rules []any, isRoot bool, runs *uint64) error {
-		b, err := json.Marshal(typeOnly(node))
-		if err != nil {
-			return err
-		}
-		key := fmt.Sprintf("%t/%s", isRoot, b)
+		key := fmt.Sprintf("%t/%x", isRoot, compiled.prints.of(node))
 		costs, ok := compiled.has(key)
 		if !ok {
+			b, err := json.Marshal(typeOnly(node))
+			if err != nil {
+				return err
+			}
 			structural, err := toStructural(b)
 			if err != nil {
 				// The API server reports a schema that is not structural itself; rules are only compiled on
@@ -261,4 +266,105 @@ func toStructural(b []byte) (*structuralschema.Structural, error) {
 		return nil, err
 	}
 	return structuralschema.NewStructural(&internal)
+}
+
+// fingerprints computes, safe for concurrent use, a SHA-256 digest of what typeOnly keeps of a schema
+// node: equal digests for equal trees, and different ones, but for a collision of SHA-256, for trees whose
+// typeOnly copies differ. Schema nodes are never changed once a finished tree holds them (see
+// walker.named), so each map's digest is remembered by its identity, and a subtree shared by many nodes
+// and CRDs is hashed once; a map's digest covers its children's digests.
+type fingerprints struct {
+	mu   sync.Mutex
+	memo map[unsafe.Pointer][sha256.Size]byte
+}
+
+func newFingerprints() *fingerprints {
+	return &fingerprints{memo: map[unsafe.Pointer][sha256.Size]byte{}}
+}
+
+// of returns the digest of the map s.
+func (f *fingerprints) of(s map[string]any) [sha256.Size]byte {
+	id := reflect.ValueOf(s).UnsafePointer()
+	f.mu.Lock()
+	d, ok := f.memo[id]
+	f.mu.Unlock()
+	if ok {
+		return d
+	}
+	keys := make([]string, 0, len(s))
+	for k, e := range s {
+		if _, text := e.(string); k == "description" && text || strings.HasPrefix(k, "\x00") {
+			continue // as typeOnly leaves them out
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	buf := []byte{'m'}
+	buf = binary.AppendUvarint(buf, uint64(len(keys)))
+	for _, k := range keys {
+		buf = appendText(buf, k)
+		buf = f.appendValue(buf, s[k])
+	}
+	d = sha256.Sum256(buf)
+	f.mu.Lock()
+	f.memo[id] = d
+	f.mu.Unlock()
+	return d
+}
+
+// appendValue appends an unambiguous encoding of a value of a schema tree: its kind, then its content
+// (a map by its digest).
+func (f *fingerprints) appendValue(buf []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(buf, 'n')
+	case map[string]any:
+		if v == nil {
+			return append(buf, 'N')
+		}
+		d := f.of(v)
+		return append(append(buf, 'M'), d[:]...)
+	case []any:
+		if v == nil {
+			return append(buf, 'L')
+		}
+		buf = append(buf, 'l')
+		buf = binary.AppendUvarint(buf, uint64(len(v)))
+		for _, e := range v {
+			buf = f.appendValue(buf, e)
+		}
+		return buf
+	case []string:
+		if v == nil {
+			return append(buf, 'S')
+		}
+		buf = append(buf, 's')
+		buf = binary.AppendUvarint(buf, uint64(len(v)))
+		for _, e := range v {
+			buf = appendText(buf, e)
+		}
+		return buf
+	case string:
+		return appendText(append(buf, 't'), v)
+	case bool:
+		if v {
+			return append(buf, 'T')
+		}
+		return append(buf, 'F')
+	case int64:
+		return binary.AppendVarint(append(buf, 'i'), v)
+	case float64:
+		return binary.BigEndian.AppendUint64(append(buf, 'f'), math.Float64bits(v))
+	}
+	// Anything else by its JSON, as typeOnly's copy is encoded.
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = fmt.Appendf(nil, "%T %#v", v, v)
+	}
+	return appendText(append(buf, 'j'), string(b))
+}
+
+// appendText appends a string with its length.
+func appendText(buf []byte, s string) []byte {
+	return append(binary.AppendUvarint(buf, uint64(len(s))), s...)
 }

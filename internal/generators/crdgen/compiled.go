@@ -21,10 +21,12 @@ type compiledRules struct {
 	keys  map[string][]ruleCost
 	dir   string // "" when nothing is remembered across runs
 	build []byte
+	// prints keys the nodes (see compileRules).
+	prints *fingerprints
 }
 
 func newCompiledRules() *compiledRules {
-	c := &compiledRules{keys: map[string][]ruleCost{}}
+	c := &compiledRules{keys: map[string][]ruleCost{}, prints: newFingerprints()}
 	dir, err := usercache.Dir("cel")
 	if err != nil {
 		return c

@@ -24,7 +24,7 @@ func emitYAML(v any) ([]byte, bool) {
 	if !ok || len(m) == 0 {
 		return nil, false
 	}
-	e := &yamlEmitter{out: make([]byte, 0, 64<<10), whitespace: true, indention: true}
+	e := &yamlEmitter{out: make([]byte, 0, 256<<10), whitespace: true, indention: true}
 	if !e.mapping(m, 0) {
 		return nil, false
 	}
@@ -93,9 +93,8 @@ func (e *yamlEmitter) indicator(s string, needWhitespace, isWhitespace, isIndent
 	e.indention = e.indention && isIndention
 }
 
-// mapping writes a non-empty block mapping whose keys start at column ind.
+// mapping writes a non-empty block mapping whose keys start at column ind, sorting m's members in place.
 func (e *yamlEmitter) mapping(m jsonObject, ind int) bool {
-	m = slices.Clone(m)
 	slices.SortFunc(m, func(a, b jsonMember) int { return compareKeys(a.key, b.key) })
 	for i, member := range m {
 		k := member.key
@@ -336,7 +335,33 @@ func (e *yamlEmitter) scalar(s string, style scalarStyle, breaks bool, ind int) 
 
 // stringStyle returns the style go-yaml writes the string s in, as a mapping value or key (the same for
 // the strings emitYAML writes), and false for a string holding characters emitYAML leaves to go-yaml.
+// The styles of long strings (descriptions, which a type's uses repeat) are remembered.
 func stringStyle(s string) (scalarStyle, bool) {
+	if len(s) < rememberedStyleLen {
+		return findStringStyle(s)
+	}
+	if v, ok := longStyles.Load(s); ok {
+		r := v.(styleResult)
+		return r.style, r.ok
+	}
+	style, ok := findStringStyle(s)
+	longStyles.Store(s, styleResult{style, ok})
+	return style, ok
+}
+
+// rememberedStyleLen is the length from which stringStyle remembers a string's style: finding it costs
+// more than looking it up.
+const rememberedStyleLen = 48
+
+// longStyles maps the long strings stringStyle has seen to their styleResult.
+var longStyles sync.Map
+
+type styleResult struct {
+	style scalarStyle
+	ok    bool
+}
+
+func findStringStyle(s string) (scalarStyle, bool) {
 	a, ok := analyzeScalar(s)
 	if !ok {
 		return 0, false

@@ -91,14 +91,14 @@ func ServerShardingSupported(ctx context.Context, field string, list ListFunc) (
 		}
 		return obj, objs, nil
 	}
-	obj, objs, err := probe(metav1.ListOptions{ShardSelector: ShardSelector(field, []HashRange{{Start: 0, End: 1 << 63}}), Limit: 1})
+	obj, _, err := probe(metav1.ListOptions{ShardSelector: ShardSelector(field, []HashRange{{Start: 0, End: 1 << 63}}), Limit: 1})
 	if err != nil {
 		return false, err
 	}
 	if echoesShardInfo(obj) {
 		return true, nil
 	}
-	_, objs, err = probe(metav1.ListOptions{Limit: 1})
+	_, objs, err := probe(metav1.ListOptions{Limit: 1})
 	if err != nil {
 		return false, err
 	}

@@ -46,14 +46,24 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		m, err := model.FromPackages(prog.Fset, prog.Packages, model.Options{PluralExceptions: plurals, LintRules: common.LintRules})
-		if err != nil {
-			return err
+		// The model is made while crd-gen derives the schemas, which do not need it.
+		type made struct {
+			m   *model.Model
+			err error
+		}
+		models := make(chan made, 1)
+		go func() {
+			m, err := model.FromPackages(prog.Fset, prog.Packages, model.Options{PluralExceptions: plurals, LintRules: common.LintRules})
+			models <- made{m, err}
+		}()
+		getModel := func() (*model.Model, error) {
+			r := <-models
+			return r.m, r.err
 		}
 		set := output.NewSet(crdgen.Generator)
 		cfg := crdgen.Config{OutputDir: common.OutputDir, MaxDescLen: maxDesc, PluralExceptions: plurals,
 			AllowDangerousTypes: allowDangerous, GenerateEmbeddedObjectMeta: embeddedObjectMeta}
-		if err := crdgen.Generate(prog, prog.Packages, m, cfg, set); err != nil {
+		if err := crdgen.GenerateMeanwhile(prog, prog.Packages, getModel, cfg, set); err != nil {
 			return err
 		}
 		return common.Finish(set, start, stdout, stderr)

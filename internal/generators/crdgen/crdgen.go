@@ -69,6 +69,14 @@ type kind struct {
 // same packages; a kind's plural and scope come from its type there, when it has one. Any problem fails
 // the whole run before anything is added.
 func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Config, set *output.Set) error {
+	return GenerateMeanwhile(prog, pkgs, func() (*model.Model, error) { return m, nil }, cfg, set)
+}
+
+// GenerateMeanwhile is Generate with the model made meanwhile: it derives the kinds' schemas, which do not
+// depend on the model, then calls getModel, once, for the model (and returns its error, as the first
+// problem), and goes on as Generate. The schemas are derived as if the model came first: a problem they
+// have is reported, in order, after any of the model's.
+func GenerateMeanwhile(prog *load.Program, pkgs []*load.Package, getModel func() (*model.Model, error), cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, allowFloats: cfg.AllowDangerousTypes, objectMetaFields: cfg.GenerateEmbeddedObjectMeta, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
 		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: newCompiledRules()}
@@ -76,21 +84,46 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 		w.inputs[p.Path] = true
 	}
 	byGroupKind := map[[2]string][]*kind{}
-	for _, p := range pkgs {
-		kinds, err := w.packageKinds(prog, p)
-		if err != nil {
-			return err
+	kindsErr := func() error {
+		for _, p := range pkgs {
+			kinds, err := w.packageKinds(prog, p)
+			if err != nil {
+				return err
+			}
+			for _, k := range kinds {
+				key := [2]string{k.group, k.named.Obj().Name()}
+				byGroupKind[key] = append(byGroupKind[key], k)
+			}
 		}
-		for _, k := range kinds {
-			key := [2]string{k.group, k.named.Obj().Name()}
-			byGroupKind[key] = append(byGroupKind[key], k)
-		}
-	}
+		return nil
+	}()
 	keys := make([][2]string, 0, len(byGroupKind))
 	for k := range byGroupKind {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
+	if kindsErr == nil {
+		// The named types' schemas are cached whatever the path to them, and a problem is not: buildCRD
+		// finds the first one again, where it would have without this.
+	prebuild:
+		for _, key := range keys {
+			for _, k := range byGroupKind[key] {
+				if slices.ContainsFunc(k.markers, func(m *marker) bool { return m.name() == "kubebuilder:skipversion" }) {
+					continue
+				}
+				if _, err := w.namedSchema(k.named, k.pos); err != nil {
+					break prebuild
+				}
+			}
+		}
+	}
+	m, err := getModel()
+	if err != nil {
+		return err
+	}
+	if kindsErr != nil {
+		return kindsErr
+	}
 	// Each CRD is finished (see finishOne) while the next ones are built: the builder runs on one CPU, the
 	// finishing on all of them. CRDs share their named types' schema nodes, which neither the builder
 	// (it makes new nodes) nor the finishing (it only reads) changes once a CRD holds them. Any problem fails
@@ -105,7 +138,7 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 		})
 	}
 	var built []*finishJob
-	err := func() error {
+	err = func() error {
 		owner := map[string]string{}
 		for _, key := range keys {
 			crd, plural, err := w.buildCRD(byGroupKind[key], m, cfg)

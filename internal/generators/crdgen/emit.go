@@ -1,6 +1,7 @@
 package crdgen
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -24,7 +25,13 @@ func emitYAML(v any) ([]byte, bool) {
 	if !ok || len(m) == 0 {
 		return nil, false
 	}
-	e := &yamlEmitter{out: make([]byte, 0, 256<<10), whitespace: true, indention: true}
+	buf, _ := emitBuffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new(make([]byte, 0, 64<<10))
+	}
+	defer emitBuffers.Put(buf)
+	e := &yamlEmitter{out: (*buf)[:0], whitespace: true, indention: true}
+	defer func() { *buf = e.out[:0] }()
 	if !e.mapping(m, 0) {
 		return nil, false
 	}
@@ -32,8 +39,12 @@ func emitYAML(v any) ([]byte, bool) {
 	if !e.indention || e.column > 0 || !e.whitespace {
 		e.newline()
 	}
-	return e.out, true
+	return bytes.Clone(e.out), true
 }
+
+// emitBuffers holds emitYAML's output buffers, grown to the documents written, for reuse: a document is
+// copied out once, rather than grown and regrown.
+var emitBuffers sync.Pool
 
 // yamlEmitter holds the output and the state go-yaml's emitter keeps about the current line: its column
 // (in characters), whether the last thing written was whitespace, and whether the line holds only

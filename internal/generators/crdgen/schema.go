@@ -166,16 +166,25 @@ func stringKey(t types.Type) bool {
 
 // hasMethod reports whether t or *t has the method.
 func hasMethod(t types.Type, name string) bool {
+	has, _ := hasMethods(t, name, "")
+	return has
+}
+
+// hasMethods reports whether t or *t has the method a and the method b, from one method set.
+func hasMethods(t types.Type, a, b string) (hasA, hasB bool) {
 	if _, isPtr := t.(*types.Pointer); !isPtr {
 		t = types.NewPointer(t)
 	}
 	ms := types.NewMethodSet(t)
 	for i := range ms.Len() {
-		if ms.At(i).Obj().Name() == name {
-			return true
+		switch ms.At(i).Obj().Name() {
+		case a:
+			hasA = true
+		case b:
+			hasB = true
 		}
 	}
-	return false
+	return hasA, hasB
 }
 
 // namedSchema returns the cached schema of a named type: its underlying schema, its markers and its
@@ -217,11 +226,12 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 		return nil, err
 	}
 	var s schema
+	marshalJSON, marshalText := hasMethods(n, "MarshalJSON", "MarshalText")
 	switch {
-	case hasMethod(n, "MarshalJSON") && typeMarkerSet(markers):
+	case marshalJSON && typeMarkerSet(markers):
 		// The type writes its own JSON; its markers say what that is.
 		s = schema{}
-	case hasMethod(n, "MarshalText") && !hasMethod(n, "MarshalJSON"):
+	case marshalText && !marshalJSON:
 		s = schema{"type": "string"}
 	case w.src.definedFrom(obj) != nil:
 		// type A B: B's schema, markers and description, refined by A's.

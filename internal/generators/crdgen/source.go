@@ -268,11 +268,31 @@ func (fi *fileIndex) comments(doc *ast.CommentGroup, anchor int) comments {
 	return c
 }
 
-// lines returns a comment group's lines without their comment markers.
+// lines returns a comment group's lines without their comment markers (as model.CommentLines reads
+// them), each with its position, looking up the group's file once.
 func (fi *fileIndex) lines(cg *ast.CommentGroup) []commentLine {
-	var out []commentLine
-	for _, l := range model.CommentLines(fi.fset, cg) {
-		out = append(out, commentLine{text: l.Text, pos: l.Pos})
+	tf := fi.fset.File(cg.Pos())
+	if tf == nil {
+		var out []commentLine
+		for _, l := range model.CommentLines(fi.fset, cg) {
+			out = append(out, commentLine{text: l.Text, pos: l.Pos})
+		}
+		return out
+	}
+	out := make([]commentLine, 0, len(cg.List))
+	for _, c := range cg.List {
+		at := tf.Position(c.Slash)
+		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
+			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: at})
+			continue
+		}
+		// A /* */ comment: each of its lines, trimmed, on the lines from its start.
+		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
+		for i, l := range strings.Split(body, "\n") {
+			lineAt := at
+			lineAt.Line += i
+			out = append(out, commentLine{text: strings.TrimSpace(l), pos: lineAt})
+		}
 	}
 	return out
 }

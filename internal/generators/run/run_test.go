@@ -3,8 +3,12 @@ package run
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,5 +99,35 @@ func TestLoadValidatesFirst(t *testing.T) {
 	header, plurals, err := (&Common{OutputDir: "out", OutputPkg: "example.com/out", PluralExceptions: []string{"Fish:Fish"}}).Load()
 	if err != nil || header != nil || plurals["Fish"] != "Fish" {
 		t.Errorf("Load = %q, %v, %v", header, plurals, err)
+	}
+}
+
+// TestCollectLate: collection is off, bounded by the memory limit, until the first collection, after
+// which the usual proportional collection is back and the limit is gone.
+func TestCollectLate(t *testing.T) {
+	read := func() (percent, limit uint64) {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64(), s[1].Value.Uint64()
+	}
+	oldPercent, oldLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	collectLate(512<<20, 300)
+	if percent, limit := read(); percent != math.MaxUint64 || limit != 512<<20 { // off reads as -1
+		t.Fatalf("before the first collection: GOGC %d, limit %d", percent, limit)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		runtime.GC() // the sentinel is unreachable: its finalizer is queued
+		if percent, limit := read(); percent == 300 && limit == math.MaxInt64 {
+			return
+		}
+		if time.Now().After(deadline) {
+			percent, limit := read()
+			t.Fatalf("after collections: GOGC %d, limit %d", percent, limit)
+		}
+		time.Sleep(time.Millisecond) // lets the finalizer goroutine run
 	}
 }

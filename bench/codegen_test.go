@@ -155,12 +155,11 @@ func runCodegen(b *testing.B, bin, tool string, in codegenInput) {
 			cmd.Dir = in.dir
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
-			start := time.Now()
-			kb, err := runMeasured(cmd)
+			took, kb, err := runMeasured(cmd)
 			if err != nil {
 				b.Fatalf("%s %s: %v\n%s", tool, args[0], err, stderr.String())
 			}
-			wall += time.Since(start)
+			wall += took
 			peakKB = max(peakKB, kb)
 		}
 		b.StopTimer()

@@ -50,7 +50,7 @@ func runDeepCopyGen(b *testing.B, bin, dir string) {
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		peakKB, err := runMeasured(cmd)
+		_, peakKB, err := runMeasured(cmd)
 		if err != nil {
 			b.Fatalf("%s: %v\n%s", bin, err, stderr.String())
 		}

@@ -216,12 +216,11 @@ func runGenerate(b *testing.B, bin string, spec generateSpec, tool, out string, 
 		cmd.Env = append(append(os.Environ(), "GOWORK=off"), env...)
 		var errOut bytes.Buffer
 		cmd.Stderr = &errOut
-		start := time.Now()
-		kb, err := runMeasured(cmd)
+		took, kb, err := runMeasured(cmd)
 		if err != nil {
 			b.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, errOut.String())
 		}
-		wall += time.Since(start)
+		wall += took
 		peakKB = max(peakKB, kb)
 		if stderr != nil {
 			stderr.Write(errOut.Bytes())

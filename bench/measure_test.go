@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // measuredEnv carries, to a copy of this test binary, the command it runs for runMeasured.
@@ -32,22 +31,22 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runMeasured runs cmd (its path, arguments, directory, environment and standard streams) and returns the
-// peak RSS of it and the processes it waited for, in KiB. A child's peak RSS read from this process would
-// include this process's own: Linux records the resident size of the address space a child leaves at
-// exec, and Go starts children in their parent's address space. So cmd is started by a fresh copy of the
-// test binary, a few MiB, which reports cmd's figure; its start adds a few milliseconds to each command's
-// wall time.
-func runMeasured(cmd *exec.Cmd) (peakKB int64, err error) {
+// runMeasured runs cmd (its path, arguments, directory, environment and standard streams) and returns its
+// wall time and the peak RSS of it and the processes it waited for, in KiB. A child's peak RSS read from
+// this process would include this process's own: Linux records the resident size of the address space a
+// child leaves at exec, and Go starts children in their parent's address space. So cmd is started by a
+// fresh copy of the test binary, a few MiB, which reports cmd's figures; the wall time is timed there,
+// from starting cmd to reaping it, so the runner's own start (several milliseconds) is not in it.
+func runMeasured(cmd *exec.Cmd) (wall time.Duration, peakKB int64, err error) {
 	report, err := os.CreateTemp("", "kgen-bench-rss-*")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	report.Close()
 	defer os.Remove(report.Name())
 	spec, err := json.Marshal(measuredRun{Args: append([]string{cmd.Path}, cmd.Args[1:]...), Report: report.Name()})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	runner := exec.Command(os.Args[0])
 	runner.Dir, runner.Stdin, runner.Stdout, runner.Stderr = cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr
@@ -57,17 +56,22 @@ func runMeasured(cmd *exec.Cmd) (peakKB int64, err error) {
 	}
 	runner.Env = append(append([]string{}, env...), measuredEnv+"="+string(spec))
 	if err := runner.Run(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	kb, err := os.ReadFile(report.Name())
+	figures, err := os.ReadFile(report.Name())
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return strconv.ParseInt(strings.TrimSpace(string(kb)), 10, 64)
+	var nanos int64
+	if _, err := fmt.Sscan(string(figures), &peakKB, &nanos); err != nil {
+		return 0, 0, fmt.Errorf("bench runner's report %q: %w", figures, err)
+	}
+	return time.Duration(nanos), peakKB, nil
 }
 
 // runAndReport runs the command spec describes with this process's streams and environment (less
-// measuredEnv), writes its peak RSS in KiB to the report file and returns its exit code.
+// measuredEnv), writes its peak RSS in KiB and its wall time in nanoseconds to the report file and
+// returns its exit code.
 func runAndReport(spec string) int {
 	var run measuredRun
 	if err := json.Unmarshal([]byte(spec), &run); err != nil {
@@ -77,13 +81,15 @@ func runAndReport(spec string) int {
 	os.Unsetenv(measuredEnv)
 	cmd := exec.Command(run.Args[0], run.Args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	start := time.Now()
 	err := cmd.Run()
+	wall := time.Since(start)
 	if cmd.ProcessState == nil {
 		fmt.Fprintln(os.Stderr, "bench runner:", err)
 		return 2
 	}
 	kb := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
-	if err := os.WriteFile(run.Report, []byte(strconv.FormatInt(kb, 10)), 0o644); err != nil {
+	if err := os.WriteFile(run.Report, fmt.Appendf(nil, "%d %d", kb, wall.Nanoseconds()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "bench runner:", err)
 		return 2
 	}

@@ -42,7 +42,7 @@ func TestListMemo(t *testing.T) {
 	// checking it against go list's; a listing from go list is recorded.
 	list := func(t *testing.T) bool {
 		t.Helper()
-		res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, patterns, token.NewFileSet())
+		res, err := listNow(Config{Dir: dir, Deps: DepsSource}, patterns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,13 +221,13 @@ func TestListMemoRacy(t *testing.T) {
 		"a/a.go": "package a\n",
 	})
 	settle(t, dir)
-	res, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."}, token.NewFileSet())
+	res, err := listNow(Config{Dir: dir, Deps: DepsSource}, []string{"./..."})
 	if err != nil || res.record == nil {
 		t.Fatalf("listing: %v, record %v", err, res.record != nil)
 	}
 	rewrite(t, filepath.Join(dir, "a/a.go"), "package a\n", "package a\n\nimport _ \"errors\"\n")
 	res.record()
-	again, err := listPackages(Config{Dir: dir, Deps: DepsSource}, []string{"./..."}, token.NewFileSet())
+	again, err := listNow(Config{Dir: dir, Deps: DepsSource}, []string{"./..."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,4 +274,11 @@ func rewrite(t *testing.T, name, old, new string) {
 	if err := os.WriteFile(name, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// listNow lists as Load does once go env has run.
+func listNow(cfg Config, patterns []string) (*listing, error) {
+	settingsc := make(chan *settings, 1)
+	settingsc <- readSettings(cfg.Dir)
+	return listPackages(cfg, patterns, token.NewFileSet(), settingsc)
 }

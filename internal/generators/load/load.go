@@ -221,11 +221,27 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
+	settingsc := make(chan *settings, 1)
+	go func() { settingsc <- readSettings(cfg.Dir) }()
+	if spec := speculate(cfg, patterns); spec != nil {
+		s := <-settingsc
+		if spec.confirm(s) {
+			speculationsUsed.Add(1)
+			r := <-spec.done
+			return r.prog, r.err
+		}
+		settingsc <- s // the listing is read again: the speculative load owns its copy
+	}
 	fset := token.NewFileSet()
-	res, err := listPackages(cfg, patterns, fset)
+	res, err := listPackages(cfg, patterns, fset, settingsc)
 	if err != nil {
 		return nil, err
 	}
+	return build(cfg, res, fset)
+}
+
+// build loads the packages res lists.
+func build(cfg Config, res *listing, fset *token.FileSet) (*Program, error) {
 	if res.record != nil {
 		recorded := make(chan struct{})
 		go func() {
@@ -369,10 +385,9 @@ type listing struct {
 // nothing it depends on changed, else with go list. Unless cfg asks for source, it then looks for their
 // export data in the memo of earlier loads; if that does not find all of it, it lists them again asking
 // which ones the build cache lacks, with cfg's Deps DepsAuto.
-func listPackages(cfg Config, patterns []string, fset *token.FileSet) (*listing, error) {
-	// go env runs while the listing memo's record is checked against the disk.
-	settingsc := make(chan *settings, 1)
-	go func() { settingsc <- readSettings(cfg.Dir) }()
+func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc <-chan *settings) (*listing, error) {
+	// go env runs (settingsc delivers its result) while the listing memo's record is checked against the
+	// disk.
 	res := &listing{}
 	var lm *listMemo
 	if wd, err := filepath.Abs(cfg.Dir); err == nil {
@@ -411,6 +426,9 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet) (*listing,
 	res.memo = openExportMemo(s)
 	if res.memo != nil && res.memo.apply(res.all) {
 		res.remembered = true
+		if lm != nil {
+			lm.pointTo(res.memo)
+		}
 		return res, nil
 	}
 	if cfg.Deps == DepsAuto {

@@ -60,12 +60,12 @@ func openExportMemo(s *settings) *exportMemo {
 	h := sha256.New()
 	h.Write([]byte("kgen export data memo v1\x00"))
 	h.Write(s.key)
-	m := &exportMemo{
-		dir:      records,
-		name:     hex.EncodeToString(h.Sum(nil))[:32],
-		modCache: filepath.Clean(s.env["GOMODCACHE"]) + string(filepath.Separator),
-		paths:    map[string]string{},
-	}
+	return exportMemoAt(records, hex.EncodeToString(h.Sum(nil))[:32], filepath.Clean(s.env["GOMODCACHE"])+string(filepath.Separator))
+}
+
+// exportMemoAt opens the memo named name in records, for the module cache modCache.
+func exportMemoAt(records, name, modCache string) *exportMemo {
+	m := &exportMemo{dir: records, name: name, modCache: modCache, paths: map[string]string{}}
 	if data, err := usercache.Read(m.dir, m.name); err == nil {
 		json.Unmarshal(data, &m.paths)
 	}

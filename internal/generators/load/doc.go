@@ -11,5 +11,6 @@
 // same entries and their Go files the same headers (build constraints, package clause, imports), so
 // editing a type does not bring go list back; the export data memo (exportMemo) knows where the build
 // cache keeps the standard library's and the module cache's export data. Anything either cannot vouch
-// for means running go list as before.
+// for means running go list as before. A load both memos hold runs while `go env` does (speculate.go),
+// and is kept only if the settings then confirm both memos' keys.
 package load

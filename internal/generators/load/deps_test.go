@@ -119,13 +119,7 @@ func TestDepsAutoCold(t *testing.T) {
 // first one's memo, without asking the go command about the build cache, and sees the same types. A
 // remembered file gone from the build cache, or changed go command settings, make a load ask again.
 func TestExportMemo(t *testing.T) {
-	// The build cache stays where it is: by default it lives in the user cache directory too.
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	isolateUserCache(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod":          "module example.com/memo\n\ngo 1.26\n",
@@ -204,4 +198,16 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// isolateUserCache gives the test a user cache directory of its own, where kgen's memos live, while the
+// build cache stays where it is (by default it lives in the user cache directory too).
+func isolateUserCache(t *testing.T) {
+	t.Helper()
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 }

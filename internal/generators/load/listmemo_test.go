@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,12 +18,7 @@ import (
 // checks that a load takes the listing from the memo exactly when nothing that decides it changed, and that
 // what it takes equals what go list reports then.
 func TestListMemo(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	isolateUserCache(t)
 	t.Setenv("GOFLAGS", "")
 	t.Setenv("GOWORK", "off")
 	dir := t.TempDir()

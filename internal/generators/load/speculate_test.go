@@ -3,9 +3,7 @@
 package load
 
 import (
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -13,12 +11,7 @@ import (
 // is used when the settings confirm the memos' keys; a change the settings reveal (here, to go.mod)
 // drops it and the load starts over with go list.
 func TestSpeculativeLoad(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	isolateUserCache(t)
 	t.Setenv("GOFLAGS", "")
 	t.Setenv("GOWORK", "off")
 	dir := t.TempDir()

@@ -229,6 +229,9 @@ func TestServerModeOptions(t *testing.T) {
 	if err == nil {
 		t.Fatal("a field the server cannot hash was accepted")
 	}
+	if _, err := SupportsServerMode(context.Background(), Config{Resources: []Resource{crontabs}}); err == nil {
+		t.Fatal("SupportsServerMode without clients did not fail")
+	}
 	r := h.serverReplica("r", "a")
 	if r.cfg.ServerField != UIDField {
 		t.Fatalf("default field = %q", r.cfg.ServerField)

@@ -158,6 +158,9 @@ func fieldValue(field string, obj metav1.Object) string {
 // nothing, is vouched for by the ring's Leases, whose lists echo shard info when the server's feature
 // gate is on. Without any proof it answers no.
 func SupportsServerMode(ctx context.Context, cfg Config) (bool, error) {
+	if cfg.Leases == nil || cfg.Metadata == nil {
+		return false, errors.New("sharding: SupportsServerMode needs the Config's Leases and Metadata clients")
+	}
 	field := cfg.ServerField
 	if field == "" {
 		field = UIDField

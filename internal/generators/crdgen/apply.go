@@ -331,6 +331,11 @@ func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named, pkg 
 	case "default", "kubebuilder:default":
 		v := m.value
 		if ref, ok := v.(refValue); ok {
+			if pkg != nil && !w.src.prog.Editable(pkg.Path()) {
+				// A dependency's ref() default (k8s.io/api's) is left out, as controller-gen leaves every
+				// ref() out: the CRD keeps the server's behaviour for the type it embeds.
+				return nil
+			}
 			resolved, err := w.resolveRef(ref, pkg, m)
 			if err != nil {
 				return err
@@ -380,7 +385,7 @@ func (w *walker) applyMarker(target, eff schema, m *marker, n *types.Named, pkg 
 		}
 		target["x-kubernetes-map-type"] = m.value
 	case "k8s:enum":
-		values, err := enumValues(n, m)
+		values, err := w.enumValues(n, m)
 		if err != nil {
 			return err
 		}
@@ -426,6 +431,10 @@ func (w *walker) resolveRef(ref refValue, pkg *types.Package, m *marker) (any, e
 	if pkg == nil {
 		return nil, m.errorf("cannot resolve %s", ref)
 	}
+	pkg, err := w.src.complete(pkg)
+	if err != nil {
+		return nil, m.errorf("%v", err)
+	}
 	c, ok := pkg.Scope().Lookup(name).(*types.Const)
 	if !ok {
 		return nil, m.errorf("%s names no constant of %s", ref, pkg.Path())
@@ -449,14 +458,18 @@ func constantValue(v constant.Value) any {
 }
 
 // enumValues lists the string constants of the named type n in its package, sorted by their JSON text.
-func enumValues(n *types.Named, m *marker) ([]any, error) {
+func (w *walker) enumValues(n *types.Named, m *marker) ([]any, error) {
 	if n == nil {
 		return nil, m.errorf("must be set on a type, not a field")
 	}
 	if b, ok := n.Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
 		return nil, m.errorf("applies to string types, but %s is %s", n.Obj().Name(), n.Underlying())
 	}
-	scope := n.Obj().Pkg().Scope()
+	pkg, err := w.src.complete(n.Obj().Pkg())
+	if err != nil {
+		return nil, m.errorf("%v", err)
+	}
+	scope := pkg.Scope()
 	var texts []string
 	for _, name := range scope.Names() {
 		c, ok := scope.Lookup(name).(*types.Const)

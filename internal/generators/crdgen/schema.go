@@ -348,6 +348,7 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 			if r, ok := inner["x-kubernetes-validations"].([]any); ok {
 				rules = append(rules, r...)
 			}
+			flattenInline(s, inner)
 			continue
 		}
 		fs, err := w.fieldSchema(f, markers, c.doc, fpos)
@@ -376,6 +377,43 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 		s["x-kubernetes-validations"] = rules
 	}
 	return s, nil
+}
+
+// flattenInline gives s, the schema of a struct, the values of an inline member's schema inner other than
+// its fields, rules, type and documentation (which structSchema merges itself), as controller-gen's
+// flattening of embedded types does: a +structType=atomic type embedded inline makes the embedding type
+// atomic. A value s lacks is copied; the list and map topology and preserve-unknown-fields of the member
+// win; two different values of any other key are both kept, under allOf.
+func flattenInline(s, inner schema) {
+	var mine, theirs schema
+	for _, k := range sortedKeys(inner) {
+		v := inner[k]
+		switch k {
+		case "properties", "required", "x-kubernetes-validations", "type", "description", "title", "example", "externalDocs":
+			continue
+		}
+		old, ok := s[k]
+		switch {
+		case !ok:
+			s[k] = v
+		case reflect.DeepEqual(old, v):
+		case k == "allOf":
+			s[k] = append(slices.Clip(old.([]any)), v.([]any)...)
+		case k == "x-kubernetes-map-type", k == "x-kubernetes-list-type", k == "x-kubernetes-list-map-keys",
+			k == "x-kubernetes-preserve-unknown-fields", strings.HasPrefix(k, "\x00"):
+			s[k] = v
+		default:
+			if mine == nil {
+				mine, theirs = schema{}, schema{}
+			}
+			mine[k], theirs[k] = old, v
+			delete(s, k)
+		}
+	}
+	if mine != nil {
+		all, _ := s["allOf"].([]any)
+		s["allOf"] = append(slices.Clip(all), mine, theirs)
+	}
 }
 
 // isRequired decides a field's requiredness: kubebuilder's explicit markers first, then +optional and

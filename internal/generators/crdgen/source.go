@@ -130,6 +130,16 @@ func (s *sourceIndex) typeComments(obj *types.TypeName) (comments, bool, error) 
 	return fi.comments(doc, anchor), true, nil
 }
 
+// complete returns pkg with all its declarations. A package known only through the export data of a
+// package importing it (k8s.io/api/core/v1 seen through batch/v1) holds just the declarations that
+// importer refers to; its own export data holds the rest.
+func (s *sourceIndex) complete(pkg *types.Package) (*types.Package, error) {
+	if pkg.Complete() {
+		return pkg, nil
+	}
+	return s.prog.Import(pkg.Path())
+}
+
 // definedFrom returns the named type a type declaration is defined from ("type A B" or "type A pkg.B"),
 // which go/types flattens to B's underlying type; nil when the declaration spells out a type literal.
 func (s *sourceIndex) definedFrom(obj *types.TypeName) *types.TypeName {
@@ -146,7 +156,10 @@ func (s *sourceIndex) definedFrom(obj *types.TypeName) *types.TypeName {
 	var name string
 	switch e := ts.spec.Type.(type) {
 	case *ast.Ident:
-		scope, name = obj.Pkg().Scope(), e.Name
+		if pkg, err := s.complete(obj.Pkg()); err == nil {
+			scope = pkg.Scope()
+		}
+		name = e.Name
 	case *ast.SelectorExpr:
 		x, ok := e.X.(*ast.Ident)
 		if !ok {
@@ -157,7 +170,10 @@ func (s *sourceIndex) definedFrom(obj *types.TypeName) *types.TypeName {
 			return nil
 		}
 		for _, imp := range obj.Pkg().Imports() {
-			if imp.Path() == path {
+			if imp.Path() != path {
+				continue
+			}
+			if imp, err := s.complete(imp); err == nil {
 				scope = imp.Scope()
 			}
 		}

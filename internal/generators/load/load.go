@@ -71,6 +71,14 @@ func (p *Program) Package(path string) *Package { return p.byPath[path] }
 // dependencies (direct or not).
 func (p *Program) Import(path string) (*types.Package, error) { return p.imp.importPath(path) }
 
+// Editable reports whether package path is one the user edits: an input package, or a dependency of
+// the main (or a workspace) module or of a module replaced by a local directory. Published modules, such
+// as k8s.io/api, and the standard library are not.
+func (p *Program) Editable(path string) bool {
+	l := p.imp.byPath[path]
+	return l != nil && (!l.DepOnly || l.editable())
+}
+
 // WithGenerated reports whether the types of package path include the declarations of its generated
 // files: true for dependencies read from export data, false for packages type-checked from their
 // hand-written files (the input packages and the fallbacks) and for unknown paths.

@@ -79,10 +79,9 @@ func TestGenerate(t *testing.T) {
 		"func Resource(resource string) schema.GroupResource {",
 		"SchemeBuilder      runtime.SchemeBuilder",
 		"localSchemeBuilder = &SchemeBuilder",
-		"AddToScheme = localSchemeBuilder.AddToScheme",
-		"Install = localSchemeBuilder.AddToScheme",
+		"AddToScheme = localSchemeBuilder.AddToScheme\n\tInstall     = localSchemeBuilder.AddToScheme\n",
 		"localSchemeBuilder.Register(addKnownTypes)",
-		"func addKnownTypes(scheme *runtime.Scheme) error {\n\tscheme.AddKnownTypes(SchemeGroupVersion,\n\t\t&Widget{},\n\t\t&WidgetList{},\n\t\t&hidden{},\n\t)\n\tv1.AddToGroupVersion(scheme, SchemeGroupVersion)\n\treturn nil\n}\n",
+		"func addKnownTypes(scheme *runtime.Scheme) error {\n\tscheme.AddKnownTypes(SchemeGroupVersion,\n\t\t&Widget{},\n\t\t&WidgetList{},\n\t\t&hidden{},\n\t)\n\t// AddToGroupVersion allows the serialization of client types like ListOptions.\n\tv1.AddToGroupVersion(scheme, SchemeGroupVersion)\n\treturn nil\n}\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("generated file lacks %q:\n%s", want, got)

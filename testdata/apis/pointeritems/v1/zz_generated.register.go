@@ -27,47 +27,45 @@ import (
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GroupName is the API group of this package's types.
+// GroupName specifies the group name used to register the objects.
 const GroupName = "pointeritems.kgen.dev"
 
-// GroupVersion is the group and version this package's types are served at.
+// GroupVersion specifies the group and the version used to register the objects.
 var GroupVersion = metav1.GroupVersion{Group: GroupName, Version: "v1"}
 
-// SchemeGroupVersion is GroupVersion as a schema.GroupVersion.
+// SchemeGroupVersion is group version used to register these objects
 //
 // Deprecated: use GroupVersion instead.
 var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}
 
-// Resource qualifies the name of a resource of this package with its group.
+// Resource takes an unqualified resource and returns a Group qualified GroupResource
 func Resource(resource string) schema.GroupResource {
 	return SchemeGroupVersion.WithResource(resource).GroupResource()
 }
 
 var (
-	// SchemeBuilder collects the functions that add this package's types to a scheme.
+	// localSchemeBuilder and AddToScheme will stay in k8s.io/kubernetes.
 	SchemeBuilder      runtime.SchemeBuilder
 	localSchemeBuilder = &SchemeBuilder
-	// AddToScheme adds this package's types to a scheme.
-	//
-	// Deprecated: use Install instead.
+	// Deprecated: use Install instead
 	AddToScheme = localSchemeBuilder.AddToScheme
-	// Install adds this package's types to a scheme.
-	Install = localSchemeBuilder.AddToScheme
+	Install     = localSchemeBuilder.AddToScheme
 )
 
 func init() {
-	// Only addKnownTypes is registered here; other generated files register their own functions, so
-	// this file compiles without them.
+	// We only register manually written functions here. The registration of the
+	// generated functions takes place in the generated files. The separation
+	// makes the code compile even when the generated files are missing.
 	localSchemeBuilder.Register(addKnownTypes)
 }
 
-// addKnownTypes registers the types that embed TypeMeta, and the meta/v1 options types every group
-// version serves, with scheme.
+// Adds the list of known types to Scheme.
 func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&Route{},
 		&RouteList{},
 	)
+	// AddToGroupVersion allows the serialization of client types like ListOptions.
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil
 }

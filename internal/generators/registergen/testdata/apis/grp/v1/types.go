@@ -1,0 +1,7 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Widget struct {
+	metav1.TypeMeta `json:",inline"`
+}

@@ -1,0 +1,3 @@
+// +groupName=grp.example.com
+
+package v4

@@ -5,6 +5,6 @@ import (
 )
 
 type Thing struct {
-	metav1.TypeMeta `json:",inline"`
+	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata"`
 }

@@ -14,11 +14,13 @@ import (
 )
 
 // schemaFromOpenAPI converts the definitions of a Swagger 2 document that the +genclient types reach
-// into a structured-merge-diff schema, as code-generator's --openapi-schema does. Definitions may be
-// keyed by OpenAPI model name ("io.k8s.api.apps.v1.Deployment") or by Go import path
-// ("k8s.io/api/apps/v1.Deployment", as openapi-gen's GetOpenAPIDefinitions and sample-controller's
-// models-schema write them); both become model names. It also returns the +genclient types the document
-// lacks, sorted by "import/path.Type": their schema is for the caller to derive from the Go types.
+// into a structured-merge-diff schema, as code-generator's --openapi-schema does: each type is looked up
+// by its OpenAPI model name ("io.k8s.sample-controller.pkg.apis.samplecontroller.v1alpha1.Foo"), and
+// references are followed as written. A type the document has no definition of under that name (one
+// keyed by Go import path, as sample-controller's models-schema writes them, included) gets an empty
+// definition, which structured-merge-diff treats as untyped: its extractor and type converter then
+// behave exactly as code-generator's do. Those types are also returned, sorted by "import/path.Type",
+// for the caller to warn about.
 func schemaFromOpenAPI(file string, generated []*acType) (*schema.Schema, []*acType, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {
@@ -30,15 +32,6 @@ func schemaFromOpenAPI(file string, generated []*acType) (*schema.Schema, []*acT
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, nil, fmt.Errorf("--openapi-schema %s: %w", file, err)
 	}
-	defs := make(map[string]any, len(doc.Definitions))
-	for name, def := range doc.Definitions {
-		renameRefs(def)
-		name = modelName(name)
-		if _, dup := defs[name]; dup {
-			return nil, nil, fmt.Errorf("--openapi-schema %s: definition %s is given twice (by Go path and by model name)", file, name)
-		}
-		defs[name] = def
-	}
 	required := map[string]any{}
 	var missing []*acType
 	for _, a := range generated {
@@ -46,12 +39,13 @@ func schemaFromOpenAPI(file string, generated []*acType) (*schema.Schema, []*acT
 			continue
 		}
 		name := openAPIName(a.decl.pkg.path, a.name())
-		def, ok := defs[name]
+		def, ok := doc.Definitions[name]
 		if !ok {
 			missing = append(missing, a)
+			required[name] = map[string]any{}
 			continue
 		}
-		if err := addReferenced(name, def, defs, required); err != nil {
+		if err := addReferenced(name, def, doc.Definitions, required); err != nil {
 			return nil, nil, fmt.Errorf("--openapi-schema %s: %w", file, err)
 		}
 	}
@@ -78,56 +72,6 @@ func schemaFromOpenAPI(file string, generated []*acType) (*schema.Schema, []*acT
 	}
 	s, err := schemaconv.ToSchema(models)
 	return s, missing, err
-}
-
-// modelName is the OpenAPI model name of a definition key: keys with a slash are Go import paths and the
-// type name ("k8s.io/api/apps/v1.Deployment"), turned into model names as openapi-gen does; any other key
-// is a model name already.
-func modelName(key string) string {
-	slash := strings.LastIndexByte(key, '/')
-	if slash < 0 {
-		return key
-	}
-	dot := strings.LastIndexByte(key, '.')
-	if dot < slash {
-		return key
-	}
-	return openAPIName(key[:dot], key[dot+1:])
-}
-
-// renameRefs rewrites every "#/definitions/<key>" reference in v to name the model name of key.
-func renameRefs(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if s, ok := e.(string); ok && k == "$ref" {
-				if target, ok := strings.CutPrefix(s, "#/definitions/"); ok {
-					v[k] = "#/definitions/" + modelName(target)
-				}
-				continue
-			}
-			renameRefs(e)
-		}
-	case []any:
-		for _, e := range v {
-			renameRefs(e)
-		}
-	}
-}
-
-// mergeSchemas returns the types of from followed by those of derived that from lacks, by name.
-func mergeSchemas(from, derived *schema.Schema) *schema.Schema {
-	out := &schema.Schema{Types: append([]schema.TypeDef(nil), from.Types...)}
-	have := make(map[string]bool, len(from.Types))
-	for _, t := range from.Types {
-		have[t.Name] = true
-	}
-	for _, t := range derived.Types {
-		if !have[t.Name] {
-			out.Types = append(out.Types, t)
-		}
-	}
-	return out
 }
 
 // addReferenced records def under name and, recursively, every definition it refers to with $ref.

@@ -84,6 +84,15 @@ func (r *renderer) internal() error {
 	return r.add(f, path.Join(r.g.cfg.OutputDir, "internal"), "internal.go", b.String())
 }
 
+// missingNames lists the OpenAPI model names of types.
+func missingNames(types []*acType) string {
+	names := make([]string, len(types))
+	for i, a := range types {
+		names[i] = openAPIName(a.decl.pkg.path, a.name())
+	}
+	return strings.Join(names, ", ")
+}
+
 // schemaYAML derives the schema of every generated type (and of what they refer to), or reads it from
 // --openapi-schema.
 func (r *renderer) schemaYAML() (string, error) {
@@ -93,17 +102,7 @@ func (r *renderer) schemaYAML() (string, error) {
 			return "", err
 		}
 		if len(missing) > 0 {
-			// Types the document lacks get the schema derived from their Go declarations, as
-			// code-generator falls back, so they still have extractors.
-			names := make([]string, len(missing))
-			for i, a := range missing {
-				names[i] = a.decl.pkg.path + "." + a.name()
-				if _, err := r.g.schema.addNamed(&goType{kind: namedKind, pkg: a.decl.pkg.path, name: a.name()}); err != nil {
-					return "", err
-				}
-			}
-			r.g.warn(fmt.Sprintf("--openapi-schema %s has no definition of %s; their schema is derived from the Go types", r.g.cfg.OpenAPISchema, strings.Join(names, ", ")))
-			s = mergeSchemas(s, r.g.schema.build())
+			r.g.warn(fmt.Sprintf("--openapi-schema %s has no definition named %s (definitions are looked up by OpenAPI model name, not by Go import path); their extractors and type converter treat them as untyped, as code-generator's do", r.g.cfg.OpenAPISchema, missingNames(missing)))
 		}
 		out, err := marshalSchema(s)
 		return string(out), err

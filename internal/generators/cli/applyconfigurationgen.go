@@ -23,7 +23,7 @@ func ApplyConfigurationGen(args []string, stdout, stderr io.Writer) error {
 	common.AddFlags(fs)
 	fs.StringSliceVar(&externals, "external-applyconfigurations", nil,
 		"list of comma separated external apply configurations locations in <type-package>.<type-name>:<applyconfiguration-package> form; the meta/v1 types map to kgen's runtime/applyconfigurations/meta/v1")
-	fs.StringVar(&openAPI, "openapi-schema", "", "path to a Swagger 2 JSON file whose definitions (keyed by OpenAPI model name or Go import path) replace the schema derived from the Go types; types it lacks keep the derived schema")
+	fs.StringVar(&openAPI, "openapi-schema", "", "path to a Swagger 2 JSON file whose definitions, looked up by OpenAPI model name as code-generator does, give the apply configurations' schema (types it lacks are untyped) instead of the one derived from the Go types")
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
 		header, _, err := common.Load()

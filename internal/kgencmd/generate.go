@@ -88,6 +88,8 @@ type generateOptions struct {
 	crdDir                                         string
 	crdMaxDescLen                                  int
 	crdAllowDangerousTypes, crdEmbeddedObjectMeta  bool
+	crdConversionService                           string
+	crdAllowLossyVersions                          bool
 	verbose                                        bool
 	deps                                           string
 	force                                          bool
@@ -118,7 +120,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.withApplyConfig, "with-applyconfig", false, "also generate apply configurations, Apply verbs and fake.NewClientset")
 	fs.StringVar(&o.applyConfigName, "applyconfig-name", "applyconfiguration", "the directory of the apply configurations under --output-dir")
 	fs.StringSliceVar(&o.applyConfigExternals, "applyconfig-externals", nil, "<type-package>.<type-name>:<applyconfiguration-package> entries for types of other packages, comma separated")
-	fs.StringVar(&o.applyConfigSchema, "applyconfig-openapi-schema", "", "a Swagger 2 JSON file whose definitions (keyed by OpenAPI model name or Go import path) replace the schema derived from the Go types; types it lacks keep the derived schema")
+	fs.StringVar(&o.applyConfigSchema, "applyconfig-openapi-schema", "", "a Swagger 2 JSON file whose definitions, looked up by OpenAPI model name as code-generator does, give the apply configurations' schema (types it lacks are untyped) instead of the one derived from the Go types")
 	fs.StringVar(&o.listersName, "listers-name", "listers", "the directory of the listers under --output-dir")
 	fs.StringVar(&o.informersName, "informers-name", "informers", "the directory of the informers under --output-dir")
 	fs.StringSliceVar(&o.pluralExceptions, "plural-exceptions", nil, "Type:PluralizedType pairs, comma separated")
@@ -129,6 +131,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.crdMaxDescLen, "crd-max-description-length", -1, "cap every CRD schema description at this many bytes; 0 drops them, -1 keeps them whole")
 	fs.BoolVar(&o.crdAllowDangerousTypes, "crd-allow-dangerous-types", false, "accept float32 and float64 fields in CRD schemas, as type number (controller-gen's crd:allowDangerousTypes)")
 	fs.BoolVar(&o.crdEmbeddedObjectMeta, "crd-generate-embedded-object-meta", false, "give metadata below a kind's root (a pod template's) its name, namespace, labels, annotations and finalizers in CRD schemas (controller-gen's crd:generateEmbeddedObjectMeta)")
+	fs.StringVar(&o.crdConversionService, "crd-conversion-service", "", "give every CRD with more than one version a conversion webhook reached through this service: namespace/name[:port][/path] (path "+crdgen.DefaultConversionPath+" unless given)")
+	fs.BoolVar(&o.crdAllowLossyVersions, "crd-allow-lossy-versions", false, "accept a CRD whose versions have different fields without a conversion webhook (the API server then prunes what the version read lacks); without it that is an error naming the fields")
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
@@ -337,7 +341,15 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			return err
 		}
 		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals,
-			AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta}
+			AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta,
+			AllowLossyVersions: o.crdAllowLossyVersions}
+		if o.crdConversionService != "" {
+			svc, err := crdgen.ParseConversionService(o.crdConversionService)
+			if err != nil {
+				return fmt.Errorf("--crd-conversion-service: %w", err)
+			}
+			cfg.ConversionService = &svc
+		}
 		steps = append(steps, step{output.NewSet(crdgen.Generator, crdDir), func(set *output.Set) error {
 			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
 		}})

@@ -191,3 +191,28 @@ func TestGenerateCRDFlags(t *testing.T) {
 		t.Fatalf("template metadata without its fields:\n%s", content)
 	}
 }
+
+// --crd-conversion-service gives a kind with versions of different fields a conversion webhook; without
+// it (or --crd-allow-lossy-versions) the run fails, naming the fields.
+func TestGenerateCRDConversionFlags(t *testing.T) {
+	t.Chdir("../generators/crdgen/testdata/bad/lossyversions")
+	crds := t.TempDir()
+	args := []string{"generate", "--force", "--output-dir", t.TempDir(), "--output-pkg", "example.com/out", "--crd-dir", crds,
+		"--skip", "deepcopy,register,applyconfiguration,client,lister,informer"}
+	if code, _, errOut := runKgen(t, append(args, ".")...); code != 1 || !strings.Contains(errOut, "an object written as v1beta1 loses spec.coats (string, but integer in v1), spec.colour when read as v1") {
+		t.Fatalf("lossy versions = %d\n%s", code, errOut)
+	}
+	if code, _, errOut := runKgen(t, append(args, "--crd-conversion-service", "nowhere", ".")...); code != 1 || !strings.Contains(errOut, "--crd-conversion-service: conversion service \"nowhere\": no namespace") {
+		t.Fatalf("malformed service = %d\n%s", code, errOut)
+	}
+	if code, _, errOut := runKgen(t, append(args, "--crd-allow-lossy-versions", ".")...); code != 0 {
+		t.Fatalf("--crd-allow-lossy-versions = %d\n%s", code, errOut)
+	}
+	if code, _, errOut := runKgen(t, append(args, "--crd-conversion-service", "paint-system/paint-webhook:9443", ".")...); code != 0 {
+		t.Fatalf("--crd-conversion-service = %d\n%s", code, errOut)
+	}
+	content, _ := os.ReadFile(filepath.Join(crds, "lossy.example.com_paints.yaml"))
+	if !strings.Contains(string(content), "    strategy: Webhook\n") || !strings.Contains(string(content), "          name: paint-webhook\n") {
+		t.Fatalf("no conversion webhook:\n%s", content)
+	}
+}

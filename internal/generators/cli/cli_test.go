@@ -258,7 +258,7 @@ func TestCRDGenEmbeddedObjectMeta(t *testing.T) {
 	for _, flag := range []string{"", "--generate-embedded-object-meta"} {
 		out := t.TempDir()
 		var stdout, stderr bytes.Buffer
-		args := []string{"--output-dir", out, "--max-description-length", "0", "./shop/..."}
+		args := []string{"--output-dir", out, "--max-description-length", "0", "--conversion-service", "shop-system/shop-webhook:9443", "./shop/..."}
 		if flag != "" {
 			args = append(args, flag)
 		}
@@ -268,5 +268,35 @@ func TestCRDGenEmbeddedObjectMeta(t *testing.T) {
 		if got := strings.Contains(read(t, filepath.Join(out, "shop.example.com_widgets.yaml")), "finalizers:"); got != (flag != "") {
 			t.Errorf("crd-gen %s: template metadata with fields %v", flag, got)
 		}
+	}
+}
+
+// TestCRDGenConversionFlags: --conversion-service gives the CRDs with several versions a conversion
+// webhook, a malformed one is refused, and --allow-lossy-versions accepts versions with different fields
+// without one.
+func TestCRDGenConversionFlags(t *testing.T) {
+	t.Chdir("../crdgen/testdata/apis")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := cli.CRDGen([]string{"--output-dir", out, "--conversion-service", "shop-system/shop-webhook:9443/convert", "./shop/..."}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	gadgets := read(t, filepath.Join(out, "shop.example.com_gadgets.yaml"))
+	if !strings.Contains(gadgets, "  conversion:\n    strategy: Webhook\n") || !strings.Contains(gadgets, "          port: 9443\n") {
+		t.Errorf("no conversion webhook:\n%s", gadgets)
+	}
+	if strings.Contains(read(t, filepath.Join(out, "shop.example.com_widgets.yaml")), "conversion:") {
+		t.Error("a CRD with one version got a conversion webhook")
+	}
+	err := cli.CRDGen([]string{"--output-dir", t.TempDir(), "--conversion-service", "shop-webhook", "./shop/..."}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `--conversion-service: conversion service "shop-webhook": no namespace`) {
+		t.Errorf("malformed service: error %v", err)
+	}
+	out = t.TempDir()
+	if err := cli.CRDGen([]string{"--output-dir", out, "--allow-lossy-versions", "./shop/..."}, &stdout, &stderr); err != nil {
+		t.Fatalf("--allow-lossy-versions: %v", err)
+	}
+	if strings.Contains(read(t, filepath.Join(out, "shop.example.com_gadgets.yaml")), "conversion:") {
+		t.Error("--allow-lossy-versions wrote a conversion")
 	}
 }

@@ -53,6 +53,13 @@ type Config struct {
 	// crd:generateEmbeddedObjectMeta=true); without it such metadata is a plain object, and the server
 	// prunes its fields.
 	GenerateEmbeddedObjectMeta bool
+	// ConversionService, when set, gives every CRD with more than one version a conversion webhook
+	// (spec.conversion strategy Webhook, conversionReviewVersions v1) reached through this service.
+	ConversionService *ConversionService
+	// AllowLossyVersions accepts a CRD whose versions' schemas differ without a conversion webhook; the
+	// API server then converts by rewriting apiVersion and prunes the fields the version read lacks.
+	// Without it such a CRD is an error naming those fields.
+	AllowLossyVersions bool
 }
 
 // kind is one CRD kind in one version.
@@ -284,10 +291,11 @@ type (
 		Labels      map[string]string `json:"labels,omitempty"`
 	}
 	crdSpec struct {
-		Group    string       `json:"group"`
-		Names    crdNames     `json:"names"`
-		Scope    string       `json:"scope"`
-		Versions []crdVersion `json:"versions"`
+		Group      string         `json:"group"`
+		Names      crdNames       `json:"names"`
+		Scope      string         `json:"scope"`
+		Versions   []crdVersion   `json:"versions"`
+		Conversion *crdConversion `json:"conversion,omitempty"`
 	}
 	crdNames struct {
 		Kind       string   `json:"kind"`
@@ -452,6 +460,15 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 	}
 	if !slices.ContainsFunc(doc.Spec.Versions, func(v crdVersion) bool { return v.Served }) {
 		return nil, "", fmt.Errorf("%s: no version of %s.%s is served", first.pos, kindName, first.group)
+	}
+	if len(doc.Spec.Versions) > 1 {
+		switch lost := lostFields(doc.Spec.Versions); {
+		case cfg.ConversionService != nil:
+			doc.Spec.Conversion = webhookConversion(*cfg.ConversionService)
+		case len(lost) > 0 && !cfg.AllowLossyVersions:
+			return nil, "", fmt.Errorf("%s: the versions of %s.%s have different fields and the CRD has no conversion webhook, so the API server converts by rewriting apiVersion and pruning: %s; serve a conversion webhook (crd-gen --conversion-service, kgen generate --crd-conversion-service namespace/name[:port][/path]) or accept the loss (--allow-lossy-versions, --crd-allow-lossy-versions)",
+				first.pos, kindName, first.group, strings.Join(lost, "; "))
+		}
 	}
 
 	// Names and scope: the clientset's, which resource markers may restate but not contradict.

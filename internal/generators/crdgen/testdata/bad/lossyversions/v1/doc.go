@@ -1,0 +1,4 @@
+// +groupName=lossy.example.com
+
+// Package v1 is a bad input: versions with different fields and no conversion webhook.
+package v1

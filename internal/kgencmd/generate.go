@@ -88,7 +88,7 @@ type generateOptions struct {
 	crdDir                                         string
 	crdMaxDescLen                                  int
 	crdAllowDangerousTypes, crdEmbeddedObjectMeta  bool
-	crdConversionService                           string
+	crdConversionService, webhookDir               string
 	crdAllowLossyVersions                          bool
 	verbose                                        bool
 	deps                                           string
@@ -133,6 +133,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.crdEmbeddedObjectMeta, "crd-generate-embedded-object-meta", false, "give metadata below a kind's root (a pod template's) its name, namespace, labels, annotations and finalizers in CRD schemas (controller-gen's crd:generateEmbeddedObjectMeta)")
 	fs.StringVar(&o.crdConversionService, "crd-conversion-service", "", "give every CRD with more than one version a conversion webhook reached through this service: namespace/name[:port][/path] (path "+crdgen.DefaultConversionPath+" unless given)")
 	fs.BoolVar(&o.crdAllowLossyVersions, "crd-allow-lossy-versions", false, "accept a CRD whose versions have different fields without a conversion webhook (the API server then prunes what the version read lacks); without it that is an error naming the fields")
+	fs.StringVar(&o.webhookDir, "webhook-dir", "", "with --crd-dir, also write the admission webhook configurations the input packages' +kubebuilder:webhook markers describe to "+crdgen.WebhookManifestsFile+" in this directory, as controller-gen's webhook generator does")
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
@@ -335,6 +336,9 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			}})
 		}
 	}
+	if o.webhookDir != "" && o.crdDir == "" {
+		return fmt.Errorf("--webhook-dir needs --crd-dir: the webhook configurations are written with the CRDs")
+	}
 	if o.crdDir != "" {
 		crdDir, err := filepath.Abs(o.crdDir)
 		if err != nil {
@@ -343,6 +347,11 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals,
 			AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta,
 			AllowLossyVersions: o.crdAllowLossyVersions}
+		if o.webhookDir != "" {
+			if cfg.WebhookDir, err = filepath.Abs(o.webhookDir); err != nil {
+				return err
+			}
+		}
 		if o.crdConversionService != "" {
 			svc, err := crdgen.ParseConversionService(o.crdConversionService)
 			if err != nil {

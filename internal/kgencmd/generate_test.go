@@ -216,3 +216,22 @@ func TestGenerateCRDConversionFlags(t *testing.T) {
 		t.Fatalf("no conversion webhook:\n%s", content)
 	}
 }
+
+// --webhook-dir writes the admission webhook configurations of the input packages' +kubebuilder:webhook
+// markers beside the CRDs; without --crd-dir it is refused.
+func TestGenerateWebhookDir(t *testing.T) {
+	t.Chdir("../generators/crdgen/testdata/webhooks")
+	webhooks := t.TempDir()
+	args := []string{"generate", "--force", "--output-dir", t.TempDir(), "--output-pkg", "example.com/out",
+		"--skip", "deepcopy,register,applyconfiguration,client,lister,informer", "--webhook-dir", webhooks}
+	if code, _, errOut := runKgen(t, append(args, ".")...); code != 1 || !strings.Contains(errOut, "--webhook-dir needs --crd-dir") {
+		t.Fatalf("--webhook-dir alone = %d\n%s", code, errOut)
+	}
+	if code, _, errOut := runKgen(t, append(args, "--crd-dir", t.TempDir(), ".")...); code != 0 {
+		t.Fatalf("--webhook-dir = %d\n%s", code, errOut)
+	}
+	content, err := os.ReadFile(filepath.Join(webhooks, "manifests.yaml"))
+	if err != nil || !strings.Contains(string(content), "kind: MutatingWebhookConfiguration\n") || !strings.Contains(string(content), "kind: ValidatingWebhookConfiguration\n") {
+		t.Fatalf("manifests.yaml (%v):\n%s", err, content)
+	}
+}

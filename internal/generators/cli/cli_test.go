@@ -300,3 +300,17 @@ func TestCRDGenConversionFlags(t *testing.T) {
 		t.Error("--allow-lossy-versions wrote a conversion")
 	}
 }
+
+// TestCRDGenWebhookOutputDir: --webhook-output-dir writes the webhook configurations of the packages'
+// +kubebuilder:webhook markers.
+func TestCRDGenWebhookOutputDir(t *testing.T) {
+	t.Chdir("../crdgen/testdata/webhooks")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := cli.CRDGen([]string{"--output-dir", t.TempDir(), "--webhook-output-dir", out, "./..."}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if got := read(t, filepath.Join(out, "manifests.yaml")); strings.Count(got, "- admissionReviewVersions:") != 3 {
+		t.Errorf("manifests.yaml:\n%s", got)
+	}
+}

@@ -22,7 +22,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	var common run.Common
 	var maxDesc int
 	var allowDangerous, embeddedObjectMeta, allowLossy bool
-	var conversionService string
+	var conversionService, webhookDir string
 	fs := pflag.NewFlagSet("crd-gen", pflag.ContinueOnError)
 	common.AddFlags(fs)
 	fs.IntVar(&maxDesc, "max-description-length", -1, "cap every schema description at this many bytes; 0 drops descriptions, -1 keeps them whole")
@@ -30,6 +30,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&embeddedObjectMeta, "generate-embedded-object-meta", false, "give metadata below a kind's root (a pod template's) its name, namespace, labels, annotations and finalizers (controller-gen's crd:generateEmbeddedObjectMeta)")
 	fs.StringVar(&conversionService, "conversion-service", "", "give every CRD with more than one version a conversion webhook reached through this service: namespace/name[:port][/path] (path "+crdgen.DefaultConversionPath+" unless given)")
 	fs.BoolVar(&allowLossy, "allow-lossy-versions", false, "accept a CRD whose versions have different fields without a conversion webhook (the API server then prunes what the version read lacks); without it that is an error naming the fields")
+	fs.StringVar(&webhookDir, "webhook-output-dir", "", "also write the admission webhook configurations the packages' +kubebuilder:webhook markers describe to "+crdgen.WebhookManifestsFile+" in this directory, as controller-gen's webhook generator does")
 	return run.Execute(fs, args, stderr, func(patterns []string) error {
 		start := time.Now()
 		if common.OutputDir == "" {
@@ -65,7 +66,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		}
 		set := output.NewSet(crdgen.Generator)
 		cfg := crdgen.Config{OutputDir: common.OutputDir, MaxDescLen: maxDesc, PluralExceptions: plurals,
-			AllowDangerousTypes: allowDangerous, GenerateEmbeddedObjectMeta: embeddedObjectMeta, AllowLossyVersions: allowLossy}
+			AllowDangerousTypes: allowDangerous, GenerateEmbeddedObjectMeta: embeddedObjectMeta, AllowLossyVersions: allowLossy, WebhookDir: webhookDir}
 		if conversionService != "" {
 			svc, err := crdgen.ParseConversionService(conversionService)
 			if err != nil {

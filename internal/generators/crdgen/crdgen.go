@@ -60,6 +60,10 @@ type Config struct {
 	// API server then converts by rewriting apiVersion and prunes the fields the version read lacks.
 	// Without it such a CRD is an error naming those fields.
 	AllowLossyVersions bool
+	// WebhookDir, when set, is the directory the admission webhook configurations the input packages'
+	// +kubebuilder:webhook markers describe are written to (WebhookManifestsFile), as controller-gen's
+	// webhook generator writes them.
+	WebhookDir string
 }
 
 // kind is one CRD kind in one version.
@@ -174,6 +178,16 @@ func GenerateMeanwhile(prog *load.Program, pkgs []*load.Package, getModel func()
 	for _, j := range built {
 		if j.err != nil {
 			return j.err
+		}
+	}
+	var webhooks []byte
+	if cfg.WebhookDir != "" {
+		if webhooks, err = webhookManifests(prog, pkgs); err != nil {
+			return err
+		}
+		set.Own(cfg.WebhookDir)
+		if webhooks != nil {
+			set.Add(filepath.Join(cfg.WebhookDir, WebhookManifestsFile), webhooks)
 		}
 	}
 	set.Own(cfg.OutputDir)

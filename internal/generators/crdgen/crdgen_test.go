@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden CRDs in testdata/gol
 
 // loadAll loads every test API once (the good ones and the bad cases) for all tests.
 var loadAll = sync.OnceValues(func() (*load.Program, error) {
-	return load.Load(load.Config{}, "./testdata/apis/...", "./testdata/bad/...", "./testdata/costbounded/...")
+	return load.Load(load.Config{}, "./testdata/apis/...", "./testdata/bad/...", "./testdata/costbounded/...", "./testdata/webhooks/...")
 })
 
 // shopConversion is the conversion webhook of the test API's kinds with several versions (Gadget's

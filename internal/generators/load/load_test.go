@@ -161,3 +161,23 @@ func TestIsGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestEditable: input packages and the main module's dependencies are the user's; published modules
+// and the standard library are not, and neither is a path the load does not know.
+func TestEditable(t *testing.T) {
+	prog, err := Load(Config{Dir: "testdata"}, "./b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		testPkg + "b":                          true,  // input
+		testPkg + "c":                          true,  // dependency in the main module
+		"k8s.io/apimachinery/pkg/apis/meta/v1": false, // published module
+		"fmt":                                  false,
+		"example.com/unknown":                  false,
+	} {
+		if got := prog.Editable(path); got != want {
+			t.Errorf("Editable(%s) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package defaultergen
 
 import (
+	"bytes"
 	"fmt"
 	"go/types"
 	"strings"
@@ -46,7 +47,45 @@ func (p *pkgRun) render(kept []*newDefaulter, trees []*node) ([]byte, error) {
 	}
 	tag := p.run.cfg.BuildTag
 	constraint := fmt.Sprintf("//go:build !%s\n// +build !%s\n\n", tag, tag)
-	return g.f.Bytes(append([]byte(constraint), p.run.cfg.Header...), Generator)
+	src, err := g.f.Bytes(append([]byte(constraint), p.run.cfg.Header...), Generator)
+	if err != nil {
+		return nil, err
+	}
+	return groupImports(src), nil
+}
+
+// groupImports puts the standard library's imports of src's import block first, in a group of their own,
+// as goimports (which code-generator formats its output with) does.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	end += start + 1
+	var std, other []string
+	for line := range strings.Lines(string(src[start:end])) {
+		_, path, _ := strings.Cut(line, `"`)
+		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	var b bytes.Buffer
+	b.Write(src[:start])
+	b.WriteString(strings.Join(std, ""))
+	b.WriteString("\n")
+	b.WriteString(strings.Join(other, ""))
+	b.Write(src[end:])
+	return b.Bytes()
 }
 
 // Index and local variable names by loop depth.

@@ -17,6 +17,7 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
 	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
+	"github.com/kgen-dev/kgen/internal/generators/defaultergen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
 	"github.com/kgen-dev/kgen/internal/generators/listergen"
 	"github.com/kgen-dev/kgen/internal/generators/load"
@@ -35,6 +36,8 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
 
   deepcopy     zz_generated.deepcopy.go in every package that asks (+k8s:deepcopy-gen)
   register     zz_generated.register.go in every package with +groupName and no register.go
+  defaulter    zz_generated.defaults.go in every package whose doc.go has +k8s:defaulter-gen
+               (gen_helpers' defaulter-gen step: RegisterDefaults, SetObjectDefaults_<Type>)
   applyconfiguration
                apply configurations in <output-dir>/<applyconfig-name>, and Apply verbs and
                fake.NewClientset in the clientset             (with --with-applyconfig)
@@ -96,6 +99,7 @@ type generateOptions struct {
 // The generators kgen generate runs, by the names --skip takes.
 const (
 	genDeepcopy    = "deepcopy"
+	genDefaulter   = "defaulter"
 	genRegister    = "register"
 	genApplyConfig = "applyconfiguration"
 	genClient      = "client"
@@ -103,7 +107,7 @@ const (
 	genInformer    = "informer"
 )
 
-var generatorNames = []string{genDeepcopy, genRegister, genApplyConfig, genClient, genLister, genInformer}
+var generatorNames = []string{genDeepcopy, genDefaulter, genRegister, genApplyConfig, genClient, genLister, genInformer}
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
 	var o generateOptions
@@ -228,6 +232,9 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	}
 
 	runs := func(name string) bool { return !slices.Contains(o.skip, name) }
+	for _, msg := range otherToolWarnings(prog) {
+		fmt.Fprintf(stderr, "kgen generate: warning: %s\n", msg)
+	}
 	// Generators run concurrently: their warnings take turns on stderr.
 	var warnMu sync.Mutex
 	warn := func(gen string) func(string) {
@@ -278,6 +285,12 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		cfg := deepcopygen.Config{OutputFile: "zz_generated.deepcopy.go", Header: header, Warn: warn(genDeepcopy)}
 		steps = append(steps, step{output.NewSet(deepcopygen.Generator, inputDir), func(set *output.Set) error {
 			return deepcopygen.Generate(prog, cfg, set)
+		}})
+	}
+	if runs(genDefaulter) {
+		cfg := defaultergen.Config{OutputFile: "zz_generated.defaults.go", Header: header, Warn: warn(genDefaulter)}
+		steps = append(steps, step{output.NewSet(defaultergen.Generator, inputDir), func(set *output.Set) error {
+			return defaultergen.Generate(prog, cfg, set)
 		}})
 	}
 	if runs(genRegister) {

@@ -40,7 +40,7 @@ var apiModules = []apiModule{
 // modules, copied as shipped into a module of their own path that requires this checkout, and builds
 // the result: every API package gets its deepcopy functions, every group version its apply
 // configurations, and every group version with +genclient types its typed client, listers and
-// informers, with no warning.
+// informers, with no warning but those naming the tags of code-generator tools it does not run.
 func TestRealModulesGenerateAndBuild(t *testing.T) {
 	root, err := filepath.Abs("../../..")
 	if err != nil {
@@ -71,8 +71,12 @@ func TestRealModulesGenerateAndBuild(t *testing.T) {
 			if code := kgencmd.Main(append(args, m.APIs), &stdout, &stderr); code != 0 {
 				t.Fatalf("kgen generate: exit %d\n%s", code, stderr.String())
 			}
-			if strings.Contains(stderr.String(), "warning") {
-				t.Errorf("kgen generate warned:\n%s", stderr.String())
+			for _, l := range strings.Split(stderr.String(), "\n") {
+				// Tags of code-generator tools kgen generate does not run are reported, as they must be.
+				if strings.Contains(l, "warning") && !strings.Contains(l, "kgen generate does not run") {
+					t.Errorf("kgen generate warned:\n%s", stderr.String())
+					break
+				}
 			}
 			versions := 0
 			filepath.WalkDir(m.APIs, func(p string, d fs.DirEntry, err error) error {

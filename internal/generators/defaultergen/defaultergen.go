@@ -59,7 +59,8 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 			r.fail(err)
 		}
 		if a.on {
-			pkgs = append(pkgs, &pkgRun{run: r, pkg: pkg, act: a, outPath: pkg.Path, generated: map[string]*newDefaulter{}})
+			pkgs = append(pkgs, &pkgRun{run: r, pkg: pkg, act: a, outPath: pkg.Path, generated: map[string]*newDefaulter{},
+				callable: map[string]*defaulters{}, imports: map[*types.Package]bool{}})
 		}
 	}
 	for _, dir := range cfg.ExtraPeerDirs {
@@ -163,6 +164,61 @@ type pkgRun struct {
 	types   *types.Package
 	// generated are the candidates for object defaulters, by type key.
 	generated map[string]*newDefaulter
+	// callable caches defaultersOf; imports caches importsOut.
+	callable map[string]*defaulters
+	imports  map[*types.Package]bool
+}
+
+// defaultersOf returns the hand-written defaulters of the type with key that the output package can
+// call: its own, and those of packages that do not import it (calling those would be an import cycle,
+// as when the package of a type's SetDefaults_ holds +k8s:defaulter-gen-input for that type's package).
+func (p *pkgRun) defaultersOf(key string) *defaulters {
+	if d, ok := p.callable[key]; ok {
+		return d
+	}
+	found := p.run.found[key]
+	var d *defaulters
+	if found != nil {
+		d = &defaulters{}
+		if found.object != nil && p.canCall(found.object) {
+			d.object = found.object
+		}
+		if found.base != nil && p.canCall(found.base) {
+			d.base = found.base
+		}
+		for _, fn := range found.additional {
+			if p.canCall(fn) {
+				d.additional = append(d.additional, fn)
+			}
+		}
+	}
+	p.callable[key] = d
+	return d
+}
+
+// canCall reports whether the output package may call fn without an import cycle.
+func (p *pkgRun) canCall(fn *types.Func) bool {
+	return fn.Pkg().Path() == p.outPath || !p.importsOut(fn.Pkg(), map[*types.Package]bool{})
+}
+
+// importsOut reports whether pkg imports the output package, directly or not.
+func (p *pkgRun) importsOut(pkg *types.Package, visiting map[*types.Package]bool) bool {
+	if v, ok := p.imports[pkg]; ok {
+		return v
+	}
+	if visiting[pkg] {
+		return false
+	}
+	visiting[pkg] = true
+	v := false
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == p.outPath || p.importsOut(imp, visiting) {
+			v = true
+			break
+		}
+	}
+	p.imports[pkg] = v
+	return v
 }
 
 // candidates returns the types of the types package that may get an object defaulter, in name order:
@@ -177,7 +233,7 @@ func (p *pkgRun) candidates() ([]*newDefaulter, error) {
 		if !ok || tn.IsAlias() || !tn.Exported() || !p.run.prog.HandWritten(tn) {
 			continue
 		}
-		if d := p.run.found[typeKey(tn.Type())]; d != nil && d.object != nil {
+		if d := p.defaultersOf(typeKey(tn.Type())); d != nil && d.object != nil {
 			continue
 		}
 		second, closest, err := p.run.src.detached(tn.Pos())

@@ -112,7 +112,7 @@ func (b *treeBuilder) build(t types.Type, root bool) *node {
 	t = types.Unalias(t)
 	key := typeKey(t)
 	parent := &node{elem: root}
-	found := b.pkg.run.found[key]
+	found := b.pkg.defaultersOf(key)
 	if nd := b.pkg.generated[key]; !root && nd != nil && nd.promoted {
 		parent.calls = append(parent.calls, call{name: "SetObjectDefaults_" + nd.obj.Name()})
 		return parent

@@ -11,6 +11,7 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/cli"
 	"github.com/kgen-dev/kgen/internal/generators/internal/testmodule"
 	"github.com/kgen-dev/kgen/internal/generators/output"
+	"github.com/kgen-dev/kgen/internal/kgencmd"
 )
 
 // defaultsModule is a module from the Go module proxy that ships defaulter-gen v0.37.2's output.
@@ -18,12 +19,14 @@ type defaultsModule struct {
 	// Path and Version name the module; Dirs are its directories holding API packages (patterns Dir/...).
 	Path, Version string
 	Dirs          []string
+	// ViaKgen: also run kgen generate on the one directory of Dirs and compare its files too.
+	ViaKgen bool
 }
 
 var defaultsModules = []defaultsModule{
-	{Path: "k8s.io/sample-apiserver", Version: "v0.37.2", Dirs: []string{"pkg/apis"}},
-	{Path: "k8s.io/kube-aggregator", Version: "v0.37.2", Dirs: []string{"pkg/apis"}},
-	{Path: "k8s.io/apiextensions-apiserver", Version: "v0.37.2", Dirs: []string{"pkg/apis"}},
+	{Path: "k8s.io/sample-apiserver", Version: "v0.37.2", Dirs: []string{"pkg/apis"}, ViaKgen: true},
+	{Path: "k8s.io/kube-aggregator", Version: "v0.37.2", Dirs: []string{"pkg/apis"}, ViaKgen: true},
+	{Path: "k8s.io/apiextensions-apiserver", Version: "v0.37.2", Dirs: []string{"pkg/apis"}, ViaKgen: true},
 	// defaulter-gen's own test packages: +default in every form, pointers, slices, opt-in and opt-out.
 	{Path: "k8s.io/code-generator", Version: "v0.37.2", Dirs: []string{
 		"cmd/defaulter-gen/output_tests/empty", "cmd/defaulter-gen/output_tests/marker",
@@ -79,30 +82,50 @@ func TestDefaulterGenMatchesCodeGenerator(t *testing.T) {
 			if err := cli.DefaulterGen(args, &stdout, &stderr); err != nil {
 				t.Fatalf("defaulter-gen: %v\n%s", err, stderr.String())
 			}
-			filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-				if err == nil && d.Name() == "zz_generated.defaults.go" {
-					if _, ok := shipped[p]; !ok {
-						t.Errorf("%s: generated, but the module ships no such file", p)
-					}
-				}
-				return err
-			})
-			identical := 0
-			for rel, want := range shipped {
-				got, err := os.ReadFile(rel)
-				if err != nil {
-					t.Errorf("%s: not generated: %v", rel, err)
-					continue
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the shipped file:\n%s", rel, output.UnifiedDiff(rel, want, got))
-					continue
-				}
-				identical++
+			compareDefaults(t, m, shipped)
+			if !m.ViaKgen {
+				return
 			}
-			t.Logf("%s@%s: %d of %d zz_generated.defaults.go files byte-identical", m.Path, m.Version, identical, len(shipped))
+			for rel := range shipped {
+				if err := os.Remove(rel); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// kgen generate's helpers (deepcopy, register, defaulter) from one load, as gen_helpers runs them.
+			if code := kgencmd.Main([]string{"generate", "--boilerplate", "boilerplate.go.txt", m.Dirs[0]}, &stdout, &stderr); code != 0 {
+				t.Fatalf("kgen generate: exit %d\n%s", code, stderr.String())
+			}
+			compareDefaults(t, m, shipped)
 		})
 	}
+}
+
+// compareDefaults checks that the zz_generated.defaults.go files under the working directory are
+// exactly the shipped ones.
+func compareDefaults(t *testing.T, m defaultsModule, shipped map[string][]byte) {
+	t.Helper()
+	filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "zz_generated.defaults.go" {
+			if _, ok := shipped[p]; !ok {
+				t.Errorf("%s: generated, but the module ships no such file", p)
+			}
+		}
+		return err
+	})
+	identical := 0
+	for rel, want := range shipped {
+		got, err := os.ReadFile(rel)
+		if err != nil {
+			t.Errorf("%s: not generated: %v", rel, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the shipped file:\n%s", rel, output.UnifiedDiff(rel, want, got))
+			continue
+		}
+		identical++
+	}
+	t.Logf("%s@%s: %d of %d zz_generated.defaults.go files byte-identical", m.Path, m.Version, identical, len(shipped))
 }
 
 // boilerplate returns the header text of a generated file: what lies between its build constraint and

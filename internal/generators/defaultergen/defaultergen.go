@@ -28,7 +28,8 @@ type Config struct {
 	// BuildTag is the tag whose absence the files' build constraint requires; empty means DefaultBuildTag.
 	BuildTag string
 	// ExtraPeerDirs are import paths of further packages whose SetDefaults_ functions the generated code
-	// calls (defaulter-gen's --extra-peer-dirs); each must be an input package or imported by one.
+	// calls (defaulter-gen's --extra-peer-dirs); each must be an input package or imported by one, or a
+	// pattern ending in /... matching input packages.
 	ExtraPeerDirs []string
 	// Warn receives problems that do not stop generation (an ignored tag).
 	Warn func(msg string)
@@ -64,17 +65,15 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 		}
 	}
 	for _, dir := range cfg.ExtraPeerDirs {
-		if i := strings.Index(dir, "/vendor/"); i >= 0 {
-			dir = dir[i+len("/vendor/"):]
-		}
-		peer, err := r.importPkg(dir)
+		peers, err := r.peerPackages(dir)
 		if err != nil {
 			r.fail(fmt.Errorf("--extra-peer-dirs %s: %w", dir, err))
 			continue
 		}
-		r.peers = append(r.peers, peer)
-		if err := r.scan(peer); err != nil {
-			r.fail(err)
+		for _, peer := range peers {
+			if err := r.scan(peer); err != nil {
+				r.fail(err)
+			}
 		}
 	}
 	if len(r.errs) > 0 {
@@ -101,7 +100,6 @@ type run struct {
 	cfg   Config
 	src   *sources
 	found funcs
-	peers []*types.Package
 	// coversCache memoises +k8s:defaulter-gen=covers on base defaulters.
 	coversCache map[*types.Func]bool
 	errs        []error
@@ -114,6 +112,32 @@ func (r *run) fail(err error) {
 		r.errSeen[msg] = true
 		r.errs = append(r.errs, err)
 	}
+}
+
+// peerPackages resolves an --extra-peer-dirs entry: an import path (a vendor/ prefix is dropped), or a
+// pattern ending in /... matching input packages.
+func (r *run) peerPackages(dir string) ([]*types.Package, error) {
+	if i := strings.Index(dir, "/vendor/"); i >= 0 {
+		dir = dir[i+len("/vendor/"):]
+	}
+	prefix, isPattern := strings.CutSuffix(dir, "/...")
+	if !isPattern {
+		pkg, err := r.importPkg(dir)
+		if err != nil {
+			return nil, err
+		}
+		return []*types.Package{pkg}, nil
+	}
+	var out []*types.Package
+	for _, p := range r.prog.Packages {
+		if p.Path == prefix || strings.HasPrefix(p.Path, prefix+"/") {
+			out = append(out, p.Types)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no input package matches %s", dir)
+	}
+	return out, nil
 }
 
 // importPkg returns the types of package path: an input package's (type-checked from its hand-written

@@ -135,6 +135,12 @@ func TestBuildTagAndPeerPatterns(t *testing.T) {
 	if _, _, err := generate(t, dir, Config{ExtraPeerDirs: []string{"example.com/m/nope"}}); err == nil || !strings.Contains(err.Error(), "--extra-peer-dirs example.com/m/nope: package example.com/m/nope is neither") {
 		t.Fatalf("unknown peer: %v", err)
 	}
+	if _, _, err := generate(t, dir, Config{ExtraPeerDirs: []string{"example.com/m/nope/..."}}); err == nil || !strings.Contains(err.Error(), "--extra-peer-dirs example.com/m/nope/...: no input package matches") {
+		t.Fatalf("unmatched peer pattern: %v", err)
+	}
+	if _, _, err := generate(t, dir, Config{ExtraPeerDirs: []string{"example.com/m/..."}}); err != nil {
+		t.Fatalf("peer pattern: %v", err)
+	}
 }
 
 // TestDeterministic generates the golden test API twice and compares the bytes.

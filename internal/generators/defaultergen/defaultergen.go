@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kgen-dev/kgen/internal/generators/load"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
 )
 
@@ -58,6 +59,16 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 		}
 		if err := r.scan(pkg.Types); err != nil {
 			r.fail(err)
+		}
+		if !a.on && !a.off {
+			if tagged := model.TagLines(prog.Fset, pkg.Files, tagDefaulter); len(tagged) > 0 {
+				more := ""
+				if len(tagged) > 1 {
+					more = fmt.Sprintf(" (and %d more lines)", len(tagged)-1)
+				}
+				r.cfg.Warn(fmt.Sprintf("%s: +%s%s, but %s gets no defaulters: its doc.go has no +%s=<member name>, and package tags are read from doc.go only",
+					tagged[0], tagDefaulter, more, pkg.Path, tagDefaulter))
+			}
 		}
 		if a.on {
 			pkgs = append(pkgs, &pkgRun{run: r, pkg: pkg, act: a, outPath: pkg.Path, generated: map[string]*newDefaulter{},

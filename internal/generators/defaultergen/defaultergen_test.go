@@ -122,6 +122,18 @@ func TestTypeSwitchTouchingTheTypeIsIgnoredWithAWarning(t *testing.T) {
 	}
 }
 
+func TestTagsOutsideDocGoAreReported(t *testing.T) {
+	dir := writeModule(t, map[string]string{"p/types.go": "// +k8s:defaulter-gen=TypeMeta\n\npackage p\n\n// +k8s:defaulter-gen=true\n\n// T is a type.\ntype T struct{}\n"})
+	set, warnings, err := generate(t, dir, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "p", "types.go") + ":1: +k8s:defaulter-gen (and 1 more lines), but example.com/m/p gets no defaulters: its doc.go has no +k8s:defaulter-gen=<member name>"
+	if set.Len() != 0 || len(warnings) != 1 || !strings.HasPrefix(warnings[0], want) {
+		t.Fatalf("files %v, warnings %q; want none and\n%s", set.Paths(), warnings, want)
+	}
+}
+
 func TestBuildTagAndPeerPatterns(t *testing.T) {
 	dir := writeModule(t, map[string]string{"p/doc.go": doc, "p/types.go": object("\t// +default=1\n\tN int32\n")})
 	set, _, err := generate(t, dir, Config{BuildTag: "mytag"})

@@ -55,11 +55,12 @@ func values(lines []model.CommentLine, name string) ([]tagValue, error) {
 
 // activation is what a package's doc.go says about defaulter-gen.
 type activation struct {
-	// on: the package gets a file; fields are the +k8s:defaulter-gen values (member names that make a
-	// struct a candidate); input is the import path of the types package (the package itself by default).
-	on     bool
-	fields []string
-	input  string
+	// on: the package gets a file; off: doc.go says +k8s:defaulter-gen=false; fields are the
+	// +k8s:defaulter-gen values (member names that make a struct a candidate); input is the import path of
+	// the types package (the package itself by default).
+	on, off bool
+	fields  []string
+	input   string
 	// inputPos is where +k8s:defaulter-gen-input was written.
 	inputPos token.Position
 }
@@ -91,6 +92,7 @@ func parseActivation(path string, doc []model.CommentLine) (activation, error) {
 		if len(vals) > 1 {
 			return a, fmt.Errorf("%s: +%s: cannot mix \"false\" with other values", vals[falseAt], tagDefaulter)
 		}
+		a.off = true
 		return a, nil
 	}
 	for _, v := range vals {

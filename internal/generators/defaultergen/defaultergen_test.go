@@ -134,6 +134,20 @@ func TestTagsOutsideDocGoAreReported(t *testing.T) {
 	}
 }
 
+func TestRefToAPackageTheInputsDoNotImport(t *testing.T) {
+	dir := writeModule(t, map[string]string{"p/doc.go": doc, "p/types.go": object("\t// +default=ref(net/http.MethodGet)\n\tMethod string\n")})
+	set, _, err := generate(t, dir, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(set.Content(filepath.Join(dir, "p", "zz_generated.defaults.go")))
+	for _, want := range []string{"\thttp \"net/http\"\n", "\t\tin.Spec.Method = string(http.MethodGet)\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestBuildTagAndPeerPatterns(t *testing.T) {
 	dir := writeModule(t, map[string]string{"p/doc.go": doc, "p/types.go": object("\t// +default=1\n\tN int32\n")})
 	set, _, err := generate(t, dir, Config{BuildTag: "mytag"})

@@ -61,14 +61,7 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 			r.fail(err)
 		}
 		if !a.on && !a.off {
-			if tagged := model.TagLines(prog.Fset, pkg.Files, tagDefaulter); len(tagged) > 0 {
-				more := ""
-				if len(tagged) > 1 {
-					more = fmt.Sprintf(" (and %d more lines)", len(tagged)-1)
-				}
-				r.cfg.Warn(fmt.Sprintf("%s: +%s%s, but %s gets no defaulters: its doc.go has no +%s=<member name>, and package tags are read from doc.go only",
-					tagged[0], tagDefaulter, more, pkg.Path, tagDefaulter))
-			}
+			r.warnInactive(pkg)
 		}
 		if a.on {
 			pkgs = append(pkgs, &pkgRun{run: r, pkg: pkg, act: a, outPath: pkg.Path, generated: map[string]*newDefaulter{},
@@ -103,6 +96,21 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 		set.Add(path, content)
 	}
 	return nil
+}
+
+// warnInactive reports +k8s:defaulter-gen lines in a package whose doc.go does not activate
+// defaulter-gen, which code-generator ignores in silence (a package tag outside doc.go, a type switch).
+func (r *run) warnInactive(pkg *load.Package) {
+	tagged := model.TagLines(r.prog.Fset, pkg.Files, tagDefaulter)
+	if len(tagged) == 0 {
+		return
+	}
+	more := ""
+	if len(tagged) > 1 {
+		more = fmt.Sprintf(" (and %d more lines)", len(tagged)-1)
+	}
+	r.cfg.Warn(fmt.Sprintf("%s: +%s%s, but %s gets no defaulters: its doc.go has no +%s=<member name>, and package tags are read from doc.go only",
+		tagged[0], tagDefaulter, more, pkg.Path, tagDefaulter))
 }
 
 // run is the state shared by the packages of one Generate call.

@@ -76,7 +76,10 @@ func workDir(t *testing.T) (dir, importPath string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() {
+		os.RemoveAll(dir)
+		os.Remove("testdata") // only when no other test's directory is left in it
+	})
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadTagWritesNothing' ./internal/generators/
+go vet ./testdata/defaults/...
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadInput' ./internal/generators/crdgen/
-go vet ./testdata/apis/... ./testdata/generated/... ./testdata/defaults/...
+go vet ./testdata/apis/... ./testdata/generated/...
 
 # verify_generate runs the generator go:generate lines of the Go files in directory $1 with --verify.
 verify_generate() {

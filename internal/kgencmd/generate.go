@@ -35,9 +35,9 @@ Generates, in one process from one load of the API packages under <input-dir>, w
 k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client produce:
 
   deepcopy     zz_generated.deepcopy.go in every package that asks (+k8s:deepcopy-gen)
-  register     zz_generated.register.go in every package with +groupName and no register.go
   defaulter    zz_generated.defaults.go in every package whose doc.go has +k8s:defaulter-gen
                (gen_helpers' defaulter-gen step: RegisterDefaults, SetObjectDefaults_<Type>)
+  register     zz_generated.register.go in every package with +groupName and no register.go
   applyconfiguration
                apply configurations in <output-dir>/<applyconfig-name>, and Apply verbs and
                fake.NewClientset in the clientset             (with --with-applyconfig)

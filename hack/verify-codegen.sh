@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadTagWritesNothing' ./internal/generators/
+go vet ./testdata/defaults/...
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadInput' ./internal/generators/crdgen/
 go vet ./testdata/apis/... ./testdata/generated/...
 

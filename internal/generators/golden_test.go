@@ -20,6 +20,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"client-gen": cli.ClientGen, "lister-gen": cli.ListerGen, "informer-gen": cli.InformerGen,
 	"deepcopy-gen": cli.DeepCopyGen, "register-gen": cli.RegisterGen,
 	"applyconfiguration-gen": cli.ApplyConfigurationGen, "crd-gen": cli.CRDGen,
+	"defaulter-gen": cli.DefaulterGen,
 }
 
 type invocation struct {

@@ -44,7 +44,7 @@ var apiModules = []apiModule{
 // modules, copied as shipped into a module of their own path that requires this checkout, and builds
 // the result: every API package gets its deepcopy functions, every group version its apply
 // configurations, and every group version with +genclient types its typed client, listers and
-// informers, with no warning.
+// informers, with no warning but those naming the tags of code-generator tools it does not run.
 func TestRealModulesGenerateAndBuild(t *testing.T) {
 	root, err := filepath.Abs("../../..")
 	if err != nil {
@@ -75,7 +75,14 @@ func TestRealModulesGenerateAndBuild(t *testing.T) {
 			if code := kgencmd.Main(append(args, m.APIs), &stdout, &stderr); code != 0 {
 				t.Fatalf("kgen generate: exit %d\n%s", code, stderr.String())
 			}
-			if n := strings.Count(stderr.String(), "warning"); m.Warning == "" && n > 0 || m.Warning != "" && (n != 1 || !strings.Contains(stderr.String(), m.Warning)) {
+			var warnings []string
+			for _, l := range strings.Split(stderr.String(), "\n") {
+				// Tags of code-generator tools kgen generate does not run are reported, as they must be.
+				if strings.Contains(l, "warning") && !strings.Contains(l, "kgen generate does not run") {
+					warnings = append(warnings, l)
+				}
+			}
+			if m.Warning == "" && len(warnings) > 0 || m.Warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], m.Warning)) {
 				t.Errorf("kgen generate warned (want %q):\n%s", m.Warning, stderr.String())
 			}
 			versions := 0

@@ -89,6 +89,8 @@ type SymbolTable struct {
 	// Runtime holds the identifiers of k8s.io/apimachinery/pkg/runtime.
 	Runtime struct {
 		Object, SchemeBuilder, NewScheme, NewParameterCodec GoIdent
+		// Scheme is what generated RegisterDefaults functions register with.
+		Scheme GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/runtime"`
 	// Schema holds the identifiers of k8s.io/apimachinery/pkg/runtime/schema.
 	Schema struct {
@@ -110,6 +112,10 @@ type SymbolTable struct {
 	Labels struct {
 		Selector GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/labels"`
+	// JSON holds the identifiers of encoding/json (generated defaulters unmarshal +default documents).
+	JSON struct {
+		Unmarshal GoIdent
+	} `pkg:"encoding/json"`
 	// UtilRuntime holds the identifiers of k8s.io/apimachinery/pkg/util/runtime.
 	UtilRuntime struct {
 		Must GoIdent

@@ -14,7 +14,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -214,6 +216,66 @@ type listed struct {
 	complete, fellBack bool
 	all                []*ast.File
 	generatedFile      []bool
+
+	// waitFor lists the packages checked from source that the files l is checked from import.
+	waitFor []*listed
+}
+
+// linkSourceImports sets each package's waitFor from the imports of the files it is checked from, not
+// from the go command's listing: a file the load leaves out (a stale generated one) may import a package
+// that imports this one, and waiting for it would never end. A cycle among the files checked is an error.
+func linkSourceImports(checked []*listed, byPath map[string]*listed) error {
+	for _, l := range checked {
+		files := l.all
+		if !l.complete {
+			files = l.source.Files
+		}
+		seen := map[*listed]bool{}
+		for _, f := range files {
+			if f == nil {
+				continue
+			}
+			for _, spec := range f.Imports {
+				path, err := strconv.Unquote(spec.Path.Value)
+				if err != nil {
+					continue
+				}
+				if dep := byPath[l.resolve(path)]; dep != nil && dep.source != nil && !seen[dep] {
+					seen[dep] = true
+					l.waitFor = append(l.waitFor, dep)
+				}
+			}
+		}
+	}
+	const (
+		visiting = 1
+		visited  = 2
+	)
+	state := map[*listed]int{}
+	var visit func(l *listed, path []string) error
+	visit = func(l *listed, path []string) error {
+		switch state[l] {
+		case visiting:
+			cycle := append(path[slices.Index(path, l.ImportPath):], l.ImportPath)
+			return fmt.Errorf("import cycle: %s", strings.Join(cycle, " -> "))
+		case visited:
+			return nil
+		}
+		state[l] = visiting
+		for _, dep := range l.waitFor {
+			if err := visit(dep, append(path, l.ImportPath)); err != nil {
+				return err
+			}
+		}
+		state[l] = visited
+		return nil
+	}
+	for _, l := range checked {
+		if err := visit(l, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Load loads the packages matching patterns. The input packages are type-checked without the files
@@ -345,6 +407,9 @@ func build(cfg Config, res *listing, fset *token.FileSet) (*Program, error) {
 	}
 	sources := append(early, late...)
 
+	if err := linkSourceImports(append(complete, sources...), byPath); err != nil {
+		return nil, err
+	}
 	imp := &exportImporter{fset: prog.Fset, byPath: byPath, packages: map[string]*types.Package{}, sizes: targetSizes()}
 	prog.imp = imp
 	var wg sync.WaitGroup
@@ -634,10 +699,8 @@ type exportImporter struct {
 // check type-checks a source package once the source packages it imports are done.
 func (imp *exportImporter) check(l *listed) {
 	defer close(l.done)
-	for _, path := range l.Imports {
-		if dep := imp.byPath[l.resolve(path)]; dep != nil && dep.source != nil {
-			<-dep.done
-		}
+	for _, dep := range l.waitFor {
+		<-dep.done
 	}
 	if l.complete {
 		imp.checkComplete(l)

@@ -181,3 +181,33 @@ func TestEditable(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCycleThroughSkippedFile: an import cycle that exists only through a generated file the load
+// leaves out does not stop the load, and a cycle among the files it checks is an error naming it.
+func TestLoadCycleThroughSkippedFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/cycle\n\ngo 1.26\n")
+	write("p/types.go", "package p\n\ntype T struct{ N int }\n")
+	write("p/zz_generated.defaults.go", "package p\n\nimport \"example.com/cycle/q\"\n\nvar _ = q.Use\n")
+	write("q/q.go", "package q\n\nimport \"example.com/cycle/p\"\n\nvar Use p.T\n")
+	prog, err := Load(Config{Dir: dir}, "./p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := prog.Package("example.com/cycle/p"); p == nil || p.Types == nil || p.Types.Scope().Lookup("T") == nil {
+		t.Fatalf("p was not type-checked: %+v", p)
+	}
+
+	write("p/types.go", "package p\n\nimport \"example.com/cycle/q\"\n\ntype T struct{ N int }\n\nvar _ = q.Use\n")
+	if _, err := Load(Config{Dir: dir}, "./p"); err == nil || !strings.Contains(err.Error(), "import cycle") {
+		t.Errorf("Load with a cycle among hand-written files: %v, want an import cycle error", err)
+	}
+}

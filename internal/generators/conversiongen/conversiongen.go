@@ -123,7 +123,7 @@ type run struct {
 	// optOut and fieldOptOut cache the +k8s:conversion-gen=false tags read.
 	optOut      map[*typ]bool
 	fieldOptOut map[*types.Var]bool
-	errs    []error
+	errs        []error
 }
 
 // pair is a conversion's source and target type.

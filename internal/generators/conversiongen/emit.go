@@ -58,9 +58,9 @@ type site struct {
 
 // call is a call of a Convert_ function the file must define.
 type call struct {
-	name   string
+	name    string
 	in, out *typ
-	at     site
+	at      site
 }
 
 func (g *pkgGen) w(format string, args ...any) {

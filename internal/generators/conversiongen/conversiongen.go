@@ -72,7 +72,7 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	}
 	r := &run{prog: prog, cfg: cfg, u: newUniverse(), comments: newComments(prog),
 		manual: map[pair]*manualFn{}, equal: memoryEquality{}, scanned: map[string]bool{},
-		optOut: map[*typ]bool{}, fieldOptOut: map[*types.Var]bool{}}
+		optOut: map[*typ]bool{}, optOutAt: map[*typ]token.Position{}, fieldOptOut: map[*types.Var]bool{}}
 	targets := r.targets()
 	if len(r.errs) > 0 {
 		return errors.Join(r.errs...)
@@ -122,6 +122,7 @@ type run struct {
 	scanned map[string]bool
 	// optOut and fieldOptOut cache the +k8s:conversion-gen=false tags read.
 	optOut      map[*typ]bool
+	optOutAt    map[*typ]token.Position
 	fieldOptOut map[*types.Var]bool
 	errs        []error
 }
@@ -327,8 +328,9 @@ func (r *run) peerOf(t *typ, peers []*types.Package) *typ {
 	return nil
 }
 
-// typeOptOut reports whether the type at pos is tagged +k8s:conversion-gen=false in its doc comment or
-// in the block above it (code-generator reads only the doc comment); another value is an error.
+// typeOptOut reports whether type t is tagged +k8s:conversion-gen=false in its doc comment or in the
+// block one blank line above it (code-generator reads only the doc comment and ignores a detached tag);
+// another value is an error.
 func (r *run) typeOptOut(t *typ) bool {
 	closest, detached := r.comments.groups(t.pos())
 	vals, err := values(append(detached, closest...), tagName)
@@ -341,9 +343,21 @@ func (r *run) typeOptOut(t *typ) bool {
 			r.errs = append(r.errs, fmt.Errorf("%s: type %s: +%s=%s: unsupported value: a type takes only false", position(v.pos), t.local, tagName, v.value))
 			continue
 		}
+		r.optOutAt[t] = v.pos
 		return true
 	}
 	return false
+}
+
+// optOutNote explains, for an error about a missing conversion between in and out, that one of them is
+// opted out of generation and where.
+func (r *run) optOutNote(in, out *typ) string {
+	for _, t := range []*typ{in, out} {
+		if p, ok := r.optOutAt[t]; ok {
+			return fmt.Sprintf(" (type %s is opted out by the +%s=false at %s)", t.local, tagName, position(p))
+		}
+	}
+	return ""
 }
 
 // memberOptOut reports whether a struct field is tagged +k8s:conversion-gen=false.

@@ -307,7 +307,12 @@ func (g *pkgGen) conversion(in, out *typ) {
 	name := g.fnName(in, out)
 	g.declare("auto"+name, in, out)
 	g.w("func auto%s(in *%s, out *%s, s %s) error {\n", name, g.raw(in), g.raw(out), g.scope())
-	g.doStruct(in, out)
+	if in.kind == kindStruct {
+		g.doStruct(in, out)
+	} else {
+		g.w("// FIXME: Type %s is unsupported.\n", g.raw(in))
+		g.skipped[in] = append(g.skipped[in], skippedField{pos: in.pos(), reason: "conversion-gen converts structs only"})
+	}
 	g.w("return nil\n}\n\n")
 	if _, ok := g.preexists(in, out); ok {
 		return
@@ -317,6 +322,11 @@ func (g *pkgGen) conversion(in, out *typ) {
 			return // reported by checkHandWritten
 		}
 		for _, f := range skipped {
+			if f.name == "" {
+				g.fail(f.pos, "type %s needs a hand-written conversion to %s (%s): write func %s(in *%s, out *%s, s conversion.Scope) error in package %s",
+					in, out, f.reason, name, in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg)
+				continue
+			}
 			g.errs = append(g.errs, fmt.Errorf("%s: field %s.%s needs a hand-written conversion from %s to %s (%s): write func %s(in *%s, out *%s, s conversion.Scope) error in package %s, calling auto%s for the other fields",
 				position(g.prog.Fset.Position(f.pos)), in.local, f.name, in, out, f.reason, name, in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg, name))
 		}
@@ -350,8 +360,8 @@ func (g *pkgGen) skip(in *typ, m member, reason string) {
 // missing reports a conversion the generated code would need and that neither exists nor is generated.
 func (g *pkgGen) missing(in, out *typ) {
 	g.w("// FIXME: Provide conversion function to convert %s to %s\ncompileErrorOnMissingConversion()\n", in, out)
-	g.errs = append(g.errs, fmt.Errorf("%s: %s: no conversion from %s to %s: write func Convert_%s_To_%s(in *%s, out *%s, s conversion.Scope) error in package %s or one of its peers",
-		position(g.prog.Fset.Position(g.at.pos)), g.at.what, in, out, in.public(), out.public(), in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg))
+	g.errs = append(g.errs, fmt.Errorf("%s: %s: no conversion from %s to %s%s: write func Convert_%s_To_%s(in *%s, out *%s, s conversion.Scope) error in package %s or one of its peers",
+		position(g.prog.Fset.Position(g.at.pos)), g.at.what, in, out, g.optOutNote(in, out), in.public(), out.public(), in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg))
 }
 
 // callGenerated writes a call of the generated Convert_ function for a pair, which the file must define.
@@ -373,8 +383,8 @@ func (g *pkgGen) checkCalls() {
 			continue
 		}
 		seen[c.name] = true
-		g.errs = append(g.errs, fmt.Errorf("%s: %s: calls %s, which is neither generated nor hand-written: there is no conversion from %s to %s",
-			position(g.prog.Fset.Position(c.at.pos)), c.at.what, c.name, c.in, c.out))
+		g.errs = append(g.errs, fmt.Errorf("%s: %s: calls %s, which is neither generated nor hand-written: there is no conversion from %s to %s%s",
+			position(g.prog.Fset.Position(c.at.pos)), c.at.what, c.name, c.in, c.out, g.optOutNote(c.in, c.out)))
 	}
 }
 

@@ -37,6 +37,15 @@ func ConversionGen(args []string, stdout, stderr io.Writer) error {
 		if err := in.Lint(prog); err != nil {
 			return err
 		}
+		// Peers the inputs do not import are loaded with them, as inputs of the load only.
+		if missing := conversiongen.MissingPackages(prog, cfg); len(missing) > 0 {
+			for _, p := range prog.Packages {
+				cfg.Inputs = append(cfg.Inputs, p.Path)
+			}
+			if prog, err = load.Load(load.Config{}, append(patterns, missing...)...); err != nil {
+				return err
+			}
+		}
 		set := output.NewSet(conversiongen.Generator)
 		cfg.OutputFile, cfg.Header = in.OutputFile, header
 		cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "%s: warning: %s\n", conversiongen.Generator, msg) }

@@ -48,6 +48,9 @@ type Config struct {
 	// ExtraDirs are only searched for hand-written conversion functions. Entries are import paths; one
 	// ending in "/..." stands for the loaded packages under it.
 	BasePeerDirs, ExtraPeerDirs, ExtraDirs []string
+	// Inputs, when set, are the import paths of the packages to generate for; other packages of the load
+	// only provide peers and hand-written functions (see MissingPackages).
+	Inputs []string
 	// SkipUnsafe never converts through unsafe.Pointer.
 	SkipUnsafe bool
 	// Warn receives problems that do not stop generation.
@@ -160,7 +163,8 @@ func (r *run) lookup(path string) (*types.Package, error) {
 }
 
 // expand resolves peer or extra directories: import paths, or patterns ending in "/..." matched against
-// the loaded packages.
+// the loaded packages. Base peer directories that are neither input packages nor their dependencies are
+// left out: no input refers to their types.
 func (r *run) expand(flag string, dirs []string) []*types.Package {
 	var out []*types.Package
 	for _, d := range dirs {
@@ -172,14 +176,57 @@ func (r *run) expand(flag string, dirs []string) []*types.Package {
 			}
 			continue
 		}
-		p, err := r.lookup(strings.TrimPrefix(d[strings.LastIndex(d, "/vendor/")+1:], "vendor/"))
+		p, err := r.lookup(vendorless(d))
 		if err != nil {
-			r.errs = append(r.errs, fmt.Errorf("%s: package %s is neither an input package nor a dependency of one: %v", flag, d, err))
+			if flag != "--base-peer-dirs" {
+				r.errs = append(r.errs, fmt.Errorf("%s: package %s is neither an input package nor a dependency of one", flag, d))
+			}
 			continue
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// vendorless strips a vendor directory prefix from an import path.
+func vendorless(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		return path[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(path, "vendor/")
+}
+
+// MissingPackages returns the packages a run on prog consults that prog lacks: peers named by the
+// tags of its packages' doc.go files and cfg's extra directories (not base peer directories) that are
+// neither loaded nor dependencies. A command loads them along with its inputs, and passes the inputs as
+// cfg.Inputs.
+func MissingPackages(prog *load.Program, cfg Config) []string {
+	r := &run{prog: prog}
+	var paths []string
+	for _, pkg := range prog.Packages {
+		tags, ok, err := parsePackageTags(prog.Fset, pkg.Files)
+		if err != nil || !ok {
+			continue
+		}
+		for _, v := range tags.peers {
+			paths = append(paths, v.value)
+		}
+		if tags.external != nil {
+			paths = append(paths, tags.external.value)
+		}
+	}
+	for _, d := range append(append([]string{}, cfg.ExtraPeerDirs...), cfg.ExtraDirs...) {
+		if !strings.HasSuffix(d, "/...") {
+			paths = append(paths, vendorless(d))
+		}
+	}
+	var missing []string
+	for _, p := range paths {
+		if _, err := r.lookup(p); err != nil && !slices.Contains(missing, p) {
+			missing = append(missing, p)
+		}
+	}
+	return missing
 }
 
 // targets finds the packages to generate for, their types and peer packages, and every hand-written
@@ -188,6 +235,9 @@ func (r *run) targets() []*target {
 	var targets []*target
 	var scan []*types.Package
 	for _, pkg := range r.prog.Packages {
+		if r.cfg.Inputs != nil && !slices.Contains(r.cfg.Inputs, pkg.Path) {
+			continue
+		}
 		tags, ok, err := parsePackageTags(r.prog.Fset, pkg.Files)
 		if err != nil {
 			r.errs = append(r.errs, err)

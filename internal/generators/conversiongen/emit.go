@@ -321,15 +321,17 @@ func (g *pkgGen) conversion(in, out *typ) {
 		if obj := g.target.pkg.Types.Scope().Lookup(name); obj != nil {
 			return // reported by checkHandWritten
 		}
-		for _, f := range skipped {
-			if f.name == "" {
-				g.fail(f.pos, "type %s needs a hand-written conversion to %s (%s): write func %s(in *%s, out *%s, s conversion.Scope) error in package %s",
-					in, out, f.reason, name, in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg)
-				continue
-			}
-			g.errs = append(g.errs, fmt.Errorf("%s: field %s.%s needs a hand-written conversion from %s to %s (%s): write func %s(in *%s, out *%s, s conversion.Scope) error in package %s, calling auto%s for the other fields",
-				position(g.prog.Fset.Position(f.pos)), in.local, f.name, in, out, f.reason, name, in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg, name))
+		want := fmt.Sprintf("write func %s(in *%s, out *%s, s conversion.Scope) error in package %s", name, in.public2(g.outPkg), out.public2(g.outPkg), g.outPkg)
+		if f := skipped[0]; f.name == "" {
+			g.fail(f.pos, "type %s needs a hand-written conversion to %s (%s): %s", in, out, f.reason, want)
+			return
 		}
+		var fields strings.Builder
+		for _, f := range skipped {
+			fmt.Fprintf(&fields, "\n\t%s: field %s.%s: %s", position(g.prog.Fset.Position(f.pos)), in.local, f.name, f.reason)
+		}
+		g.fail(skipped[0].pos, "field %s.%s needs a hand-written conversion from %s to %s: %s, calling auto%s for the other fields; the fields it must convert:%s",
+			in.local, skipped[0].name, in, out, want, name, fields.String())
 		return
 	}
 	g.public[name] = true

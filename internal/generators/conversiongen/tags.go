@@ -85,13 +85,8 @@ func (c *comments) closest(pos token.Pos) []tagLine {
 	return closest
 }
 
-// detached returns the comment lines of the group one blank line above the declaration's doc comment
-// (or above the declaration when it has none).
-func (c *comments) detached(pos token.Pos) []tagLine {
-	_, detached := c.groups(pos)
-	return detached
-}
-
+// groups returns the comment lines ending on the line before the declaration at pos (closest) and those
+// of the group one blank line above that one, or above the declaration when it has none (detached).
 func (c *comments) groups(pos token.Pos) (closest, detached []tagLine) {
 	if !pos.IsValid() {
 		return nil, nil

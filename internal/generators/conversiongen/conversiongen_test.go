@@ -297,3 +297,32 @@ func TestNonStructPeerNeedsHandWrittenConversion(t *testing.T) {
 		t.Errorf("want code-generator's comment:\n%s", code)
 	}
 }
+
+// TestExternalTypes: with +k8s:conversion-gen-external-types the types come from another package and the
+// functions are written into the tagged one, as for Kubernetes' pkg/apis/<group>/<version> packages.
+func TestExternalTypes(t *testing.T) {
+	dir := module(t, map[string]string{
+		"hub/types.go":        "package hub\n\ntype T struct {\n\tA string\n\tN int64\n}\n",
+		"api/v1/types.go":     "package v1\n\ntype T struct {\n\tA string\n\tN int32\n}\n",
+		"conv/v1/doc.go":      "// +k8s:conversion-gen=example.com/m/hub\n// +k8s:conversion-gen-external-types=example.com/m/api/v1\n\npackage v1\n",
+		"conv/v1/register.go": v1Reg,
+	})
+	set, _, err := generate(t, dir, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := generated(t, set)
+	for _, want := range []string{
+		"package v1\n",
+		"\tapiv1 \"example.com/m/api/v1\"\n\thub \"example.com/m/hub\"\n",
+		"func autoConvert_v1_T_To_hub_T(in *apiv1.T, out *hub.T, s conversion.Scope) error {\n\tout.A = in.A\n\tout.N = int64(in.N)\n",
+		"func Convert_hub_T_To_v1_T(in *hub.T, out *apiv1.T, s conversion.Scope) error {",
+	} {
+		if !strings.Contains(code, want) {
+			t.Errorf("generated code lacks %q:\n%s", want, code)
+		}
+	}
+	if !strings.HasSuffix(set.Paths()[0], filepath.Join("conv", "v1", "zz_generated.conversion.go")) {
+		t.Errorf("written to %s; want the tagged package", set.Paths()[0])
+	}
+}

@@ -326,3 +326,25 @@ func TestExternalTypes(t *testing.T) {
 		t.Errorf("written to %s; want the tagged package", set.Paths()[0])
 	}
 }
+
+// TestAliasesNameTheirTarget: a type alias is converted and spelled as the type it stands for, as
+// code-generator does (k8s.io/api's admissionregistration/v1beta1 aliases v1 types).
+func TestAliasesNameTheirTarget(t *testing.T) {
+	dir := module(t, files(
+		"import \"example.com/m/other\"\n\ntype T struct {\n\tRules []other.Rule\n\tP *other.Policy\n}\n",
+		"import \"example.com/m/other\"\n\ntype Rule = other.Rule\n\ntype Policy = other.Policy\n\ntype T struct {\n\tRules []Rule\n\tP *Policy\n\t// +k8s:conversion-gen=false\n\tX string\n}\n",
+		"other/types.go", "package other\n\ntype Rule struct{ Name string }\n\ntype Policy string\n"))
+	set, _, err := generate(t, dir, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := generated(t, set)
+	for _, want := range []string{
+		"func autoConvert_v1_T_To_hub_T(in *T, out *hub.T, s conversion.Scope) error {\n\tout.Rules = *(*[]other.Rule)(unsafe.Pointer(&in.Rules))\n\tout.P = (*other.Policy)(unsafe.Pointer(in.P))\n",
+		"\tother \"example.com/m/other\"\n",
+	} {
+		if !strings.Contains(code, want) {
+			t.Errorf("generated code lacks %q:\n%s", want, code)
+		}
+	}
+}

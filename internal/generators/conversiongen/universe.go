@@ -64,7 +64,7 @@ func newUniverse() *universe { return &universe{byName: map[string]*typ{}} }
 
 // of returns the typ of t.
 func (u *universe) of(t types.Type) *typ {
-	t = types.Unalias(t)
+	t = unaliasDeep(t)
 	name := types.TypeString(t, nil)
 	if x, ok := u.byName[name]; ok {
 		return x
@@ -94,6 +94,25 @@ func (u *universe) of(t types.Type) *typ {
 		u.fill(x, t)
 	}
 	return x
+}
+
+// unaliasDeep replaces type aliases by their targets, also as the elements of pointer, slice, array, map
+// and channel types: code-generator names and identifies a type by what an alias stands for.
+func unaliasDeep(t types.Type) types.Type {
+	switch x := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return types.NewPointer(unaliasDeep(x.Elem()))
+	case *types.Slice:
+		return types.NewSlice(unaliasDeep(x.Elem()))
+	case *types.Array:
+		return types.NewArray(unaliasDeep(x.Elem()), x.Len())
+	case *types.Map:
+		return types.NewMap(unaliasDeep(x.Key()), unaliasDeep(x.Elem()))
+	case *types.Chan:
+		return types.NewChan(x.Dir(), unaliasDeep(x.Elem()))
+	default:
+		return x
+	}
 }
 
 // fill sets x's kind and parts from the unnamed type t.

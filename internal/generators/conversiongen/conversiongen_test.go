@@ -340,7 +340,7 @@ func TestAliasesNameTheirTarget(t *testing.T) {
 	}
 	code := generated(t, set)
 	for _, want := range []string{
-		"func autoConvert_v1_T_To_hub_T(in *T, out *hub.T, s conversion.Scope) error {\n\tout.Rules = *(*[]other.Rule)(unsafe.Pointer(&in.Rules))\n\tout.P = (*other.Policy)(unsafe.Pointer(in.P))\n",
+		"func autoConvert_hub_T_To_v1_T(in *hub.T, out *T, s conversion.Scope) error {\n\tout.Rules = *(*[]other.Rule)(unsafe.Pointer(&in.Rules))\n\tout.P = (*other.Policy)(unsafe.Pointer(in.P))\n",
 		"\tother \"example.com/m/other\"\n",
 	} {
 		if !strings.Contains(code, want) {

@@ -2,9 +2,11 @@ package fidelity_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -278,4 +280,93 @@ func wholeStructCopy(decl string) bool {
 	return len(lines) == 4 && strings.HasPrefix(lines[0], "func autoConvert_") &&
 		strings.HasPrefix(lines[1], "\t*out = *(*") && strings.HasSuffix(lines[1], ")(unsafe.Pointer(in))") &&
 		lines[2] == "\treturn nil" && lines[3] == "}"
+}
+
+// TestKubernetesModulesConversions regenerates, with --verify, the conversions of modules whose shipped
+// zz_generated.conversion.go files code-generator v0.37.2 wrote, invoked as their update scripts invoke it:
+// every file must be byte-identical. k8s.io/kubernetes's go.mod replaces its staging modules by
+// directories the module zip lacks; the copy takes them at v0.37.2 instead.
+func TestKubernetesModulesConversions(t *testing.T) {
+	for _, m := range []struct {
+		path, version, header string
+		dirs, extraPeers      []string
+		files                 int
+	}{
+		{path: "k8s.io/metrics", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 6},
+		{path: "k8s.io/kube-aggregator", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 2},
+		{path: "k8s.io/apiextensions-apiserver", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 2},
+		{path: "k8s.io/kubernetes", version: "v1.37.2", header: "hack/boilerplate/boilerplate.generatego.txt", dirs: []string{"pkg"}, files: 95,
+			extraPeers: []string{"k8s.io/kubernetes/pkg/apis/core", "k8s.io/kubernetes/pkg/apis/core/v1", "k8s.io/api/core/v1"}},
+	} {
+		t.Run(m.path, func(t *testing.T) {
+			src := testmodule.Download(t, m.path+"@"+m.version)
+			work := t.TempDir()
+			for _, d := range m.dirs {
+				copyTree(t, filepath.Join(src, d), filepath.Join(work, d))
+			}
+			for _, f := range []string{"go.mod", "go.sum", m.header} {
+				content, err := os.ReadFile(filepath.Join(src, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == "go.mod" {
+					content = stagingReplace.ReplaceAll(content, []byte("=> $1 v0.37.2"))
+				}
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(work, f)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(work, f), content)
+			}
+			t.Chdir(work)
+			t.Setenv("GOFLAGS", "-mod=mod")
+			t.Setenv("GOWORK", "off")
+			var tagged []string
+			for _, d := range m.dirs {
+				tagged = append(tagged, taggedDirs(t, d, "+k8s:conversion-gen=")...)
+			}
+			args := []string{"--verify", "--go-header-file", m.header, "--output-file", "zz_generated.conversion.go"}
+			for _, p := range m.extraPeers {
+				args = append(args, "--extra-peer-dirs", p)
+			}
+			var stdout, stderr bytes.Buffer
+			if err := cli.ConversionGen(append(args, tagged...), &stdout, &stderr); err != nil {
+				t.Fatalf("conversion-gen --verify: %v\n%s%s", err, stdout.String(), stderr.String())
+			}
+			if want := fmt.Sprintf("verified %d files", m.files); !strings.Contains(stderr.String(), want) {
+				t.Errorf("%q; want %s", stderr.String(), want)
+			}
+		})
+	}
+}
+
+// stagingReplace matches k8s.io/kubernetes's replacements of its staging modules by local directories.
+var stagingReplace = regexp.MustCompile(`=> \./staging/src/(k8s\.io/[a-z0-9-]+)`)
+
+// taggedDirs returns, as ./ package patterns, the directories under root with a Go file that has a line
+// starting "// <tag>", as kube_codegen.sh's greps find them.
+func taggedDirs(t *testing.T, root, tag string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || seen[filepath.Dir(p)] {
+			return err
+		}
+		content, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(content), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), tag) && strings.HasPrefix(line, "//") {
+				seen[filepath.Dir(p)] = true
+				out = append(out, "./"+filepath.ToSlash(filepath.Dir(p)))
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

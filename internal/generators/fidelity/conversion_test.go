@@ -290,13 +290,15 @@ func TestKubernetesModulesConversions(t *testing.T) {
 	for _, m := range []struct {
 		path, version, header string
 		dirs, extraPeers      []string
+		lintRules             string
 		files                 int
 	}{
 		{path: "k8s.io/metrics", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 6},
 		{path: "k8s.io/kube-aggregator", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 2},
 		{path: "k8s.io/apiextensions-apiserver", version: "v0.37.2", header: "hack/boilerplate.go.txt", dirs: []string{"pkg/apis"}, files: 2},
 		{path: "k8s.io/kubernetes", version: "v1.37.2", header: "hack/boilerplate/boilerplate.generatego.txt", dirs: []string{"pkg"}, files: 95,
-			extraPeers: []string{"k8s.io/kubernetes/pkg/apis/core", "k8s.io/kubernetes/pkg/apis/core/v1", "k8s.io/api/core/v1"}},
+			extraPeers: []string{"k8s.io/kubernetes/pkg/apis/core", "k8s.io/kubernetes/pkg/apis/core/v1", "k8s.io/api/core/v1"},
+			lintRules:  "known-tags-only,require-explicit-disablement"},
 	} {
 		t.Run(m.path, func(t *testing.T) {
 			src := testmodule.Download(t, m.path+"@"+m.version)
@@ -327,6 +329,9 @@ func TestKubernetesModulesConversions(t *testing.T) {
 			args := []string{"--verify", "--go-header-file", m.header, "--output-file", "zz_generated.conversion.go"}
 			for _, p := range m.extraPeers {
 				args = append(args, "--extra-peer-dirs", p)
+			}
+			if m.lintRules != "" {
+				args = append(args, "--lint-rules", m.lintRules)
 			}
 			var stdout, stderr bytes.Buffer
 			if err := cli.ConversionGen(append(args, tagged...), &stdout, &stderr); err != nil {

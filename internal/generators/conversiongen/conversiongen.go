@@ -259,7 +259,7 @@ func (r *run) targets() []*target {
 		for _, v := range tags.peers {
 			p, err := r.lookup(v.value)
 			if err != nil {
-				r.errs = append(r.errs, fmt.Errorf("%s: +%s=%s: the peer package does not exist among the inputs and their dependencies", position(v.pos), tagName, v.value))
+				r.errs = append(r.errs, fmt.Errorf("%s: +%s=%s: the peer package does not exist, or is neither an input package nor a dependency of one", position(v.pos), tagName, v.value))
 				continue
 			}
 			t.peers = append(t.peers, p)

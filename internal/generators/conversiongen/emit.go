@@ -248,10 +248,6 @@ func (g *pkgGen) register(explicit []pair) {
 	g.w("func init() {\nlocalSchemeBuilder.Register(RegisterConversions)\n}\n\n")
 	g.w("// RegisterConversions adds conversion functions to the given scheme.\n// Public to allow building arbitrary schemes.\n")
 	g.w("func RegisterConversions(s *%s) error {\n", g.raw(g.u.of(g.schemeType())))
-	add := func(method string, in, out *typ, fn string) {
-		g.w("if err := s.%s((*%s)(nil), (*%s)(nil), func(a, b interface{}, scope %s) error {\nreturn %s(a.(*%s), b.(*%s), scope)\n}); err != nil {\nreturn err\n}\n",
-			method, g.raw(in), g.raw(out), g.scope(), fn, g.raw(in), g.raw(out))
-	}
 	generated := func(in, out *typ) {
 		g.calls = append(g.calls, call{name: "Convert_" + in.public() + "_To_" + out.public(), in: in, out: out,
 			at: site{pos: g.declPos(in, out), what: "RegisterConversions"}})
@@ -278,7 +274,8 @@ func (g *pkgGen) register(explicit []pair) {
 	}
 	sort.Slice(own, func(i, j int) bool { return g.manual[own[i]].fn.Name() < g.manual[own[j]].fn.Name() })
 	for _, k := range own {
-		add("AddConversionFunc", k.in, k.out, g.fnRef(g.manual[k]))
+		g.w("if err := s.AddConversionFunc((*%s)(nil), (*%s)(nil), func(a, b interface{}, scope %s) error {\nreturn %s(a.(*%s), b.(*%s), scope)\n}); err != nil {\nreturn err\n}\n",
+			g.raw(k.in), g.raw(k.out), g.scope(), g.fnRef(g.manual[k]), g.raw(k.in), g.raw(k.out))
 	}
 	g.w("return nil\n}\n\n")
 }
@@ -291,9 +288,11 @@ func (g *pkgGen) declPos(in, out *typ) token.Pos {
 	return out.pos()
 }
 
+// schemeType is runtime.Scheme, which RegisterConversions takes.
 func (g *pkgGen) schemeType() types.Type {
 	p, err := g.lookup(runtimePkg)
 	if err != nil {
+		g.errs = append(g.errs, fmt.Errorf("package %s: %s is not among its dependencies, but RegisterConversions takes its Scheme: import it (a register.go declaring localSchemeBuilder does)", g.outPkg, runtimePkg))
 		return types.Typ[types.Invalid]
 	}
 	return p.Scope().Lookup("Scheme").Type()

@@ -50,7 +50,6 @@ type typ struct {
 type member struct {
 	name     string
 	t        *typ
-	embedded bool
 	tag      string
 	v        *types.Var
 }
@@ -122,7 +121,7 @@ func (u *universe) fill(x *typ, t types.Type) {
 		x.kind = kindStruct
 		for i := range t.NumFields() {
 			f := t.Field(i)
-			x.members = append(x.members, member{name: f.Name(), t: u.of(f.Type()), embedded: f.Embedded(), tag: t.Tag(i), v: f})
+			x.members = append(x.members, member{name: f.Name(), t: u.of(f.Type()), tag: t.Tag(i), v: f})
 		}
 	case *types.Pointer:
 		x.kind, x.elem = kindPointer, u.of(t.Elem())

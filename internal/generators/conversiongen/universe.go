@@ -48,10 +48,10 @@ type typ struct {
 
 // member is a struct field.
 type member struct {
-	name     string
-	t        *typ
-	tag      string
-	v        *types.Var
+	name string
+	t    *typ
+	tag  string
+	v    *types.Var
 }
 
 // universe interns the types of one run.

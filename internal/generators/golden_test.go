@@ -18,7 +18,7 @@ import (
 
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"client-gen": cli.ClientGen, "lister-gen": cli.ListerGen, "informer-gen": cli.InformerGen,
-	"deepcopy-gen": cli.DeepCopyGen, "register-gen": cli.RegisterGen,
+	"deepcopy-gen": cli.DeepCopyGen, "register-gen": cli.RegisterGen, "conversion-gen": cli.ConversionGen,
 	"applyconfiguration-gen": cli.ApplyConfigurationGen, "crd-gen": cli.CRDGen,
 	"defaulter-gen": cli.DefaulterGen,
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
+	"github.com/kgen-dev/kgen/internal/generators/conversiongen"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
 	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
 	"github.com/kgen-dev/kgen/internal/generators/defaultergen"
@@ -38,6 +39,8 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
   defaulter    zz_generated.defaults.go in every package whose doc.go has +k8s:defaulter-gen
                (gen_helpers' defaulter-gen step: RegisterDefaults, SetObjectDefaults_<Type>)
   register     zz_generated.register.go in every package with +groupName and no register.go
+  conversion   zz_generated.conversion.go in every package whose doc.go has +k8s:conversion-gen
+               (gen_helpers' conversion-gen; peers also from --extra-peer-dir)
   applyconfiguration
                apply configurations in <output-dir>/<applyconfig-name>, and Apply verbs and
                fake.NewClientset in the clientset             (with --with-applyconfig)
@@ -99,6 +102,7 @@ type generateOptions struct {
 	verbose                                        bool
 	deps                                           string
 	force                                          bool
+	extraPeerDirs                                  []string
 }
 
 // The generators kgen generate runs, by the names --skip takes.
@@ -106,13 +110,14 @@ const (
 	genDeepcopy    = "deepcopy"
 	genDefaulter   = "defaulter"
 	genRegister    = "register"
+	genConversion  = "conversion"
 	genApplyConfig = "applyconfiguration"
 	genClient      = "client"
 	genLister      = "lister"
 	genInformer    = "informer"
 )
 
-var generatorNames = []string{genDeepcopy, genDefaulter, genRegister, genApplyConfig, genClient, genLister, genInformer}
+var generatorNames = []string{genDeepcopy, genDefaulter, genRegister, genConversion, genApplyConfig, genClient, genLister, genInformer}
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
 	var o generateOptions
@@ -144,6 +149,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
+	fs.StringSliceVar(&o.extraPeerDirs, "extra-peer-dir", nil, "an import path conversion-gen also consults for peer types and hand-written conversion functions (repeatable)")
 	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -305,6 +311,12 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 		cfg := registergen.Config{OutputFile: "zz_generated.register.go", Header: header, Warn: warn(genRegister)}
 		steps = append(steps, step{output.NewSet(registergen.Generator, inputDir), func(set *output.Set) error {
 			return registergen.Generate(prog, cfg, set)
+		}})
+	}
+	if runs(genConversion) {
+		cfg := conversiongen.Config{OutputFile: "zz_generated.conversion.go", Header: header, ExtraPeerDirs: o.extraPeerDirs, Warn: warn(genConversion)}
+		steps = append(steps, step{output.NewSet(conversiongen.Generator, inputDir), func(set *output.Set) error {
+			return conversiongen.Generate(prog, cfg, set)
 		}})
 	}
 	var applyConfigPkg string

@@ -57,8 +57,8 @@ func TestGenerateSkipsGenerators(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "informers")); !os.IsNotExist(err) {
 		t.Fatal("a skipped generator wrote files")
 	}
-	if code, _, errOut := runKgen(t, "generate", "--skip", "conversion", "./apis"); code != 1 || !strings.Contains(errOut, `unknown generator "conversion"`) {
-		t.Fatalf("--skip conversion = %d, %q", code, errOut)
+	if code, _, errOut := runKgen(t, "generate", "--skip", "protobuf", "./apis"); code != 1 || !strings.Contains(errOut, `unknown generator "protobuf"`) {
+		t.Fatalf("--skip protobuf = %d, %q", code, errOut)
 	}
 }
 

@@ -21,8 +21,9 @@ func TestInPackageFlags(t *testing.T) {
 		{[]string{"--go-header-file", "/nonexistent", "./apis/..."}, "loading boilerplate"},
 	} {
 		for name, cmd := range map[string]func([]string, *bytes.Buffer, *bytes.Buffer) error{
-			"deepcopy-gen": func(a []string, o, e *bytes.Buffer) error { return cli.DeepCopyGen(a, o, e) },
-			"register-gen": func(a []string, o, e *bytes.Buffer) error { return cli.RegisterGen(a, o, e) },
+			"deepcopy-gen":   func(a []string, o, e *bytes.Buffer) error { return cli.DeepCopyGen(a, o, e) },
+			"register-gen":   func(a []string, o, e *bytes.Buffer) error { return cli.RegisterGen(a, o, e) },
+			"conversion-gen": func(a []string, o, e *bytes.Buffer) error { return cli.ConversionGen(a, o, e) },
 		} {
 			var stdout, stderr bytes.Buffer
 			if err := cmd(tc.args, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -1,0 +1,79 @@
+package webhook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/json"
+)
+
+// requestError is a request the server cannot review, with the HTTP status
+// that says why.
+type requestError struct {
+	code int
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{code: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// readBody checks the method and content type and reads the body, which the
+// server has limited.
+func readBody(r *http.Request) ([]byte, *requestError) {
+	if r.Method != http.MethodPost {
+		return nil, &requestError{code: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed: reviews are POSTed", r.Method)}
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, &requestError{code: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("content type %q not supported: reviews are application/json", ct)}
+		}
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, &requestError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("review larger than %d bytes", tooLarge.Limit)}
+		}
+		return nil, badRequest("reading review: %v", err)
+	}
+	if len(body) == 0 {
+		return nil, badRequest("empty body: expected a review")
+	}
+	return body, nil
+}
+
+// decodeReview decodes body into review after checking that it is a want
+// object. Only version v1 of each review is served.
+func decodeReview(body []byte, want schema.GroupVersionKind, review any) *requestError {
+	var meta struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := json.UnmarshalCaseSensitivePreserveInts(body, &meta); err != nil {
+		return badRequest("decoding %s: %v", want.Kind, err)
+	}
+	gv, err := schema.ParseGroupVersion(meta.APIVersion)
+	if err != nil {
+		return badRequest("decoding %s: apiVersion: %v", want.Kind, err)
+	}
+	switch {
+	case meta.Kind != want.Kind:
+		return badRequest("expected a %s, got kind %q", want.Kind, meta.Kind)
+	case gv.Group != want.Group:
+		return badRequest("expected a %s of group %s, got apiVersion %q", want.Kind, want.Group, meta.APIVersion)
+	case gv.Version != want.Version:
+		return badRequest("%s version %q not supported: only %s is served (list %q first in the webhook's review versions)",
+			want.Kind, gv.Version, want.GroupVersion(), want.Version)
+	}
+	if err := json.UnmarshalCaseSensitivePreserveInts(body, review); err != nil {
+		return badRequest("decoding %s: %v", want.Kind, err)
+	}
+	return nil
+}

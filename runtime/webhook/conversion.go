@@ -1,21 +1,23 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	jsoniter "github.com/json-iterator/go"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	sigsjson "sigs.k8s.io/json"
 )
 
 // Hub marks the version of a kind that every other version converts to and
@@ -71,64 +73,119 @@ func (c *Conversion) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, reqErr.code, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: uid, Result: failure(reqErr.msg)}))
 		return
 	}
-	writeJSON(w, http.StatusOK, conversionAnswer(c.Review(r.Context(), review.Request)))
+	req := review.Request
+	buf := answerBuffers.Get().(*bytes.Buffer)
+	defer answerBuffers.Put(buf)
+	buf.Reset()
+	// The answer is written as it is converted, each object encoded once in
+	// place, rather than encoded and then copied and compacted as a
+	// RawExtension.
+	buf.WriteString(`{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1","response":{"uid":`)
+	uid, _ := json.Marshal(req.UID)
+	buf.Write(uid)
+	buf.WriteString(`,"convertedObjects":[`)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	n := 0
+	err := c.convertObjects(req, func(obj runtime.Object) error {
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+		return enc.Encode(obj)
+	})
+	if err != nil {
+		writeJSON(w, http.StatusOK, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: req.UID, Result: failure(err.Error())}))
+		return
+	}
+	buf.WriteString(`],"result":{"metadata":{},"status":"Success"}}}`)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	_, _ = w.Write(buf.Bytes())
 }
+
+// objectDecoder decodes the objects of a review into their Go types, which
+// is most of a conversion's work. The review as a whole has been validated by
+// the standard decoder, so a faster, reflection-caching one reads each object:
+// case-sensitive like Kubernetes' own decoding, numbers in untyped fields
+// kept exact.
+var objectDecoder = jsoniter.Config{CaseSensitive: true, UseNumber: true}.Froze()
+
+// answerBuffers hold answers being written; the largest are not kept.
+var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // Review converts the objects of one request. Any failure fails the whole
 // review, with the message of the first object that failed.
 func (c *Conversion) Review(_ context.Context, req *apiextensionsv1.ConversionRequest) *apiextensionsv1.ConversionResponse {
 	resp := &apiextensionsv1.ConversionResponse{UID: req.UID}
-	desired, err := schema.ParseGroupVersion(req.DesiredAPIVersion)
-	if err != nil || desired.Empty() {
-		resp.Result = failure(fmt.Sprintf("desiredAPIVersion %q is not a group/version", req.DesiredAPIVersion))
+	converted := make([]runtime.RawExtension, 0, len(req.Objects))
+	err := c.convertObjects(req, func(obj runtime.Object) error {
+		data, err := json.Marshal(obj)
+		converted = append(converted, runtime.RawExtension{Raw: data})
+		return err
+	})
+	if err != nil {
+		resp.Result = failure(err.Error())
 		return resp
-	}
-	converted := make([]runtime.RawExtension, len(req.Objects))
-	for i, obj := range req.Objects {
-		out, err := c.convertRaw(obj.Raw, desired)
-		if err != nil {
-			resp.Result = failure(fmt.Sprintf("converting object %d of %d to %s: %v", i+1, len(req.Objects), desired, err))
-			return resp
-		}
-		converted[i] = runtime.RawExtension{Raw: out}
 	}
 	resp.ConvertedObjects = converted
 	resp.Result = metav1.Status{Status: metav1.StatusSuccess}
 	return resp
 }
 
-// convertRaw decodes one object, converts it to version desired of its kind
-// and encodes it.
-func (c *Conversion) convertRaw(raw []byte, desired schema.GroupVersion) (out []byte, err error) {
+// convertObjects converts the request's objects in order and hands each to
+// write, stopping at the first failure, which it describes.
+func (c *Conversion) convertObjects(req *apiextensionsv1.ConversionRequest, write func(runtime.Object) error) error {
+	desired, err := schema.ParseGroupVersion(req.DesiredAPIVersion)
+	if err != nil || desired.Empty() {
+		return fmt.Errorf("desiredAPIVersion %q is not a group/version", req.DesiredAPIVersion)
+	}
+	for i, obj := range req.Objects {
+		if err := c.convertOne(obj.Raw, desired, write); err != nil {
+			return fmt.Errorf("converting object %d of %d to %s: %w", i+1, len(req.Objects), desired, err)
+		}
+	}
+	return nil
+}
+
+// convertOne decodes one object, converts it to version desired of its kind
+// and writes it; a panic on the way is an error.
+func (c *Conversion) convertOne(raw []byte, desired schema.GroupVersion, write func(runtime.Object) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("conversion panicked: %v", p)
+			err = fmt.Errorf("conversion panicked: %v", p)
 		}
 	}()
-	var meta metav1.TypeMeta
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, &meta); err != nil {
-		return nil, fmt.Errorf("decoding: %w", err)
+	apiVersion, kind, err := typeMeta(raw)
+	if err != nil {
+		return fmt.Errorf("decoding: %w", err)
 	}
-	srcGVK := meta.GroupVersionKind()
-	if srcGVK.Kind == "" || srcGVK.Version == "" {
-		return nil, fmt.Errorf("object has no apiVersion or kind")
+	srcGV, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || kind == "" || srcGV.Version == "" {
+		return fmt.Errorf("object has no apiVersion or kind")
 	}
+	srcGVK := srcGV.WithKind(kind)
 	if srcGVK.Group != desired.Group {
-		return nil, fmt.Errorf("%s cannot convert to group %q", srcGVK, desired.Group)
+		return fmt.Errorf("%s cannot convert to group %q", srcGVK, desired.Group)
 	}
 	src, err := c.newObject(srcGVK)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, src); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", srcGVK, err)
+	if err := objectDecoder.Unmarshal(raw, src); err != nil {
+		return fmt.Errorf("decoding %s: %w", srcGVK, err)
 	}
-	dstGVK := desired.WithKind(srcGVK.Kind)
-	dst, err := c.Convert(src, srcGVK, dstGVK)
+	if decoded := src.GetObjectKind().GroupVersionKind(); decoded != srcGVK {
+		return fmt.Errorf("object gives apiVersion or kind twice: %s and %s", srcGVK, decoded)
+	}
+	dst, err := c.Convert(src, srcGVK, desired.WithKind(kind))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return json.Marshal(dst)
+	if err := write(dst); err != nil {
+		return fmt.Errorf("encoding: %w", err)
+	}
+	return nil
 }
 
 // Convert converts src, an object of kind srcGVK, to version dstGVK of the

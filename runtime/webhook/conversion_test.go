@@ -174,3 +174,14 @@ func TestConversionSpokeNotConvertible(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestConversionRefusesDuplicateTypeMeta(t *testing.T) {
+	h := webhook.NewConversion(widgets.NewScheme())
+	raw := `{"apiVersion":"` + widgets.V1.String() + `","kind":"Widget","apiVersion":"` + widgets.V1beta1.String() + `","spec":{}}`
+	review := conversionReview(widgets.V1alpha1.String(), json.RawMessage(raw))
+	_, body := post(t, h, review)
+	resp := decodeConversion(t, body)
+	if resp.Result.Status != metav1.StatusFailure || !strings.Contains(resp.Result.Message, "object gives apiVersion or kind twice") {
+		t.Fatalf("answer %s", body)
+	}
+}

@@ -35,3 +35,36 @@ func TestJSONPatch(t *testing.T) {
 		t.Fatal("no error for a malformed object")
 	}
 }
+
+func TestScanTypeMeta(t *testing.T) {
+	for _, tc := range []struct {
+		json, apiVersion, kind string
+		ok                     bool
+	}{
+		{`{"apiVersion":"a/v1","kind":"K","spec":{}}`, "a/v1", "K", true},
+		{` { "metadata" : {"name":"x,}]","labels":{"a":"}"}}, "spec":[1,{"b":"\"kind\""}], "n": -1.5e3 , "t":true,"kind" : "K", "apiVersion":"v1"}`, "v1", "K", true},
+		{`{"spec":{"kind":"Inner"}}`, "", "", true},
+		{`{}`, "", "", true},
+		{`{"kind":"K\u0041"}`, "", "", false}, // escapes go to the decoder
+		{`{"ki\u006ed":"K"}`, "", "", false},
+		{`{"kind":1}`, "", "", false},
+		{`[]`, "", "", false},
+		{`{"kind"`, "", "", false},
+		{`{"a":"unterminated`, "", "", false},
+		{`{"a" 1}`, "", "", false},
+		{`{"a":1 "b":2}`, "", "", false},
+	} {
+		apiVersion, kind, ok := scanTypeMeta([]byte(tc.json))
+		if ok != tc.ok || apiVersion != tc.apiVersion || kind != tc.kind {
+			t.Errorf("scanTypeMeta(%s) = %q, %q, %v; want %q, %q, %v", tc.json, apiVersion, kind, ok, tc.apiVersion, tc.kind, tc.ok)
+		}
+	}
+	// What the scan leaves, the decoder reads.
+	apiVersion, kind, err := typeMeta([]byte(`{"kind":"K\u0041","apiVersion":"v1"}`))
+	if err != nil || apiVersion != "v1" || kind != "KA" {
+		t.Errorf("typeMeta with an escape: %q, %q, %v", apiVersion, kind, err)
+	}
+	if _, _, err := typeMeta([]byte(`{"kind":1}`)); err == nil {
+		t.Error("typeMeta of a numeric kind: no error")
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"mime"
 	"net/http"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/json"
 )
@@ -49,16 +51,28 @@ func readBody(r *http.Request) ([]byte, *requestError) {
 	return body, nil
 }
 
-// decodeReview decodes body into review after checking that it is a want
+// decodeReview decodes body into review and checks that it is a want
 // object. Only version v1 of each review is served.
-func decodeReview(body []byte, want schema.GroupVersionKind, review any) *requestError {
-	var meta struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
+func decodeReview(body []byte, want schema.GroupVersionKind, review runtime.Object) *requestError {
+	decodeErr := json.UnmarshalCaseSensitivePreserveInts(body, review)
+	var meta metav1.TypeMeta
+	if tm, ok := review.GetObjectKind().(*metav1.TypeMeta); ok && decodeErr == nil {
+		meta = *tm
+	} else if json.UnmarshalCaseSensitivePreserveInts(body, &meta) != nil {
+		return badRequest("decoding %s: %v", want.Kind, decodeErr)
 	}
-	if err := json.UnmarshalCaseSensitivePreserveInts(body, &meta); err != nil {
-		return badRequest("decoding %s: %v", want.Kind, err)
+	// A review of another kind may not decode into this one: the kind, when
+	// it can be read, says more than the decoding error.
+	if reqErr := checkReviewKind(meta, want); reqErr != nil {
+		return reqErr
 	}
+	if decodeErr != nil {
+		return badRequest("decoding %s: %v", want.Kind, decodeErr)
+	}
+	return nil
+}
+
+func checkReviewKind(meta metav1.TypeMeta, want schema.GroupVersionKind) *requestError {
 	gv, err := schema.ParseGroupVersion(meta.APIVersion)
 	if err != nil {
 		return badRequest("decoding %s: apiVersion: %v", want.Kind, err)
@@ -71,9 +85,6 @@ func decodeReview(body []byte, want schema.GroupVersionKind, review any) *reques
 	case gv.Version != want.Version:
 		return badRequest("%s version %q not supported: only %s is served (list %q first in the webhook's review versions)",
 			want.Kind, gv.Version, want.GroupVersion(), want.Version)
-	}
-	if err := json.UnmarshalCaseSensitivePreserveInts(body, review); err != nil {
-		return badRequest("decoding %s: %v", want.Kind, err)
 	}
 	return nil
 }

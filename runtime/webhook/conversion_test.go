@@ -1,12 +1,14 @@
 package webhook_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/conversion"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -183,5 +185,24 @@ func TestConversionRefusesDuplicateTypeMeta(t *testing.T) {
 	resp := decodeConversion(t, body)
 	if resp.Result.Status != metav1.StatusFailure || !strings.Contains(resp.Result.Message, "object gives apiVersion or kind twice") {
 		t.Fatalf("answer %s", body)
+	}
+}
+
+func TestConversionReview(t *testing.T) {
+	c := webhook.NewConversion(widgets.NewScheme())
+	raw := mustJSON(t, sampleWidget())
+	resp := c.Review(context.Background(), &apiextensionsv1.ConversionRequest{UID: "u", DesiredAPIVersion: widgets.V1beta1.String(),
+		Objects: []runtime.RawExtension{{Raw: raw}}})
+	if resp.UID != "u" || resp.Result.Status != metav1.StatusSuccess || len(resp.ConvertedObjects) != 1 {
+		t.Fatalf("response %+v", resp)
+	}
+	var beta widgets.WidgetV1beta1
+	if err := json.Unmarshal(resp.ConvertedObjects[0].Raw, &beta); err != nil || beta.Spec.Colour != "red" || beta.APIVersion != widgets.V1beta1.String() {
+		t.Fatalf("converted %s: %v", resp.ConvertedObjects[0].Raw, err)
+	}
+	resp = c.Review(context.Background(), &apiextensionsv1.ConversionRequest{UID: "u", DesiredAPIVersion: "",
+		Objects: []runtime.RawExtension{{Raw: raw}}})
+	if resp.Result.Status != metav1.StatusFailure || resp.ConvertedObjects != nil || !strings.Contains(resp.Result.Message, "is not a group/version") {
+		t.Fatalf("response %+v", resp)
 	}
 }

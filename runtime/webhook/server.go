@@ -15,14 +15,14 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultAddr             = ":9443"
-	DefaultCertName         = "tls.crt"
-	DefaultKeyName          = "tls.key"
-	DefaultMaxRequestBytes  = 32 << 20
-	DefaultCertCheckPeriod  = 10 * time.Second
-	DefaultShutdownTimeout  = 30 * time.Second
-	HealthPath              = "/healthz"
-	defaultReadHeaderTimout = 10 * time.Second
+	DefaultAddr              = ":9443"
+	DefaultCertName          = "tls.crt"
+	DefaultKeyName           = "tls.key"
+	DefaultMaxRequestBytes   = 32 << 20
+	DefaultCertCheckPeriod   = 10 * time.Second
+	DefaultShutdownTimeout   = 30 * time.Second
+	HealthPath               = "/healthz"
+	defaultReadHeaderTimeout = 10 * time.Second
 )
 
 // Options configures a Server. The zero value serves on DefaultAddr with the
@@ -141,7 +141,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.mux,
 		TLSConfig:         s.TLSConfig(),
-		ReadHeaderTimeout: defaultReadHeaderTimout,
+		ReadHeaderTimeout: defaultReadHeaderTimeout,
 		IdleTimeout:       90 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/kgen-dev/kgen => ../
 
 require (
+	github.com/go-logr/logr v1.4.3
 	github.com/kgen-dev/kgen v0.0.0-00010101000000-000000000000
 	go.yaml.in/yaml/v2 v2.4.4
 	k8s.io/api v0.37.2
@@ -26,7 +27,6 @@ require (
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-openapi/jsonpointer v1.0.0 // indirect
 	github.com/go-openapi/jsonreference v1.0.0 // indirect
 	github.com/go-openapi/swag v0.27.1 // indirect

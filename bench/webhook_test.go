@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -11,6 +12,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -18,19 +20,23 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	crconversion "sigs.k8s.io/controller-runtime/pkg/conversion"
+	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 	crwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 	crconversionwebhook "sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 
@@ -207,68 +213,138 @@ func writeServingCert(b *testing.B, dir string) *x509.CertPool {
 	return pool
 }
 
-// startKgenConversion serves kgen's conversion webhook and returns its URL.
-func startKgenConversion(b *testing.B, ctx context.Context, dir string) string {
-	srv, err := webhook.NewServer(webhook.Options{CertDir: dir})
-	if err != nil {
-		b.Fatal(err)
+// webhookServerEnv carries, to a copy of this test binary, the conversion webhook server it runs:
+// "kgen:<cert dir>" or "controller-runtime:<cert dir>". Each server runs in a process of its own, so
+// its CPU time is its own.
+const webhookServerEnv = "KGEN_BENCH_WEBHOOK_SERVER"
+
+// runWebhookServer serves the conversion webhook spec names on a loopback port, prints its URL and
+// serves until its standard input closes.
+func runWebhookServer(spec string) int {
+	name, dir, _ := strings.Cut(spec, ":")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var url string
+	switch name {
+	case "kgen":
+		srv, err := webhook.NewServer(webhook.Options{CertDir: dir})
+		if err == nil {
+			err = srv.Register("/convert", webhook.NewConversion(convScheme(&kgenSpoke{})))
+		}
+		ln, lnErr := net.Listen("tcp", "127.0.0.1:0")
+		if err = errors.Join(err, lnErr); err != nil {
+			fmt.Fprintln(os.Stderr, "webhook server:", err)
+			return 2
+		}
+		url = "https://" + ln.Addr().String() + "/convert"
+		go func() { done <- srv.Serve(ctx, ln) }()
+	case "controller-runtime":
+		crlog.SetLogger(logr.Discard())
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "webhook server:", err)
+			return 2
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		srv := crwebhook.NewServer(crwebhook.Options{Host: "127.0.0.1", Port: port, CertDir: dir})
+		srv.Register("/convert", crconversionwebhook.NewWebhookHandler(convScheme(&crSpoke{}), crconversionwebhook.NewRegistry()))
+		go func() { done <- srv.Start(ctx) }()
+		for srv.StartedChecker()(nil) != nil {
+			select {
+			case err := <-done:
+				fmt.Fprintln(os.Stderr, "webhook server:", err)
+				return 2
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		url = "https://127.0.0.1:" + strconv.Itoa(port) + "/convert"
+	default:
+		fmt.Fprintln(os.Stderr, "webhook server: unknown server", name)
+		return 2
 	}
-	if err := srv.Register("/convert", webhook.NewConversion(convScheme(&kgenSpoke{}))); err != nil {
-		b.Fatal(err)
+	fmt.Println(url)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	cancel()
+	if err := <-done; err != nil {
+		fmt.Fprintln(os.Stderr, "webhook server:", err)
+		return 1
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ctx, ln) }()
-	return "https://" + ln.Addr().String() + "/convert"
+	return 0
 }
 
-// startControllerRuntimeConversion serves controller-runtime's conversion webhook and returns its URL.
-func startControllerRuntimeConversion(b *testing.B, ctx context.Context, dir string) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// webhookServer is a conversion webhook server in a child process.
+type webhookServer struct {
+	name, url string
+	pid       int
+}
+
+// startWebhookServer starts a child serving name's conversion webhook with the certificate in dir.
+func startWebhookServer(b *testing.B, name, dir string) *webhookServer {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), webhookServerEnv+"="+name+":"+dir)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	srv := crwebhook.NewServer(crwebhook.Options{Host: "127.0.0.1", Port: port, CertDir: dir})
-	srv.Register("/convert", crconversionwebhook.NewWebhookHandler(convScheme(&crSpoke{}), crconversionwebhook.NewRegistry()))
-	go func() { _ = srv.Start(ctx) }()
-	for srv.StartedChecker()(nil) != nil {
-		time.Sleep(5 * time.Millisecond)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return "https://127.0.0.1:" + strconv.Itoa(port) + "/convert"
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			b.Errorf("%s webhook server: %v", name, err)
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		b.Fatalf("%s webhook server: %v", name, err)
+	}
+	return &webhookServer{name: name, url: strings.TrimSpace(line), pid: cmd.Process.Pid}
+}
+
+// cpuTime is the user and system CPU time the process has used, from /proc (in clock ticks of 10 ms).
+func (s *webhookServer) cpuTime(b *testing.B) time.Duration {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(s.pid) + "/stat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // BenchmarkConversionWebhook converts the same ConversionReviews (1 object, as a get needs, and 50, as a
 // list does) through kgen's runtime/webhook and controller-runtime v0.25's webhook server, both over
-// HTTPS on loopback with the same certificate, 8 clients at a time. It reports reviews per second, the
-// 50th and 99th percentile latency of one review, and the CPU time of the process (servers and clients)
-// per review, which a busy machine disturbs less than the wall-clock figures.
+// HTTPS on loopback with the same certificate, each in a process of its own, 8 clients at a time. It
+// reports reviews per second, the 50th and 99th percentile latency of one review, and the CPU time per
+// review of the server's process and of the clients, which a busy machine disturbs less than the
+// wall-clock figures.
 func BenchmarkConversionWebhook(b *testing.B) {
 	dir := b.TempDir()
 	pool := writeServingCert(b, dir)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	servers := []struct {
-		name string
-		url  string
-	}{
-		{"kgen", startKgenConversion(b, ctx, dir)},
-		{"controller-runtime", startControllerRuntimeConversion(b, ctx, dir)},
-	}
+	servers := []*webhookServer{startWebhookServer(b, "kgen", dir), startWebhookServer(b, "controller-runtime", dir)}
 	for _, objects := range []int{1, 50} {
 		review := conversionReview(objects)
 		for _, server := range servers {
 			b.Run(fmt.Sprintf("objects=%d/%s", objects, server.name), func(b *testing.B) {
-				benchmarkConversion(b, server.url, pool, review, objects)
+				benchmarkConversion(b, server, pool, review, objects)
 			})
 		}
 	}
 }
 
-func benchmarkConversion(b *testing.B, url string, pool *x509.CertPool, review []byte, objects int) {
+func benchmarkConversion(b *testing.B, server *webhookServer, pool *x509.CertPool, review []byte, objects int) {
 	const clients = 8
 	transport := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: clients}
 	defer transport.CloseIdleConnections()
@@ -276,7 +352,7 @@ func benchmarkConversion(b *testing.B, url string, pool *x509.CertPool, review [
 	// convert sends the review; check decodes the answer in full, which the timed loop leaves out so that
 	// the client's work (the same for both servers) weighs less in the figures.
 	convert := func(check bool) error {
-		resp, err := client.Post(url, "application/json", bytes.NewReader(review))
+		resp, err := client.Post(server.url, "application/json", bytes.NewReader(review))
 		if err != nil {
 			return err
 		}
@@ -320,6 +396,7 @@ func benchmarkConversion(b *testing.B, url string, pool *x509.CertPool, review [
 	b.ReportAllocs()
 	var ru0, ru1 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	serverCPU0 := server.cpuTime(b)
 	b.ResetTimer()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
@@ -339,13 +416,15 @@ func benchmarkConversion(b *testing.B, url string, pool *x509.CertPool, review [
 	elapsed := time.Since(start)
 	b.StopTimer()
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
-	cpu := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
+	clientCPU := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
+	serverCPU := server.cpuTime(b) - serverCPU0
 	if len(latencies) == 0 {
 		return
 	}
 	slices.Sort(latencies)
 	b.ReportMetric(float64(len(latencies))/elapsed.Seconds(), "reviews/s")
-	b.ReportMetric(float64(cpu)/1e3/float64(len(latencies)), "cpu-us/review")
+	b.ReportMetric(float64(serverCPU.Microseconds())/float64(len(latencies)), "server-cpu-us/review")
+	b.ReportMetric(float64(clientCPU)/1e3/float64(len(latencies)), "client-cpu-us/review")
 	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds())/1000, "p99-ms")
 }

@@ -15,17 +15,17 @@ import (
 )
 
 // admittedV1beta1 and admittedV1 are widgets the admission webhooks see.
-func admittedV1beta1(name string) *widgets.WidgetV1beta1 {
+func admittedV1beta1(ns, name string) *widgets.WidgetV1beta1 {
 	w := &widgets.WidgetV1beta1{Spec: widgets.WidgetV1beta1Spec{Width: 1, Height: 2}}
 	w.APIVersion, w.Kind = widgets.V1beta1.String(), "Widget"
-	w.Name, w.Namespace, w.Labels = name, "default", map[string]string{"webhook-test": "admission"}
+	w.Name, w.Namespace, w.Labels = name, ns, map[string]string{"webhook-test": "admission"}
 	return w
 }
 
-func admittedV1(name string, replicas int32) *widgets.Widget {
+func admittedV1(ns, name string, replicas int32) *widgets.Widget {
 	w := &widgets.Widget{Spec: widgets.WidgetSpec{Color: "red", Replicas: ptr.To(replicas)}}
 	w.APIVersion, w.Kind = widgets.V1.String(), "Widget"
-	w.Name, w.Namespace, w.Labels = name, "default", map[string]string{"webhook-test": "admission"}
+	w.Name, w.Namespace, w.Labels = name, ns, map[string]string{"webhook-test": "admission"}
 	return w
 }
 
@@ -35,15 +35,16 @@ func create(t *testing.T, obj *unstructured.Unstructured) (*unstructured.Unstruc
 	if err != nil {
 		t.Fatal(err)
 	}
-	return client(t).Resource(resource(gv, "widgets")).Namespace("default").Create(context.Background(), obj, metav1.CreateOptions{})
+	return client(t).Resource(resource(gv, "widgets")).Namespace(obj.GetNamespace()).Create(context.Background(), obj, metav1.CreateOptions{})
 }
 
 // TestAdmissionThroughTheServer: a widget written in v1beta1 without colour or replicas reaches the
 // webhooks in v1 (converted by the conversion webhook), is defaulted by the mutating one and stored with
 // the defaults; one with too many replicas is refused by the validating one with its message.
 func TestAdmissionThroughTheServer(t *testing.T) {
+	ns := newNamespace(t)
 	serve(t)
-	created, err := create(t, toUnstructured(t, admittedV1beta1("defaulted")))
+	created, err := create(t, toUnstructured(t, admittedV1beta1(ns, "defaulted")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestAdmissionThroughTheServer(t *testing.T) {
 	if beta.Spec.Colour != widgets.DefaultColor || beta.Spec.Replicas == nil || *beta.Spec.Replicas != 1 || beta.Spec.Width != 1 {
 		t.Fatalf("created %+v, want the defaults applied", beta.Spec)
 	}
-	got, err := client(t).Resource(resource(widgets.V1, "widgets")).Namespace("default").Get(context.Background(), "defaulted", metav1.GetOptions{})
+	got, err := client(t).Resource(resource(widgets.V1, "widgets")).Namespace(ns).Get(context.Background(), "defaulted", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +63,12 @@ func TestAdmissionThroughTheServer(t *testing.T) {
 		t.Fatalf("stored %+v", v1.Spec)
 	}
 
-	_, err = create(t, toUnstructured(t, admittedV1("too-many", 11)))
+	_, err = create(t, toUnstructured(t, admittedV1(ns, "too-many", 11)))
 	want := `admission webhook "validate.widgets.webhook.kgen.dev" denied the request: spec.replicas: at most 10`
 	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("creating 11 replicas: %v, want Forbidden with %q", err, want)
 	}
-	_, err = client(t).Resource(resource(widgets.V1, "widgets")).Namespace("default").Get(context.Background(), "too-many", metav1.GetOptions{})
+	_, err = client(t).Resource(resource(widgets.V1, "widgets")).Namespace(ns).Get(context.Background(), "too-many", metav1.GetOptions{})
 	if !apierrors.IsNotFound(err) {
 		t.Fatalf("the refused widget was stored: %v", err)
 	}
@@ -76,14 +77,15 @@ func TestAdmissionThroughTheServer(t *testing.T) {
 // TestServerDownThenBack: with the webhook server down, the API server fails writes that need a
 // conversion or an admission webhook with its own error; once the server is back, they succeed.
 func TestServerDownThenBack(t *testing.T) {
+	ns := newNamespace(t)
 	convertRefused := `conversion webhook for ` + widgets.Group
 	admitRefused := `failed calling webhook "default.widgets.webhook.kgen.dev"`
-	unlabelled := admittedV1beta1("down-convert")
+	unlabelled := admittedV1beta1(ns, "down-convert")
 	unlabelled.Labels = nil
 	if _, err := create(t, toUnstructured(t, unlabelled)); err == nil || !strings.Contains(err.Error(), convertRefused) || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("conversion with the server down: %v, want %q and connection refused", err, convertRefused)
 	}
-	if _, err := create(t, toUnstructured(t, admittedV1("down-admit", 1))); err == nil || !strings.Contains(err.Error(), admitRefused) || !strings.Contains(err.Error(), "connection refused") {
+	if _, err := create(t, toUnstructured(t, admittedV1(ns, "down-admit", 1))); err == nil || !strings.Contains(err.Error(), admitRefused) || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("admission with the server down: %v, want %q and connection refused", err, admitRefused)
 	}
 
@@ -91,7 +93,7 @@ func TestServerDownThenBack(t *testing.T) {
 	if _, err := create(t, toUnstructured(t, unlabelled)); err != nil {
 		t.Fatalf("conversion once the server is back: %v", err)
 	}
-	if _, err := create(t, toUnstructured(t, admittedV1("down-admit", 1))); err != nil {
+	if _, err := create(t, toUnstructured(t, admittedV1(ns, "down-admit", 1))); err != nil {
 		t.Fatalf("admission once the server is back: %v", err)
 	}
 }
@@ -99,16 +101,17 @@ func TestServerDownThenBack(t *testing.T) {
 // TestSlowWebhook: a validating webhook slower than its timeoutSeconds fails the write with the API
 // server's timeout error; the next write, answered in time, succeeds.
 func TestSlowWebhook(t *testing.T) {
+	ns := newNamespace(t)
 	serve(t)
 	slowValidation.Store(true)
 	t.Cleanup(func() { slowValidation.Store(false) })
-	_, err := create(t, toUnstructured(t, admittedV1("slow", 1)))
+	_, err := create(t, toUnstructured(t, admittedV1(ns, "slow", 1)))
 	if err == nil || !strings.Contains(err.Error(), `failed calling webhook "validate.widgets.webhook.kgen.dev"`) ||
 		!(strings.Contains(err.Error(), "deadline exceeded") || strings.Contains(err.Error(), "timeout")) {
 		t.Fatalf("slow webhook: %v, want the API server's timeout error", err)
 	}
 	slowValidation.Store(false)
-	if _, err := create(t, toUnstructured(t, admittedV1("slow", 1))); err != nil {
+	if _, err := create(t, toUnstructured(t, admittedV1(ns, "slow", 1))); err != nil {
 		t.Fatalf("after the webhook is fast again: %v", err)
 	}
 }

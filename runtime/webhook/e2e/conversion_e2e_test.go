@@ -32,7 +32,7 @@ var multiVersionKinds = []struct {
 }
 
 // randomObject fills the spec and status of a new object of gvk.
-func randomObject(t *testing.T, f *randfill.Filler, scheme *runtime.Scheme, gvk schema.GroupVersionKind, name string) runtime.Object {
+func randomObject(t *testing.T, f *randfill.Filler, scheme *runtime.Scheme, gvk schema.GroupVersionKind, ns, name string) runtime.Object {
 	t.Helper()
 	obj, err := scheme.New(gvk)
 	if err != nil {
@@ -46,7 +46,7 @@ func randomObject(t *testing.T, f *randfill.Filler, scheme *runtime.Scheme, gvk 
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	meta := v.FieldByName("ObjectMeta").Addr().Interface().(*metav1.ObjectMeta)
-	meta.Name, meta.Namespace = name, "default"
+	meta.Name, meta.Namespace = name, ns
 	return obj
 }
 
@@ -73,6 +73,7 @@ func content(t *testing.T, obj runtime.Object) string {
 // written, so nothing is lost.
 func TestRoundTripThroughTheServer(t *testing.T) {
 	serve(t)
+	ns := newNamespace(t)
 	seed := time.Now().UnixNano()
 	t.Logf("randfill seed %d", seed)
 	f := randfill.NewWithSeed(seed).NilChance(0.2).NumElements(0, 3)
@@ -86,8 +87,8 @@ func TestRoundTripThroughTheServer(t *testing.T) {
 		for _, gv := range kind.versions {
 			for i := range objectsPerVersion {
 				name := fmt.Sprintf("rt-%s-%d", gv.Version, i)
-				obj := randomObject(t, f, scheme, gv.WithKind(kind.kind), name)
-				created, err := c.Resource(resource(gv, kind.plural)).Namespace("default").Create(ctx, toUnstructured(t, obj), metav1.CreateOptions{})
+				obj := randomObject(t, f, scheme, gv.WithKind(kind.kind), ns, name)
+				created, err := c.Resource(resource(gv, kind.plural)).Namespace(ns).Create(ctx, toUnstructured(t, obj), metav1.CreateOptions{})
 				if err != nil {
 					t.Fatalf("creating %s %s in %s: %v", kind.kind, name, gv.Version, err)
 				}
@@ -100,7 +101,7 @@ func TestRoundTripThroughTheServer(t *testing.T) {
 			}
 		}
 		for _, read := range kind.versions {
-			list, err := c.Resource(resource(read, kind.plural)).Namespace("default").List(ctx, metav1.ListOptions{})
+			list, err := c.Resource(resource(read, kind.plural)).Namespace(ns).List(ctx, metav1.ListOptions{})
 			if err != nil {
 				t.Fatalf("listing %s in %s: %v", kind.plural, read.Version, err)
 			}
@@ -117,7 +118,7 @@ func TestRoundTripThroughTheServer(t *testing.T) {
 				if !listed[name] {
 					t.Fatalf("%s %s missing from the list in %s", kind.kind, name, read.Version)
 				}
-				got, err := c.Resource(resource(read, kind.plural)).Namespace("default").Get(ctx, name, metav1.GetOptions{})
+				got, err := c.Resource(resource(read, kind.plural)).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 				if err != nil {
 					t.Fatalf("reading %s %s in %s: %v", kind.kind, name, read.Version, err)
 				}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -108,6 +109,19 @@ func client(t *testing.T) *dynamic.DynamicClient {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// newNamespace creates a namespace of the test's own, so that reruns (-count) and other tests do not
+// collide.
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace",
+		"metadata": map[string]any{"generateName": "webhook-e2e-"}}}
+	created, err := client(t).Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).Create(context.Background(), ns, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created.GetName()
 }
 
 func resource(gv schema.GroupVersion, plural string) schema.GroupVersionResource {

@@ -25,7 +25,8 @@ type Object[T any] interface {
 }
 
 // Request is an admission request with its objects decoded into P. Object is
-// nil on DELETE (and CONNECT); OldObject is set on UPDATE and DELETE.
+// nil on DELETE (and CONNECT); OldObject is set on UPDATE and DELETE. The
+// objects as sent stay in AdmissionRequest.Object and .OldObject.
 type Request[P runtime.Object] struct {
 	*admissionv1.AdmissionRequest
 	Object    P

@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(shardReplicaEnv); spec != "" {
 		os.Exit(runShardReplica(spec))
 	}
+	if spec := os.Getenv(webhookServerEnv); spec != "" {
+		os.Exit(runWebhookServer(spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -21,11 +21,21 @@ import (
 
 const crdsPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 
-// crd is one CustomResourceDefinition to install and where it came from, for error messages.
+// crd is one manifest (a CustomResourceDefinition, or a webhook configuration) to install and where it
+// came from, for error messages.
 type crd struct {
 	obj    *unstructured.Unstructured
 	source string
 }
+
+// manifestKind is what a loader accepts: a name for messages and the check of one decoded object, which
+// expands lists.
+type manifestKind struct {
+	name, kind string // short name, and the kind an empty document lacks
+	check      func(obj *unstructured.Unstructured, source string) ([]crd, error)
+}
+
+var crdKind = manifestKind{name: "CRD", kind: "CustomResourceDefinition", check: checkCRDs}
 
 // InstallCRDs creates (or updates) CustomResourceDefinitions and waits until each is Established and, in
 // every served version, listed by discovery and answering list requests. Each argument is a path to a YAML or JSON file
@@ -36,11 +46,16 @@ type crd struct {
 func (e *Environment) InstallCRDs(ctx context.Context, crds ...any) error {
 	var all []crd
 	for _, in := range crds {
-		loaded, err := loadCRDs(in)
+		loaded, err := loadManifests(in, crdKind)
 		if err != nil {
 			return err
 		}
 		all = append(all, loaded...)
+	}
+	for _, c := range all {
+		if err := e.pointConversion(c); err != nil {
+			return err
+		}
 	}
 	ctx, cancel := e.startContext(ctx)
 	defer cancel()
@@ -58,35 +73,35 @@ func (e *Environment) InstallCRDs(ctx context.Context, crds ...any) error {
 	return nil
 }
 
-func loadCRDs(in any) ([]crd, error) {
+func loadManifests(in any, kind manifestKind) ([]crd, error) {
 	switch v := in.(type) {
 	case string:
-		return loadCRDPath(v)
+		return loadManifestPath(v, kind)
 	case []byte:
-		return parseCRDs(v, "YAML bytes")
+		return parseManifests(v, "YAML bytes", kind)
 	case *unstructured.Unstructured:
-		return checkCRDs(v.DeepCopy(), "object")
+		return kind.check(v.DeepCopy(), "object")
 	case unstructured.Unstructured:
-		return checkCRDs(v.DeepCopy(), "object")
+		return kind.check(v.DeepCopy(), "object")
 	default:
 		data, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("testenv: CRD of type %T: %w", in, err)
+			return nil, fmt.Errorf("testenv: %s of type %T: %w", kind.name, in, err)
 		}
-		return parseCRDs(data, fmt.Sprintf("%T value", in))
+		return parseManifests(data, fmt.Sprintf("%T value", in), kind)
 	}
 }
 
-func loadCRDPath(path string) ([]crd, error) {
+func loadManifestPath(path string, kind manifestKind) ([]crd, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("testenv: CRD path: %w", err)
+		return nil, fmt.Errorf("testenv: %s path: %w", kind.name, err)
 	}
 	files := []string{path}
 	if info.IsDir() {
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			return nil, fmt.Errorf("testenv: CRD directory: %w", err)
+			return nil, fmt.Errorf("testenv: %s directory: %w", kind.name, err)
 		}
 		files = files[:0]
 		for _, entry := range entries {
@@ -98,7 +113,7 @@ func loadCRDPath(path string) ([]crd, error) {
 			}
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("testenv: CRD directory %s holds no .yaml, .yml or .json files", path)
+			return nil, fmt.Errorf("testenv: %s directory %s holds no .yaml, .yml or .json files", kind.name, path)
 		}
 	}
 	var all []crd
@@ -107,7 +122,7 @@ func loadCRDPath(path string) ([]crd, error) {
 		if err != nil {
 			return nil, fmt.Errorf("testenv: %w", err)
 		}
-		loaded, err := parseCRDs(data, file)
+		loaded, err := parseManifests(data, file, kind)
 		if err != nil {
 			return nil, err
 		}
@@ -116,8 +131,8 @@ func loadCRDPath(path string) ([]crd, error) {
 	return all, nil
 }
 
-// parseCRDs reads every YAML or JSON document in data.
-func parseCRDs(data []byte, source string) ([]crd, error) {
+// parseManifests reads every YAML or JSON document in data.
+func parseManifests(data []byte, source string, kind manifestKind) ([]crd, error) {
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var all []crd
 	for doc := 1; ; doc++ {
@@ -139,14 +154,14 @@ func parseCRDs(data []byte, source string) ([]crd, error) {
 		if err := obj.UnmarshalJSON(docJSON); err != nil {
 			return nil, fmt.Errorf("testenv: %s, document %d: %w", source, doc, err)
 		}
-		loaded, err := checkCRDs(obj, fmt.Sprintf("%s, document %d", source, doc))
+		loaded, err := kind.check(obj, fmt.Sprintf("%s, document %d", source, doc))
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, loaded...)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("testenv: %s holds no CustomResourceDefinition", source)
+		return nil, fmt.Errorf("testenv: %s holds no %s", source, kind.kind)
 	}
 	return all, nil
 }
@@ -184,7 +199,12 @@ func checkCRDs(obj *unstructured.Unstructured, source string) ([]crd, error) {
 
 // applyCRD creates the CRD, or replaces it when it already exists.
 func (e *Environment) applyCRD(ctx context.Context, c crd) error {
-	status, body, err := e.do(ctx, http.MethodPost, crdsPath, c.obj.Object)
+	return e.apply(ctx, crdsPath, "CRD", c)
+}
+
+// apply creates the cluster-scoped object in the collection at path, or replaces it when it already exists.
+func (e *Environment) apply(ctx context.Context, collection, what string, c crd) error {
+	status, body, err := e.do(ctx, http.MethodPost, collection, c.obj.Object)
 	if err != nil {
 		return err
 	}
@@ -193,19 +213,19 @@ func (e *Environment) applyCRD(ctx context.Context, c crd) error {
 		return nil
 	case http.StatusConflict:
 	default:
-		return statusError(fmt.Sprintf("creating CRD %q from %s", c.obj.GetName(), c.source), status, body)
+		return statusError(fmt.Sprintf("creating %s %q from %s", what, c.obj.GetName(), c.source), status, body)
 	}
-	path := crdsPath + "/" + c.obj.GetName()
+	path := collection + "/" + c.obj.GetName()
 	status, body, err = e.do(ctx, http.MethodGet, path, nil)
 	if err != nil {
 		return err
 	}
 	if status != http.StatusOK {
-		return statusError(fmt.Sprintf("reading existing CRD %q", c.obj.GetName()), status, body)
+		return statusError(fmt.Sprintf("reading existing %s %q", what, c.obj.GetName()), status, body)
 	}
 	var existing unstructured.Unstructured
 	if err := existing.UnmarshalJSON(body); err != nil {
-		return fmt.Errorf("testenv: existing CRD %q: %w", c.obj.GetName(), err)
+		return fmt.Errorf("testenv: existing %s %q: %w", what, c.obj.GetName(), err)
 	}
 	update := c.obj.DeepCopy()
 	update.SetResourceVersion(existing.GetResourceVersion())
@@ -214,7 +234,7 @@ func (e *Environment) applyCRD(ctx context.Context, c crd) error {
 		return err
 	}
 	if status != http.StatusOK {
-		return statusError(fmt.Sprintf("updating CRD %q from %s", c.obj.GetName(), c.source), status, body)
+		return statusError(fmt.Sprintf("updating %s %q from %s", what, c.obj.GetName(), c.source), status, body)
 	}
 	return nil
 }

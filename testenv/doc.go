@@ -10,7 +10,10 @@
 // Start generates a CA, serving and client certificates and service-account keys, starts etcd and
 // kube-apiserver (RBAC authorization, no controllers) in a temporary directory and waits until the server
 // is ready. Children die with the test binary (on Linux through the parent-death signal) and Stop ends
-// exactly the processes Start began. Main shares one Environment across a package's tests:
+// exactly the processes Start began. Options.Webhooks serves webhooks from the test process: Start issues a
+// serving certificate for 127.0.0.1 from the environment's CA, points CRD conversions and webhook
+// configurations at it, and returns once the API server calls them (see WebhookOptions and docs/webhooks.md).
+// Main shares one Environment across a package's tests:
 //
 //	var env *testenv.Environment
 //

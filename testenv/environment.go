@@ -38,6 +38,7 @@ type Environment struct {
 	admin      keyPair
 	kubeconfig string
 	client     *http.Client // admin credentials, for testenv's own requests
+	webhooks   *webhooks    // nil unless Options.Webhooks is set
 
 	mu        sync.Mutex
 	etcd      *process
@@ -54,6 +55,9 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 	}
 	apiserverPath, err := opts.binary("kube-apiserver")
 	if err != nil {
+		return nil, err
+	}
+	if err := checkWebhookOptions(opts); err != nil {
 		return nil, err
 	}
 	removeStaleDirs()
@@ -76,6 +80,11 @@ func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string)
 	if err != nil {
 		return err
 	}
+	if e.opts.Webhooks.enabled() {
+		if err := e.setupWebhooks(); err != nil {
+			return err
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		err := e.launch(ctx, pki, etcdPath, apiserverPath)
 		if err == nil {
@@ -92,7 +101,12 @@ func (e *Environment) start(ctx context.Context, etcdPath, apiserverPath string)
 		return err
 	}
 	if len(e.opts.CRDs) > 0 {
-		return e.InstallCRDs(ctx, e.opts.CRDs...)
+		if err := e.InstallCRDs(ctx, e.opts.CRDs...); err != nil {
+			return err
+		}
+	}
+	if len(e.opts.Webhooks.Configurations) > 0 {
+		return e.InstallWebhookConfigurations(ctx, e.opts.Webhooks.Configurations...)
 	}
 	return nil
 }
@@ -306,6 +320,7 @@ func (e *Environment) Stop() error {
 	if e.client != nil {
 		e.client.CloseIdleConnections()
 	}
+	errs = append(errs, e.stopWebhooks())
 	return errors.Join(append(errs, removeAll(e.dir))...)
 }
 

@@ -39,6 +39,8 @@ type Options struct {
 	APIServerArgs []string
 	// EtcdArgs are extra etcd flags; they follow testenv's own flags, so a flag given here wins.
 	EtcdArgs []string
+	// Webhooks points CRD conversions and admission webhooks at a server the test runs (see WebhookOptions).
+	Webhooks WebhookOptions
 }
 
 // DefaultAssetsDir is where `kgen testenv` puts the binaries: $HOME/.cache/kgen/testenv/<KubernetesVersion>.

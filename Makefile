@@ -55,13 +55,15 @@ bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## fuzz: run each fuzz target of the runtime, and the generators' random API packages
-## (internal/generators/propertytest, whose corpus of seeds is in its testdata), for FUZZTIME (default 30s).
+## (internal/generators/propertytest, whose corpus of seeds is in its testdata), for FUZZTIME (default 30s);
+## then NOOPSTEPS (default 60) random edits of the no-op record's differential test (make test runs 16).
 ## Go minimises each new interesting input for up to a minute by default,
 ## during which nothing new is tried; FUZZMINIMIZETIME keeps that short. Each propertytest input
 ## generates and builds a module (seconds each), and it runs one worker: with two, a worker exited
 ## with status 2 mid-run although the input it held passes alone.
 FUZZTIME ?= 30s
 FUZZMINIMIZETIME ?= 1s
+NOOPSTEPS ?= 60
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./runtime/... ./internal/generators/propertytest); do \
 		workers=""; case $$pkg in */propertytest) workers="-parallel 1";; esac; \
@@ -70,3 +72,4 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$workers $$pkg; \
 		done; \
 	done
+	$(GO) test -count=1 -run '^TestNoopRecordAgainstFreshRuns$$' ./internal/kgencmd -noop.steps $(NOOPSTEPS)

@@ -3,6 +3,7 @@ package kgencmd
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/kgen-dev/kgen/internal/generators/fingerprint"
@@ -83,5 +84,14 @@ func (n *noop) save(files int, prog *load.Program, sets []*output.Set, removed [
 			}
 		}
 	}
-	n.fp.Save(files, fingerprint.Sources{Dirs: prog.LocalDirs()}, outputs, written)
+	// What the load found it read: the local packages the inputs import, and the directories that decide
+	// which module each local package belongs to (those in the input tree, where the run writes, are
+	// inputs already).
+	read := fingerprint.Sources{Dirs: prog.LocalDirs()}
+	for _, d := range prog.ModuleBounds() {
+		if rel, err := filepath.Rel(n.inputDir, d); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			read.Files = append(read.Files, d)
+		}
+	}
+	n.fp.Save(files, read, outputs, written)
 }

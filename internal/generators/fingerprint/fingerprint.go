@@ -3,9 +3,9 @@
 // with the disk.
 //
 // The key holds the invocation (flags and directory, as the caller describes them), the generator's own
-// build (build information and the executable's identity), the go command's view of the build (go env:
-// version, GOFLAGS, GOOS, GOARCH, experiments, cgo, the module and workspace files) and the content of
-// the module files that decide the module graph (goenv.ModFiles: go.mod, go.sum, go.work, go.work.sum,
+// build (build information, the executable's identity) and GODEBUG, the go command's view of the build
+// (go env: version, GOFLAGS, GOOS, GOARCH, experiments, cgo, the module and workspace files) and the
+// content of the module files that decide the module graph (goenv.ModFiles: go.mod, go.sum, go.work, go.work.sum,
 // vendor/modules.txt, and the go.mod and go.sum of every local module a go.mod or go.work replaces or
 // uses). GOFLAGS naming an alternative go.mod or an overlay makes no record. The record holds the status
 // (size, modification and change times, inode) of every input file and directory, of what each symbolic
@@ -86,7 +86,9 @@ func New(invocation string) (*Fingerprint, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []string{"kgen generate fingerprint v2", wd, invocation} {
+	// GODEBUG settings can change how go/types describes the inputs (gotypesalias), so they are part of the
+	// program's behaviour.
+	for _, part := range []string{"kgen generate fingerprint v2", wd, invocation, "GODEBUG=" + os.Getenv("GODEBUG")} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -169,3 +169,19 @@ func TestGOFLAGSNamingFilesRecordsNothing(t *testing.T) {
 		t.Fatal("New made a record for a build with an overlay")
 	}
 }
+
+func TestGODEBUGIsPartOfTheKey(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a, err := New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GODEBUG", "gotypesalias=0")
+	b, err := New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.file == b.file {
+		t.Fatal("a GODEBUG setting did not change the record's key")
+	}
+}

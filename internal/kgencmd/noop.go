@@ -1,7 +1,10 @@
 package kgencmd
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -84,13 +87,19 @@ func (n *noop) save(files int, prog *load.Program, sets []*output.Set, removed [
 			}
 		}
 	}
-	// What the load found it read: the local packages the inputs import, and the directories that decide
-	// which module each local package belongs to (those in the input tree, where the run writes, are
-	// inputs already).
+	// What the load found it read: the local packages the inputs import, and what decides which module each
+	// local package belongs to, a go.mod in a directory between it and its module's root, present or not
+	// (the input tree, where the run writes, is among the inputs already).
 	read := fingerprint.Sources{Dirs: prog.LocalDirs()}
 	for _, d := range prog.ModuleBounds() {
-		if rel, err := filepath.Rel(n.inputDir, d); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			read.Files = append(read.Files, d)
+		if rel, err := filepath.Rel(n.inputDir, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		gomod := filepath.Join(d, "go.mod")
+		if _, err := os.Lstat(gomod); errors.Is(err, fs.ErrNotExist) {
+			read.Absent = append(read.Absent, gomod)
+		} else {
+			read.Files = append(read.Files, gomod)
 		}
 	}
 	n.fp.Save(files, read, outputs, written)

@@ -100,3 +100,16 @@ func TestRerunNoticesLinksAndModuleBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRerunSkipsAfterUnrelatedFilesBesideTheModule adds files the go command does not read beside the
+// local packages (at the module root, in the replaced module): only a go.mod there would move a package.
+func TestRerunSkipsAfterUnrelatedFilesBesideTheModule(t *testing.T) {
+	args := boundsModule(t)
+	settle(t, args...)
+	write(t, "notes.txt", "not Go\n")
+	write(t, "deps/README.md", "not Go\n")
+	write(t, "lib/notes.txt", "not Go\n")
+	if code, _, errOut := runKgen(t, args...); code != 0 || !strings.Contains(errOut, nothingChanged) {
+		t.Fatalf("after unrelated files were added, kgen = %d: %q; want the run skipped", code, errOut)
+	}
+}

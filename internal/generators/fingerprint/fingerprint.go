@@ -9,9 +9,9 @@
 // vendor/modules.txt, and the go.mod and go.sum of every local module a go.mod or go.work replaces or
 // uses). GOFLAGS naming an alternative go.mod or an overlay makes no record. The record holds the status
 // (size, modification and change times, inode) of every input file and directory, of what each symbolic
-// link among them resolves to, of the directories that decide which module a package belongs to (a nested
-// module's directory and go.mod, every directory from a local package up to its module's root), and of
-// every file and directory the run owns. A file's change time moves on every write and cannot be set back,
+// link among them resolves to, of what decides which module a package belongs to (a nested module's
+// directory and go.mod; a go.mod between a local package and its module's root, or that there is none),
+// and of every file and directory the run owns. A file's change time moves on every write and cannot be set back,
 // so an edited, added or removed input or output is always noticed; a file written shortly before the run
 // started, or during it, makes the run record nothing (its content may not be what the run read), and an
 // output written shortly before the record is made is recorded with a hash of its content, checked by the
@@ -64,6 +64,8 @@ type entry struct {
 	// -1 when it resolves to nothing): what the go command reads through the link.
 	Target *status
 	Hash   []byte // the content's hash, for an output written just before the record
+	// Absent marks a path that did not exist and must not: Own and Target are unset.
+	Absent bool
 }
 
 // status is what a file's or directory's metadata says of it.
@@ -137,6 +139,12 @@ func (f *Fingerprint) Unchanged() (files int, ok bool) {
 	rehashed := false
 	for i := range rec.Entries {
 		want := &rec.Entries[i]
+		if want.Absent {
+			if _, err := os.Lstat(want.Path); !errors.Is(err, fs.ErrNotExist) {
+				return 0, false
+			}
+			continue
+		}
 		got, err := stat(want.Path)
 		if err != nil || !got.sameStatus(want) {
 			return 0, false
@@ -168,6 +176,9 @@ type Sources struct {
 	Dirs []string
 	// Files are recorded as they are: a file, or a directory, whose status covers its entries' names.
 	Files []string
+	// Absent are paths that do not exist and must not: one created later (a go.mod above a local package,
+	// which takes it out of its module) is noticed.
+	Absent []string
 }
 
 // Begin records the status of the inputs known before the run reads them (the input tree, the header
@@ -418,6 +429,12 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 			return nil, nil, err
 		}
 		entries = append(entries, e)
+	}
+	for _, p := range s.Absent {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("fingerprint: %s exists", p)
+		}
+		entries = append(entries, entry{Path: p, Absent: true})
 	}
 	for _, l := range listings {
 		slices.Sort(l)

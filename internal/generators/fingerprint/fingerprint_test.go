@@ -185,3 +185,23 @@ func TestGODEBUGIsPartOfTheKey(t *testing.T) {
 		t.Fatal("a GODEBUG setting did not change the record's key")
 	}
 }
+
+func TestAbsentPathsMustStayAbsent(t *testing.T) {
+	f, _ := setup(t)
+	elsewhere := t.TempDir() // outside the input tree, whose every change counts
+	gomod := filepath.Join(elsewhere, "sub", "go.mod")
+	if !f.Save(0, Sources{Absent: []string{gomod}}, Sources{}, nil) {
+		t.Fatal("Save refused an unchanged run")
+	}
+	os.Mkdir(filepath.Join(elsewhere, "sub"), 0o755)
+	if _, ok := f.Unchanged(); !ok {
+		t.Fatal("Unchanged = false while the absent path is still absent")
+	}
+	writeFile(t, gomod, "module example.com/sub\n")
+	if _, ok := f.Unchanged(); ok {
+		t.Fatal("Unchanged after an absent path was created")
+	}
+	if f.Save(0, Sources{Absent: []string{gomod}}, Sources{}, nil) {
+		t.Fatal("Save recorded a path as absent that exists")
+	}
+}

@@ -43,6 +43,10 @@ func Write(w io.Writer, dir string, vars []string) (map[string]string, error) {
 		}
 		w.Write([]byte(name))
 		w.Write([]byte{0})
+		if err != nil {
+			w.Write([]byte("absent")) // unlike an empty file
+			continue
+		}
 		sum := sha256.Sum256(content)
 		w.Write(sum[:])
 	}

@@ -216,7 +216,7 @@ func (p *Program) LocalDirs() []string {
 // ModuleBounds returns, sorted, the directories that decide which module each local package belongs to:
 // every directory from an input package's or a LocalDirs dependency's up to its module's root. A go.mod
 // added to or removed from one of them moves the package to another module (or to none), which neither
-// the package's files nor the module files show; it changes the directory's status.
+// the package's files nor the module files show.
 func (p *Program) ModuleBounds() []string {
 	seen := map[string]bool{}
 	for _, l := range p.imp.byPath {

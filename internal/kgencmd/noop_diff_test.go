@@ -32,6 +32,7 @@ type diffState struct {
 	libGo        string // the replaced module's go version: 1.99 fails the build under GOTOOLCHAIN=local
 	nested       bool   // api/stable/v2 holds a go.mod (a nested module) rather than joining the module
 	depsModule   bool   // deps holds a go.mod, which takes deps/common out of the main module
+	morePkg      bool   // the API imports one more local package, deps/more
 }
 
 // fields renders n fields of type typ named prefix0..prefixN-1.
@@ -47,12 +48,17 @@ func fields(prefix, typ string, n int) string {
 // "-> " is a symbolic link to the rest.
 func (s diffState) files() map[string]*string {
 	str := func(v string) *string { return &v }
+	moreImport, moreField := "", ""
+	if s.morePkg {
+		moreImport, moreField = "\t\"example.com/crd/deps/more\"\n", "\tMore more.More `json:\"more,omitempty\"`\n"
+	}
 	files := map[string]*string{
-		"api/stable/v1/extra.go": str("package v1\n\nimport (\n\t\"example.com/crd/deps/common\"\n\t\"example.com/lib/kinds\"\n)\n\n" +
+		"api/stable/v1/extra.go": str("package v1\n\nimport (\n\t\"example.com/crd/deps/common\"\n" + moreImport + "\t\"example.com/lib/kinds\"\n)\n\n" +
 			"// Extra gathers types of local packages.\ntype Extra struct {\n" +
 			"\tPhase  common.Phase  `json:\"phase,omitempty\"`\n\tDetail common.Detail `json:\"detail,omitempty\"`\n" +
 			"\tKind   kinds.Kind    `json:\"kind,omitempty\"`\n\tLinked Linked        `json:\"linked,omitempty\"`\n" +
-			fields("Extra", "[]string", s.extraFields) + "}\n"),
+			moreField + fields("Extra", "[]string", s.extraFields) + "}\n"),
+		"deps/more/more.go":       str("package more\n\n// More is a type of a package the API imports or not.\ntype More struct {\n\tCount int32 `json:\"count\"`\n}\n"),
 		"api/stable/v1/linked.go": str(fmt.Sprintf("-> ../../../shared/linked_%d", s.linkTarget)),
 		"shared/linked_0":         str("package v1\n\n// Linked is read through a link.\ntype Linked struct {\n" + fields("Zero", "*int32", s.linkedFields[0]) + "}\n"),
 		"shared/linked_1":         str("package v1\n\n// Linked is read through a link.\ntype Linked struct {\n" + fields("One", "[]int64", s.linkedFields[1]) + "}\n"),
@@ -205,6 +211,7 @@ func TestNoopRecordAgainstFreshRuns(t *testing.T) {
 		{"edit the replaced module's package", func() { state.libFields = (state.libFields + 1) % 3 }},
 		{"toggle the replaced module's go version", func() { state.libGo = map[string]string{"1.26": "1.99", "1.99": "1.26"}[state.libGo] }},
 		{"toggle the nested module's go.mod", func() { state.nested = !state.nested }},
+		{"import another local package or stop", func() { state.morePkg = !state.morePkg }},
 		{"toggle a go.mod above the local dependency", func() { state.depsModule = !state.depsModule }},
 		{"rewrite an input unchanged", func() {
 			path := filepath.Join(root, "api", "stable", "v1", "types.go")

@@ -5,17 +5,19 @@
 // The key holds the invocation (flags and directory, as the caller describes them), the generator's own
 // build (build information, the executable's identity) and GODEBUG, the go command's view of the build
 // (go env: version, GOFLAGS, GOOS, GOARCH, experiments, cgo, the module and workspace files) and the
-// content of the module files that decide the module graph (goenv.ModFiles: go.mod, go.sum, go.work, go.work.sum,
-// vendor/modules.txt, and the go.mod and go.sum of every local module a go.mod or go.work replaces or
-// uses). GOFLAGS naming an alternative go.mod or an overlay makes no record. The record holds the status
-// (size, modification and change times, inode) of every input file and directory, of what each symbolic
-// link among them resolves to, of what decides which module a package belongs to (a nested module's
-// directory and go.mod; a go.mod between a local package and its module's root, or that there is none),
-// and of every file and directory the run owns. A file's change time moves on every write and cannot be set back,
-// so an edited, added or removed input or output is always noticed; a file written shortly before the run
-// started, or during it, makes the run record nothing (its content may not be what the run read), and an
-// output written shortly before the record is made is recorded with a hash of its content, checked by the
-// next rerun. Records live under the user cache directory, never in the user's tree.
+// content of the module files that decide the module graph (goenv.ModFiles: go.mod, go.sum, go.work,
+// go.work.sum, vendor/modules.txt, and the go.mod and go.sum of every local module a go.mod or go.work
+// replaces or uses). GOFLAGS naming an alternative go.mod or an overlay makes no record.
+//
+// The record holds the status (size, modification and change times, inode) of every input file and
+// directory, of what each symbolic link among them resolves to, of what decides which module a package
+// belongs to (a nested module's directory and go.mod; a go.mod between a local package and its module's
+// root, or that there is none), and of every file and directory the run owns. A file's change time moves
+// on every write and cannot be set back, so an edited, added or removed input or output is always
+// noticed; a file written shortly before the run started, or during it, makes the run record nothing (its
+// content may not be what the run read), and an output written shortly before the record is made is
+// recorded with a hash of its content, checked by the next rerun. Records live under the user cache
+// directory, never in the user's tree.
 package fingerprint
 
 import (

@@ -2,11 +2,17 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build generate example test testenv vet staticcheck unit verify-codegen bench-test bench fuzz
+.PHONY: build help generate example test testenv vet staticcheck unit verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
 	$(GO) build ./...
+
+## help: list these targets with what each does (from their "## target:" comments).
+help:
+	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); name = $$0; sub(/:.*/, "", name); sub(/^[^:]*: */, ""); \
+		printf "%-15s %s\n", name, $$0; more = 1; next } \
+		/^## / && more { sub(/^## /, ""); printf "%-15s %s\n", "", $$0; next } { more = 0 }' $(firstword $(MAKEFILE_LIST))
 
 ## generate: regenerate testdata's golden output and the example module's code.
 generate:
@@ -26,8 +32,12 @@ testenv:
 	hack/testenv.sh >/dev/null
 
 ## vet: go vet over both modules, and over the work queue (the one package with assembly) for arm64 and
-## for an architecture that takes its portable fallback.
+## for an architecture that takes its portable fallback; fails if `go mod tidy` would change the go.mod or
+## go.sum of the main, bench or example module.
 vet:
+	$(GO) mod tidy -diff
+	cd bench && $(GO) mod tidy -diff
+	cd examples/crd && $(GO) mod tidy -diff
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./runtime/workqueue/
@@ -43,6 +53,8 @@ staticcheck:
 unit: testenv
 	$(GO) test -race -count=1 ./...
 
+## verify-codegen: fail if testdata's golden output or the example module's generated code differs from what
+## kgen generates now (hack/verify-codegen.sh).
 verify-codegen:
 	hack/verify-codegen.sh
 
@@ -55,13 +67,15 @@ bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## fuzz: run each fuzz target of the runtime, and the generators' random API packages
-## (internal/generators/propertytest, whose corpus of seeds is in its testdata), for FUZZTIME (default 30s).
-## Go minimises each new interesting input for up to a minute by default,
-## during which nothing new is tried; FUZZMINIMIZETIME keeps that short. Each propertytest input
-## generates and builds a module (seconds each), and it runs one worker: with two, a worker exited
-## with status 2 mid-run although the input it held passes alone.
+## (internal/generators/propertytest, whose corpus of seeds is in its testdata), for FUZZTIME (default 30s);
+## then NOOPSTEPS (default 60) random edits of the no-op record's differential test (make test runs 16).
+# Go minimises each new interesting input for up to a minute by default,
+# during which nothing new is tried; FUZZMINIMIZETIME keeps that short. Each propertytest input
+# generates and builds a module (seconds each), and it runs one worker: with two, a worker exited
+# with status 2 mid-run although the input it held passes alone.
 FUZZTIME ?= 30s
 FUZZMINIMIZETIME ?= 1s
+NOOPSTEPS ?= 60
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./runtime/... ./internal/generators/propertytest); do \
 		workers=""; case $$pkg in */propertytest) workers="-parallel 1";; esac; \
@@ -70,3 +84,4 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$workers $$pkg; \
 		done; \
 	done
+	$(GO) test -count=1 -run '^TestNoopRecordAgainstFreshRuns$$' ./internal/kgencmd -noop.steps $(NOOPSTEPS)

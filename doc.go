@@ -1,5 +1,5 @@
-// Package kgen is the root of the kgen toolchain: code generators for Kubernetes API types (deepcopy-gen,
-// register-gen, applyconfiguration-gen, client-gen, lister-gen, informer-gen, and kgen generate running
-// them all from one load) and the runtime the generated code targets. See README.md for the layout and
-// docs/ARCHITECTURE.md for the data path, the package rules and where new work goes.
+// Package kgen is the root of the kgen toolchain: code generators for Kubernetes API types (listed in
+// README.md's generator table; kgen generate runs them all from one load) and the runtime the generated
+// code targets. See README.md for the layout and docs/ARCHITECTURE.md for the data path, the package
+// rules and where new work goes.
 package kgen

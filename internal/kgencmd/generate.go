@@ -270,7 +270,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	}
 	withApply := o.withApplyConfig && runs(genApplyConfig) && o.outputDir != ""
 	clients := o.outputDir != "" && (runs(genClient) || o.withWatch && (runs(genLister) || runs(genInformer)))
-	m, err := model.FromPackages(prog.Fset, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules, Clients: clients})
+	m, err := model.FromProgram(prog, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules, Clients: clients})
 	if err != nil {
 		return err
 	}
@@ -333,7 +333,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			Warn: warn(genApplyConfig),
 		}
 		steps = append(steps, step{output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir), func(set *output.Set) error {
-			return applyconfigurationgen.GenerateFromLoad(prog.Fset, clientPkgs, m, cfg, set)
+			return applyconfigurationgen.GenerateFromLoad(prog, clientPkgs, m, cfg, set)
 		}})
 		applyConfigPkg = cfg.OutputPkg
 	}

@@ -18,7 +18,7 @@ type subcommand struct {
 
 func subcommands() []subcommand {
 	return []subcommand{
-		{"generate", "generate clientsets, listers and informers from API packages, in one process", runGenerate},
+		{"generate", "run every generator over API packages from one load, in one process", runGenerate},
 		{"testenv", "build (once) and locate the kube-apiserver and etcd binaries testenv runs", runTestenv},
 	}
 }

@@ -1,8 +1,12 @@
 package kgencmd
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/kgen-dev/kgen/internal/generators/fingerprint"
@@ -83,5 +87,20 @@ func (n *noop) save(files int, prog *load.Program, sets []*output.Set, removed [
 			}
 		}
 	}
-	n.fp.Save(files, fingerprint.Sources{Dirs: prog.LocalDirs()}, outputs, written)
+	// What the load found it read: the local packages the inputs import, and what decides which module each
+	// local package belongs to, a go.mod in a directory between it and its module's root, present or not
+	// (the input tree, where the run writes, is among the inputs already).
+	read := fingerprint.Sources{Dirs: prog.LocalDirs()}
+	for _, d := range prog.ModuleBounds() {
+		if rel, err := filepath.Rel(n.inputDir, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		gomod := filepath.Join(d, "go.mod")
+		if _, err := os.Lstat(gomod); errors.Is(err, fs.ErrNotExist) {
+			read.Absent = append(read.Absent, gomod)
+		} else {
+			read.Files = append(read.Files, gomod)
+		}
+	}
+	n.fp.Save(files, read, outputs, written)
 }

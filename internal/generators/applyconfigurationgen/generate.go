@@ -2,7 +2,6 @@ package applyconfigurationgen
 
 import (
 	"fmt"
-	"go/token"
 	"path"
 	"path/filepath"
 	"sort"
@@ -101,49 +100,34 @@ type generator struct {
 	schema    *schemaBuilder
 }
 
-// Generate renders the apply configurations of the input packages matched by patterns into out.
+// Generate loads the input packages matched by patterns and renders their apply configurations into out.
 func Generate(patterns []string, cfg Config, out *output.Set) error {
-	g := newGenerator(cfg)
-	// The +genclient tags are read by the model client-gen uses, concurrently with the parse of the
-	// packages' declarations.
-	clients := map[string]*model.Type{}
-	var modelErr error
-	modelDone := make(chan struct{})
-	go func() {
-		defer close(modelDone)
-		if cfg.Roots != nil {
-			return
-		}
-		m, err := model.Load(patterns, model.Options{Dir: cfg.Dir, WithApply: true, LintRules: cfg.LintRules})
-		if err != nil {
-			modelErr = err
-			return
-		}
-		clients = clientTypes(m)
-		if msg := model.NothingGenerated([]string{Generator}, len(clients) > 0, "genclient", m.GenclientTags); msg != "" {
-			g.warn(msg)
-		}
-	}()
-	pkgs, err := g.u.load(patterns...)
-	<-modelDone
+	prog, err := load.Load(load.Config{Dir: cfg.Dir}, patterns...)
 	if err != nil {
 		return err
 	}
-	if modelErr != nil {
-		return modelErr
+	// The +genclient types come from the model client-gen uses; with Roots the tags are not read.
+	var m *model.Model
+	if cfg.Roots == nil {
+		if m, err = model.FromProgram(prog, prog.Packages, model.Options{WithApply: true, LintRules: cfg.LintRules}); err != nil {
+			return err
+		}
+		if msg := model.NothingGenerated([]string{Generator}, len(clientTypes(m)) > 0, "genclient", m.GenclientTags); msg != "" && cfg.Warn != nil {
+			cfg.Warn(msg)
+		}
 	}
-	return g.generate(pkgs, clients, out)
+	return GenerateFromLoad(prog, prog.Packages, m, cfg, out)
 }
 
-// GenerateFromLoad renders the apply configurations of input packages another generator already loaded
-// (their hand-written files, parsed into fset) into out, taking the +genclient types from m, the model
-// built from the same packages with the apply verbs on. kgen generate uses it so every generator reads
-// the input packages once; packages the types lead to outside the input are still parsed on first use.
-func GenerateFromLoad(fset *token.FileSet, inputs []*load.Package, m *model.Model, cfg Config, out *output.Set) error {
-	g := newGenerator(cfg)
+// GenerateFromLoad renders the apply configurations of input packages of prog (their hand-written files)
+// into out, taking the +genclient types from m, the model built from the same packages with the apply
+// verbs on (nil with Roots). kgen generate uses it so every generator reads the input packages once;
+// packages the types lead to outside the inputs are found through prog's listing and parsed on first use.
+func GenerateFromLoad(prog *load.Program, inputs []*load.Package, m *model.Model, cfg Config, out *output.Set) error {
+	g := newGenerator(prog, cfg)
 	pkgs := make([]*pkgInfo, 0, len(inputs))
 	for _, p := range inputs {
-		pi := newPkgInfo(p.Path, p.Name, fset)
+		pi := newPkgInfo(p.Path, p.Name, prog.Fset)
 		pi.dir = p.Dir
 		for _, f := range p.Files {
 			pi.addFile(f)
@@ -151,11 +135,15 @@ func GenerateFromLoad(fset *token.FileSet, inputs []*load.Package, m *model.Mode
 		g.u.pkgs[pi.path] = pi
 		pkgs = append(pkgs, pi)
 	}
-	return g.generate(pkgs, clientTypes(m), out)
+	clients := map[string]*model.Type{}
+	if m != nil {
+		clients = clientTypes(m)
+	}
+	return g.generate(pkgs, clients, out)
 }
 
-func newGenerator(cfg Config) *generator {
-	g := &generator{cfg: cfg, u: newUniverse(cfg.Dir), inputs: map[string]*pkgInfo{}, generated: map[string]*acType{}}
+func newGenerator(prog *load.Program, cfg Config) *generator {
+	g := &generator{cfg: cfg, u: newUniverse(prog), inputs: map[string]*pkgInfo{}, generated: map[string]*acType{}}
 	if g.cfg.Externals == nil {
 		g.cfg.Externals = DefaultExternals()
 	}

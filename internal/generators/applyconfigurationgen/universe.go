@@ -7,21 +7,17 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
-
-	"golang.org/x/tools/go/packages"
 
 	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
 // universe holds the parsed syntax of the input packages and of every package their types lead to,
-// loaded on first use. Types are resolved from syntax alone: nothing is type-checked.
+// parsed on first use from the load's listing. Types are resolved from syntax alone: nothing is
+// type-checked.
 type universe struct {
-	dir  string
+	prog *load.Program
 	pkgs map[string]*pkgInfo
 }
 
@@ -54,49 +50,8 @@ type typeDecl struct {
 func (d *typeDecl) name() string        { return d.spec.Name.Name }
 func (d *typeDecl) pos() token.Position { return d.pkg.fset.Position(d.spec.Name.Pos()) }
 
-func newUniverse(dir string) *universe { return &universe{dir: dir, pkgs: map[string]*pkgInfo{}} }
-
-// load lists and parses the packages matching patterns that are not loaded yet, and returns the
-// matched packages in import path order.
-func (u *universe) load(patterns ...string) ([]*pkgInfo, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: u.dir}
-	listed, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("listing packages %v: %w", patterns, err)
-	}
-	var errs []string
-	for _, p := range listed {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("listing packages %v:\n%s", patterns, strings.Join(errs, "\n"))
-	}
-	sort.Slice(listed, func(i, j int) bool { return listed[i].PkgPath < listed[j].PkgPath })
-	out := make([]*pkgInfo, len(listed))
-	errList := make([]error, len(listed))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, p := range listed {
-		if have := u.pkgs[p.PkgPath]; have != nil {
-			out[i] = have
-			continue
-		}
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			out[i], errList[i] = parse(p)
-		})
-	}
-	wg.Wait()
-	for i, p := range out {
-		if errList[i] != nil {
-			return nil, errList[i]
-		}
-		u.pkgs[p.path] = p
-	}
-	return out, nil
+func newUniverse(prog *load.Program) *universe {
+	return &universe{prog: prog, pkgs: map[string]*pkgInfo{}}
 }
 
 func newPkgInfo(path, name string, fset *token.FileSet) *pkgInfo {
@@ -113,9 +68,10 @@ func (p *pkgInfo) addFile(f *ast.File) {
 	p.index(f)
 }
 
-func parse(p *packages.Package) (*pkgInfo, error) {
-	pi := newPkgInfo(p.PkgPath, p.Name, token.NewFileSet())
-	for _, name := range p.GoFiles {
+// parse parses the package l lists, without the files generators wrote.
+func parse(l *load.Listing) (*pkgInfo, error) {
+	pi := newPkgInfo(l.Path, l.Name, token.NewFileSet())
+	for _, name := range l.GoFiles {
 		pi.dir = filepath.Dir(name)
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -224,12 +180,14 @@ func (p *pkgInfo) method(typeName, method string) *ast.FuncDecl {
 func (u *universe) lookup(pkg, name string) (*typeDecl, error) {
 	p := u.pkgs[pkg]
 	if p == nil {
-		if _, err := u.load(pkg); err != nil {
+		listed, err := u.prog.Listings(pkg)
+		if err != nil {
 			return nil, err
 		}
-		if p = u.pkgs[pkg]; p == nil {
-			return nil, fmt.Errorf("package %s not found", pkg)
+		if p, err = parse(listed[0]); err != nil {
+			return nil, err
 		}
+		u.pkgs[pkg] = p
 	}
 	return p.decls[name], nil
 }
@@ -269,12 +227,12 @@ func (u *universe) importPath(p *pkgInfo, f *ast.File, local string) (string, er
 		}
 	}
 	if len(unknown) > 0 {
-		listed, err := packages.Load(&packages.Config{Mode: packages.NeedName, Dir: u.dir}, unknown...)
+		listed, err := u.prog.Listings(unknown...)
 		if err != nil {
 			return "", err
 		}
 		for _, l := range listed {
-			p.importNames[l.PkgPath] = l.Name
+			p.importNames[l.Path] = l.Name
 		}
 	}
 	for _, path := range candidates {

@@ -85,7 +85,7 @@ func ClientGen(args []string, stdout, stderr io.Writer) error {
 				patterns = append(patterns, path.Join(inputBase, in))
 			}
 		}
-		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals, WithApply: applyPkg != "", IncludedTypes: overrides, LintRules: common.LintRules, Clients: !clientsetOnly})
+		m, err := loadModel(patterns, model.Options{PluralExceptions: plurals, WithApply: applyPkg != "", IncludedTypes: overrides, LintRules: common.LintRules, Clients: !clientsetOnly})
 		if err != nil {
 			return err
 		}

@@ -1,3 +1,4 @@
-// Package cli implements the generator commands (client-gen, lister-gen, informer-gen, deepcopy-gen, register-gen) as functions of their
-// arguments, so the binaries are one line and tests run them in process.
+// Package cli implements the single-purpose generator commands (cmd/*-gen, listed in README.md's
+// generator table) as functions of their arguments, with code-generator's and controller-gen's flags, so
+// the binaries are one line and tests run them in process.
 package cli

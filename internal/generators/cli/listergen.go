@@ -27,7 +27,7 @@ func ListerGen(args []string, stdout, stderr io.Writer) error {
 		if len(patterns) == 0 {
 			return fmt.Errorf("no input packages: pass package patterns as arguments")
 		}
-		m, err := model.Load(patterns, model.Options{PluralExceptions: plurals, LintRules: common.LintRules, Clients: true})
+		m, err := loadModel(patterns, model.Options{PluralExceptions: plurals, LintRules: common.LintRules, Clients: true})
 		if err != nil {
 			return err
 		}

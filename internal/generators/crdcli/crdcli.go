@@ -57,7 +57,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		}
 		models := make(chan made, 1)
 		go func() {
-			m, err := model.FromPackages(prog.Fset, prog.Packages, model.Options{PluralExceptions: plurals, LintRules: common.LintRules})
+			m, err := model.FromProgram(prog, prog.Packages, model.Options{PluralExceptions: plurals, LintRules: common.LintRules})
 			models <- made{m, err}
 		}()
 		getModel := func() (*model.Model, error) {

@@ -62,7 +62,7 @@ func generate(t *testing.T, dir string, cfg crdgen.Config) (*output.Set, error) 
 	t.Helper()
 	prog := program(t)
 	pkgs := packagesUnder(t, prog, dir)
-	m, err := model.FromPackages(prog.Fset, pkgs, model.Options{})
+	m, err := model.FromProgram(prog, pkgs, model.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func TestIndirectPackages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := model.FromPackages(prog.Fset, prog.Packages, model.Options{})
+			m, err := model.FromProgram(prog, prog.Packages, model.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -83,7 +83,7 @@ func TestWebhookMarkerErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		pkgs := []*load.Package{prog.Package(prog.Packages[0].Path[:strings.LastIndex(prog.Packages[0].Path, "/c")] + fmt.Sprintf("/c%d/v1", i))}
-		m, err := model.FromPackages(prog.Fset, pkgs, model.Options{})
+		m, err := model.FromProgram(prog, pkgs, model.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,15 +3,21 @@
 // with the disk.
 //
 // The key holds the invocation (flags and directory, as the caller describes them), the generator's own
-// build (build information and the executable's identity), the go command's view of the build (go env:
-// version, GOFLAGS, GOOS, GOARCH, experiments, cgo, the module and workspace files) and the content of
-// go.mod, go.sum, go.work, go.work.sum and vendor/modules.txt. The record holds the status (size,
-// modification and change times, inode) of every input file and directory and of every file and directory
-// the run owns. A file's change time moves on every write and cannot be set back, so an edited, added or
-// removed input or output is always noticed; a file written shortly before the run started, or during
-// it, makes the run record nothing (its content may not be what the run read), and an output written
-// shortly before the record is made is recorded with a hash of its content, checked by the next rerun.
-// Records live under the user cache directory, never in the user's tree.
+// build (build information, the executable's identity) and GODEBUG, the go command's view of the build
+// (go env: version, GOFLAGS, GOOS, GOARCH, experiments, cgo, the module and workspace files) and the
+// content of the module files that decide the module graph (goenv.ModFiles: go.mod, go.sum, go.work,
+// go.work.sum, vendor/modules.txt, and the go.mod and go.sum of every local module a go.mod or go.work
+// replaces or uses). GOFLAGS naming an alternative go.mod or an overlay makes no record.
+//
+// The record holds the status (size, modification and change times, inode) of every input file and
+// directory, of what each symbolic link among them resolves to, of what decides which module a package
+// belongs to (a nested module's directory and go.mod; a go.mod between a local package and its module's
+// root, or that there is none), and of every file and directory the run owns. A file's change time moves
+// on every write and cannot be set back, so an edited, added or removed input or output is always
+// noticed; a file written shortly before the run started, or during it, makes the run record nothing (its
+// content may not be what the run read), and an output written shortly before the record is made is
+// recorded with a hash of its content, checked by the next rerun. Records live under the user cache
+// directory, never in the user's tree.
 package fingerprint
 
 import (
@@ -20,6 +26,7 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -53,10 +60,20 @@ type record struct {
 
 // entry is the status of one file or directory the run read or wrote.
 type entry struct {
-	Path                     string
+	Path string
+	Own  status // the file's or directory's own, a symbolic link's for a link
+	// Target is, for a symbolic link, the status of the file or directory it resolves to (its Inode is
+	// -1 when it resolves to nothing): what the go command reads through the link.
+	Target *status
+	Hash   []byte // the content's hash, for an output written just before the record
+	// Absent marks a path that did not exist and must not: Own and Target are unset.
+	Absent bool
+}
+
+// status is what a file's or directory's metadata says of it.
+type status struct {
 	Dir                      bool
 	Size, Mod, Change, Inode int64
-	Hash                     []byte // the content's hash, for an output written just before the record
 }
 
 // New returns the fingerprint of an invocation run in the current directory: invocation describes
@@ -73,15 +90,21 @@ func New(invocation string) (*Fingerprint, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []string{"kgen generate fingerprint v1", wd, invocation} {
+	// GODEBUG settings can change how go/types describes the inputs (gotypesalias), so they are part of the
+	// program's behaviour.
+	for _, part := range []string{"kgen generate fingerprint v2", wd, invocation, "GODEBUG=" + os.Getenv("GODEBUG")} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
 	if err := WriteBuild(h); err != nil {
 		return nil, err
 	}
-	if _, err := goenv.Write(h, "", goenv.Vars); err != nil {
+	env, err := goenv.Write(h, "", goenv.Vars)
+	if err != nil {
 		return nil, err
+	}
+	if goenv.NamesFiles(env) {
+		return nil, errors.New("fingerprint: GOFLAGS names an alternative go.mod or an overlay, which no record covers")
 	}
 	file := filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:32])
 	return &Fingerprint{file: file, start: start}, nil
@@ -103,7 +126,7 @@ func WriteBuild(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w.Write([]byte(strings.Join([]string{exe, itoa(e.Size), itoa(e.Mod), itoa(e.Change), itoa(e.Inode)}, "\x00")))
+	w.Write([]byte(strings.Join([]string{exe, itoa(e.Own.Size), itoa(e.Own.Mod), itoa(e.Own.Change), itoa(e.Own.Inode)}, "\x00")))
 	return nil
 }
 
@@ -118,6 +141,12 @@ func (f *Fingerprint) Unchanged() (files int, ok bool) {
 	rehashed := false
 	for i := range rec.Entries {
 		want := &rec.Entries[i]
+		if want.Absent {
+			if _, err := os.Lstat(want.Path); !errors.Is(err, fs.ErrNotExist) {
+				return 0, false
+			}
+			continue
+		}
 		got, err := stat(want.Path)
 		if err != nil || !got.sameStatus(want) {
 			return 0, false
@@ -141,13 +170,17 @@ func (f *Fingerprint) Unchanged() (files int, ok bool) {
 type Sources struct {
 	// Trees are walked: every directory under them and every file in those directories. SkipPackages
 	// leaves out what a "./..." package pattern leaves out (testdata, vendor, "_" and "." names, nested
-	// modules).
+	// modules); of a nested module, the directory and its go.mod are recorded, so its joining the tree
+	// (its go.mod removed) is noticed. A tree whose root is a symbolic link is not recorded.
 	Trees        []string
 	SkipPackages bool
-	// Dirs are recorded with the Go files directly in them.
+	// Dirs are recorded with every file directly in them.
 	Dirs []string
-	// Files are recorded as they are.
+	// Files are recorded as they are: a file, or a directory, whose status covers its entries' names.
 	Files []string
+	// Absent are paths that do not exist and must not: one created later (a go.mod above a local package,
+	// which takes it out of its module) is noticed.
+	Absent []string
 }
 
 // Begin records the status of the inputs known before the run reads them (the input tree, the header
@@ -207,7 +240,7 @@ func (f *Fingerprint) Save(files int, more, outputs Sources, written []string) b
 		switch {
 		case !ok:
 			return false
-		case e.Dir:
+		case e.Own.Dir:
 			// A directory's listing is compared whenever its status may not show a change.
 			if (racy(before, f.snapTime) || !e.sameStatus(&before)) && !sameListing(f.listings[e.Path], listings[e.Path], ours) {
 				return false
@@ -244,8 +277,12 @@ func (f *Fingerprint) Save(files int, more, outputs Sources, written []string) b
 		}
 	}
 	for i := range in {
-		if e := &in[i]; e.Dir && racy(*e, stamp) {
-			e.Hash = listingHash(listings[e.Path])
+		if e := &in[i]; e.Own.Dir && racy(*e, stamp) {
+			if listing, ok := listings[e.Path]; ok {
+				e.Hash = listingHash(listing)
+			} else if e.Hash, err = contentHash(*e); err != nil { // a nested module's, not walked
+				return false
+			}
 		}
 	}
 	all := append(append(in, extra...), out...)
@@ -256,7 +293,7 @@ func (f *Fingerprint) Save(files int, more, outputs Sources, written []string) b
 
 // contentHash hashes a file's content or a directory's listing.
 func contentHash(e entry) ([]byte, error) {
-	if e.Dir {
+	if e.Own.Dir || e.Target != nil && e.Target.Dir {
 		entries, err := os.ReadDir(e.Path)
 		if err != nil {
 			return nil, err
@@ -307,13 +344,18 @@ func (f *Fingerprint) Discard() { os.Remove(f.file) }
 // whole seconds only.
 const racyWindow = 50 * time.Millisecond
 
-// racy reports whether e may have changed at or after t without its status showing it.
+// racy reports whether e, or what it links to, may have changed at or after t without its status showing
+// it.
 func racy(e entry, t time.Time) bool {
+	return e.Own.racy(t) || e.Target != nil && e.Target.Inode != -1 && e.Target.racy(t)
+}
+
+func (s status) racy(t time.Time) bool {
 	window := racyWindow
-	if e.Change%int64(time.Second) == 0 {
+	if s.Change%int64(time.Second) == 0 {
 		window = 2 * time.Second // a file system with whole-second (or coarser) times
 	}
-	return e.Change >= t.Add(-window).UnixNano() || e.Mod >= t.Add(-window).UnixNano()
+	return s.Change >= t.Add(-window).UnixNano() || s.Mod >= t.Add(-window).UnixNano()
 }
 
 // collect stats every file and directory of s, sorted by path, and lists (as sorted full paths) the
@@ -329,6 +371,10 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 				}
 				return err
 			}
+			if p == root && d.Type()&fs.ModeSymlink != 0 {
+				// Its files would be recorded by paths the run does not use.
+				return fmt.Errorf("fingerprint: %s is a symbolic link", root)
+			}
 			if p != root {
 				listings[filepath.Dir(p)] = append(listings[filepath.Dir(p)], p)
 			}
@@ -337,7 +383,9 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 				if name == "testdata" || name == "vendor" || strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
 					return filepath.SkipDir
 				}
-				if _, err := os.Lstat(filepath.Join(p, "go.mod")); err == nil {
+				// A nested module, as the go command tells one: a go.mod that is, or links to, a file.
+				if gomod := filepath.Join(p, "go.mod"); isFile(gomod) {
+					paths[p], paths[gomod] = true, true
 					return filepath.SkipDir
 				}
 			}
@@ -361,7 +409,7 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 		}
 		paths[dir] = true
 		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".go") {
+			if !e.IsDir() {
 				paths[filepath.Join(dir, e.Name())] = true
 			}
 		}
@@ -384,34 +432,62 @@ func collect(s Sources) ([]entry, map[string][]string, error) {
 		}
 		entries = append(entries, e)
 	}
+	for _, p := range s.Absent {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("fingerprint: %s exists", p)
+		}
+		entries = append(entries, entry{Path: p, Absent: true})
+	}
 	for _, l := range listings {
 		slices.Sort(l)
 	}
 	return entries, listings, nil
 }
 
-// stat returns the status of the file or directory at path.
+// isFile reports whether path is, or links to, a file other than a directory.
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir()
+}
+
+// stat returns the status of the file or directory at path and, for a symbolic link, of what it resolves
+// to: editing a link's target changes nothing of the link's own status.
 func stat(path string) (entry, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return entry{}, err
 	}
-	e := entry{Path: path, Dir: info.IsDir(), Size: info.Size(), Mod: info.ModTime().UnixNano()}
-	if !changeStatus(info, &e) {
+	e := entry{Path: path}
+	if !e.Own.fill(info) {
 		return entry{}, errNoChangeTime
 	}
-	if e.Dir {
-		e.Size = 0 // a directory's size is its listing's storage, which the change time covers
+	if info.Mode()&fs.ModeSymlink != 0 {
+		e.Target = &status{Inode: -1}
+		if target, err := os.Stat(path); err == nil && !e.Target.fill(target) {
+			return entry{}, errNoChangeTime
+		}
 	}
 	return e, nil
+}
+
+// fill sets s from info, reporting whether the platform reports a change time.
+func (s *status) fill(info fs.FileInfo) bool {
+	*s = status{Dir: info.IsDir(), Size: info.Size(), Mod: info.ModTime().UnixNano()}
+	if s.Dir {
+		s.Size = 0 // a directory's size is its listing's storage, which the change time covers
+	}
+	return changeStatus(info, s)
 }
 
 // errNoChangeTime means the platform reports no change time, without which an edit is not certain to show.
 var errNoChangeTime = errors.New("fingerprint: file change times are not available on this platform")
 
-// sameStatus reports whether e and want have the same status.
+// sameStatus reports whether e and want have the same status, and resolve to the same status if links.
 func (e entry) sameStatus(want *entry) bool {
-	return e.Dir == want.Dir && e.Size == want.Size && e.Mod == want.Mod && e.Change == want.Change && e.Inode == want.Inode
+	if e.Own != want.Own || (e.Target == nil) != (want.Target == nil) {
+		return false
+	}
+	return e.Target == nil || *e.Target == *want.Target
 }
 
 func (f *Fingerprint) read() (*record, error) {

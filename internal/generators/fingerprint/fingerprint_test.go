@@ -101,3 +101,107 @@ func TestSaveTrimsOldRecords(t *testing.T) {
 		t.Errorf("the new record: %v", err)
 	}
 }
+
+func TestUnchangedFollowsSymbolicLinks(t *testing.T) {
+	f, _ := setup(t)
+	target := filepath.Join(t.TempDir(), "target")
+	writeFile(t, target, "package a\n")
+	link := filepath.Join(t.TempDir(), "link.go")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if !f.Save(0, Sources{Files: []string{link}}, Sources{}, nil) {
+		t.Fatal("Save refused an unchanged run")
+	}
+	if _, ok := f.Unchanged(); !ok {
+		t.Fatal("Unchanged = false right after Save")
+	}
+	writeFile(t, target, "package a // edited\n")
+	if _, ok := f.Unchanged(); ok {
+		t.Fatal("Unchanged after the link's target was edited")
+	}
+}
+
+func TestNestedModuleBoundIsRecorded(t *testing.T) {
+	f, root := setup(t)
+	nested := filepath.Join(root, "nested")
+	os.Mkdir(nested, 0o755)
+	writeFile(t, filepath.Join(nested, "go.mod"), "module example.com/nested\n")
+	writeFile(t, filepath.Join(nested, "n.go"), "package nested\n")
+	// The nested module appeared after Begin: record afresh.
+	if err := f.Begin(Sources{Trees: []string{root}, SkipPackages: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.snapTime = f.start
+	if !f.Save(0, Sources{}, Sources{}, nil) {
+		t.Fatal("Save refused an unchanged run")
+	}
+	// Editing a file of the nested module changes nothing the run reads; removing its go.mod does.
+	writeFile(t, filepath.Join(nested, "n.go"), "package nested // edited\n")
+	if _, ok := f.Unchanged(); !ok {
+		t.Fatal("Unchanged = false after an edit inside a nested module")
+	}
+	os.Remove(filepath.Join(nested, "go.mod"))
+	if _, ok := f.Unchanged(); ok {
+		t.Fatal("Unchanged after the nested module's go.mod was removed")
+	}
+}
+
+func TestALinkedTreeIsNotRecorded(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	link := filepath.Join(t.TempDir(), "tree")
+	if err := os.Symlink(t.TempDir(), link); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Begin(Sources{Trees: []string{link}, SkipPackages: true}); err == nil {
+		t.Fatal("Begin recorded a tree whose root is a link")
+	}
+}
+
+func TestGOFLAGSNamingFilesRecordsNothing(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("GOFLAGS", "-overlay="+filepath.Join(t.TempDir(), "overlay.json"))
+	if _, err := New("test"); err == nil {
+		t.Fatal("New made a record for a build with an overlay")
+	}
+}
+
+func TestGODEBUGIsPartOfTheKey(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a, err := New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GODEBUG", "gotypesalias=0")
+	b, err := New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.file == b.file {
+		t.Fatal("a GODEBUG setting did not change the record's key")
+	}
+}
+
+func TestAbsentPathsMustStayAbsent(t *testing.T) {
+	f, _ := setup(t)
+	elsewhere := t.TempDir() // outside the input tree, whose every change counts
+	gomod := filepath.Join(elsewhere, "sub", "go.mod")
+	if !f.Save(0, Sources{Absent: []string{gomod}}, Sources{}, nil) {
+		t.Fatal("Save refused an unchanged run")
+	}
+	os.Mkdir(filepath.Join(elsewhere, "sub"), 0o755)
+	if _, ok := f.Unchanged(); !ok {
+		t.Fatal("Unchanged = false while the absent path is still absent")
+	}
+	writeFile(t, gomod, "module example.com/sub\n")
+	if _, ok := f.Unchanged(); ok {
+		t.Fatal("Unchanged after an absent path was created")
+	}
+	if f.Save(0, Sources{Absent: []string{gomod}}, Sources{}, nil) {
+		t.Fatal("Save recorded a path as absent that exists")
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -209,4 +211,28 @@ func (p *Program) LocalDirs() []string {
 	}
 	sort.Strings(dirs)
 	return dirs
+}
+
+// ModuleBounds returns, sorted, the directories that decide which module each local package belongs to:
+// every directory from an input package's or a LocalDirs dependency's up to its module's root. A go.mod
+// added to or removed from one of them moves the package to another module (or to none), which neither
+// the package's files nor the module files show.
+func (p *Program) ModuleBounds() []string {
+	seen := map[string]bool{}
+	for _, l := range p.imp.byPath {
+		if l.Standard || l.Dir == "" || l.Module == nil || l.Module.Dir == "" || l.DepOnly && !(l.editable() || l.Module.Version == "") {
+			continue
+		}
+		rel, err := filepath.Rel(l.Module.Dir, l.Dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		for d := l.Dir; !seen[d]; d = filepath.Dir(d) {
+			seen[d] = true
+			if d == l.Module.Dir || d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }

@@ -3,7 +3,9 @@
 // comments and type-checked, with dependencies read from the compiler's export data where the build cache
 // holds it and type-checked from source, without function bodies and in parallel, where it does not (an
 // empty cache on a fresh CI runner), so a load never compiles anything. Both paths give the generators
-// the same types; Program.Deps reports which ran.
+// the same types; Program.Deps reports which ran. It is the one loader of every generator and command:
+// a package a type or tag leads to beyond the load is listed through Program.Listings, never by another
+// listing of the generator's own.
 //
 // A warm load runs no go command but `go env`: two memos under the user cache directory, keyed by the go
 // command's settings and the module files, stand in for `go list`. The listing memo (listMemo) replays

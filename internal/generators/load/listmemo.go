@@ -15,8 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/mod/modfile"
-
+	"github.com/kgen-dev/kgen/internal/generators/goenv"
 	"github.com/kgen-dev/kgen/internal/generators/usercache"
 )
 
@@ -125,14 +124,10 @@ func (m *listMemo) bind(s *settings) bool {
 		return false
 	}
 	// Files GOFLAGS names (an alternative go.mod, an overlay of file contents) decide the listing too.
-	if flags := s.env["GOFLAGS"]; strings.Contains(flags, "-modfile") || strings.Contains(flags, "-overlay") {
+	if goenv.NamesFiles(s.env) {
 		return false
 	}
-	modFiles := []string{gomod, filepath.Join(filepath.Dir(gomod), "go.sum"), filepath.Join(filepath.Dir(gomod), "vendor", "modules.txt")}
-	if work := s.env["GOWORK"]; work != "" && work != "off" {
-		modFiles = append(modFiles, work, work+".sum")
-	}
-	modFiles = append(modFiles, localModFiles(gomod, s.env["GOWORK"])...)
+	modFiles := goenv.ModFiles(s.env)
 	modSum, ok := hashFiles(modFiles)
 	if !ok {
 		return false
@@ -192,53 +187,6 @@ func patternRoot(wd, p string) (string, bool) {
 		return filepath.Clean(dir), true
 	}
 	return filepath.Join(wd, dir), true
-}
-
-// localModFiles returns the go.mod and go.sum files of the local modules the main module's go.mod or the
-// workspace's go.work replaces or uses, whose requirements take part in choosing module versions.
-func localModFiles(gomod, gowork string) []string {
-	var dirs []string
-	addReplaces := func(base string, reps []*modfile.Replace) {
-		for _, r := range reps {
-			if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) {
-				d := r.New.Path
-				if !filepath.IsAbs(d) {
-					d = filepath.Join(base, d)
-				}
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	mains := []string{gomod}
-	if gowork != "" && gowork != "off" {
-		if data, err := os.ReadFile(gowork); err == nil {
-			if wf, err := modfile.ParseWork(gowork, data, nil); err == nil {
-				base := filepath.Dir(gowork)
-				for _, u := range wf.Use {
-					d := u.Path
-					if !filepath.IsAbs(d) {
-						d = filepath.Join(base, d)
-					}
-					dirs = append(dirs, d)
-					mains = append(mains, filepath.Join(d, "go.mod"))
-				}
-				addReplaces(base, wf.Replace)
-			}
-		}
-	}
-	for _, m := range mains {
-		if data, err := os.ReadFile(m); err == nil {
-			if mf, err := modfile.ParseLax(m, data, nil); err == nil {
-				addReplaces(filepath.Dir(m), mf.Replace)
-			}
-		}
-	}
-	var files []string
-	for _, d := range dirs {
-		files = append(files, filepath.Join(d, "go.mod"), filepath.Join(d, "go.sum"))
-	}
-	slices.Sort(files)
-	return slices.Compact(files)
 }
 
 // storedRecord is a record as lookup reads it.
@@ -388,8 +336,8 @@ func (m *listMemo) collect(rec *listRecord, pkgs []pkgDir, start time.Time) bool
 				if name := d.Name(); name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 					return filepath.SkipDir
 				}
-				if _, err := os.Lstat(filepath.Join(path, "go.mod")); err == nil {
-					entriesOnly[path] = true // a nested module
+				if info, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && !info.IsDir() {
+					entriesOnly[path] = true // a nested module, as the go command tells one
 					return filepath.SkipDir
 				}
 			}

@@ -46,6 +46,7 @@ type Program struct {
 	byPath    map[string]*Package
 	imp       *exportImporter
 	generated sync.Map // file name -> bool, for files Load did not read itself
+	listings  listings // packages listed after the load, for generators that follow tags beyond it
 }
 
 // Package is one input package.
@@ -352,7 +353,7 @@ func build(cfg Config, res *listing, fset *token.FileSet) (*Program, error) {
 	// The input packages, the dependencies importing them and the dependencies checked from source are
 	// parsed while `go list -export` runs; the dependencies it finds no export data for (and their
 	// importers) after.
-	prog := &Program{Fset: fset, byPath: map[string]*Package{}}
+	prog := &Program{Fset: fset, byPath: map[string]*Package{}, listings: listings{dir: cfg.Dir}}
 	addSource := func(l *listed) error {
 		if !l.DepOnly && l.Error != nil && len(l.GoFiles) == 0 {
 			return fmt.Errorf("loading %s: %s", l.ImportPath, strings.TrimSpace(l.Error.Err))

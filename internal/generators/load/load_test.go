@@ -211,3 +211,46 @@ func TestLoadCycleThroughSkippedFile(t *testing.T) {
 		t.Errorf("Load with a cycle among hand-written files: %v, want an import cycle error", err)
 	}
 }
+
+func TestListings(t *testing.T) {
+	prog, err := Load(Config{Dir: "testdata"}, "./a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := goListRuns.Load()
+	// An input package and a dependency come from the load's own listing, with every Go file.
+	got, err := prog.Listings(testPkg+"a", testPkg+"brokendep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := goListRuns.Load() - before; runs != 0 {
+		t.Errorf("listing loaded packages ran go list %d times", runs)
+	}
+	a := got[0]
+	var names []string
+	for _, f := range a.GoFiles {
+		names = append(names, filepath.Base(f))
+		if !filepath.IsAbs(f) || filepath.Dir(f) != a.Dir {
+			t.Errorf("a's file %s is not a full path in %s", f, a.Dir)
+		}
+	}
+	if a.Path != testPkg+"a" || a.Name != "a" || strings.Join(names, ",") != "other.go,types.go,zz_generated.deepcopy.go" {
+		t.Errorf("a: %+v", a)
+	}
+	if got[1].Name != "brokendep" {
+		t.Errorf("brokendep: %+v", got[1])
+	}
+	// A package outside the load is listed once, then remembered.
+	for range 2 {
+		got, err = prog.Listings("net/smtp")
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs := goListRuns.Load() - before; runs != 1 || got[0].Name != "smtp" || len(got[0].GoFiles) == 0 {
+		t.Errorf("net/smtp: %+v after %d go list runs; want 1", got[0], runs)
+	}
+	if _, err := prog.Listings(testPkg + "nosuchpackage"); err == nil {
+		t.Error("listing a package that does not exist succeeded")
+	}
+}

@@ -205,7 +205,8 @@ func typeName(e ast.Expr) string {
 }
 
 // Lint applies the --lint-rules checks to an already parsed input package (import path path, directory
-// dir, files parsed into fset), for generators that load packages themselves (deepcopy-gen, register-gen).
+// dir, files parsed into fset), for generators that read the load without building a model
+// (deepcopy-gen, register-gen).
 func Lint(rules []string, path, dir string, fset *token.FileSet, files []*ast.File) error {
 	if len(rules) == 0 {
 		return nil

@@ -28,10 +28,10 @@ func TestLintKnownTagsOnly(t *testing.T) {
 	doc := "// +groupName=grp.example.com\n// +k8s:deepcopy-gen=package\n// +k8s:deepcopy-gen-package=true\n// +k8s:openapi-gen=true\n// +k8s:frobnicate-gen:x=1\n// +k8s:conversion-gen-external-types=example.com/x\n" +
 		"// +kubebuilder:validation:Optional\n// +kubebuilder:object:generate=true\n// +kubebuilder:validation:Optinal\n"
 	dir := lintModule(t, doc, versionedTypes)
-	if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err != nil {
+	if _, err := loadModel([]string{"./apis/..."}, dir, Options{}); err != nil {
 		t.Fatalf("without lint rules unknown tags are ignored: %v", err)
 	}
-	_, err := Load([]string{"./apis/..."}, Options{Dir: dir, LintRules: []string{LintKnownTagsOnly}})
+	_, err := loadModel([]string{"./apis/..."}, dir, Options{LintRules: []string{LintKnownTagsOnly}})
 	var tagErr *TagError
 	if !errors.As(err, &tagErr) {
 		t.Fatalf("Load error = %v; want TagErrors", err)
@@ -68,7 +68,7 @@ func TestLintRequireExplicitDisablement(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := lintModule(t, tc.doc, tc.types)
-			_, err := Load([]string{"./apis/..."}, Options{Dir: dir, LintRules: explicit})
+			_, err := loadModel([]string{"./apis/..."}, dir, Options{LintRules: explicit})
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("Load error = %v; want none", err)

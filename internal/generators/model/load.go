@@ -7,14 +7,10 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"golang.org/x/tools/go/packages"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
 
@@ -23,8 +19,6 @@ import (
 
 // Options configure how input packages are turned into a Model.
 type Options struct {
-	// Dir is the directory package patterns resolve from; empty means the current directory.
-	Dir string
 	// PluralExceptions maps type names to their plural ("Endpoints": "Endpoints").
 	PluralExceptions map[string]string
 	// WithApply enables the apply and applyStatus verbs (an apply-configuration package is configured).
@@ -40,66 +34,22 @@ type Options struct {
 	Clients bool
 }
 
-// Load lists the packages matching patterns (without loading their dependencies), parses their files once
-// and builds the Model. Any malformed tag fails the whole load.
-func Load(patterns []string, opts Options) (*Model, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: opts.Dir}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("listing packages %v: %w", patterns, err)
-	}
-	var errs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	})
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("listing packages %v:\n%s", patterns, strings.Join(errs, "\n"))
-	}
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
-
-	parsed := make([]*parsedPackage, len(pkgs))
-	errList := make([]error, len(pkgs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, p := range pkgs {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			parsed[i], errList[i] = parsePackage(p)
-		})
-	}
-	wg.Wait()
-
-	for _, err := range errList {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return build(parsed, opts)
-}
-
-// FromPackages builds the Model from packages already loaded (into fset) for other generators, so a run
-// that needs type information for some generators still reads every input package once. Only the
-// hand-written files the load kept are read.
-func FromPackages(fset *token.FileSet, pkgs []*load.Package, opts Options) (*Model, error) {
+// FromProgram builds the Model from pkgs, input packages of prog (all of prog.Packages, or a share of them
+// such as the client generators' version directories), reading the hand-written files the load kept. The
+// packages their types lead to (`type X pkg.Y`, an extension's input and result types) are found through
+// prog's listing and parsed on first use. Any malformed tag fails the whole build.
+func FromProgram(prog *load.Program, pkgs []*load.Package, opts Options) (*Model, error) {
 	parsed := make([]*parsedPackage, 0, len(pkgs))
 	for _, p := range pkgs {
-		pp := &parsedPackage{path: p.Path, dir: p.Dir, fset: fset, files: p.Files}
+		pp := &parsedPackage{path: p.Path, dir: p.Dir, fset: prog.Fset, files: p.Files}
 		for _, f := range p.Files {
-			if filepath.Base(fset.Position(f.Package).Filename) == "doc.go" {
+			if filepath.Base(prog.Fset.Position(f.Package).Filename) == "doc.go" {
 				pp.docFile = f
 			}
 		}
 		parsed = append(parsed, pp)
 	}
-	return build(parsed, opts)
-}
-
-// build turns parsed input packages, sorted by import path, into the Model.
-func build(parsed []*parsedPackage, opts Options) (*Model, error) {
-	b := &builder{opts: opts, groups: map[string]*Group{}, model: &Model{}, referenced: map[string]*parsedPackage{}}
+	b := &builder{prog: prog, opts: opts, groups: map[string]*Group{}, model: &Model{}, referenced: map[string]*parsedPackage{}}
 	for _, p := range parsed {
 		b.referenced[p.path] = p
 	}
@@ -121,12 +71,10 @@ type parsedPackage struct {
 	docFile   *ast.File
 }
 
-func parsePackage(p *packages.Package) (*parsedPackage, error) {
-	pp := &parsedPackage{path: p.PkgPath, fset: token.NewFileSet()}
-	for _, name := range p.GoFiles {
-		if pp.dir == "" {
-			pp.dir = filepath.Dir(name)
-		}
+// parsePackage parses the hand-written files of a package the input packages' types lead to.
+func parsePackage(l *load.Listing) (*parsedPackage, error) {
+	pp := &parsedPackage{path: l.Path, dir: l.Dir, fset: token.NewFileSet()}
+	for _, name := range l.GoFiles {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err
@@ -148,6 +96,7 @@ func parsePackage(p *packages.Package) (*parsedPackage, error) {
 }
 
 type builder struct {
+	prog   *load.Program
 	opts   Options
 	groups map[string]*Group
 	model  *Model
@@ -694,9 +643,8 @@ func (b *builder) parsed(importPath string) *parsedPackage {
 		return p
 	}
 	var parsed *parsedPackage
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: b.opts.Dir}, importPath)
-	if err == nil && len(pkgs) == 1 && len(pkgs[0].Errors) == 0 {
-		parsed, _ = parsePackage(pkgs[0])
+	if listed, err := b.prog.Listings(importPath); err == nil {
+		parsed, _ = parsePackage(listed[0])
 	}
 	b.referenced[importPath] = parsed
 	return parsed

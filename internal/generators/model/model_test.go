@@ -16,9 +16,19 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
+// loadModel loads the packages patterns match in dir (the current directory if empty) and builds their
+// Model, as the generator commands do.
+func loadModel(patterns []string, dir string, opts Options) (*Model, error) {
+	prog, err := load.Load(load.Config{Dir: dir}, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	return FromProgram(prog, prog.Packages, opts)
+}
+
 func loadTestdata(t *testing.T) *Model {
 	t.Helper()
-	m, err := Load([]string{"../../../testdata/apis/..."}, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
+	m, err := loadModel([]string{"../../../testdata/apis/..."}, "", Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +115,7 @@ func TestLoadTypes(t *testing.T) {
 }
 
 func TestApplyVerbsNeedApplyConfigurations(t *testing.T) {
-	m, err := Load([]string{"../../../testdata/apis/example/v1"}, Options{WithApply: true})
+	m, err := loadModel([]string{"../../../testdata/apis/example/v1"}, "", Options{WithApply: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +170,7 @@ func TestBadTags(t *testing.T) {
 	} {
 		t.Run(tc.tag, func(t *testing.T) {
 			dir := writeModule(t, "// +genclient\n// "+tc.tag+"\n\n// Foo is a test type.\ntype Foo struct{}\n")
-			_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+			_, err := loadModel([]string{"./apis/..."}, dir, Options{})
 			var tagErr *TagError
 			if !errors.As(err, &tagErr) {
 				t.Fatalf("Load error = %v; want a TagError", err)
@@ -177,7 +187,7 @@ func TestBadTags(t *testing.T) {
 
 func TestConflictingVerbTags(t *testing.T) {
 	dir := writeModule(t, "// +genclient\n// +genclient:onlyVerbs=get,list\n// +genclient:skipVerbs=list\n\n// Foo is a test type.\ntype Foo struct{}\n")
-	_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	_, err := loadModel([]string{"./apis/..."}, dir, Options{})
 	if err == nil || !strings.Contains(err.Error(), `verb "list" is also listed in +genclient:onlyVerbs`) {
 		t.Fatalf("Load error = %v; want the conflict reported", err)
 	}
@@ -185,7 +195,7 @@ func TestConflictingVerbTags(t *testing.T) {
 
 func TestSecondClosestCommentBlock(t *testing.T) {
 	dir := writeModule(t, "// +genclient\n// +genclient:nonNamespaced\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta; Status string }\n\ntype FooList struct{ Items []Foo }\n\n// Bar has no tags.\ntype Bar struct{}\n")
-	m, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	m, err := loadModel([]string{"./apis/..."}, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +214,7 @@ func TestPackageOptOuts(t *testing.T) {
 	if err := os.WriteFile(doc, []byte("// +groupName=grp.example.com\n// +k8s:lister-gen=false\npackage v1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	m, err := loadModel([]string{"./apis/..."}, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +228,7 @@ func TestPackageOptOuts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 5 {
-		_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+		_, err := loadModel([]string{"./apis/..."}, dir, Options{})
 		if err == nil || !strings.Contains(err.Error(), "+k8s:lister-gen=maybe: must be true or false") {
 			t.Fatalf("Load error = %v; want the lister-gen opt-out reported", err)
 		}
@@ -262,7 +272,7 @@ func TestStatusFollowsNamedTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	m, err := loadModel([]string{"./apis/grp/v1beta1"}, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,21 +318,6 @@ func TestExtractTagsKeepsCodeGeneratorSyntax(t *testing.T) {
 	}
 }
 
-func TestFromPackagesBuildsTheSameModelAsLoad(t *testing.T) {
-	want := loadTestdata(t)
-	prog, err := load.Load(load.Config{}, "../../../testdata/apis/...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := FromPackages(prog.Fset, prog.Packages, Options{PluralExceptions: map[string]string{"Fish": "Fish"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatal("the model built from a typed load differs from the one Load builds")
-	}
-}
-
 func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 	const types = "package %s\n\n// +genclient\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ Items []Foo }\n"
 	dir := writeModule(t, "// +genclient\n\n// Foo is a test type.\ntype Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }\n\ntype FooList struct{ Items []Foo }\n")
@@ -335,7 +330,7 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := Load([]string{"./apis/..."}, Options{Dir: dir})
+	_, err := loadModel([]string{"./apis/..."}, dir, Options{})
 	var tagErr *TagError
 	if !errors.As(err, &tagErr) || tagErr.Tag != "+groupName" || !strings.HasSuffix(tagErr.Pos, filepath.Join("v1beta1", "doc.go")+":2") ||
 		!strings.Contains(tagErr.Problem, "is missing") {
@@ -345,7 +340,7 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 	if err := os.Remove(filepath.Join(beta, "doc.go")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	_, err = loadModel([]string{"./apis/grp/v1beta1"}, dir, Options{})
 	if !errors.As(err, &tagErr) || tagErr.Pos != filepath.Join(beta, "doc.go") || !strings.Contains(tagErr.Problem, "no doc.go") {
 		t.Fatalf("Load error without doc.go = %v; want +groupName missing at %s", err, filepath.Join(beta, "doc.go"))
 	}
@@ -355,7 +350,7 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(beta, "register.go"), []byte("package v1beta1\n\nconst GroupName = \""+value+"\"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+		m, err := loadModel([]string{"./apis/grp/v1beta1"}, dir, Options{})
 		if ok && (err != nil || m.Groups[0].Name != "grp") {
 			t.Fatalf("GroupName = %q: %v; want group grp", value, err)
 		}
@@ -367,7 +362,7 @@ func TestMissingGroupNameIsReportedAtTheVersionsDocGo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(beta, "doc.go"), []byte("// +groupName=\npackage v1beta1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Load([]string{"./apis/grp/v1beta1"}, Options{Dir: dir})
+	m, err := loadModel([]string{"./apis/grp/v1beta1"}, dir, Options{})
 	if err != nil || len(m.Groups) != 1 || m.Groups[0].Name != "" || m.Groups[0].GoName != "Core" {
 		t.Fatalf("+groupName= : %v, %+v; want the core group", err, m)
 	}
@@ -392,10 +387,10 @@ func TestShapeErrors(t *testing.T) {
 	} {
 		for _, tags := range []string{"", "// +genclient:onlyVerbs=get,create\n", "// +genclient:noVerbs\n"} {
 			dir := writeModule(t, "// +genclient\n"+tags+"\n// Foo is a test type.\n"+tc.types)
-			if _, err := Load([]string{"./apis/..."}, Options{Dir: dir}); err != nil {
+			if _, err := loadModel([]string{"./apis/..."}, dir, Options{}); err != nil {
 				t.Errorf("%q with %q, for apply configurations only: %v", tc.types, tags, err)
 			}
-			_, err := Load([]string{"./apis/..."}, Options{Dir: dir, Clients: true})
+			_, err := loadModel([]string{"./apis/..."}, dir, Options{Clients: true})
 			want := tc.want
 			if tags == "// +genclient:noVerbs\n" || tags != "" && strings.Contains(want, "FooList") {
 				want = "" // no verbs need nothing; get and create need no list type

@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build generate example test testenv vet staticcheck unit verify-codegen bench-test bench fuzz
+.PHONY: build generate example test testenv vet staticcheck unit clientgo-test verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
@@ -19,17 +19,18 @@ example: testenv
 
 ## test: everything CI checks: vet, staticcheck, race-enabled tests (e2e against a real kube-apiserver
 ## included), generated-code verification, and one iteration of every side-by-side benchmark.
-test: vet staticcheck unit verify-codegen bench-test
+test: vet staticcheck unit clientgo-test verify-codegen bench-test
 
 ## testenv: build (once, cached under $HOME/.cache/kgen/testenv) the kube-apiserver and etcd e2e tests use.
 testenv:
 	hack/testenv.sh >/dev/null
 
-## vet: go vet over both modules, and over the work queue (the one package with assembly) for arm64 and
+## vet: go vet over the main, bench and clientgo modules, and over the work queue (the one package with assembly) for arm64 and
 ## for an architecture that takes its portable fallback.
 vet:
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
+	cd clientgo && $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./runtime/workqueue/
 	GOARCH=riscv64 $(GO) vet ./runtime/workqueue/
 
@@ -42,6 +43,10 @@ staticcheck:
 ## the testenv target builds.
 unit: testenv
 	$(GO) test -race -count=1 ./...
+
+## clientgo-test: the client-go bridge module's tests (its e2e against the testenv kube-apiserver).
+clientgo-test: testenv
+	cd clientgo && $(GO) test -race -count=1 ./...
 
 verify-codegen:
 	hack/verify-codegen.sh

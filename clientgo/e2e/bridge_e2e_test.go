@@ -5,6 +5,8 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,6 +123,43 @@ func TestClientGoConfigDrivesKgenClients(t *testing.T) {
 	got, err := kgen.CoreV1().ConfigMaps("default").Get(ctx, cm.Name, metav1.GetOptions{})
 	if err != nil || got.Data["k"] != "v" {
 		t.Fatalf("kgen read %+v, %v", got, err)
+	}
+}
+
+// TestExecProviderCarriesOverToClientGo gives client-go a kgen config that authenticates only
+// through an exec credential plugin (kgen's test plugin, printing the admin client certificate):
+// client-go runs the plugin with the config's arguments and environment and the server accepts
+// the credentials.
+func TestExecProviderCarriesOverToClientGo(t *testing.T) {
+	plugin := filepath.Join(t.TempDir(), "execplugin")
+	build := exec.Command("go", "build", "-o", plugin, "./runtime/rest/testdata/execplugin")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the exec plugin: %v\n%s", err, out)
+	}
+	admin := env.Config()
+	counter := filepath.Join(t.TempDir(), "runs")
+	config := &rest.Config{
+		Host:            admin.Host,
+		TLSClientConfig: rest.TLSClientConfig{CAData: admin.CAData},
+		ExecProvider: &rest.ExecConfig{
+			Command: plugin, APIVersion: "client.authentication.k8s.io/v1", InteractiveMode: rest.NeverExecInteractiveMode,
+			Env: []rest.ExecEnvVar{
+				{Name: "COUNTER_FILE", Value: counter},
+				{Name: "PLUGIN_CERT", Value: string(admin.CertData)},
+				{Name: "PLUGIN_KEY", Value: string(admin.KeyData)},
+			},
+		},
+	}
+	cs, err := clientgo.NewClientset(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Namespaces().Get(context.Background(), "default", metav1.GetOptions{}); err != nil {
+		t.Fatalf("request authenticated by the exec plugin: %v", err)
+	}
+	if runs, err := os.ReadFile(counter); err != nil || len(runs) == 0 {
+		t.Fatalf("the plugin did not run: %q, %v", runs, err)
 	}
 }
 

@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build help generate example test testenv vet staticcheck unit verify-codegen bench-test bench fuzz
+.PHONY: build help generate example test testenv vet staticcheck unit clientgo-test verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
@@ -25,21 +25,23 @@ example: testenv
 
 ## test: everything CI checks: vet, staticcheck, race-enabled tests (e2e against a real kube-apiserver
 ## included), generated-code verification, and one iteration of every side-by-side benchmark.
-test: vet staticcheck unit verify-codegen bench-test
+test: vet staticcheck unit clientgo-test verify-codegen bench-test
 
 ## testenv: build (once, cached under $HOME/.cache/kgen/testenv) the kube-apiserver and etcd e2e tests use.
 testenv:
 	hack/testenv.sh >/dev/null
 
-## vet: go vet over both modules, and over the work queue (the one package with assembly) for arm64 and
-## for an architecture that takes its portable fallback; fails if `go mod tidy` would change the go.mod or
-## go.sum of the main, bench or example module.
+## vet: go vet over the main, bench and clientgo modules, and over the work queue (the one package with assembly)
+## for arm64 and for an architecture that takes its portable fallback; fails if `go mod tidy` would change the
+## go.mod or go.sum of the main, bench, example or clientgo module.
 vet:
 	$(GO) mod tidy -diff
 	cd bench && $(GO) mod tidy -diff
 	cd examples/crd && $(GO) mod tidy -diff
+	cd clientgo && $(GO) mod tidy -diff
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
+	cd clientgo && $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./runtime/workqueue/
 	GOARCH=riscv64 $(GO) vet ./runtime/workqueue/
 
@@ -52,6 +54,10 @@ staticcheck:
 ## the testenv target builds.
 unit: testenv
 	$(GO) test -race -count=1 ./...
+
+## clientgo-test: the client-go bridge module's tests (its e2e against the testenv kube-apiserver).
+clientgo-test: testenv
+	cd clientgo && $(GO) test -race -count=1 ./...
 
 ## verify-codegen: fail if testdata's golden output or the example module's generated code differs from what
 ## kgen generates now (hack/verify-codegen.sh).

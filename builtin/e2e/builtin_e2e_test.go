@@ -143,7 +143,7 @@ func TestLeaderElectionRunsOnTheBuiltinLeaseClient(t *testing.T) {
 	defer cancel()
 	cs := kubernetes.NewForConfigOrDie(env.Config())
 	ns := newNamespace(t, cs)
-	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, ns, "controller", cs.CoordinationV1().Leases(ns),
+	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, ns, "controller", cs.CoreV1(), cs.CoordinationV1(),
 		resourcelock.ResourceLockConfig{Identity: "replica-1"})
 	if err != nil {
 		t.Fatal(err)

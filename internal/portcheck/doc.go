@@ -1,5 +1,8 @@
-// Package portcheck holds the proof that a client-go controller ports to kgen by changing import
-// lines: its test takes k8s.io/sample-controller from the Go module proxy, generates the sample API's
-// apply configurations, clientset, listers and informers with kgen's generators, rewrites the imports
-// of the controller, its main and its unit tests from client-go to kgen, and runs those tests.
+// Package portcheck holds the proof that client-go controllers port to kgen by changing import
+// lines: its tests take real modules from the Go module proxy (k8s.io/sample-controller;
+// k8s.io/kube-aggregator's APIService auto-registration and local availability controllers;
+// k8s.io/apiextensions-apiserver's API approval and CRD naming controllers), generate their APIs'
+// apply configurations, clientsets, listers and informers with kgen's generators, rewrite the
+// imports of the controllers and their unit tests from client-go to kgen, and run those tests with
+// the race detector.
 package portcheck

@@ -13,7 +13,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
-	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
+	coordinationv1fake "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1/fake"
 	le "github.com/kgen-dev/kgen/runtime/leaderelection"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
@@ -58,9 +58,8 @@ func newWorld(t *testing.T) *world {
 // lock returns candidate identity's lock on ns/lock.
 func (w *world) lock(identity string) *rl.LeaseLock {
 	return &rl.LeaseLock{
-		LeaseMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lock"},
-		Client: gentypefake.NewFakeClient(w.fake, "ns", leasesGVR, coordinationv1.SchemeGroupVersion.WithKind("Lease"),
-			func() *coordinationv1.Lease { return &coordinationv1.Lease{} }),
+		LeaseMeta:  metav1.ObjectMeta{Namespace: "ns", Name: "lock"},
+		Client:     &coordinationv1fake.FakeCoordinationV1{Fake: w.fake},
 		LockConfig: rl.ResourceLockConfig{Identity: identity},
 	}
 }

@@ -1,5 +1,6 @@
 // Package listers is the generic lister generated listers embed: typed List and Get over an informer's
-// Indexer, cluster-wide or within a namespace, with NotFound errors naming the plural resource.
+// Indexer, cluster-wide or within a namespace, with NotFound errors naming the resource as the
+// lister was built with (generated listers use the lowercase kind, as client-go's do).
 //
 // Listers return the informer's cached objects, which lack metadata.managedFields: informers drop them
 // by default to save memory (see cache.SharedIndexInformerOptions.KeepManagedFields and the generated

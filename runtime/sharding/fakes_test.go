@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
 	"github.com/kgen-dev/kgen/runtime/metadata"
 )
 
@@ -24,6 +25,9 @@ var crontabs = Resource{Resource: schema.GroupVersionResource{Group: "stable.exa
 
 // fakeLeases is an in-memory Lease client with compare-and-swap updates; err, when set, fails every call.
 type fakeLeases struct {
+	// LeaseInterface is nil: the replica never deletes, patches or applies Leases.
+	coordinationv1client.LeaseInterface
+
 	mu       sync.Mutex
 	rv       int
 	leases   map[string]*coordinationv1.Lease

@@ -9,19 +9,21 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
 )
 
-// LeaseClient reads and writes the Leases of one namespace; a generated clientset's
-// CoordinationV1().Leases(namespace) fits.
-type LeaseClient interface {
-	Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)
-	List(ctx context.Context, opts metav1.ListOptions) (*coordinationv1.LeaseList, error)
-	Create(ctx context.Context, lease *coordinationv1.Lease, opts metav1.CreateOptions) (*coordinationv1.Lease, error)
-	Update(ctx context.Context, lease *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error)
-	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
-}
+// LeaseClient reads and writes the Leases of one namespace: a clientset's
+// CoordinationV1().Leases(namespace).
+type LeaseClient = coordinationv1client.LeaseInterface
+
+// namespaceLeases hands resourcelock a replica's LeaseClient as the LeasesGetter it takes; the lock
+// asks only for the replica's namespace, the one the client is bound to.
+type namespaceLeases struct{ LeaseClient }
+
+// Leases returns the replica's Lease client.
+func (n namespaceLeases) Leases(string) coordinationv1client.LeaseInterface { return n.LeaseClient }
 
 // FencedHolder is the holder the coordinator writes into the Lease of a member that stopped renewing
 // before it moves that member's objects, so the member cannot renew its way back in meanwhile.

@@ -235,10 +235,10 @@ func (r *Replica) notify() {
 func (r *Replica) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithValues("ring", r.cfg.Ring, "identity", r.cfg.Identity)
 	ctx = klog.NewContext(ctx, logger)
-	lock, err := rl.NewWithLabels(rl.LeasesResourceLock, r.cfg.Namespace, r.cfg.Ring, r.cfg.Leases,
-		rl.ResourceLockConfig{Identity: r.member.holder}, nil)
-	if err != nil {
-		return err
+	lock := &rl.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: r.cfg.Namespace, Name: r.cfg.Ring},
+		Client:     namespaceLeases{r.cfg.Leases},
+		LockConfig: rl.ResourceLockConfig{Identity: r.member.holder},
 	}
 	elector, err := le.NewLeaderElector(le.LeaderElectionConfig{
 		Lock: lock, LeaseDuration: r.cfg.LeaseDuration, RenewDeadline: r.cfg.RenewDeadline, RetryPeriod: r.cfg.RetryPeriod,

@@ -801,3 +801,27 @@ func TestTrackerKeepsFixturesAsGiven(t *testing.T) {
 		t.Fatalf("update of a fixture: %v %v", obj, err)
 	}
 }
+
+// TestTrackerUpdatesFixtureSeededWithoutName: a fixture seeded without a name is stored as given,
+// and, as with client-go's fake, the test may update it (status included) through the clientset; an
+// update without a name of anything else stays a BadRequest, as on the server.
+func TestTrackerUpdatesFixtureSeededWithoutName(t *testing.T) {
+	nameless := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns"}, Data: map[string]string{"a": "1"}}
+	c := newClient(t, nameless)
+	updated := nameless.DeepCopy()
+	updated.Data["a"] = "2"
+	obj, err := c.Invokes(ktesting.NewUpdateAction(cmResource, "ns", updated), nil)
+	if err != nil || obj.(*corev1.ConfigMap).Data["a"] != "2" {
+		t.Fatalf("update of a nameless fixture: %v, %v", obj, err)
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns"}}
+	c = newClient(t, pod)
+	pod = pod.DeepCopy()
+	pod.Status.Phase = corev1.PodRunning
+	podResource := corev1.SchemeGroupVersion.WithResource("pods")
+	if obj, err := c.Invokes(ktesting.NewUpdateSubresourceAction(podResource, "status", "ns", pod), nil); err != nil || obj.(*corev1.Pod).Status.Phase != corev1.PodRunning {
+		t.Fatalf("status update of a nameless fixture: %v, %v", obj, err)
+	}
+	_, err = c.Invokes(ktesting.NewUpdateAction(cmResource, "ns", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns"}}), nil)
+	wantStatus(t, err, 400, metav1.StatusReasonBadRequest)
+}

@@ -11,14 +11,16 @@ import (
 )
 
 // validateMeta checks the object metadata every kind shares, as the server does on create and
-// update: the name's format, the namespace's, labels, annotations, owner references and finalizers.
-// An owner reference without a uid passes when uidOptional says the test cannot know it (see
+// update: the name's format (when checkName is set), the namespace's, labels, annotations, owner
+// references and finalizers. An owner reference without a uid passes when uidOptional says the test cannot know it (see
 // ObjectTracker.Add).
-func validateMeta(obj runtime.Object, m metav1.Object, uidOptional func(metav1.OwnerReference) bool) field.ErrorList {
+func validateMeta(obj runtime.Object, m metav1.Object, checkName bool, uidOptional func(metav1.OwnerReference) bool) field.ErrorList {
 	path := field.NewPath("metadata")
 	var errs field.ErrorList
-	for _, msg := range nameValidator(obj)(m.GetName(), false) {
-		errs = append(errs, field.Invalid(path.Child("name"), m.GetName(), msg))
+	if checkName {
+		for _, msg := range nameValidator(obj)(m.GetName(), false) {
+			errs = append(errs, field.Invalid(path.Child("name"), m.GetName(), msg))
+		}
 	}
 	if ns := m.GetNamespace(); ns != "" {
 		for _, msg := range apivalidation.ValidateNamespaceName(ns, false) {

@@ -149,7 +149,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	}
 
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, namespace, controller.FieldManager,
-		kubeClient.CoordinationV1().Leases(namespace), resourcelock.ResourceLockConfig{Identity: identity, EventRecorder: recorder})
+		kubeClient.CoreV1(), kubeClient.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity, EventRecorder: recorder})
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ type {{$private}}Lister struct {
 
 // New{{.Name}}Lister returns a {{.Name}}Lister reading indexer, usually an informer's cache.
 func New{{.Name}}Lister(indexer {{id rt.Cache.Indexer}}) {{.Name}}Lister {
-	return &{{$private}}Lister{ {{- id rt.Listers.New}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .Resource}}))}
+	return &{{$private}}Lister{ {{- id rt.Listers.New}}[*{{$obj}}](indexer, {{ref .Version.PkgPath "Resource"}}({{quote .LowerName}}))}
 }
 {{- if .Namespaced}}
 

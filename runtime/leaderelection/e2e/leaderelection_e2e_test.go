@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/rand"
 
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
 	"github.com/kgen-dev/kgen/runtime/events"
 	le "github.com/kgen-dev/kgen/runtime/leaderelection"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
@@ -127,11 +128,11 @@ func (c *candidate) observedLeaders() []string {
 // storedLease reads the Lease from the server.
 func storedLease(t *testing.T, name string) *coordinationv1.Lease {
 	t.Helper()
-	client, err := rl.NewLeaseClient(env.Config(), metav1.NamespaceDefault)
+	client, err := coordinationv1client.NewForConfig(env.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lease, err := client.Get(context.Background(), name, metav1.GetOptions{})
+	lease, err := client.Leases(metav1.NamespaceDefault).Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

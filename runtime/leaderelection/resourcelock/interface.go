@@ -4,6 +4,7 @@ package resourcelock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
+	corev1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/core/v1"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
@@ -74,19 +77,23 @@ type Interface interface {
 	Describe() string
 }
 
-// New returns a lock of lockType, which must be LeasesResourceLock, on the Lease ns/name served by
-// client (the client of Leases in ns, e.g. a generated clientset's CoordinationV1().Leases(ns)).
-func New(lockType, ns, name string, client LeaseClient, rlc ResourceLockConfig) (Interface, error) {
-	return NewWithLabels(lockType, ns, name, client, rlc, nil)
+// New returns a lock of lockType, which must be LeasesResourceLock, on the Lease ns/name, read and
+// written through coordinationClient. coreClient is accepted for client-go's signature and unused:
+// it served the ConfigMap and Endpoints locks Kubernetes removed, so it may be nil.
+func New(lockType, ns, name string, coreClient corev1client.CoreV1Interface, coordinationClient coordinationv1client.CoordinationV1Interface, rlc ResourceLockConfig) (Interface, error) {
+	return NewWithLabels(lockType, ns, name, coreClient, coordinationClient, rlc, nil)
 }
 
 // NewWithLabels is New for a Lease that carries labels.
-func NewWithLabels(lockType, ns, name string, client LeaseClient, rlc ResourceLockConfig, labels map[string]string) (Interface, error) {
+func NewWithLabels(lockType, ns, name string, _ corev1client.CoreV1Interface, coordinationClient coordinationv1client.CoordinationV1Interface, rlc ResourceLockConfig, labels map[string]string) (Interface, error) {
 	switch lockType {
 	case LeasesResourceLock:
+		if coordinationClient == nil {
+			return nil, errors.New("resourcelock: a Lease lock needs a coordination/v1 client, got nil")
+		}
 		return &LeaseLock{
 			LeaseMeta:  metav1.ObjectMeta{Namespace: ns, Name: name},
-			Client:     client,
+			Client:     coordinationClient,
 			LockConfig: rlc,
 			Labels:     labels,
 		}, nil
@@ -97,14 +104,15 @@ func NewWithLabels(lockType, ns, name string, client LeaseClient, rlc ResourceLo
 	}
 }
 
-// NewFromKubeconfig is New over a Lease client of its own built from config, whose requests time
-// out after half of renewDeadline (at least a second) so one slow call cannot use up a renewal.
+// NewFromKubeconfig is New over a coordination/v1 client of its own built from config, whose
+// requests time out after half of renewDeadline (at least a second) so one slow call cannot use up a
+// renewal.
 func NewFromKubeconfig(lockType, ns, name string, rlc ResourceLockConfig, config *rest.Config, renewDeadline time.Duration) (Interface, error) {
 	c := rest.CopyConfig(config)
 	c.Timeout = max(renewDeadline/2, time.Second)
-	client, err := NewLeaseClient(rest.AddUserAgent(c, "leader-election"), ns)
+	client, err := coordinationv1client.NewForConfig(rest.AddUserAgent(c, "leader-election"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("resourcelock: building the Lease client: %w", err)
 	}
-	return New(lockType, ns, name, client, rlc)
+	return New(lockType, ns, name, nil, client, rlc)
 }

@@ -4,53 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
-	"github.com/kgen-dev/kgen/runtime/gentype"
-	"github.com/kgen-dev/kgen/runtime/rest"
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
 )
 
-// LeaseClient reads and writes the Leases of one namespace. Any typed Lease client fits: a
-// kgen-generated clientset's CoordinationV1().Leases(ns), client-go's, or NewLeaseClient's.
-type LeaseClient interface {
-	Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)
-	Create(ctx context.Context, lease *coordinationv1.Lease, opts metav1.CreateOptions) (*coordinationv1.Lease, error)
-	Update(ctx context.Context, lease *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error)
-}
-
-// leaseScheme knows Leases, for NewLeaseClient's REST client.
-var leaseScheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	if err := coordinationv1.AddToScheme(s); err != nil {
-		panic(err)
-	}
-	return s
-}()
-
-// NewLeaseClient returns a client of the Leases in namespace, built from a copy of config.
-func NewLeaseClient(config *rest.Config, namespace string) (LeaseClient, error) {
-	rc, err := rest.RESTClientForGroupVersion(config, "/apis", coordinationv1.SchemeGroupVersion, leaseScheme)
-	if err != nil {
-		return nil, fmt.Errorf("resourcelock: building the Lease client: %w", err)
-	}
-	return gentype.NewClient("leases", rc, runtime.NewParameterCodec(leaseScheme), namespace,
-		func() *coordinationv1.Lease { return &coordinationv1.Lease{} }), nil
-}
-
-// LeaseLock is a lock stored in a coordination.k8s.io/v1 Lease. Where client-go's LeaseLock takes a
-// LeasesGetter, Client here is the Lease client of LeaseMeta.Namespace, so typed clients from any
-// generator fit.
+// LeaseLock is a lock stored in a coordination.k8s.io/v1 Lease.
 type LeaseLock struct {
 	// LeaseMeta names the Lease.
 	LeaseMeta metav1.ObjectMeta
-	// Client serves the Leases of LeaseMeta.Namespace.
-	Client LeaseClient
+	// Client serves Leases, e.g. a clientset's CoordinationV1().
+	Client coordinationv1client.LeasesGetter
 	// LockConfig names this candidate and where its events go.
 	LockConfig ResourceLockConfig
 	// Labels are set on the Lease when it is created and kept on it by every update.
@@ -64,7 +32,7 @@ type LeaseLock struct {
 // own JSON (whole seconds, which client-go compares) would not and a waiting candidate would time
 // the lease from an earlier renewal.
 func (ll *LeaseLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, error) {
-	lease, err := ll.Client.Get(ctx, ll.LeaseMeta.Name, metav1.GetOptions{})
+	lease, err := ll.Client.Leases(ll.LeaseMeta.Namespace).Get(ctx, ll.LeaseMeta.Name, metav1.GetOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +46,7 @@ func (ll *LeaseLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, er
 
 // Create creates the Lease holding ler.
 func (ll *LeaseLock) Create(ctx context.Context, ler LeaderElectionRecord) error {
-	lease, err := ll.Client.Create(ctx, &coordinationv1.Lease{
+	lease, err := ll.Client.Leases(ll.LeaseMeta.Namespace).Create(ctx, &coordinationv1.Lease{
 		ObjectMeta: metav1.ObjectMeta{Name: ll.LeaseMeta.Name, Namespace: ll.LeaseMeta.Namespace, Labels: ll.Labels},
 		Spec:       LeaderElectionRecordToLeaseSpec(&ler),
 	}, metav1.CreateOptions{})
@@ -103,7 +71,7 @@ func (ll *LeaseLock) Update(ctx context.Context, ler LeaderElectionRecord) error
 	for k, v := range ll.Labels {
 		lease.Labels[k] = v
 	}
-	updated, err := ll.Client.Update(ctx, lease, metav1.UpdateOptions{})
+	updated, err := ll.Client.Leases(ll.LeaseMeta.Namespace).Update(ctx, lease, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}

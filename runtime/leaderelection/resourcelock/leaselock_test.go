@@ -16,8 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/utils/ptr"
 
+	"github.com/kgen-dev/kgen/builtin/kubernetes/fake"
+	coordinationv1client "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1"
+	coordinationv1fake "github.com/kgen-dev/kgen/builtin/kubernetes/typed/coordination/v1/fake"
 	"github.com/kgen-dev/kgen/runtime/events"
-	gentypefake "github.com/kgen-dev/kgen/runtime/gentype/fake"
 	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/rest"
 	ktesting "github.com/kgen-dev/kgen/runtime/testing"
@@ -31,23 +33,17 @@ var scheme = func() *runtime.Scheme {
 	return s
 }()
 
-// fakeLeases returns a fake Lease client of namespace ns over an object tracker.
-func fakeLeases(ns string, objects ...runtime.Object) (rl.LeaseClient, ktesting.ObjectTracker) {
+// fakeLeases returns a fake coordination/v1 client over an object tracker.
+func fakeLeases() (coordinationv1client.CoordinationV1Interface, ktesting.ObjectTracker) {
 	tracker := ktesting.NewObjectTracker(scheme, serializer.NewCodecFactory(scheme).UniversalDecoder())
-	for _, obj := range objects {
-		if err := tracker.Add(obj); err != nil {
-			panic(err)
-		}
-	}
 	fake := &ktesting.Fake{}
 	fake.AddReactor("*", "*", ktesting.ObjectReaction(tracker))
-	return gentypefake.NewFakeClient(fake, ns, coordinationv1.SchemeGroupVersion.WithResource("leases"),
-		coordinationv1.SchemeGroupVersion.WithKind("Lease"), func() *coordinationv1.Lease { return &coordinationv1.Lease{} }), tracker
+	return &coordinationv1fake.FakeCoordinationV1{Fake: fake}, tracker
 }
 
 func TestNewAcceptsOnlyLeases(t *testing.T) {
-	client, _ := fakeLeases("ns")
-	lock, err := rl.New(rl.LeasesResourceLock, "ns", "lock", client, rl.ResourceLockConfig{Identity: "a"})
+	cs := fake.NewClientset()
+	lock, err := rl.New(rl.LeasesResourceLock, "ns", "lock", cs.CoreV1(), cs.CoordinationV1(), rl.ResourceLockConfig{Identity: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,9 +57,32 @@ func TestNewAcceptsOnlyLeases(t *testing.T) {
 		"configmapsleases": `the "configmapsleases" lock type was removed`,
 		"lease":            `unknown lock type "lease"; use "leases"`,
 	} {
-		if _, err := rl.New(lockType, "ns", "lock", client, rl.ResourceLockConfig{}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := rl.New(lockType, "ns", "lock", cs.CoreV1(), cs.CoordinationV1(), rl.ResourceLockConfig{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("New(%q): %v, want an error containing %q", lockType, err, want)
 		}
+	}
+	if _, err := rl.New(rl.LeasesResourceLock, "ns", "lock", cs.CoreV1(), nil, rl.ResourceLockConfig{}); err == nil || !strings.Contains(err.Error(), "needs a coordination/v1 client") {
+		t.Errorf("New without a coordination client: %v", err)
+	}
+}
+
+// TestNewWithLabelsTakesClientGoShapedClients builds a lock as client-go callers do, from a
+// clientset's CoreV1() and CoordinationV1(), and checks that the Lease lands in the lock's namespace
+// with its labels.
+func TestNewWithLabelsTakesClientGoShapedClients(t *testing.T) {
+	ctx := context.Background()
+	cs := fake.NewClientset()
+	lock, err := rl.NewWithLabels(rl.LeasesResourceLock, "ns", "lock", nil, cs.CoordinationV1(),
+		rl.ResourceLockConfig{Identity: "a"}, map[string]string{"app": "ctl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lock.Create(ctx, rl.LeaderElectionRecord{HolderIdentity: "a", LeaseDurationSeconds: 15}); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := cs.CoordinationV1().Leases("ns").Get(ctx, "lock", metav1.GetOptions{})
+	if err != nil || lease.Labels["app"] != "ctl" || *lease.Spec.HolderIdentity != "a" {
+		t.Fatalf("stored lease %+v, %v", lease, err)
 	}
 }
 
@@ -93,7 +112,7 @@ func TestRecordRoundTripsThroughLeaseSpec(t *testing.T) {
 
 func TestLeaseLockCreatesGetsAndUpdates(t *testing.T) {
 	ctx := context.Background()
-	client, tracker := fakeLeases("ns")
+	client, tracker := fakeLeases()
 	lock := &rl.LeaseLock{
 		LeaseMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lock"},
 		Client:    client, LockConfig: rl.ResourceLockConfig{Identity: "a"},
@@ -146,7 +165,7 @@ func TestLeaseLockCreatesGetsAndUpdates(t *testing.T) {
 }
 
 func TestRecordEventNamesTheLeaseAndIdentity(t *testing.T) {
-	client, _ := fakeLeases("ns")
+	client, _ := fakeLeases()
 	recorder := events.NewFakeRecorder(2)
 	lock := &rl.LeaseLock{
 		LeaseMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lock"},
@@ -184,7 +203,7 @@ func TestNewFromKubeconfigBoundsRequestsAndNamesItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Requests time out after half the renew deadline (1s), so a Get from a hanging server gives up.
-	rc := lock.(*rl.LeaseLock).Client.(interface{ GetClient() rest.Interface }).GetClient().(*rest.RESTClient)
+	rc := lock.(*rl.LeaseLock).Client.(*coordinationv1client.CoordinationV1Client).RESTClient().(*rest.RESTClient)
 	if timeout := rc.Client.Timeout; timeout != time.Second {
 		t.Fatalf("request timeout %v, want half the renew deadline (1s)", timeout)
 	}
@@ -198,7 +217,7 @@ func TestNewFromKubeconfigBoundsRequestsAndNamesItself(t *testing.T) {
 
 func TestGetNoticesRenewalsWithinOneSecond(t *testing.T) {
 	ctx := context.Background()
-	client, _ := fakeLeases("ns")
+	client, _ := fakeLeases()
 	lock := &rl.LeaseLock{LeaseMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lock"}, Client: client}
 	at := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
 	record := rl.LeaderElectionRecord{HolderIdentity: "a", LeaseDurationSeconds: 15, AcquireTime: metav1.NewTime(at), RenewTime: metav1.NewTime(at)}

@@ -42,5 +42,5 @@ type mutatingWebhookConfigurationLister struct {
 
 // NewMutatingWebhookConfigurationLister returns a MutatingWebhookConfigurationLister reading indexer, usually an informer's cache.
 func NewMutatingWebhookConfigurationLister(indexer cache.Indexer) MutatingWebhookConfigurationLister {
-	return &mutatingWebhookConfigurationLister{listers.New[*admissionregistrationv1.MutatingWebhookConfiguration](indexer, admissionregistrationv1.Resource("mutatingwebhookconfigurations"))}
+	return &mutatingWebhookConfigurationLister{listers.New[*admissionregistrationv1.MutatingWebhookConfiguration](indexer, admissionregistrationv1.Resource("mutatingwebhookconfiguration"))}
 }

@@ -42,5 +42,5 @@ type validatingWebhookConfigurationLister struct {
 
 // NewValidatingWebhookConfigurationLister returns a ValidatingWebhookConfigurationLister reading indexer, usually an informer's cache.
 func NewValidatingWebhookConfigurationLister(indexer cache.Indexer) ValidatingWebhookConfigurationLister {
-	return &validatingWebhookConfigurationLister{listers.New[*admissionregistrationv1.ValidatingWebhookConfiguration](indexer, admissionregistrationv1.Resource("validatingwebhookconfigurations"))}
+	return &validatingWebhookConfigurationLister{listers.New[*admissionregistrationv1.ValidatingWebhookConfiguration](indexer, admissionregistrationv1.Resource("validatingwebhookconfiguration"))}
 }

@@ -42,5 +42,5 @@ type mutatingAdmissionPolicyLister struct {
 
 // NewMutatingAdmissionPolicyLister returns a MutatingAdmissionPolicyLister reading indexer, usually an informer's cache.
 func NewMutatingAdmissionPolicyLister(indexer cache.Indexer) MutatingAdmissionPolicyLister {
-	return &mutatingAdmissionPolicyLister{listers.New[*admissionregistrationv1alpha1.MutatingAdmissionPolicy](indexer, admissionregistrationv1alpha1.Resource("mutatingadmissionpolicies"))}
+	return &mutatingAdmissionPolicyLister{listers.New[*admissionregistrationv1alpha1.MutatingAdmissionPolicy](indexer, admissionregistrationv1alpha1.Resource("mutatingadmissionpolicy"))}
 }

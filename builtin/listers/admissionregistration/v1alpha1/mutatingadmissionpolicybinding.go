@@ -42,5 +42,5 @@ type mutatingAdmissionPolicyBindingLister struct {
 
 // NewMutatingAdmissionPolicyBindingLister returns a MutatingAdmissionPolicyBindingLister reading indexer, usually an informer's cache.
 func NewMutatingAdmissionPolicyBindingLister(indexer cache.Indexer) MutatingAdmissionPolicyBindingLister {
-	return &mutatingAdmissionPolicyBindingLister{listers.New[*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding](indexer, admissionregistrationv1alpha1.Resource("mutatingadmissionpolicybindings"))}
+	return &mutatingAdmissionPolicyBindingLister{listers.New[*admissionregistrationv1alpha1.MutatingAdmissionPolicyBinding](indexer, admissionregistrationv1alpha1.Resource("mutatingadmissionpolicybinding"))}
 }

@@ -42,5 +42,5 @@ type mutatingWebhookConfigurationLister struct {
 
 // NewMutatingWebhookConfigurationLister returns a MutatingWebhookConfigurationLister reading indexer, usually an informer's cache.
 func NewMutatingWebhookConfigurationLister(indexer cache.Indexer) MutatingWebhookConfigurationLister {
-	return &mutatingWebhookConfigurationLister{listers.New[*admissionregistrationv1beta1.MutatingWebhookConfiguration](indexer, admissionregistrationv1beta1.Resource("mutatingwebhookconfigurations"))}
+	return &mutatingWebhookConfigurationLister{listers.New[*admissionregistrationv1beta1.MutatingWebhookConfiguration](indexer, admissionregistrationv1beta1.Resource("mutatingwebhookconfiguration"))}
 }

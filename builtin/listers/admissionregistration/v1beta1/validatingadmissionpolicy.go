@@ -42,5 +42,5 @@ type validatingAdmissionPolicyLister struct {
 
 // NewValidatingAdmissionPolicyLister returns a ValidatingAdmissionPolicyLister reading indexer, usually an informer's cache.
 func NewValidatingAdmissionPolicyLister(indexer cache.Indexer) ValidatingAdmissionPolicyLister {
-	return &validatingAdmissionPolicyLister{listers.New[*admissionregistrationv1beta1.ValidatingAdmissionPolicy](indexer, admissionregistrationv1beta1.Resource("validatingadmissionpolicies"))}
+	return &validatingAdmissionPolicyLister{listers.New[*admissionregistrationv1beta1.ValidatingAdmissionPolicy](indexer, admissionregistrationv1beta1.Resource("validatingadmissionpolicy"))}
 }

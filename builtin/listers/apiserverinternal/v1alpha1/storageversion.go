@@ -42,5 +42,5 @@ type storageVersionLister struct {
 
 // NewStorageVersionLister returns a StorageVersionLister reading indexer, usually an informer's cache.
 func NewStorageVersionLister(indexer cache.Indexer) StorageVersionLister {
-	return &storageVersionLister{listers.New[*apiserverinternalv1alpha1.StorageVersion](indexer, apiserverinternalv1alpha1.Resource("storageversions"))}
+	return &storageVersionLister{listers.New[*apiserverinternalv1alpha1.StorageVersion](indexer, apiserverinternalv1alpha1.Resource("storageversion"))}
 }

@@ -42,7 +42,7 @@ type controllerRevisionLister struct {
 
 // NewControllerRevisionLister returns a ControllerRevisionLister reading indexer, usually an informer's cache.
 func NewControllerRevisionLister(indexer cache.Indexer) ControllerRevisionLister {
-	return &controllerRevisionLister{listers.New[*appsv1beta2.ControllerRevision](indexer, appsv1beta2.Resource("controllerrevisions"))}
+	return &controllerRevisionLister{listers.New[*appsv1beta2.ControllerRevision](indexer, appsv1beta2.Resource("controllerrevision"))}
 }
 
 // ControllerRevisions narrows the lister to the ControllerRevisions of one namespace.

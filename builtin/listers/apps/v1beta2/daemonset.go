@@ -42,7 +42,7 @@ type daemonSetLister struct {
 
 // NewDaemonSetLister returns a DaemonSetLister reading indexer, usually an informer's cache.
 func NewDaemonSetLister(indexer cache.Indexer) DaemonSetLister {
-	return &daemonSetLister{listers.New[*appsv1beta2.DaemonSet](indexer, appsv1beta2.Resource("daemonsets"))}
+	return &daemonSetLister{listers.New[*appsv1beta2.DaemonSet](indexer, appsv1beta2.Resource("daemonset"))}
 }
 
 // DaemonSets narrows the lister to the DaemonSets of one namespace.

@@ -42,7 +42,7 @@ type replicaSetLister struct {
 
 // NewReplicaSetLister returns a ReplicaSetLister reading indexer, usually an informer's cache.
 func NewReplicaSetLister(indexer cache.Indexer) ReplicaSetLister {
-	return &replicaSetLister{listers.New[*appsv1beta2.ReplicaSet](indexer, appsv1beta2.Resource("replicasets"))}
+	return &replicaSetLister{listers.New[*appsv1beta2.ReplicaSet](indexer, appsv1beta2.Resource("replicaset"))}
 }
 
 // ReplicaSets narrows the lister to the ReplicaSets of one namespace.

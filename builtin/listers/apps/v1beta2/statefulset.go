@@ -42,7 +42,7 @@ type statefulSetLister struct {
 
 // NewStatefulSetLister returns a StatefulSetLister reading indexer, usually an informer's cache.
 func NewStatefulSetLister(indexer cache.Indexer) StatefulSetLister {
-	return &statefulSetLister{listers.New[*appsv1beta2.StatefulSet](indexer, appsv1beta2.Resource("statefulsets"))}
+	return &statefulSetLister{listers.New[*appsv1beta2.StatefulSet](indexer, appsv1beta2.Resource("statefulset"))}
 }
 
 // StatefulSets narrows the lister to the StatefulSets of one namespace.

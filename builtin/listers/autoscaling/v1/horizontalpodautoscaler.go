@@ -42,7 +42,7 @@ type horizontalPodAutoscalerLister struct {
 
 // NewHorizontalPodAutoscalerLister returns a HorizontalPodAutoscalerLister reading indexer, usually an informer's cache.
 func NewHorizontalPodAutoscalerLister(indexer cache.Indexer) HorizontalPodAutoscalerLister {
-	return &horizontalPodAutoscalerLister{listers.New[*autoscalingv1.HorizontalPodAutoscaler](indexer, autoscalingv1.Resource("horizontalpodautoscalers"))}
+	return &horizontalPodAutoscalerLister{listers.New[*autoscalingv1.HorizontalPodAutoscaler](indexer, autoscalingv1.Resource("horizontalpodautoscaler"))}
 }
 
 // HorizontalPodAutoscalers narrows the lister to the HorizontalPodAutoscalers of one namespace.

@@ -42,7 +42,7 @@ type horizontalPodAutoscalerLister struct {
 
 // NewHorizontalPodAutoscalerLister returns a HorizontalPodAutoscalerLister reading indexer, usually an informer's cache.
 func NewHorizontalPodAutoscalerLister(indexer cache.Indexer) HorizontalPodAutoscalerLister {
-	return &horizontalPodAutoscalerLister{listers.New[*autoscalingv2.HorizontalPodAutoscaler](indexer, autoscalingv2.Resource("horizontalpodautoscalers"))}
+	return &horizontalPodAutoscalerLister{listers.New[*autoscalingv2.HorizontalPodAutoscaler](indexer, autoscalingv2.Resource("horizontalpodautoscaler"))}
 }
 
 // HorizontalPodAutoscalers narrows the lister to the HorizontalPodAutoscalers of one namespace.

@@ -42,7 +42,7 @@ type jobLister struct {
 
 // NewJobLister returns a JobLister reading indexer, usually an informer's cache.
 func NewJobLister(indexer cache.Indexer) JobLister {
-	return &jobLister{listers.New[*batchv1.Job](indexer, batchv1.Resource("jobs"))}
+	return &jobLister{listers.New[*batchv1.Job](indexer, batchv1.Resource("job"))}
 }
 
 // Jobs narrows the lister to the Jobs of one namespace.

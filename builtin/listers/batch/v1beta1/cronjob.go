@@ -42,7 +42,7 @@ type cronJobLister struct {
 
 // NewCronJobLister returns a CronJobLister reading indexer, usually an informer's cache.
 func NewCronJobLister(indexer cache.Indexer) CronJobLister {
-	return &cronJobLister{listers.New[*batchv1beta1.CronJob](indexer, batchv1beta1.Resource("cronjobs"))}
+	return &cronJobLister{listers.New[*batchv1beta1.CronJob](indexer, batchv1beta1.Resource("cronjob"))}
 }
 
 // CronJobs narrows the lister to the CronJobs of one namespace.

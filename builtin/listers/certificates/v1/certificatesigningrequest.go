@@ -42,5 +42,5 @@ type certificateSigningRequestLister struct {
 
 // NewCertificateSigningRequestLister returns a CertificateSigningRequestLister reading indexer, usually an informer's cache.
 func NewCertificateSigningRequestLister(indexer cache.Indexer) CertificateSigningRequestLister {
-	return &certificateSigningRequestLister{listers.New[*certificatesv1.CertificateSigningRequest](indexer, certificatesv1.Resource("certificatesigningrequests"))}
+	return &certificateSigningRequestLister{listers.New[*certificatesv1.CertificateSigningRequest](indexer, certificatesv1.Resource("certificatesigningrequest"))}
 }

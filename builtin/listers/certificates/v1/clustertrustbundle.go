@@ -42,5 +42,5 @@ type clusterTrustBundleLister struct {
 
 // NewClusterTrustBundleLister returns a ClusterTrustBundleLister reading indexer, usually an informer's cache.
 func NewClusterTrustBundleLister(indexer cache.Indexer) ClusterTrustBundleLister {
-	return &clusterTrustBundleLister{listers.New[*certificatesv1.ClusterTrustBundle](indexer, certificatesv1.Resource("clustertrustbundles"))}
+	return &clusterTrustBundleLister{listers.New[*certificatesv1.ClusterTrustBundle](indexer, certificatesv1.Resource("clustertrustbundle"))}
 }

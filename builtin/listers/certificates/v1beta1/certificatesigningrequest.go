@@ -42,5 +42,5 @@ type certificateSigningRequestLister struct {
 
 // NewCertificateSigningRequestLister returns a CertificateSigningRequestLister reading indexer, usually an informer's cache.
 func NewCertificateSigningRequestLister(indexer cache.Indexer) CertificateSigningRequestLister {
-	return &certificateSigningRequestLister{listers.New[*certificatesv1beta1.CertificateSigningRequest](indexer, certificatesv1beta1.Resource("certificatesigningrequests"))}
+	return &certificateSigningRequestLister{listers.New[*certificatesv1beta1.CertificateSigningRequest](indexer, certificatesv1beta1.Resource("certificatesigningrequest"))}
 }

@@ -42,7 +42,7 @@ type podCertificateRequestLister struct {
 
 // NewPodCertificateRequestLister returns a PodCertificateRequestLister reading indexer, usually an informer's cache.
 func NewPodCertificateRequestLister(indexer cache.Indexer) PodCertificateRequestLister {
-	return &podCertificateRequestLister{listers.New[*certificatesv1beta1.PodCertificateRequest](indexer, certificatesv1beta1.Resource("podcertificaterequests"))}
+	return &podCertificateRequestLister{listers.New[*certificatesv1beta1.PodCertificateRequest](indexer, certificatesv1beta1.Resource("podcertificaterequest"))}
 }
 
 // PodCertificateRequests narrows the lister to the PodCertificateRequests of one namespace.

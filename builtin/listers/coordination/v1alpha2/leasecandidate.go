@@ -42,7 +42,7 @@ type leaseCandidateLister struct {
 
 // NewLeaseCandidateLister returns a LeaseCandidateLister reading indexer, usually an informer's cache.
 func NewLeaseCandidateLister(indexer cache.Indexer) LeaseCandidateLister {
-	return &leaseCandidateLister{listers.New[*coordinationv1alpha2.LeaseCandidate](indexer, coordinationv1alpha2.Resource("leasecandidates"))}
+	return &leaseCandidateLister{listers.New[*coordinationv1alpha2.LeaseCandidate](indexer, coordinationv1alpha2.Resource("leasecandidate"))}
 }
 
 // LeaseCandidates narrows the lister to the LeaseCandidates of one namespace.

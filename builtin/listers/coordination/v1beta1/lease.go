@@ -42,7 +42,7 @@ type leaseLister struct {
 
 // NewLeaseLister returns a LeaseLister reading indexer, usually an informer's cache.
 func NewLeaseLister(indexer cache.Indexer) LeaseLister {
-	return &leaseLister{listers.New[*coordinationv1beta1.Lease](indexer, coordinationv1beta1.Resource("leases"))}
+	return &leaseLister{listers.New[*coordinationv1beta1.Lease](indexer, coordinationv1beta1.Resource("lease"))}
 }
 
 // Leases narrows the lister to the Leases of one namespace.

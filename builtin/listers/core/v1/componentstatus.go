@@ -42,5 +42,5 @@ type componentStatusLister struct {
 
 // NewComponentStatusLister returns a ComponentStatusLister reading indexer, usually an informer's cache.
 func NewComponentStatusLister(indexer cache.Indexer) ComponentStatusLister {
-	return &componentStatusLister{listers.New[*corev1.ComponentStatus](indexer, corev1.Resource("componentstatuses"))}
+	return &componentStatusLister{listers.New[*corev1.ComponentStatus](indexer, corev1.Resource("componentstatus"))}
 }

@@ -42,7 +42,7 @@ type configMapLister struct {
 
 // NewConfigMapLister returns a ConfigMapLister reading indexer, usually an informer's cache.
 func NewConfigMapLister(indexer cache.Indexer) ConfigMapLister {
-	return &configMapLister{listers.New[*corev1.ConfigMap](indexer, corev1.Resource("configmaps"))}
+	return &configMapLister{listers.New[*corev1.ConfigMap](indexer, corev1.Resource("configmap"))}
 }
 
 // ConfigMaps narrows the lister to the ConfigMaps of one namespace.

@@ -42,7 +42,7 @@ type eventLister struct {
 
 // NewEventLister returns a EventLister reading indexer, usually an informer's cache.
 func NewEventLister(indexer cache.Indexer) EventLister {
-	return &eventLister{listers.New[*corev1.Event](indexer, corev1.Resource("events"))}
+	return &eventLister{listers.New[*corev1.Event](indexer, corev1.Resource("event"))}
 }
 
 // Events narrows the lister to the Events of one namespace.

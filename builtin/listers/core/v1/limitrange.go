@@ -42,7 +42,7 @@ type limitRangeLister struct {
 
 // NewLimitRangeLister returns a LimitRangeLister reading indexer, usually an informer's cache.
 func NewLimitRangeLister(indexer cache.Indexer) LimitRangeLister {
-	return &limitRangeLister{listers.New[*corev1.LimitRange](indexer, corev1.Resource("limitranges"))}
+	return &limitRangeLister{listers.New[*corev1.LimitRange](indexer, corev1.Resource("limitrange"))}
 }
 
 // LimitRanges narrows the lister to the LimitRanges of one namespace.

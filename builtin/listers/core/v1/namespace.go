@@ -42,5 +42,5 @@ type namespaceLister struct {
 
 // NewNamespaceLister returns a NamespaceLister reading indexer, usually an informer's cache.
 func NewNamespaceLister(indexer cache.Indexer) NamespaceLister {
-	return &namespaceLister{listers.New[*corev1.Namespace](indexer, corev1.Resource("namespaces"))}
+	return &namespaceLister{listers.New[*corev1.Namespace](indexer, corev1.Resource("namespace"))}
 }

@@ -42,5 +42,5 @@ type nodeLister struct {
 
 // NewNodeLister returns a NodeLister reading indexer, usually an informer's cache.
 func NewNodeLister(indexer cache.Indexer) NodeLister {
-	return &nodeLister{listers.New[*corev1.Node](indexer, corev1.Resource("nodes"))}
+	return &nodeLister{listers.New[*corev1.Node](indexer, corev1.Resource("node"))}
 }

@@ -42,5 +42,5 @@ type persistentVolumeLister struct {
 
 // NewPersistentVolumeLister returns a PersistentVolumeLister reading indexer, usually an informer's cache.
 func NewPersistentVolumeLister(indexer cache.Indexer) PersistentVolumeLister {
-	return &persistentVolumeLister{listers.New[*corev1.PersistentVolume](indexer, corev1.Resource("persistentvolumes"))}
+	return &persistentVolumeLister{listers.New[*corev1.PersistentVolume](indexer, corev1.Resource("persistentvolume"))}
 }

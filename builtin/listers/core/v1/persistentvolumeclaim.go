@@ -42,7 +42,7 @@ type persistentVolumeClaimLister struct {
 
 // NewPersistentVolumeClaimLister returns a PersistentVolumeClaimLister reading indexer, usually an informer's cache.
 func NewPersistentVolumeClaimLister(indexer cache.Indexer) PersistentVolumeClaimLister {
-	return &persistentVolumeClaimLister{listers.New[*corev1.PersistentVolumeClaim](indexer, corev1.Resource("persistentvolumeclaims"))}
+	return &persistentVolumeClaimLister{listers.New[*corev1.PersistentVolumeClaim](indexer, corev1.Resource("persistentvolumeclaim"))}
 }
 
 // PersistentVolumeClaims narrows the lister to the PersistentVolumeClaims of one namespace.

@@ -42,7 +42,7 @@ type podLister struct {
 
 // NewPodLister returns a PodLister reading indexer, usually an informer's cache.
 func NewPodLister(indexer cache.Indexer) PodLister {
-	return &podLister{listers.New[*corev1.Pod](indexer, corev1.Resource("pods"))}
+	return &podLister{listers.New[*corev1.Pod](indexer, corev1.Resource("pod"))}
 }
 
 // Pods narrows the lister to the Pods of one namespace.

@@ -42,7 +42,7 @@ type podTemplateLister struct {
 
 // NewPodTemplateLister returns a PodTemplateLister reading indexer, usually an informer's cache.
 func NewPodTemplateLister(indexer cache.Indexer) PodTemplateLister {
-	return &podTemplateLister{listers.New[*corev1.PodTemplate](indexer, corev1.Resource("podtemplates"))}
+	return &podTemplateLister{listers.New[*corev1.PodTemplate](indexer, corev1.Resource("podtemplate"))}
 }
 
 // PodTemplates narrows the lister to the PodTemplates of one namespace.

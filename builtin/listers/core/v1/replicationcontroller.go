@@ -42,7 +42,7 @@ type replicationControllerLister struct {
 
 // NewReplicationControllerLister returns a ReplicationControllerLister reading indexer, usually an informer's cache.
 func NewReplicationControllerLister(indexer cache.Indexer) ReplicationControllerLister {
-	return &replicationControllerLister{listers.New[*corev1.ReplicationController](indexer, corev1.Resource("replicationcontrollers"))}
+	return &replicationControllerLister{listers.New[*corev1.ReplicationController](indexer, corev1.Resource("replicationcontroller"))}
 }
 
 // ReplicationControllers narrows the lister to the ReplicationControllers of one namespace.

@@ -42,7 +42,7 @@ type resourceQuotaLister struct {
 
 // NewResourceQuotaLister returns a ResourceQuotaLister reading indexer, usually an informer's cache.
 func NewResourceQuotaLister(indexer cache.Indexer) ResourceQuotaLister {
-	return &resourceQuotaLister{listers.New[*corev1.ResourceQuota](indexer, corev1.Resource("resourcequotas"))}
+	return &resourceQuotaLister{listers.New[*corev1.ResourceQuota](indexer, corev1.Resource("resourcequota"))}
 }
 
 // ResourceQuotas narrows the lister to the ResourceQuotas of one namespace.

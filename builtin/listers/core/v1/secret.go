@@ -42,7 +42,7 @@ type secretLister struct {
 
 // NewSecretLister returns a SecretLister reading indexer, usually an informer's cache.
 func NewSecretLister(indexer cache.Indexer) SecretLister {
-	return &secretLister{listers.New[*corev1.Secret](indexer, corev1.Resource("secrets"))}
+	return &secretLister{listers.New[*corev1.Secret](indexer, corev1.Resource("secret"))}
 }
 
 // Secrets narrows the lister to the Secrets of one namespace.

@@ -42,7 +42,7 @@ type serviceLister struct {
 
 // NewServiceLister returns a ServiceLister reading indexer, usually an informer's cache.
 func NewServiceLister(indexer cache.Indexer) ServiceLister {
-	return &serviceLister{listers.New[*corev1.Service](indexer, corev1.Resource("services"))}
+	return &serviceLister{listers.New[*corev1.Service](indexer, corev1.Resource("service"))}
 }
 
 // Services narrows the lister to the Services of one namespace.

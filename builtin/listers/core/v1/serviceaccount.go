@@ -42,7 +42,7 @@ type serviceAccountLister struct {
 
 // NewServiceAccountLister returns a ServiceAccountLister reading indexer, usually an informer's cache.
 func NewServiceAccountLister(indexer cache.Indexer) ServiceAccountLister {
-	return &serviceAccountLister{listers.New[*corev1.ServiceAccount](indexer, corev1.Resource("serviceaccounts"))}
+	return &serviceAccountLister{listers.New[*corev1.ServiceAccount](indexer, corev1.Resource("serviceaccount"))}
 }
 
 // ServiceAccounts narrows the lister to the ServiceAccounts of one namespace.

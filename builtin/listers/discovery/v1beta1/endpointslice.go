@@ -42,7 +42,7 @@ type endpointSliceLister struct {
 
 // NewEndpointSliceLister returns a EndpointSliceLister reading indexer, usually an informer's cache.
 func NewEndpointSliceLister(indexer cache.Indexer) EndpointSliceLister {
-	return &endpointSliceLister{listers.New[*discoveryv1beta1.EndpointSlice](indexer, discoveryv1beta1.Resource("endpointslices"))}
+	return &endpointSliceLister{listers.New[*discoveryv1beta1.EndpointSlice](indexer, discoveryv1beta1.Resource("endpointslice"))}
 }
 
 // EndpointSlices narrows the lister to the EndpointSlices of one namespace.

@@ -42,7 +42,7 @@ type deploymentLister struct {
 
 // NewDeploymentLister returns a DeploymentLister reading indexer, usually an informer's cache.
 func NewDeploymentLister(indexer cache.Indexer) DeploymentLister {
-	return &deploymentLister{listers.New[*extensionsv1beta1.Deployment](indexer, extensionsv1beta1.Resource("deployments"))}
+	return &deploymentLister{listers.New[*extensionsv1beta1.Deployment](indexer, extensionsv1beta1.Resource("deployment"))}
 }
 
 // Deployments narrows the lister to the Deployments of one namespace.

@@ -42,7 +42,7 @@ type networkPolicyLister struct {
 
 // NewNetworkPolicyLister returns a NetworkPolicyLister reading indexer, usually an informer's cache.
 func NewNetworkPolicyLister(indexer cache.Indexer) NetworkPolicyLister {
-	return &networkPolicyLister{listers.New[*extensionsv1beta1.NetworkPolicy](indexer, extensionsv1beta1.Resource("networkpolicies"))}
+	return &networkPolicyLister{listers.New[*extensionsv1beta1.NetworkPolicy](indexer, extensionsv1beta1.Resource("networkpolicy"))}
 }
 
 // NetworkPolicies narrows the lister to the NetworkPolicies of one namespace.

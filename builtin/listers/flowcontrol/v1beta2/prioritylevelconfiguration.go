@@ -42,5 +42,5 @@ type priorityLevelConfigurationLister struct {
 
 // NewPriorityLevelConfigurationLister returns a PriorityLevelConfigurationLister reading indexer, usually an informer's cache.
 func NewPriorityLevelConfigurationLister(indexer cache.Indexer) PriorityLevelConfigurationLister {
-	return &priorityLevelConfigurationLister{listers.New[*flowcontrolv1beta2.PriorityLevelConfiguration](indexer, flowcontrolv1beta2.Resource("prioritylevelconfigurations"))}
+	return &priorityLevelConfigurationLister{listers.New[*flowcontrolv1beta2.PriorityLevelConfiguration](indexer, flowcontrolv1beta2.Resource("prioritylevelconfiguration"))}
 }

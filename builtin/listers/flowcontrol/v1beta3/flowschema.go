@@ -42,5 +42,5 @@ type flowSchemaLister struct {
 
 // NewFlowSchemaLister returns a FlowSchemaLister reading indexer, usually an informer's cache.
 func NewFlowSchemaLister(indexer cache.Indexer) FlowSchemaLister {
-	return &flowSchemaLister{listers.New[*flowcontrolv1beta3.FlowSchema](indexer, flowcontrolv1beta3.Resource("flowschemas"))}
+	return &flowSchemaLister{listers.New[*flowcontrolv1beta3.FlowSchema](indexer, flowcontrolv1beta3.Resource("flowschema"))}
 }

@@ -42,5 +42,5 @@ type imageReviewLister struct {
 
 // NewImageReviewLister returns a ImageReviewLister reading indexer, usually an informer's cache.
 func NewImageReviewLister(indexer cache.Indexer) ImageReviewLister {
-	return &imageReviewLister{listers.New[*imagepolicyv1alpha1.ImageReview](indexer, imagepolicyv1alpha1.Resource("imagereviews"))}
+	return &imageReviewLister{listers.New[*imagepolicyv1alpha1.ImageReview](indexer, imagepolicyv1alpha1.Resource("imagereview"))}
 }

@@ -42,7 +42,7 @@ type evictionLister struct {
 
 // NewEvictionLister returns a EvictionLister reading indexer, usually an informer's cache.
 func NewEvictionLister(indexer cache.Indexer) EvictionLister {
-	return &evictionLister{listers.New[*lifecyclev1alpha1.Eviction](indexer, lifecyclev1alpha1.Resource("evictions"))}
+	return &evictionLister{listers.New[*lifecyclev1alpha1.Eviction](indexer, lifecyclev1alpha1.Resource("eviction"))}
 }
 
 // Evictions narrows the lister to the Evictions of one namespace.

@@ -42,7 +42,7 @@ type evictionRequestLister struct {
 
 // NewEvictionRequestLister returns a EvictionRequestLister reading indexer, usually an informer's cache.
 func NewEvictionRequestLister(indexer cache.Indexer) EvictionRequestLister {
-	return &evictionRequestLister{listers.New[*lifecyclev1alpha1.EvictionRequest](indexer, lifecyclev1alpha1.Resource("evictionrequests"))}
+	return &evictionRequestLister{listers.New[*lifecyclev1alpha1.EvictionRequest](indexer, lifecyclev1alpha1.Resource("evictionrequest"))}
 }
 
 // EvictionRequests narrows the lister to the EvictionRequests of one namespace.

@@ -42,5 +42,5 @@ type ingressClassLister struct {
 
 // NewIngressClassLister returns a IngressClassLister reading indexer, usually an informer's cache.
 func NewIngressClassLister(indexer cache.Indexer) IngressClassLister {
-	return &ingressClassLister{listers.New[*networkingv1.IngressClass](indexer, networkingv1.Resource("ingressclasses"))}
+	return &ingressClassLister{listers.New[*networkingv1.IngressClass](indexer, networkingv1.Resource("ingressclass"))}
 }

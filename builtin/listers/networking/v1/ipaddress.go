@@ -42,5 +42,5 @@ type iPAddressLister struct {
 
 // NewIPAddressLister returns a IPAddressLister reading indexer, usually an informer's cache.
 func NewIPAddressLister(indexer cache.Indexer) IPAddressLister {
-	return &iPAddressLister{listers.New[*networkingv1.IPAddress](indexer, networkingv1.Resource("ipaddresses"))}
+	return &iPAddressLister{listers.New[*networkingv1.IPAddress](indexer, networkingv1.Resource("ipaddress"))}
 }

@@ -42,7 +42,7 @@ type networkPolicyLister struct {
 
 // NewNetworkPolicyLister returns a NetworkPolicyLister reading indexer, usually an informer's cache.
 func NewNetworkPolicyLister(indexer cache.Indexer) NetworkPolicyLister {
-	return &networkPolicyLister{listers.New[*networkingv1.NetworkPolicy](indexer, networkingv1.Resource("networkpolicies"))}
+	return &networkPolicyLister{listers.New[*networkingv1.NetworkPolicy](indexer, networkingv1.Resource("networkpolicy"))}
 }
 
 // NetworkPolicies narrows the lister to the NetworkPolicies of one namespace.

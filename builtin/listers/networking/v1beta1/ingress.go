@@ -42,7 +42,7 @@ type ingressLister struct {
 
 // NewIngressLister returns a IngressLister reading indexer, usually an informer's cache.
 func NewIngressLister(indexer cache.Indexer) IngressLister {
-	return &ingressLister{listers.New[*networkingv1beta1.Ingress](indexer, networkingv1beta1.Resource("ingresses"))}
+	return &ingressLister{listers.New[*networkingv1beta1.Ingress](indexer, networkingv1beta1.Resource("ingress"))}
 }
 
 // Ingresses narrows the lister to the Ingresses of one namespace.

@@ -42,5 +42,5 @@ type serviceCIDRLister struct {
 
 // NewServiceCIDRLister returns a ServiceCIDRLister reading indexer, usually an informer's cache.
 func NewServiceCIDRLister(indexer cache.Indexer) ServiceCIDRLister {
-	return &serviceCIDRLister{listers.New[*networkingv1beta1.ServiceCIDR](indexer, networkingv1beta1.Resource("servicecidrs"))}
+	return &serviceCIDRLister{listers.New[*networkingv1beta1.ServiceCIDR](indexer, networkingv1beta1.Resource("servicecidr"))}
 }

@@ -42,5 +42,5 @@ type runtimeClassLister struct {
 
 // NewRuntimeClassLister returns a RuntimeClassLister reading indexer, usually an informer's cache.
 func NewRuntimeClassLister(indexer cache.Indexer) RuntimeClassLister {
-	return &runtimeClassLister{listers.New[*nodev1beta1.RuntimeClass](indexer, nodev1beta1.Resource("runtimeclasses"))}
+	return &runtimeClassLister{listers.New[*nodev1beta1.RuntimeClass](indexer, nodev1beta1.Resource("runtimeclass"))}
 }

@@ -42,7 +42,7 @@ type podDisruptionBudgetLister struct {
 
 // NewPodDisruptionBudgetLister returns a PodDisruptionBudgetLister reading indexer, usually an informer's cache.
 func NewPodDisruptionBudgetLister(indexer cache.Indexer) PodDisruptionBudgetLister {
-	return &podDisruptionBudgetLister{listers.New[*policyv1beta1.PodDisruptionBudget](indexer, policyv1beta1.Resource("poddisruptionbudgets"))}
+	return &podDisruptionBudgetLister{listers.New[*policyv1beta1.PodDisruptionBudget](indexer, policyv1beta1.Resource("poddisruptionbudget"))}
 }
 
 // PodDisruptionBudgets narrows the lister to the PodDisruptionBudgets of one namespace.

@@ -42,7 +42,7 @@ type roleBindingLister struct {
 
 // NewRoleBindingLister returns a RoleBindingLister reading indexer, usually an informer's cache.
 func NewRoleBindingLister(indexer cache.Indexer) RoleBindingLister {
-	return &roleBindingLister{listers.New[*rbacv1.RoleBinding](indexer, rbacv1.Resource("rolebindings"))}
+	return &roleBindingLister{listers.New[*rbacv1.RoleBinding](indexer, rbacv1.Resource("rolebinding"))}
 }
 
 // RoleBindings narrows the lister to the RoleBindings of one namespace.

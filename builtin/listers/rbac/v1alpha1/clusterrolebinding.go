@@ -42,5 +42,5 @@ type clusterRoleBindingLister struct {
 
 // NewClusterRoleBindingLister returns a ClusterRoleBindingLister reading indexer, usually an informer's cache.
 func NewClusterRoleBindingLister(indexer cache.Indexer) ClusterRoleBindingLister {
-	return &clusterRoleBindingLister{listers.New[*rbacv1alpha1.ClusterRoleBinding](indexer, rbacv1alpha1.Resource("clusterrolebindings"))}
+	return &clusterRoleBindingLister{listers.New[*rbacv1alpha1.ClusterRoleBinding](indexer, rbacv1alpha1.Resource("clusterrolebinding"))}
 }

@@ -42,5 +42,5 @@ type clusterRoleLister struct {
 
 // NewClusterRoleLister returns a ClusterRoleLister reading indexer, usually an informer's cache.
 func NewClusterRoleLister(indexer cache.Indexer) ClusterRoleLister {
-	return &clusterRoleLister{listers.New[*rbacv1beta1.ClusterRole](indexer, rbacv1beta1.Resource("clusterroles"))}
+	return &clusterRoleLister{listers.New[*rbacv1beta1.ClusterRole](indexer, rbacv1beta1.Resource("clusterrole"))}
 }

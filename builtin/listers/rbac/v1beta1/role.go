@@ -42,7 +42,7 @@ type roleLister struct {
 
 // NewRoleLister returns a RoleLister reading indexer, usually an informer's cache.
 func NewRoleLister(indexer cache.Indexer) RoleLister {
-	return &roleLister{listers.New[*rbacv1beta1.Role](indexer, rbacv1beta1.Resource("roles"))}
+	return &roleLister{listers.New[*rbacv1beta1.Role](indexer, rbacv1beta1.Resource("role"))}
 }
 
 // Roles narrows the lister to the Roles of one namespace.

@@ -42,7 +42,7 @@ type resourceClaimTemplateLister struct {
 
 // NewResourceClaimTemplateLister returns a ResourceClaimTemplateLister reading indexer, usually an informer's cache.
 func NewResourceClaimTemplateLister(indexer cache.Indexer) ResourceClaimTemplateLister {
-	return &resourceClaimTemplateLister{listers.New[*resourcev1.ResourceClaimTemplate](indexer, resourcev1.Resource("resourceclaimtemplates"))}
+	return &resourceClaimTemplateLister{listers.New[*resourcev1.ResourceClaimTemplate](indexer, resourcev1.Resource("resourceclaimtemplate"))}
 }
 
 // ResourceClaimTemplates narrows the lister to the ResourceClaimTemplates of one namespace.

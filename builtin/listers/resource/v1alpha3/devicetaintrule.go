@@ -42,5 +42,5 @@ type deviceTaintRuleLister struct {
 
 // NewDeviceTaintRuleLister returns a DeviceTaintRuleLister reading indexer, usually an informer's cache.
 func NewDeviceTaintRuleLister(indexer cache.Indexer) DeviceTaintRuleLister {
-	return &deviceTaintRuleLister{listers.New[*resourcev1alpha3.DeviceTaintRule](indexer, resourcev1alpha3.Resource("devicetaintrules"))}
+	return &deviceTaintRuleLister{listers.New[*resourcev1alpha3.DeviceTaintRule](indexer, resourcev1alpha3.Resource("devicetaintrule"))}
 }

@@ -42,5 +42,5 @@ type resourcePoolStatusRequestLister struct {
 
 // NewResourcePoolStatusRequestLister returns a ResourcePoolStatusRequestLister reading indexer, usually an informer's cache.
 func NewResourcePoolStatusRequestLister(indexer cache.Indexer) ResourcePoolStatusRequestLister {
-	return &resourcePoolStatusRequestLister{listers.New[*resourcev1alpha3.ResourcePoolStatusRequest](indexer, resourcev1alpha3.Resource("resourcepoolstatusrequests"))}
+	return &resourcePoolStatusRequestLister{listers.New[*resourcev1alpha3.ResourcePoolStatusRequest](indexer, resourcev1alpha3.Resource("resourcepoolstatusrequest"))}
 }

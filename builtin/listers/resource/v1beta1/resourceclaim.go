@@ -42,7 +42,7 @@ type resourceClaimLister struct {
 
 // NewResourceClaimLister returns a ResourceClaimLister reading indexer, usually an informer's cache.
 func NewResourceClaimLister(indexer cache.Indexer) ResourceClaimLister {
-	return &resourceClaimLister{listers.New[*resourcev1beta1.ResourceClaim](indexer, resourcev1beta1.Resource("resourceclaims"))}
+	return &resourceClaimLister{listers.New[*resourcev1beta1.ResourceClaim](indexer, resourcev1beta1.Resource("resourceclaim"))}
 }
 
 // ResourceClaims narrows the lister to the ResourceClaims of one namespace.

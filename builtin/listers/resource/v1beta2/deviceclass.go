@@ -42,5 +42,5 @@ type deviceClassLister struct {
 
 // NewDeviceClassLister returns a DeviceClassLister reading indexer, usually an informer's cache.
 func NewDeviceClassLister(indexer cache.Indexer) DeviceClassLister {
-	return &deviceClassLister{listers.New[*resourcev1beta2.DeviceClass](indexer, resourcev1beta2.Resource("deviceclasses"))}
+	return &deviceClassLister{listers.New[*resourcev1beta2.DeviceClass](indexer, resourcev1beta2.Resource("deviceclass"))}
 }

@@ -42,5 +42,5 @@ type deviceTaintRuleLister struct {
 
 // NewDeviceTaintRuleLister returns a DeviceTaintRuleLister reading indexer, usually an informer's cache.
 func NewDeviceTaintRuleLister(indexer cache.Indexer) DeviceTaintRuleLister {
-	return &deviceTaintRuleLister{listers.New[*resourcev1beta2.DeviceTaintRule](indexer, resourcev1beta2.Resource("devicetaintrules"))}
+	return &deviceTaintRuleLister{listers.New[*resourcev1beta2.DeviceTaintRule](indexer, resourcev1beta2.Resource("devicetaintrule"))}
 }

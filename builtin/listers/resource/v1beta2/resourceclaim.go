@@ -42,7 +42,7 @@ type resourceClaimLister struct {
 
 // NewResourceClaimLister returns a ResourceClaimLister reading indexer, usually an informer's cache.
 func NewResourceClaimLister(indexer cache.Indexer) ResourceClaimLister {
-	return &resourceClaimLister{listers.New[*resourcev1beta2.ResourceClaim](indexer, resourcev1beta2.Resource("resourceclaims"))}
+	return &resourceClaimLister{listers.New[*resourcev1beta2.ResourceClaim](indexer, resourcev1beta2.Resource("resourceclaim"))}
 }
 
 // ResourceClaims narrows the lister to the ResourceClaims of one namespace.

@@ -42,5 +42,5 @@ type resourceSliceLister struct {
 
 // NewResourceSliceLister returns a ResourceSliceLister reading indexer, usually an informer's cache.
 func NewResourceSliceLister(indexer cache.Indexer) ResourceSliceLister {
-	return &resourceSliceLister{listers.New[*resourcev1beta2.ResourceSlice](indexer, resourcev1beta2.Resource("resourceslices"))}
+	return &resourceSliceLister{listers.New[*resourcev1beta2.ResourceSlice](indexer, resourcev1beta2.Resource("resourceslice"))}
 }

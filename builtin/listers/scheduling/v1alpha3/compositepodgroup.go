@@ -42,7 +42,7 @@ type compositePodGroupLister struct {
 
 // NewCompositePodGroupLister returns a CompositePodGroupLister reading indexer, usually an informer's cache.
 func NewCompositePodGroupLister(indexer cache.Indexer) CompositePodGroupLister {
-	return &compositePodGroupLister{listers.New[*schedulingv1alpha3.CompositePodGroup](indexer, schedulingv1alpha3.Resource("compositepodgroups"))}
+	return &compositePodGroupLister{listers.New[*schedulingv1alpha3.CompositePodGroup](indexer, schedulingv1alpha3.Resource("compositepodgroup"))}
 }
 
 // CompositePodGroups narrows the lister to the CompositePodGroups of one namespace.

@@ -42,7 +42,7 @@ type podGroupLister struct {
 
 // NewPodGroupLister returns a PodGroupLister reading indexer, usually an informer's cache.
 func NewPodGroupLister(indexer cache.Indexer) PodGroupLister {
-	return &podGroupLister{listers.New[*schedulingv1beta1.PodGroup](indexer, schedulingv1beta1.Resource("podgroups"))}
+	return &podGroupLister{listers.New[*schedulingv1beta1.PodGroup](indexer, schedulingv1beta1.Resource("podgroup"))}
 }
 
 // PodGroups narrows the lister to the PodGroups of one namespace.

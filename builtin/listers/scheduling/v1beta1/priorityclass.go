@@ -42,5 +42,5 @@ type priorityClassLister struct {
 
 // NewPriorityClassLister returns a PriorityClassLister reading indexer, usually an informer's cache.
 func NewPriorityClassLister(indexer cache.Indexer) PriorityClassLister {
-	return &priorityClassLister{listers.New[*schedulingv1beta1.PriorityClass](indexer, schedulingv1beta1.Resource("priorityclasses"))}
+	return &priorityClassLister{listers.New[*schedulingv1beta1.PriorityClass](indexer, schedulingv1beta1.Resource("priorityclass"))}
 }

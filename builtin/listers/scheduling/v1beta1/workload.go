@@ -42,7 +42,7 @@ type workloadLister struct {
 
 // NewWorkloadLister returns a WorkloadLister reading indexer, usually an informer's cache.
 func NewWorkloadLister(indexer cache.Indexer) WorkloadLister {
-	return &workloadLister{listers.New[*schedulingv1beta1.Workload](indexer, schedulingv1beta1.Resource("workloads"))}
+	return &workloadLister{listers.New[*schedulingv1beta1.Workload](indexer, schedulingv1beta1.Resource("workload"))}
 }
 
 // Workloads narrows the lister to the Workloads of one namespace.

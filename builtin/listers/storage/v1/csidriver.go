@@ -42,5 +42,5 @@ type cSIDriverLister struct {
 
 // NewCSIDriverLister returns a CSIDriverLister reading indexer, usually an informer's cache.
 func NewCSIDriverLister(indexer cache.Indexer) CSIDriverLister {
-	return &cSIDriverLister{listers.New[*storagev1.CSIDriver](indexer, storagev1.Resource("csidrivers"))}
+	return &cSIDriverLister{listers.New[*storagev1.CSIDriver](indexer, storagev1.Resource("csidriver"))}
 }

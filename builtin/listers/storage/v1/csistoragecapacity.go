@@ -42,7 +42,7 @@ type cSIStorageCapacityLister struct {
 
 // NewCSIStorageCapacityLister returns a CSIStorageCapacityLister reading indexer, usually an informer's cache.
 func NewCSIStorageCapacityLister(indexer cache.Indexer) CSIStorageCapacityLister {
-	return &cSIStorageCapacityLister{listers.New[*storagev1.CSIStorageCapacity](indexer, storagev1.Resource("csistoragecapacities"))}
+	return &cSIStorageCapacityLister{listers.New[*storagev1.CSIStorageCapacity](indexer, storagev1.Resource("csistoragecapacity"))}
 }
 
 // CSIStorageCapacities narrows the lister to the CSIStorageCapacities of one namespace.

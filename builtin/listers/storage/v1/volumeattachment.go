@@ -42,5 +42,5 @@ type volumeAttachmentLister struct {
 
 // NewVolumeAttachmentLister returns a VolumeAttachmentLister reading indexer, usually an informer's cache.
 func NewVolumeAttachmentLister(indexer cache.Indexer) VolumeAttachmentLister {
-	return &volumeAttachmentLister{listers.New[*storagev1.VolumeAttachment](indexer, storagev1.Resource("volumeattachments"))}
+	return &volumeAttachmentLister{listers.New[*storagev1.VolumeAttachment](indexer, storagev1.Resource("volumeattachment"))}
 }

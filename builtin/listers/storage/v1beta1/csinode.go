@@ -42,5 +42,5 @@ type cSINodeLister struct {
 
 // NewCSINodeLister returns a CSINodeLister reading indexer, usually an informer's cache.
 func NewCSINodeLister(indexer cache.Indexer) CSINodeLister {
-	return &cSINodeLister{listers.New[*storagev1beta1.CSINode](indexer, storagev1beta1.Resource("csinodes"))}
+	return &cSINodeLister{listers.New[*storagev1beta1.CSINode](indexer, storagev1beta1.Resource("csinode"))}
 }

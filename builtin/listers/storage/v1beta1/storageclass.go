@@ -42,5 +42,5 @@ type storageClassLister struct {
 
 // NewStorageClassLister returns a StorageClassLister reading indexer, usually an informer's cache.
 func NewStorageClassLister(indexer cache.Indexer) StorageClassLister {
-	return &storageClassLister{listers.New[*storagev1beta1.StorageClass](indexer, storagev1beta1.Resource("storageclasses"))}
+	return &storageClassLister{listers.New[*storagev1beta1.StorageClass](indexer, storagev1beta1.Resource("storageclass"))}
 }

@@ -42,5 +42,5 @@ type volumeAttributesClassLister struct {
 
 // NewVolumeAttributesClassLister returns a VolumeAttributesClassLister reading indexer, usually an informer's cache.
 func NewVolumeAttributesClassLister(indexer cache.Indexer) VolumeAttributesClassLister {
-	return &volumeAttributesClassLister{listers.New[*storagev1beta1.VolumeAttributesClass](indexer, storagev1beta1.Resource("volumeattributesclasses"))}
+	return &volumeAttributesClassLister{listers.New[*storagev1beta1.VolumeAttributesClass](indexer, storagev1beta1.Resource("volumeattributesclass"))}
 }

@@ -42,5 +42,5 @@ type storageVersionMigrationLister struct {
 
 // NewStorageVersionMigrationLister returns a StorageVersionMigrationLister reading indexer, usually an informer's cache.
 func NewStorageVersionMigrationLister(indexer cache.Indexer) StorageVersionMigrationLister {
-	return &storageVersionMigrationLister{listers.New[*storagemigrationv1.StorageVersionMigration](indexer, storagemigrationv1.Resource("storageversionmigrations"))}
+	return &storageVersionMigrationLister{listers.New[*storagemigrationv1.StorageVersionMigration](indexer, storagemigrationv1.Resource("storageversionmigration"))}
 }

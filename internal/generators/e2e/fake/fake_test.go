@@ -149,8 +149,8 @@ func TestFakeInformerFactorySyncs(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	_, err = lister.TestTypes("ns").Get("nope")
-	if status, ok := err.(errors.APIStatus); !ok || !errors.IsNotFound(err) || status.Status().Details.Kind != "testtypes" {
-		t.Fatalf("Get(nope) = %v; want NotFound naming the plural resource", err)
+	if status, ok := err.(errors.APIStatus); !ok || !errors.IsNotFound(err) || status.Status().Details.Kind != "testtype" {
+		t.Fatalf("Get(nope) = %v; want NotFound naming the lowercase kind, as client-go's listers do", err)
 	}
 
 	// The same informer is shared; ForResource finds it by its plural resource.

@@ -42,5 +42,5 @@ type clusterTestTypeLister struct {
 
 // NewClusterTestTypeLister returns a ClusterTestTypeLister reading indexer, usually an informer's cache.
 func NewClusterTestTypeLister(indexer cache.Indexer) ClusterTestTypeLister {
-	return &clusterTestTypeLister{listers.New[*examplev1.ClusterTestType](indexer, examplev1.Resource("clustertesttypes"))}
+	return &clusterTestTypeLister{listers.New[*examplev1.ClusterTestType](indexer, examplev1.Resource("clustertesttype"))}
 }

@@ -42,7 +42,7 @@ type testTypeLister struct {
 
 // NewTestTypeLister returns a TestTypeLister reading indexer, usually an informer's cache.
 func NewTestTypeLister(indexer cache.Indexer) TestTypeLister {
-	return &testTypeLister{listers.New[*examplev1.TestType](indexer, examplev1.Resource("testtypes"))}
+	return &testTypeLister{listers.New[*examplev1.TestType](indexer, examplev1.Resource("testtype"))}
 }
 
 // TestTypes narrows the lister to the TestTypes of one namespace.

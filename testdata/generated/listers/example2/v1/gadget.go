@@ -42,7 +42,7 @@ type gadgetLister struct {
 
 // NewGadgetLister returns a GadgetLister reading indexer, usually an informer's cache.
 func NewGadgetLister(indexer cache.Indexer) GadgetLister {
-	return &gadgetLister{listers.New[*example2v1.Gadget](indexer, example2v1.Resource("gizmos"))}
+	return &gadgetLister{listers.New[*example2v1.Gadget](indexer, example2v1.Resource("gadget"))}
 }
 
 // Gadgets narrows the lister to the Gadgets of one namespace.

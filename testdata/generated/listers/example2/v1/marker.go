@@ -42,7 +42,7 @@ type markerLister struct {
 
 // NewMarkerLister returns a MarkerLister reading indexer, usually an informer's cache.
 func NewMarkerLister(indexer cache.Indexer) MarkerLister {
-	return &markerLister{listers.New[*example2v1.Marker](indexer, example2v1.Resource("markers"))}
+	return &markerLister{listers.New[*example2v1.Marker](indexer, example2v1.Resource("marker"))}
 }
 
 // Markers narrows the lister to the Markers of one namespace.

@@ -42,7 +42,7 @@ type widgetLister struct {
 
 // NewWidgetLister returns a WidgetLister reading indexer, usually an informer's cache.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	return &widgetLister{listers.New[*example2v1.Widget](indexer, example2v1.Resource("widgets"))}
+	return &widgetLister{listers.New[*example2v1.Widget](indexer, example2v1.Resource("widget"))}
 }
 
 // Widgets narrows the lister to the Widgets of one namespace.

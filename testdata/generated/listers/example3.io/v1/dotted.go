@@ -42,5 +42,5 @@ type dottedLister struct {
 
 // NewDottedLister returns a DottedLister reading indexer, usually an informer's cache.
 func NewDottedLister(indexer cache.Indexer) DottedLister {
-	return &dottedLister{listers.New[*example3iov1.Dotted](indexer, example3iov1.Resource("dotteds"))}
+	return &dottedLister{listers.New[*example3iov1.Dotted](indexer, example3iov1.Resource("dotted"))}
 }

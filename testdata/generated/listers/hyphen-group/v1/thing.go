@@ -42,7 +42,7 @@ type thingLister struct {
 
 // NewThingLister returns a ThingLister reading indexer, usually an informer's cache.
 func NewThingLister(indexer cache.Indexer) ThingLister {
-	return &thingLister{listers.New[*hyphengroupv1.Thing](indexer, hyphengroupv1.Resource("things"))}
+	return &thingLister{listers.New[*hyphengroupv1.Thing](indexer, hyphengroupv1.Resource("thing"))}
 }
 
 // Things narrows the lister to the Things of one namespace.

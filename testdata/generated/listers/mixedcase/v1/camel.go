@@ -42,7 +42,7 @@ type camelLister struct {
 
 // NewCamelLister returns a CamelLister reading indexer, usually an informer's cache.
 func NewCamelLister(indexer cache.Indexer) CamelLister {
-	return &camelLister{listers.New[*mixedcasev1.Camel](indexer, mixedcasev1.Resource("camels"))}
+	return &camelLister{listers.New[*mixedcasev1.Camel](indexer, mixedcasev1.Resource("camel"))}
 }
 
 // Camels narrows the lister to the Camels of one namespace.

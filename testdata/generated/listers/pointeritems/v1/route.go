@@ -42,7 +42,7 @@ type routeLister struct {
 
 // NewRouteLister returns a RouteLister reading indexer, usually an informer's cache.
 func NewRouteLister(indexer cache.Indexer) RouteLister {
-	return &routeLister{listers.New[*pointeritemsv1.Route](indexer, pointeritemsv1.Resource("routes"))}
+	return &routeLister{listers.New[*pointeritemsv1.Route](indexer, pointeritemsv1.Resource("route"))}
 }
 
 // Routes narrows the lister to the Routes of one namespace.

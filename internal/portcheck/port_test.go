@@ -37,51 +37,66 @@ var importMap = [][2]string{
 	{"k8s.io/client-go/tools/record", kgen + "/runtime/events"},
 	{"k8s.io/client-go/tools/clientcmd", kgen + "/runtime/kubeconfig"},
 	{"k8s.io/client-go/util/workqueue", kgen + "/runtime/workqueue"},
+	{"k8s.io/client-go/util/retry", kgen + "/runtime/retry"},
 	{"k8s.io/client-go/testing", kgen + "/runtime/testing"},
 }
 
-// TestSampleControllerPortsByChangingImports builds sample-controller's controller, main and
-// unit tests against kgen with nothing but import lines changed (a package alias where kgen's
-// package name differs), and runs the unit tests 20 times with the race detector.
-func TestSampleControllerPortsByChangingImports(t *testing.T) {
+// generator is one run of a kgen generator with code-generator's flags.
+type generator struct {
+	run  func([]string, io.Writer, io.Writer) error
+	args []string
+}
+
+// portSpec says how to port one real module: what to take from it, how its API's client code is
+// generated, and which packages' unit tests to run.
+type portSpec struct {
+	module, version string
+	// files and dirs (their files, not subdirectories) are copied from the module; the client-go
+	// imports of every copied Go file are rewritten to kgen's.
+	files, dirs []string
+	// require lists further requirements of the ported module ("path version").
+	require []string
+	// generators produce the clientset, listers, informers and apply configurations kgen-side.
+	generators []generator
+	// tests are the packages whose unit tests run, runs times each with -race.
+	tests []string
+	runs  int
+}
+
+// port builds spec's module against kgen with nothing but import lines changed (a package alias
+// where kgen's package name differs), runs its unit tests and returns how many passed per run.
+func port(t *testing.T, spec portSpec) int {
+	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := downloadModule(t, "k8s.io/sample-controller@"+sampleControllerVersion)
+	src := downloadModule(t, spec.module+"@"+spec.version)
 	dir := t.TempDir()
-	for _, p := range []string{"controller.go", "main.go", "controller_test.go", "hack/boilerplate.go.txt"} {
+	var copied []string
+	for _, p := range spec.files {
 		copyFile(t, filepath.Join(src, p), filepath.Join(dir, p))
+		copied = append(copied, filepath.Join(dir, p))
 	}
-	for _, d := range []string{"pkg/apis/samplecontroller/v1alpha1", "pkg/signals"} {
-		copyDir(t, filepath.Join(src, d), filepath.Join(dir, d))
+	for _, d := range spec.dirs {
+		copied = append(copied, copyDir(t, filepath.Join(src, d), filepath.Join(dir, d))...)
 	}
-	for _, f := range []string{"controller.go", "main.go", "controller_test.go"} {
-		portImports(t, filepath.Join(dir, f))
+	for _, f := range copied {
+		if strings.HasSuffix(f, ".go") {
+			portImports(t, f)
+		}
 	}
-	writeFile(t, filepath.Join(dir, "go.mod"), "module k8s.io/sample-controller\n\ngo 1.26.0\n\n"+
-		"require "+kgen+" v0.0.0\n\nreplace "+kgen+" => "+root+"\n")
+	mod := "module " + spec.module + "\n\ngo 1.26.0\n\nrequire " + kgen + " v0.0.0\n"
+	for _, r := range spec.require {
+		mod += "\nrequire " + r + "\n"
+	}
+	writeFile(t, filepath.Join(dir, "go.mod"), mod+"\nreplace "+kgen+" => "+root+"\n")
 
 	t.Chdir(dir)
 	// The generators read the API's dependencies (apimachinery), so the module needs its requirements
 	// first; the generated packages it imports do not exist yet, hence -e.
 	goCmd(t, dir, "mod", "tidy", "-e")
-	header := "--go-header-file=hack/boilerplate.go.txt"
-	pkg := "k8s.io/sample-controller/pkg/generated"
-	gen := []struct {
-		run  func([]string, io.Writer, io.Writer) error
-		args []string
-	}{
-		{cli.ApplyConfigurationGen, []string{header, "--output-dir=pkg/generated/applyconfiguration",
-			"--output-pkg=" + pkg + "/applyconfiguration", "./pkg/apis/..."}},
-		{cli.ClientGen, []string{header, "--output-dir=pkg/generated/clientset", "--output-pkg=" + pkg + "/clientset",
-			"--clientset-name=versioned", "--input-base=./pkg/apis", "--input=samplecontroller/v1alpha1",
-			"--apply-configuration-package=" + pkg + "/applyconfiguration"}},
-		{cli.ListerGen, []string{header, "--output-dir=pkg/generated/listers", "--output-pkg=" + pkg + "/listers", "./pkg/apis/..."}},
-		{cli.InformerGen, []string{header, "--output-dir=pkg/generated/informers", "--output-pkg=" + pkg + "/informers",
-			"--versioned-clientset-package=" + pkg + "/clientset/versioned", "--listers-package=" + pkg + "/listers", "./pkg/apis/..."}},
-	}
-	for _, g := range gen {
+	for _, g := range spec.generators {
 		var out bytes.Buffer
 		if err := g.run(g.args, &out, &out); err != nil {
 			t.Fatalf("%v: %v\n%s", g.args, err, out.String())
@@ -90,12 +105,38 @@ func TestSampleControllerPortsByChangingImports(t *testing.T) {
 
 	goCmd(t, dir, "mod", "tidy")
 	goCmd(t, dir, "vet", "./...")
-	out := goCmd(t, dir, "test", "-race", "-count=20", "-v", ".")
+	args := append([]string{"test", "-race", "-count=" + strconv.Itoa(spec.runs), "-v"}, spec.tests...)
+	out := goCmd(t, dir, args...)
 	passed, failed := strings.Count(out, "--- PASS:"), strings.Count(out, "--- FAIL:")
-	if failed > 0 || passed == 0 || passed%20 != 0 {
+	if failed > 0 || passed == 0 || passed%spec.runs != 0 {
 		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, out)
 	}
-	t.Logf("sample-controller %s: %d tests, each passed 20 of 20 runs with -race", sampleControllerVersion, passed/20)
+	return passed / spec.runs
+}
+
+// TestSampleControllerPortsByChangingImports builds sample-controller's controller, main and
+// unit tests against kgen with nothing but import lines changed, and runs the unit tests 20 times
+// with the race detector.
+func TestSampleControllerPortsByChangingImports(t *testing.T) {
+	header := "--go-header-file=hack/boilerplate.go.txt"
+	pkg := "k8s.io/sample-controller/pkg/generated"
+	n := port(t, portSpec{
+		module: "k8s.io/sample-controller", version: sampleControllerVersion,
+		files: []string{"controller.go", "main.go", "controller_test.go", "hack/boilerplate.go.txt"},
+		dirs:  []string{"pkg/apis/samplecontroller/v1alpha1", "pkg/signals"},
+		generators: []generator{
+			{cli.ApplyConfigurationGen, []string{header, "--output-dir=pkg/generated/applyconfiguration",
+				"--output-pkg=" + pkg + "/applyconfiguration", "./pkg/apis/..."}},
+			{cli.ClientGen, []string{header, "--output-dir=pkg/generated/clientset", "--output-pkg=" + pkg + "/clientset",
+				"--clientset-name=versioned", "--input-base=./pkg/apis", "--input=samplecontroller/v1alpha1",
+				"--apply-configuration-package=" + pkg + "/applyconfiguration"}},
+			{cli.ListerGen, []string{header, "--output-dir=pkg/generated/listers", "--output-pkg=" + pkg + "/listers", "./pkg/apis/..."}},
+			{cli.InformerGen, []string{header, "--output-dir=pkg/generated/informers", "--output-pkg=" + pkg + "/informers",
+				"--versioned-clientset-package=" + pkg + "/clientset/versioned", "--listers-package=" + pkg + "/listers", "./pkg/apis/..."}},
+		},
+		tests: []string{"."}, runs: 20,
+	})
+	t.Logf("sample-controller %s: %d tests, each passed 20 of 20 runs with -race", sampleControllerVersion, n)
 }
 
 // portImports rewrites file's client-go imports to kgen's, aliasing an import whose package name
@@ -161,17 +202,22 @@ func goCmd(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-func copyDir(t *testing.T, from, to string) {
+// copyDir copies the files of directory from (not its subdirectories) into to and returns the
+// copies' paths.
+func copyDir(t *testing.T, from, to string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(from)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var copied []string
 	for _, e := range entries {
 		if !e.IsDir() {
 			copyFile(t, filepath.Join(from, e.Name()), filepath.Join(to, e.Name()))
+			copied = append(copied, filepath.Join(to, e.Name()))
 		}
 	}
+	return copied
 }
 
 func copyFile(t *testing.T, from, to string) {

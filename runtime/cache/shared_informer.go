@@ -53,6 +53,10 @@ type SharedInformer interface {
 	// SetShareEqualParts(false) caches objects as they were decoded, without sharing their equal parts
 	// (see SharedIndexInformerOptions.DisableSharing); only before Run.
 	SetShareEqualParts(share bool) error
+	// WrapListerWatcher makes the informer list and watch through wrap(lw) instead of its own
+	// ListerWatcher lw, for example to restrict it to a shard of the objects (sharding.Replica.Shard);
+	// only before Run. Wrappers set by repeated calls nest, the last one outermost.
+	WrapListerWatcher(wrap func(ListerWatcher) ListerWatcher) error
 	// IsStopped reports whether the informer has stopped.
 	IsStopped() bool
 }
@@ -652,6 +656,11 @@ func (s *sharedIndexInformer) beforeRun(set func()) error {
 	}
 	set()
 	return nil
+}
+
+// WrapListerWatcher replaces the informer's ListerWatcher with wrap of it; only before Run.
+func (s *sharedIndexInformer) WrapListerWatcher(wrap func(ListerWatcher) ListerWatcher) error {
+	return s.beforeRun(func() { s.lw = wrap(s.lw) })
 }
 
 // SetTransform sets the transform applied to objects before they are cached; only before Run.

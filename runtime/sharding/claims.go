@@ -65,10 +65,6 @@ func (sc claimScope) overlaps(o claimScope) bool {
 	return false
 }
 
-// ErrHandoffPending is returned (wrapped) by a ServerMode reconcile the guard did not run because the
-// object's previous owner has not yet published that it let the object go; the queue retries it.
-var ErrHandoffPending = errors.New("sharding: the previous owner has not handed the object over yet")
-
 // claims is a replica's state in ServerMode. Its own claim, published in its member Lease, always
 // covers what it reconciles: on a change of members it first stops reconciling what it loses (and
 // waits for those reconciles to return), then publishes the new partition, then reads every member
@@ -171,6 +167,7 @@ func (c *claims) run(ctx context.Context, logger klog.Logger) {
 		if err := c.adopt(ctx, logger); err != nil && ctx.Err() == nil {
 			logger.V(2).Info("sharding: adopting the ring's new partition failed; retrying", "err", err)
 		}
+		c.r.requeueParked() // keys waiting for a handoff may run now
 		select {
 		case <-ctx.Done():
 			return

@@ -295,10 +295,6 @@ func (f *fleet) startRing(id, ring string) *replica {
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.Wrap(sharding.WrapTransport)
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return faultTransport{fault: rep.fault, next: rt} })
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		f.t.Fatal(err)
-	}
 	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {
 		f.t.Fatal(err)
@@ -307,8 +303,12 @@ func (f *fleet) startRing(id, ring string) *replica {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	leases, err := sharding.NewLeaseClient(cfg, f.ns) // renewals never wait behind the controller's requests
+	if err != nil {
+		f.t.Fatal(err)
+	}
 	rep.shard, err = sharding.New(sharding.Config{
-		Ring: ring, Identity: id, Namespace: f.ns, Leases: cs.CoordinationV1().Leases(f.ns), Metadata: meta,
+		Ring: ring, Identity: id, Namespace: f.ns, Leases: leases, Metadata: meta,
 		ObjectNamespace: f.ns, Resources: []sharding.Resource{itemsRes},
 		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod, Mode: f.mode,
 	})
@@ -316,14 +316,17 @@ func (f *fleet) startRing(id, ring string) *replica {
 		f.t.Fatal(err)
 	}
 	rep.client = dyn.Resource(items).Namespace(f.ns)
-	rep.inf = cache.NewSharedIndexInformer(rep.shard.ListerWatcher(&cache.ListWatch{
+	rep.inf = cache.NewSharedIndexInformer(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			return rep.client.List(ctx, opts)
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return rep.client.Watch(ctx, opts)
 		},
-	}), &unstructured.Unstructured{}, 0, cache.Indexers{})
+	}, &unstructured.Unstructured{}, 0, cache.Indexers{})
+	if err := rep.shard.Shard(rep.inf); err != nil {
+		f.t.Fatal(err)
+	}
 	rep.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](10*time.Millisecond, time.Second),
 		workqueue.TypedRateLimitingQueueConfig[string]{})
 	enqueue := func(obj any) {
@@ -336,7 +339,7 @@ func (f *fleet) startRing(id, ring string) *replica {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	rep.cancel = cancel
-	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.reconcile)
+	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.queue, rep.reconcile)
 	var wg sync.WaitGroup
 	wg.Add(2 + workers)
 	go func() { defer wg.Done(); _ = rep.shard.Run(ctx) }()

@@ -121,9 +121,13 @@
 // # Catching handlers that modify the cache
 //
 // Objects handed to handlers and returned by listers are the cached ones and must not be modified.
-// With KGEN_CACHE_MUTATION_DETECTOR=true (or SharedIndexInformerOptions.MutationDetector) every
-// informer keeps a deep copy of each object it caches and panics with a diff when one changes: a
-// debugging aid for tests, costly in memory.
+// In test binaries (testing.Testing(), except while running benchmarks) every informer keeps a deep
+// copy of each object for ten seconds after caching it and compares the two every second: a handler
+// or reconcile that modifies a cached object — or a part it shares with other cached objects —
+// makes the test binary panic with a report naming each changed object, the changed fields
+// (metadata.labels[app]) and a diff. With KGEN_CACHE_MUTATION_DETECTOR=true (or
+// SharedIndexInformerOptions.MutationDetector) the detector runs anywhere, watches objects for two
+// minutes and turns sharing off; =false turns it off in tests too.
 //
 // # Metrics
 //

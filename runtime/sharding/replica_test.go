@@ -272,7 +272,10 @@ func TestReconcilerGuards(t *testing.T) {
 	}
 }
 
-func TestObserverStartsOverAfterAGap(t *testing.T) {
+// TestObserverGivesMembersTwoRetryPeriodsAfterAGap: after an outage longer than the Lease, an
+// unchanged Lease does not expire at once (its member could not renew either), but two retry
+// periods after observation resumes.
+func TestObserverGivesMembersTwoRetryPeriodsAfterAGap(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.replica("a"), h.replica("b")
 	renew(a)
@@ -288,6 +291,23 @@ func TestObserverStartsOverAfterAGap(t *testing.T) {
 	}
 	if claim, _ := b.observer.claim("a"); claim != claimLive || len(b.observer.expired()) != 0 {
 		t.Fatalf("after an outage a is %v; an unchanged Lease during an outage proves nothing", claim)
+	}
+	// A live member renews within two retry periods of the outage's end and stays; a dead one
+	// (a, which stays silent) expires then, not a whole Lease duration later.
+	h.clock.Step(2*testRetry - time.Millisecond)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.observer.expired()) != 0 {
+		t.Fatal("a member expired within two retry periods of the outage's end")
+	}
+	h.clock.Step(time.Millisecond)
+	if expired := b.observer.expired(); len(expired) != 1 || expired[0].Name != "crontabs.a" {
+		t.Fatalf("two retry periods after the outage, expired = %v, want a's Lease", expired)
+	}
+	if claim, _ := b.observer.claim("b"); claim != claimLive {
+		t.Fatalf("b, which renewed after the outage, is %v", claim)
 	}
 }
 

@@ -324,7 +324,7 @@ type guardDecision int
 const (
 	guardRun     guardDecision = iota // ours: reconcile it
 	guardSkip                         // not ours (any more): leave it to its owner
-	guardPending                      // ours once its previous owner lets it go: retry later
+	guardPending                      // maybe ours once the replica adopted a share or the previous owner let it go: retry later
 )
 
 func (c *claims) partitionLocked(claim string) *Partition {
@@ -346,6 +346,12 @@ func (c *claims) begin(h uint64) guardDecision {
 	others := c.r.observer.claimsOfOthers(self, c.scope)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.adopted == nil && !c.withdrawn {
+		// Joining, or rejoining after a lapse: whether the object is ours is known once the
+		// replica adopted a share. Its informer relists then, but an object unchanged since the
+		// last list brings no event, so the key must wait here rather than be dropped.
+		return guardPending
+	}
 	if c.adopted == nil || c.adopted.Owner(h) != self || (c.narrowed != nil && c.narrowed.Owner(h) != self) {
 		if c.target != nil && c.target.Owner(h) == self {
 			return guardPending

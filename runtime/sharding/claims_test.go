@@ -162,8 +162,8 @@ func TestServerModeRejoinClaimsNothing(t *testing.T) {
 	if got := h.claim("crontabs.a"); got != "" {
 		t.Fatalf("a rejoined claiming %q", got)
 	}
-	if got := a.claims.begin(42); got != guardSkip {
-		t.Fatalf("guard = %v before adopting again", got)
+	if got := a.claims.begin(42); got != guardPending {
+		t.Fatalf("guard = %v before adopting again; want pending, to be requeued after the adoption", got)
 	}
 	if ranges, _ := a.claims.share(); ranges != nil {
 		t.Fatalf("share = %v before adopting again", ranges)

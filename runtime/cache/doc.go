@@ -122,7 +122,8 @@
 //
 // Objects handed to handlers and returned by listers are the cached ones and must not be modified.
 // In test binaries (testing.Testing(), except while running benchmarks) every informer keeps a deep
-// copy of each object for ten seconds after caching it and compares the two every second: a handler
+// copy of each object for six seconds after caching it and compares the two every two seconds and
+// when it stops: a handler
 // or reconcile that modifies a cached object — or a part it shares with other cached objects —
 // makes the test binary panic with a report naming each changed object, the changed fields
 // (metadata.labels[app]) and a diff. With KGEN_CACHE_MUTATION_DETECTOR=true (or

@@ -54,17 +54,22 @@ func MutationDetectionEnabled() bool {
 	return on
 }
 
-// testRetainDuration is how long the test form of the detector watches an object after it was
-// cached: handlers and the reconciles they start modify objects within moments of receiving them,
-// and comparing each object ten times rather than 120 keeps test binaries about as fast as without.
-const testRetainDuration = 10 * time.Second
+// testPeriod and testRetainDuration time the test form of the detector: it compares an object with
+// its copy every two seconds for six seconds after caching it (and once more when the informer
+// stops). Handlers and the reconciles they start modify objects within moments of receiving them,
+// and comparing each object three times rather than 120 keeps test binaries about as fast as
+// without.
+const (
+	testPeriod         = 2 * time.Second
+	testRetainDuration = 6 * time.Second
+)
 
 // NewCacheMutationDetector returns the detector informers use unless given one:
 //   - with KGEN_CACHE_MUTATION_DETECTOR true, an active detector (NewMutationDetector's defaults);
 //     the informer then caches objects without sharing their equal parts, so a report names only
 //     the objects actually modified;
 //   - with it unset, in a test binary (testing.Testing()) that is not running benchmarks, a lighter
-//     active detector that watches each object for ten seconds after it was cached and leaves
+//     active detector that watches each object for six seconds after it was cached and leaves
 //     sharing as configured, so tests run the cache as production does: a handler that modifies a
 //     shared part makes the test binary fail with a report naming every object that changed and the
 //     fields that did;
@@ -79,7 +84,7 @@ func NewCacheMutationDetector(name string) MutationDetector {
 		return noMutationDetector{}
 	}
 	return &mutationDetector{name: name, keepsSharing: true, opts: MutationDetectorOptions{
-		Period: time.Second, RetainDuration: testRetainDuration, Clock: clock.RealClock{},
+		Period: testPeriod, RetainDuration: testRetainDuration, Clock: clock.RealClock{},
 		FailureFunc: func(report string) { panic(report) },
 	}}
 }

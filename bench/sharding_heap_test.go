@@ -431,7 +431,7 @@ func startHeapReplica(ctx context.Context, spec shardReplicaSpec) (cache.SharedI
 		return err
 	}
 	if replica != nil {
-		reconcile = replica.Reconciler(res, inf.GetIndexer().GetByKey, reconcile)
+		reconcile = replica.Reconciler(res, inf.GetIndexer().GetByKey, queue, reconcile)
 	}
 	go inf.RunWithContext(ctx)
 	startWorkers(ctx, queue, reconcile)

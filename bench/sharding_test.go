@@ -185,7 +185,7 @@ func startBenchReplica(ctx context.Context, b *testing.B, env *testenv.Environme
 		}
 	}
 	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, o any) { enqueue(o) }, DeleteFunc: enqueue})
-	reconcile := replica.Reconciler(res, inf.GetIndexer().GetByKey, func(ctx context.Context, key string) error {
+	reconcile := replica.Reconciler(res, inf.GetIndexer().GetByKey, queue, func(ctx context.Context, key string) error {
 		item, exists, err := inf.GetIndexer().GetByKey(key)
 		if err != nil || !exists {
 			return err

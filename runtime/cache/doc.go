@@ -22,6 +22,13 @@
 // whose delays start over only every two minutes, a server restarted every few tens of seconds is
 // met with short delays each time. ReflectorOptions.Backoff and BackoffResetAfter change the schedule.
 //
+// Only failures the server answered (errors, 429, timeouts, broken streams) grow the delay. A server
+// that cannot be reached at all — the connection refused, or reset or closed before any response, as
+// by a load balancer in front of a server that is down — spends nothing on the attempt, so it is
+// retried after the initial delay (0.8-1.6s) however long the outage lasts: the reflector resumes
+// within that of the server accepting connections again, where a doubling backoff would have climbed
+// toward its cap (a 5s network cut cost 36s). Once the server answers, its errors back off as before.
+//
 // A watch that the server closes normally is resumed at once from the last resourceVersion; a watch
 // that fails, is refused, or ends within a second without an event is resumed from there after a
 // delay. A watch that expired (410 Gone) shows that the server answers again, so the relist follows at
@@ -114,9 +121,14 @@
 // # Catching handlers that modify the cache
 //
 // Objects handed to handlers and returned by listers are the cached ones and must not be modified.
-// With KGEN_CACHE_MUTATION_DETECTOR=true (or SharedIndexInformerOptions.MutationDetector) every
-// informer keeps a deep copy of each object it caches and panics with a diff when one changes: a
-// debugging aid for tests, costly in memory.
+// In test binaries (testing.Testing(), except while running benchmarks) every informer keeps a deep
+// copy of each object for six seconds after caching it and compares the two every two seconds and
+// when it stops: a handler
+// or reconcile that modifies a cached object — or a part it shares with other cached objects —
+// makes the test binary panic with a report naming each changed object, the changed fields
+// (metadata.labels[app]) and a diff. With KGEN_CACHE_MUTATION_DETECTOR=true (or
+// SharedIndexInformerOptions.MutationDetector) the detector runs anywhere, watches objects for two
+// minutes and turns sharing off; =false turns it off in tests too.
 //
 // # Metrics
 //

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -185,17 +186,76 @@ func TestMutationDetectorRunsPeriodically(t *testing.T) {
 
 func TestNewCacheMutationDetectorFollowsEnvironment(t *testing.T) {
 	t.Setenv(MutationDetectorEnvVar, "")
+	d, ok := NewCacheMutationDetector("test").(*mutationDetector)
+	if !ok || !d.keepsSharing || d.opts.RetainDuration != testRetainDuration {
+		t.Fatalf("under go test without the environment variable: %#v, want the test form", d)
+	}
+	t.Setenv(MutationDetectorEnvVar, "false")
 	if _, ok := NewCacheMutationDetector("off").(noMutationDetector); !ok {
-		t.Fatal("detector active without the environment variable")
+		t.Fatal("detector active with KGEN_CACHE_MUTATION_DETECTOR=false")
 	}
 	t.Setenv(MutationDetectorEnvVar, "true")
-	if _, ok := NewCacheMutationDetector("on").(*mutationDetector); !ok {
-		t.Fatal("detector inactive with KGEN_CACHE_MUTATION_DETECTOR=true")
+	if d, ok := NewCacheMutationDetector("on").(*mutationDetector); !ok || d.keepsSharing {
+		t.Fatal("KGEN_CACHE_MUTATION_DETECTOR=true did not give the full detector")
 	}
 	// The no-op detector must be safe to use.
 	off := noMutationDetector{}
 	off.AddObject(mutationTestPod("p"))
 	runOnce(off)
+}
+
+// TestDefaultDetectorCatchesHandlerMutatingASharedPart: an informer of a test binary runs the
+// detector by default with sharing on, so a handler that modifies a part two cached objects share
+// is reported for both, with the object and the field.
+func TestDefaultDetectorCatchesHandlerMutatingASharedPart(t *testing.T) {
+	checkLeaks(t)
+	t.Setenv(MutationDetectorEnvVar, "")
+	src := newSource()
+	defer src.stopAll()
+	src.apply(watch.Added, "ns", "a", "same")
+	src.apply(watch.Added, "ns", "b", "same")
+	informer := newTestInformer(src, 0).(*sharedIndexInformer)
+	d, ok := informer.mutationDetector.(*mutationDetector)
+	if !ok || informer.detectorForbidsSharing() {
+		t.Fatalf("default detector %T, forbids sharing %v; want the test form with sharing on", informer.mutationDetector, informer.detectorForbidsSharing())
+	}
+	var failures failureRecorder
+	d.opts.FailureFunc = failures.fail
+	d.opts.Clock = clocktesting.NewFakeClock(time.Now()) // compare only when asked
+	mutated := make(chan struct{})
+	_, _ = informer.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		if cm := obj.(*corev1.ConfigMap); cm.Name == "b" {
+			cm.Labels["data"] = "mutated" // the bug: modifying the cached object
+			close(mutated)
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); informer.RunWithContext(ctx) }()
+	<-mutated
+	cancel()
+	<-done // Run compares a last time when it stops
+	reports := failures.get()
+	if len(reports) != 1 {
+		t.Fatalf("want one report, got %q", reports)
+	}
+	for _, want := range []string{"ns/a", "ns/b", "changed fields: metadata.labels[data]", `"mutated"`} {
+		if !strings.Contains(reports[0], want) {
+			t.Errorf("report lacks %q:\n%s", want, reports[0])
+		}
+	}
+}
+
+func TestChangedFieldsNamesPaths(t *testing.T) {
+	was := mutationTestPod("p")
+	now := was.DeepCopy()
+	now.Spec.Containers[0].Image = "nginx"
+	now.Labels["app"] = "db"
+	now.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse("0.1") // the same quantity
+	got := strings.Join(changedFields(was, now), " ")
+	if got != "metadata.labels[app] spec.containers[0].image" {
+		t.Fatalf("changed fields %q", got)
+	}
 }
 
 func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
@@ -248,7 +308,8 @@ func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
 }
 
 func TestInformerMutationDetectorFollowsEnvironment(t *testing.T) {
-	for value, active := range map[string]bool{"": false, "false": false, "true": true, "1": true} {
+	// Unset (or empty) in a test binary: the test form of the detector runs.
+	for value, active := range map[string]bool{"": true, "false": false, "0": false, "true": true, "1": true} {
 		t.Run("env="+value, func(t *testing.T) {
 			t.Setenv(MutationDetectorEnvVar, value)
 			informer := NewSharedIndexInformer(newSource(), &corev1.ConfigMap{}, 0, Indexers{})

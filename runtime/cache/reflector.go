@@ -349,7 +349,7 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 		if isExpiredError(err) && r.backoff.relistAtOnce() {
 			continue
 		}
-		if !pause.For(ctx, r.clock, r.backoff.next()) {
+		if !pause.For(ctx, r.clock, r.backoff.after(err)) {
 			return
 		}
 	}
@@ -541,7 +541,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 				}
 				if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
 					r.watchErrorHandler(ctx, r, err)
-					if !pause.For(ctx, r.clock, r.backoff.next()) {
+					if !pause.For(ctx, r.clock, r.backoff.after(err)) {
 						return nil
 					}
 					continue
@@ -562,7 +562,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 		// The stream misbehaved (wrong object, error event, transport failure, very short watch):
 		// watch again from the last good resourceVersion after a pause.
 		r.watchErrorHandler(ctx, r, err)
-		if !pause.For(ctx, r.clock, r.backoff.next()) {
+		if !pause.For(ctx, r.clock, r.backoff.after(err)) {
 			return nil
 		}
 	}
@@ -793,6 +793,39 @@ func (b *backoff) next() time.Duration {
 	}
 	b.last = now
 	return d
+}
+
+// after returns the delay before retrying after err. A server that could not be reached at all —
+// the connection refused, or reset or closed before any response, as by a load balancer in front of
+// a server that is down — spent nothing on the attempt, so it is retried after the initial delay
+// (jittered) without growing the backoff: the reflector resumes within that delay of the server
+// accepting connections again, however long the outage. Failures the server answered (errors, 429,
+// timeouts, broken streams) grow the backoff as next does.
+func (b *backoff) after(err error) time.Duration {
+	if !unreachable(err) {
+		return b.next()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := b.config.Duration
+	if b.config.Jitter > 0 {
+		d += time.Duration(rand.Float64() * b.config.Jitter * float64(d))
+	}
+	b.last = b.clock.Now()
+	return d
+}
+
+// unreachable reports whether err says the request never reached a server that answers: the
+// connection was refused, or reset or closed before a response.
+func unreachable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return false // the server answered
+	}
+	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err)
 }
 
 // relistAtOnce reports whether a relist after an expired watch may go without delay: a watch that

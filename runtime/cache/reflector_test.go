@@ -2,12 +2,19 @@ package cache
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -425,6 +432,34 @@ func TestBackoffGrowsAndResetsAfterHealthyPeriod(t *testing.T) {
 	clk.Step(2 * time.Minute)
 	if d := b.next(); d > 1500*time.Millisecond {
 		t.Errorf("after a healthy period, delay = %v, want the initial one", d)
+	}
+}
+
+// TestBackoffDoesNotGrowWhileUnreachable: failures to reach the server at all (connection refused,
+// reset or closed before a response) are retried after the initial delay however many there are,
+// while failures the server answered still grow the delay.
+func TestBackoffDoesNotGrowWhileUnreachable(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Now())
+	b := &backoff{config: wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.5, Cap: 8 * time.Second}, resetAfter: time.Minute, clock: clk}
+	refused := &url.Error{Op: "Get", URL: "https://api/x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}
+	closed := fmt.Errorf("failed to list: %w", &url.Error{Op: "Get", URL: "https://api/x", Err: io.EOF})
+	for i, err := range []error{refused, closed, errTransport, refused, closed, refused, refused, refused} {
+		if d := b.after(err); d < time.Second || d > 1500*time.Millisecond {
+			t.Fatalf("retry %d after %v: delay %v, want the initial one", i, err, d)
+		}
+		clk.Step(time.Second)
+	}
+	unavailable := apierrors.NewServiceUnavailable("starting")
+	for i, want := range [][2]float64{{1, 1.5}, {2, 3}, {4, 6}} {
+		if d := b.after(unavailable).Seconds(); d < want[0] || d > want[1] {
+			t.Fatalf("answered failure %d: delay %vs, want within %v s", i, d, want)
+		}
+	}
+	if d := b.after(refused); d > 1500*time.Millisecond {
+		t.Fatalf("unreachable after answered failures: delay %v, want the initial one", d)
+	}
+	if d := b.after(unavailable).Seconds(); d < 8 || d > 12 {
+		t.Fatalf("answered failure after an unreachable one: delay %vs, want the grown one", d)
 	}
 }
 

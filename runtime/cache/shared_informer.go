@@ -53,6 +53,10 @@ type SharedInformer interface {
 	// SetShareEqualParts(false) caches objects as they were decoded, without sharing their equal parts
 	// (see SharedIndexInformerOptions.DisableSharing); only before Run.
 	SetShareEqualParts(share bool) error
+	// WrapListerWatcher makes the informer list and watch through wrap(lw) instead of its own
+	// ListerWatcher lw, for example to restrict it to a shard of the objects (sharding.Replica.Shard);
+	// only before Run. Wrappers set by repeated calls nest, the last one outermost.
+	WrapListerWatcher(wrap func(ListerWatcher) ListerWatcher) error
 	// IsStopped reports whether the informer has stopped.
 	IsStopped() bool
 }
@@ -113,7 +117,7 @@ type SharedIndexInformerOptions struct {
 	// WatchListIdleTimeout bounds the wait for a streaming list's end; see ReflectorOptions.
 	WatchListIdleTimeout time.Duration
 	// MutationDetector checks that nobody modifies cached objects in place. Nil means
-	// NewCacheMutationDetector: active only when KGEN_CACHE_MUTATION_DETECTOR is true.
+	// NewCacheMutationDetector: active in test binaries and when KGEN_CACHE_MUTATION_DETECTOR is true.
 	MutationDetector MutationDetector
 	// KeepManagedFields keeps metadata.managedFields in cached objects. By default the informer drops
 	// them as objects arrive, before any transform, since they are often a third or more of an
@@ -130,8 +134,10 @@ type SharedIndexInformerOptions struct {
 	// watch update of one (walked against a version no longer in the processor's caches), which makes
 	// a burst of updates take longer than without sharing. Sharing is safe because cached objects
 	// are read-only; a program that modifies cached objects in place (a bug with or without sharing)
-	// would then change other objects too. Sharing is off while a mutation detector runs (see
-	// MutationDetector), so that its reports name only the objects actually modified.
+	// would then change other objects too. Sharing is off while a mutation detector asked for with
+	// KGEN_CACHE_MUTATION_DETECTOR or MutationDetector runs, so that its reports name only the objects
+	// actually modified; the detector test binaries run by default keeps it on (see
+	// NewCacheMutationDetector).
 	DisableSharing bool
 }
 
@@ -204,8 +210,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		mutationDetector: detector,
 		syncedCh:         make(chan struct{}),
 	}
-	// A mutation detector's report names only the objects actually modified.
-	queue.setSharing(!options.DisableSharing && !informer.detectsMutations())
+	queue.setSharing(!options.DisableSharing && !informer.detectorForbidsSharing())
 	return informer
 }
 
@@ -654,6 +659,11 @@ func (s *sharedIndexInformer) beforeRun(set func()) error {
 	return nil
 }
 
+// WrapListerWatcher replaces the informer's ListerWatcher with wrap of it; only before Run.
+func (s *sharedIndexInformer) WrapListerWatcher(wrap func(ListerWatcher) ListerWatcher) error {
+	return s.beforeRun(func() { s.lw = wrap(s.lw) })
+}
+
 // SetTransform sets the transform applied to objects before they are cached; only before Run.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeRun(func() { s.queue.setTransform(handler) })
@@ -667,13 +677,19 @@ func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
 // SetShareEqualParts sets whether equal parts of cached objects share one copy (the default); only
 // before Run.
 func (s *sharedIndexInformer) SetShareEqualParts(share bool) error {
-	return s.beforeRun(func() { s.queue.setSharing(share && !s.detectsMutations()) })
+	return s.beforeRun(func() { s.queue.setSharing(share && !s.detectorForbidsSharing()) })
 }
 
-// detectsMutations reports whether the informer's mutation detector runs.
-func (s *sharedIndexInformer) detectsMutations() bool {
-	_, off := s.mutationDetector.(noMutationDetector)
-	return !off
+// detectorForbidsSharing reports whether the informer's mutation detector runs and wants objects
+// cached unshared, so that its reports name only the objects actually modified.
+func (s *sharedIndexInformer) detectorForbidsSharing() bool {
+	switch d := s.mutationDetector.(type) {
+	case noMutationDetector:
+		return false
+	case *mutationDetector:
+		return !d.keepsSharing
+	}
+	return true
 }
 
 // IsStopped reports whether Run has returned.

@@ -12,6 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -567,4 +568,60 @@ func TestInformerWritesProgressUnderBusyReaders(t *testing.T) {
 	eventually(t, "writes under read load", storeHasRV(informer.GetStore(), "ns3/cm1999", "4000"))
 	close(stop)
 	wg.Wait()
+}
+
+// TestInformerWrapListerWatcher: an informer lists and watches through the wrappers set before Run,
+// the last one outermost, and refuses new ones once it runs.
+func TestInformerWrapListerWatcher(t *testing.T) {
+	checkLeaks(t)
+	src := newSource()
+	defer src.stopAll()
+	src.apply(watch.Added, "ns", "a", "1")
+	informer := newTestInformer(src, 0)
+	var mu sync.Mutex
+	var calls []string
+	wrapper := func(name string) func(ListerWatcher) ListerWatcher {
+		return func(lw ListerWatcher) ListerWatcher {
+			inner := ToListerWatcherWithContext(lw)
+			return &ListWatch{
+				ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+					mu.Lock()
+					calls = append(calls, name)
+					mu.Unlock()
+					return inner.ListWithContext(ctx, opts)
+				},
+				WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+					mu.Lock()
+					calls = append(calls, name)
+					mu.Unlock()
+					return inner.WatchWithContext(ctx, opts)
+				},
+			}
+		}
+	}
+	for _, name := range []string{"inner", "outer"} {
+		if err := informer.WrapListerWatcher(wrapper(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		informer.RunWithContext(ctx)
+	}()
+	eventually(t, "sync", informer.HasSynced)
+	if err := informer.WrapListerWatcher(wrapper("late")); err == nil {
+		t.Error("WrapListerWatcher after start accepted")
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) < 2 || calls[0] != "outer" || calls[1] != "inner" || slices.Contains(calls, "late") {
+		t.Fatalf("requests went through %v, want [outer inner ...]", calls)
+	}
+	if _, ok, _ := informer.GetStore().GetByKey("ns/a"); !ok {
+		t.Fatal("object listed through the wrappers is not cached")
+	}
 }

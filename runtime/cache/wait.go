@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 )
 
@@ -130,6 +131,31 @@ func (r SyncResult) AsError() error {
 	for t, ok := range r.Synced {
 		if !ok {
 			unsynced = append(unsynced, t.String())
+		}
+	}
+	slices.Sort(unsynced)
+	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(unsynced, ", "), r.Err)
+}
+
+// GVRSyncResult is what a dynamic or metadata informer factory's WaitForCacheSyncWithContext
+// reports: why waiting stopped, if not every informer synced, and per resource whether it did.
+type GVRSyncResult struct {
+	// Err is nil when every informer synced, otherwise why waiting stopped (context.Cause).
+	Err error
+	// Synced reports, per resource, whether its informer synced.
+	Synced map[schema.GroupVersionResource]bool
+}
+
+// AsError returns nil when every informer synced, otherwise an error naming the resources whose
+// informers did not and wrapping Err.
+func (r GVRSyncResult) AsError() error {
+	if r.Err == nil {
+		return nil
+	}
+	var unsynced []string
+	for gvr, ok := range r.Synced {
+		if !ok {
+			unsynced = append(unsynced, gvr.String())
 		}
 	}
 	slices.Sort(unsynced)

@@ -163,8 +163,9 @@ func (c *DirectClientConfig) ClientConfig() (*rest.Config, error) {
 		return nil, err
 	}
 	cfg := &rest.Config{
-		Host:               r.cluster.Server,
-		DisableCompression: r.cluster.DisableCompression,
+		Host:                  r.cluster.Server,
+		DisableCompression:    r.cluster.DisableCompression,
+		MinConnectionPoolSize: int(r.cluster.MinConnectionPoolSize),
 		TLSClientConfig: rest.TLSClientConfig{
 			Insecure:   r.cluster.InsecureSkipTLSVerify,
 			ServerName: r.cluster.TLSServerName,
@@ -231,6 +232,9 @@ func (c *DirectClientConfig) ClientConfig() (*rest.Config, error) {
 }
 
 // validateCluster checks a cluster entry; errors name the cluster and its file, never secrets.
+// maxMinConnectionPoolSize is the largest min-connection-pool-size a cluster may ask for.
+const maxMinConnectionPoolSize = 100
+
 func validateCluster(cl Cluster, desc string) error {
 	if cl.Server == "" {
 		return fmt.Errorf("%s has no server", desc)
@@ -242,6 +246,9 @@ func validateCluster(cl Cluster, desc string) error {
 	hasCA := cl.CertificateAuthority != "" || len(cl.CertificateAuthorityData) > 0
 	if cl.InsecureSkipTLSVerify && hasCA {
 		return fmt.Errorf("%s: insecure-skip-tls-verify cannot be combined with a certificate authority", desc)
+	}
+	if cl.MinConnectionPoolSize < 0 || cl.MinConnectionPoolSize > maxMinConnectionPoolSize {
+		return fmt.Errorf("%s: min-connection-pool-size %d must be between 0 and %d", desc, cl.MinConnectionPoolSize, maxMinConnectionPoolSize)
 	}
 	if cl.CertificateAuthority != "" && len(cl.CertificateAuthorityData) == 0 {
 		if _, err := os.Stat(cl.CertificateAuthority); err != nil {

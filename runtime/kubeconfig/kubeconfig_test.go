@@ -228,6 +228,8 @@ contexts: [{name: c, context: {cluster: cl, user: u}}]
 		{"no current context", strings.Replace(good, "current-context: c", "", 1), ConfigOverrides{}, []string{"no current context"}},
 		{"bad proxy scheme", strings.Replace(good, `server: "https://x.example.com"`, `server: "https://x.example.com", proxy-url: "ftp://proxy:21"`, 1), ConfigOverrides{}, []string{`cluster "cl"`, `proxy-url scheme "ftp"`}},
 		{"bad timeout", good, ConfigOverrides{Timeout: "soon"}, []string{`invalid request timeout "soon"`}},
+		{"pool too large", strings.Replace(good, `server: "https://x.example.com"`, `server: "https://x.example.com", min-connection-pool-size: 101`, 1), ConfigOverrides{}, []string{`cluster "cl"`, "min-connection-pool-size 101 must be between 0 and 100"}},
+		{"negative pool", strings.Replace(good, `server: "https://x.example.com"`, `server: "https://x.example.com", min-connection-pool-size: -1`, 1), ConfigOverrides{}, []string{"min-connection-pool-size -1"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -414,5 +416,32 @@ contexts: [{name: c, context: {cluster: cl}}]
 	cfg, err := NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
 	if err != nil || cfg.Host != "https://home.example.com" {
 		t.Fatalf("%v %v", cfg, err)
+	}
+}
+
+func TestMinConnectionPoolSizeReachesTheRESTConfig(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "config", `
+current-context: c
+clusters: [{name: cl, cluster: {server: "https://x.example.com", min-connection-pool-size: 4}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: c, context: {cluster: cl, user: u}}]
+`)
+	cfg, err := NewNonInteractiveDeferredLoadingClientConfig(&ClientConfigLoadingRules{ExplicitPath: file}, &ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.MinConnectionPoolSize != 4 {
+		t.Fatalf("MinConnectionPoolSize = %d, want 4", cfg.MinConnectionPoolSize)
+	}
+	loaded, err := LoadFromFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Write(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "min-connection-pool-size: 4") {
+		t.Fatalf("written kubeconfig lost the pool size:\n%s", out)
 	}
 }

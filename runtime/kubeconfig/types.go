@@ -43,6 +43,10 @@ type Cluster struct {
 	ProxyURL string `json:"proxy-url,omitempty"`
 	// DisableCompression stops asking for gzip-compressed responses.
 	DisableCompression bool `json:"disable-compression,omitempty"`
+	// MinConnectionPoolSize, if greater than 1, spreads requests to this cluster over at least this
+	// many independent transports, each with connections of its own (rest.Config's field of that
+	// name); 0 to 100.
+	MinConnectionPoolSize int32 `json:"min-connection-pool-size,omitempty"`
 }
 
 // AuthInfo holds a user's credentials.

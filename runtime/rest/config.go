@@ -63,6 +63,13 @@ type Config struct {
 	// DisableCompression stops the client from asking for gzip-compressed responses.
 	DisableCompression bool
 
+	// MinConnectionPoolSize, if greater than 1, spreads requests over at least this many
+	// independent transports (at most 100), each with connections of its own, each request going to
+	// the less busy of two picked at random; a transport may still open more connections, as when
+	// one reaches the server's limit of concurrent HTTP/2 streams. 0 or 1 keeps one shared
+	// transport. Ignored when Transport is set.
+	MinConnectionPoolSize int
+
 	// Transport, when set, is used as-is for requests; TLS and auth settings must then be empty.
 	Transport http.RoundTripper
 	// WrapTransport wraps the transport built from this config, e.g. to add instrumentation.

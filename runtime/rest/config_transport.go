@@ -36,10 +36,11 @@ func (in *TLSClientConfig) DeepCopy() *TLSClientConfig {
 // auth-provider plugin, which kgen does not have, is an error.
 func (c *Config) TransportConfig() (*transport.Config, error) {
 	conf := &transport.Config{
-		UserAgent:          c.UserAgent,
-		Transport:          c.Transport,
-		WrapTransport:      c.WrapTransport,
-		DisableCompression: c.DisableCompression,
+		UserAgent:             c.UserAgent,
+		Transport:             c.Transport,
+		WrapTransport:         c.WrapTransport,
+		DisableCompression:    c.DisableCompression,
+		MinConnectionPoolSize: c.MinConnectionPoolSize,
 		TLS: transport.TLSConfig{
 			CAFile:     c.CAFile,
 			CAData:     c.CAData,

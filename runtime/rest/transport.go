@@ -62,7 +62,7 @@ func TransportFor(config *Config) (http.RoundTripper, error) {
 			}
 			execAuth.fallbackCert = staticClientCertificate(tlsConfig)
 			tlsConfig.GetClientCertificate = execAuth.getClientCertificate
-			rt = newBaseTransport(config, tlsConfig)
+			rt = newPooledTransport(config, tlsConfig)
 		} else {
 			rt = sharedBaseTransport(config, tlsConfig)
 		}
@@ -97,19 +97,38 @@ type transportKey struct {
 	serverName, caFile, certFile, keyFile string
 	caData, certData, keyData, nextProtos string
 	disableCompression                    bool
+	poolSize                              int // 0 without a connection pool
+}
+
+// poolSize is the number of transports config asks to spread requests over, 0 for one.
+func poolSize(config *Config) int {
+	if config.MinConnectionPoolSize <= 1 {
+		return 0
+	}
+	return min(config.MinConnectionPoolSize, maxConnectionPoolSize)
+}
+
+// newPooledTransport returns a new base transport, or a pool of them when config asks for one.
+func newPooledTransport(config *Config, tlsConfig *tls.Config) http.RoundTripper {
+	n := poolSize(config)
+	if n == 0 {
+		return newBaseTransport(config, tlsConfig)
+	}
+	return newConnectionPool(n, func() http.RoundTripper { return newBaseTransport(config, tlsConfig) })
 }
 
 var (
 	transportsMu sync.Mutex
-	transports   = map[transportKey]*http.Transport{}
+	transports   = map[transportKey]http.RoundTripper{}
 )
 
 // sharedBaseTransport returns one base transport per distinct TLS configuration, so clients built from
 // the same Config (a clientset, a dynamic client, discovery) share connections. Configs with their own
-// dialer or proxy function cannot be compared and get a transport of their own.
-func sharedBaseTransport(config *Config, tlsConfig *tls.Config) *http.Transport {
+// dialer or proxy function cannot be compared and get a transport of their own. A config asking for a
+// connection pool (MinConnectionPoolSize) shares one with the configs asking for the same size.
+func sharedBaseTransport(config *Config, tlsConfig *tls.Config) http.RoundTripper {
 	if config.Dial != nil || config.Proxy != nil {
-		return newBaseTransport(config, tlsConfig)
+		return newPooledTransport(config, tlsConfig)
 	}
 	c := config.TLSClientConfig
 	key := transportKey{
@@ -117,13 +136,14 @@ func sharedBaseTransport(config *Config, tlsConfig *tls.Config) *http.Transport 
 		caData: string(c.CAData), certData: string(c.CertData), keyData: string(c.KeyData),
 		nextProtos:         strings.Join(c.NextProtos, ","),
 		disableCompression: config.DisableCompression,
+		poolSize:           poolSize(config),
 	}
 	transportsMu.Lock()
 	defer transportsMu.Unlock()
 	if t, ok := transports[key]; ok {
 		return t
 	}
-	t := newBaseTransport(config, tlsConfig)
+	t := newPooledTransport(config, tlsConfig)
 	transports[key] = t
 	return t
 }

@@ -65,10 +65,6 @@ func (sc claimScope) overlaps(o claimScope) bool {
 	return false
 }
 
-// ErrHandoffPending is returned (wrapped) by a ServerMode reconcile the guard did not run because the
-// object's previous owner has not yet published that it let the object go; the queue retries it.
-var ErrHandoffPending = errors.New("sharding: the previous owner has not handed the object over yet")
-
 // claims is a replica's state in ServerMode. Its own claim, published in its member Lease, always
 // covers what it reconciles: on a change of members it first stops reconciling what it loses (and
 // waits for those reconciles to return), then publishes the new partition, then reads every member
@@ -171,6 +167,7 @@ func (c *claims) run(ctx context.Context, logger klog.Logger) {
 		if err := c.adopt(ctx, logger); err != nil && ctx.Err() == nil {
 			logger.V(2).Info("sharding: adopting the ring's new partition failed; retrying", "err", err)
 		}
+		c.r.requeueParked() // keys waiting for a handoff may run now
 		select {
 		case <-ctx.Done():
 			return
@@ -327,7 +324,7 @@ type guardDecision int
 const (
 	guardRun     guardDecision = iota // ours: reconcile it
 	guardSkip                         // not ours (any more): leave it to its owner
-	guardPending                      // ours once its previous owner lets it go: retry later
+	guardPending                      // maybe ours once the replica adopted a share or the previous owner let it go: retry later
 )
 
 func (c *claims) partitionLocked(claim string) *Partition {
@@ -349,6 +346,12 @@ func (c *claims) begin(h uint64) guardDecision {
 	others := c.r.observer.claimsOfOthers(self, c.scope)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.adopted == nil && !c.withdrawn {
+		// Joining, or rejoining after a lapse: whether the object is ours is known once the
+		// replica adopted a share. Its informer relists then, but an object unchanged since the
+		// last list brings no event, so the key must wait here rather than be dropped.
+		return guardPending
+	}
 	if c.adopted == nil || c.adopted.Owner(h) != self || (c.narrowed != nil && c.narrowed.Owner(h) != self) {
 		if c.target != nil && c.target.Owner(h) == self {
 			return guardPending

@@ -53,6 +53,8 @@ type membership struct {
 	otherRV   string
 	otherSeen time.Time
 	warned    string
+	waited    string    // what the replica waited for before it could (re)join, if anything
+	waitStart time.Time // when it began waiting
 }
 
 func newMembership(c *Replica, instance string) *membership {
@@ -93,9 +95,14 @@ func (m *membership) renewed(logger klog.Logger, start time.Time, claim string) 
 	epoch := m.epoch
 	m.mu.Unlock()
 	if rejoined {
-		logger.Info("sharding: joined ring", "ring", m.c.cfg.Ring, "identity", m.c.cfg.Identity, "lease", m.name, "epoch", epoch)
+		kv := []any{"ring", m.c.cfg.Ring, "identity", m.c.cfg.Identity, "lease", m.name, "epoch", epoch}
+		if m.waited != "" {
+			kv = append(kv, "waitedFor", m.waited, "waited", start.Sub(m.waitStart).Round(time.Millisecond))
+		}
+		logger.Info("sharding: joined ring", kv...)
 		m.c.notify()
 	}
+	m.waited = ""
 }
 
 // lapse ends membership now, cancelling the reconciles in flight.
@@ -213,13 +220,19 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 			if lease.ResourceVersion != m.otherRV {
 				m.otherRV, m.otherSeen = lease.ResourceVersion, start
 			}
-			if start.Before(m.otherSeen.Add(leaseDuration(lease, cfg.LeaseDuration))) {
+			if expires := m.otherSeen.Add(leaseDuration(lease, cfg.LeaseDuration)); start.Before(expires) {
+				// Say what the replica waits for and how long at least: nothing else shows why a
+				// replacement of a killed pod that kept its name does not start reconciling.
+				wait := expires.Sub(start).Round(time.Millisecond)
 				if holder == FencedHolder {
-					m.warn(logger, "fenced", "sharding: the coordinator fenced this replica's Lease after it stopped renewing; rejoining once that fence expires",
-						"lease", m.name, "ring", cfg.Ring, "identity", cfg.Identity)
+					m.waitFor(start, "the fence on this identity's Lease to expire")
+					m.warn(logger, "fenced:"+lease.ResourceVersion, "sharding: another replica fenced this identity's Lease after it stopped renewing; rejoining once that fence expires",
+						"lease", m.name, "ring", cfg.Ring, "identity", cfg.Identity, "expiresIn", wait)
 				} else {
-					m.warn(logger, "conflict:"+holder, "sharding: another live replica holds this identity's Lease; two replicas share one identity, this one waits until that Lease expires",
-						"lease", m.name, "ring", cfg.Ring, "identity", cfg.Identity, "holder", holder)
+					m.waitFor(start, "the Lease of the previous holder "+holder+" to expire")
+					m.warn(logger, "conflict:"+holder, "sharding: this identity's Lease is held by another instance (a predecessor that did not release it, or a second replica with this identity); waiting until it expires unrenewed, then fenced",
+						"lease", m.name, "ring", cfg.Ring, "identity", cfg.Identity, "holder", holder, "expiresIn", wait,
+						"atLeast", "the Lease's duration after its last renewal, then as long again for the fence other members put on it")
 				}
 				m.lapse()
 				return
@@ -278,6 +291,14 @@ func (m *membership) annotations(existing map[string]string, claim string) map[s
 
 func (m *membership) labels() map[string]string {
 	return map[string]string{RingLabel: m.c.cfg.Ring, MemberLabel: m.c.cfg.Identity}
+}
+
+// waitFor records that the replica waits for what, from now on if it was not waiting yet.
+func (m *membership) waitFor(now time.Time, what string) {
+	if m.waited == "" {
+		m.waitStart = now
+	}
+	m.waited = what
 }
 
 // warn logs msg once per distinct key.

@@ -15,6 +15,26 @@ import (
 	"github.com/kgen-dev/kgen/runtime/cache"
 )
 
+// Shard makes informer, an informer of one of Resources that has not started yet, hold only this
+// replica's share, in either mode: it lists and watches through ListerWatcher. It is the one call
+// that wires a replica into an informer from any factory (typed, dynamic, metadata):
+//
+//	if err := replica.Shard(factory.Stable().V1().CronTabs().Informer()); err != nil { ... }
+func (r *Replica) Shard(informer cache.SharedInformer) error {
+	return informer.WrapListerWatcher(r.ListerWatcher)
+}
+
+// ShardControlled is Shard for an informer of one of Controlled. Controlled objects follow their
+// owner in LabelMode and with NamespaceField, so their informer holds this replica's share; with
+// ServerMode's UIDField they hash apart from their owners, so the informer is left holding every
+// object.
+func (r *Replica) ShardControlled(informer cache.SharedInformer) error {
+	if r.claims != nil && r.cfg.ServerField == UIDField {
+		return nil
+	}
+	return r.Shard(informer)
+}
+
 // ListerWatcher wraps lw, the ListerWatcher of an informer of objects this ring shards, so that the
 // informer holds only this replica's share:
 //   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does;

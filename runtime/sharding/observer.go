@@ -157,9 +157,13 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.lastRefresh.IsZero() && now.Sub(o.lastRefresh) > 2*cfg.RetryPeriod {
-		// We could not observe for a while (most likely the API server was unreachable, so nobody
-		// could renew): unchanged Leases prove nothing about that time, so observation starts over.
-		clear(o.states)
+		// We could not observe for a while, most likely because the API server was unreachable and
+		// nobody could renew. A Lease whose version is still the one seen before was not written
+		// since, so its member stopped reconciling at its renew deadline as usual; but a live member
+		// needs a moment after the outage to renew, so no Lease expires before two retry periods
+		// from now (rather than a whole LeaseDuration, which would hold a dead member's objects
+		// that much longer after every outage).
+		o.afterGapLocked(now)
 	}
 	o.lastRefresh = now
 	o.listRV = list.ResourceVersion
@@ -182,6 +186,17 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 		}
 	}
 	return o.recomputeLocked(now), nil
+}
+
+// afterGapLocked gives every member observed before a gap in observation until two retry periods
+// from now to show a new version of its Lease, unless its Lease expires later anyway.
+func (o *observer) afterGapLocked(now time.Time) {
+	grace := 2 * o.c.cfg.RetryPeriod
+	for _, s := range o.states {
+		if earliest := now.Add(grace - leaseDuration(s.lease, o.c.cfg.LeaseDuration)); s.observed.Before(earliest) {
+			s.observed = earliest
+		}
+	}
 }
 
 // observeLocked records a version of a member Lease seen at now; a version older than the one

@@ -100,6 +100,9 @@ type Replica struct {
 
 	inflight sync.WaitGroup
 
+	parkMu   sync.Mutex
+	parkings []*parked // the keys each guard refused, to requeue when they may run
+
 	verifyMu sync.Mutex
 	verified map[schema.GroupVersionResource]*verifiedSet
 
@@ -224,6 +227,7 @@ func (r *Replica) ringChanged(logger klog.Logger) {
 }
 
 func (r *Replica) notify() {
+	r.requeueParked()
 	select {
 	case r.changed <- struct{}{}:
 	default:
@@ -290,6 +294,7 @@ func (r *Replica) Run(ctx context.Context) error {
 	defer ticker.Stop()
 	for ctx.Err() == nil {
 		r.member.tryAcquireOrRenew(ctx, logger)
+		r.requeueParked()
 		select {
 		case <-ctx.Done():
 		case <-ticker.C():
@@ -324,18 +329,21 @@ type Getter func(key string) (item any, exists bool, err error)
 //   - reconcile's context ends, and its Err returns ErrNotMember, once membership lapses.
 //
 // In ServerMode there are no labels: an object is this replica's when its hash falls in the
-// replica's adopted share and no other member's published claim still covers it; an object the ring
-// gives here whose previous owner has not let it go yet returns an error wrapping ErrHandoffPending.
+// replica's adopted share and no other member's published claim still covers it.
 //
-// It returns an error wrapping ErrNotMember while the replica is not a member, so the queue retries.
-func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) ReconcileFunc {
+// A key the guard cannot run yet — the replica is not a member (yet, or again), or in ServerMode the
+// object's previous owner has not let it go — is not an error: the guard returns nil, so the
+// controller's rate limiter is not charged, and adds the key to queue again the moment it may run
+// (membership starts, the ring or a claim changes, or at the latest after the next renewal).
+func (r *Replica) Reconciler(res Resource, get Getter, queue Queue, reconcile ReconcileFunc) ReconcileFunc {
+	parked := r.newParked(queue)
 	if r.claims != nil {
-		return r.serverReconciler(get, reconcile)
+		return r.serverReconciler(get, parked, reconcile)
 	}
 	return func(ctx context.Context, key string) error {
 		epoch, ok := r.member.current()
 		if !ok {
-			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+			return r.park(parked, key)
 		}
 		item, exists, err := get(key)
 		if err != nil {
@@ -358,15 +366,22 @@ func (r *Replica) Reconciler(res Resource, get Getter, reconcile ReconcileFunc) 
 		if mine, err := r.verify(ctx, res, epoch, obj); err != nil || !mine {
 			return err
 		}
-		return r.runOwned(ctx, epoch, key, reconcile)
+		return r.runOwned(ctx, epoch, key, parked, reconcile)
 	}
 }
 
+// park leaves key for later; if membership returned meanwhile, it requeues it at once.
+func (r *Replica) park(p *parked, key string) error {
+	p.park(key)
+	r.requeueParked()
+	return nil
+}
+
 // runOwned runs reconcile for key with a context that ends when membership epoch lapses.
-func (r *Replica) runOwned(ctx context.Context, epoch uint64, key string, reconcile ReconcileFunc) error {
+func (r *Replica) runOwned(ctx context.Context, epoch uint64, key string, parked *parked, reconcile ReconcileFunc) error {
 	rctx, done, ok := r.member.ownedContext(ctx, epoch)
 	if !ok {
-		return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+		return r.park(parked, key)
 	}
 	r.inflight.Add(1)
 	defer r.inflight.Done()
@@ -375,11 +390,11 @@ func (r *Replica) runOwned(ctx context.Context, epoch uint64, key string, reconc
 }
 
 // serverReconciler is Reconciler in ServerMode.
-func (r *Replica) serverReconciler(get Getter, reconcile ReconcileFunc) ReconcileFunc {
+func (r *Replica) serverReconciler(get Getter, parked *parked, reconcile ReconcileFunc) ReconcileFunc {
 	return func(ctx context.Context, key string) error {
 		epoch, ok := r.member.current()
 		if !ok {
-			return fmt.Errorf("%w: not reconciling %s", ErrNotMember, key)
+			return r.park(parked, key)
 		}
 		item, exists, err := get(key)
 		if err != nil || !exists {
@@ -394,10 +409,11 @@ func (r *Replica) serverReconciler(get Getter, reconcile ReconcileFunc) Reconcil
 		case guardSkip:
 			return nil
 		case guardPending:
-			return fmt.Errorf("%w: %s", ErrHandoffPending, key)
+			parked.park(key) // released when the claims change or after the next renewal
+			return nil
 		}
 		defer r.claims.end(h)
-		return r.runOwned(ctx, epoch, key, reconcile)
+		return r.runOwned(ctx, epoch, key, parked, reconcile)
 	}
 }
 

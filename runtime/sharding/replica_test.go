@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr/funcr"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -211,7 +213,8 @@ func TestReconcilerGuards(t *testing.T) {
 	r := h.replica("a")
 	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
 	var ran []string
-	reconcile := r.Reconciler(crontabs, store.GetByKey, func(ctx context.Context, key string) error {
+	queue := &recordingQueue{}
+	reconcile := r.Reconciler(crontabs, store.GetByKey, queue, func(ctx context.Context, key string) error {
 		if ctx.Err() != nil {
 			t.Errorf("reconcile of %s started with a done context", key)
 		}
@@ -231,10 +234,15 @@ func TestReconcilerGuards(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	if err := reconcile(ctx, "ns/mine"); !errors.Is(err, ErrNotMember) {
-		t.Fatalf("reconcile before joining: %v", err)
+	// Before joining the key is refused without an error (the rate limiter is not charged) and
+	// parked; joining requeues it at once.
+	if err := reconcile(ctx, "ns/mine"); err != nil || len(ran) != 0 || len(queue.added) != 0 {
+		t.Fatalf("reconcile before joining: err %v, ran %v, requeued %v", err, ran, queue.added)
 	}
 	renew(r)
+	if len(queue.added) != 1 || queue.added[0] != "ns/mine" {
+		t.Fatalf("joining requeued %v, want [ns/mine]", queue.added)
+	}
 	for _, key := range []string{"ns/mine", "ns/theirs", "ns/draining", "ns/moved", "ns/gone"} {
 		if err := reconcile(ctx, key); err != nil {
 			t.Fatalf("%s: %v", key, err)
@@ -264,7 +272,10 @@ func TestReconcilerGuards(t *testing.T) {
 	}
 }
 
-func TestObserverStartsOverAfterAGap(t *testing.T) {
+// TestObserverGivesMembersTwoRetryPeriodsAfterAGap: after an outage longer than the Lease, an
+// unchanged Lease does not expire at once (its member could not renew either), but two retry
+// periods after observation resumes.
+func TestObserverGivesMembersTwoRetryPeriodsAfterAGap(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.replica("a"), h.replica("b")
 	renew(a)
@@ -280,6 +291,23 @@ func TestObserverStartsOverAfterAGap(t *testing.T) {
 	}
 	if claim, _ := b.observer.claim("a"); claim != claimLive || len(b.observer.expired()) != 0 {
 		t.Fatalf("after an outage a is %v; an unchanged Lease during an outage proves nothing", claim)
+	}
+	// A live member renews within two retry periods of the outage's end and stays; a dead one
+	// (a, which stays silent) expires then, not a whole Lease duration later.
+	h.clock.Step(2*testRetry - time.Millisecond)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.observer.expired()) != 0 {
+		t.Fatal("a member expired within two retry periods of the outage's end")
+	}
+	h.clock.Step(time.Millisecond)
+	if expired := b.observer.expired(); len(expired) != 1 || expired[0].Name != "crontabs.a" {
+		t.Fatalf("two retry periods after the outage, expired = %v, want a's Lease", expired)
+	}
+	if claim, _ := b.observer.claim("b"); claim != claimLive {
+		t.Fatalf("b, which renewed after the outage, is %v", claim)
 	}
 }
 
@@ -525,7 +553,7 @@ func TestReconcilerRechecksObjectsThatCameBack(t *testing.T) {
 	r := h.replica("a")
 	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
 	ran := 0
-	reconcile := r.Reconciler(crontabs, store.GetByKey, func(context.Context, string) error { ran++; return nil })
+	reconcile := r.Reconciler(crontabs, store.GetByKey, &recordingQueue{}, func(context.Context, string) error { ran++; return nil })
 	shard := ShardLabel("crontabs")
 	o := h.meta.add("ns", "x", map[string]string{shard: "b"})
 	renew(r)
@@ -552,5 +580,90 @@ func TestReconcilerRechecksObjectsThatCameBack(t *testing.T) {
 	}
 	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 1 {
 		t.Fatalf("after the move: err %v ran %d", err, ran)
+	}
+}
+
+// recordingQueue records the keys a guard requeues.
+type recordingQueue struct {
+	mu    sync.Mutex
+	added []string
+}
+
+func (q *recordingQueue) Add(key string) {
+	q.mu.Lock()
+	q.added = append(q.added, key)
+	q.mu.Unlock()
+}
+
+// TestReconcilerRequeuesAfterALapse: a key refused while membership lapsed (the API server was
+// unreachable past the renew deadline) is requeued by the renewal that brings the replica back, not
+// left to the controller's rate limiter.
+func TestReconcilerRequeuesAfterALapse(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	queue := &recordingQueue{}
+	ran := 0
+	reconcile := r.Reconciler(crontabs, store.GetByKey, queue, func(context.Context, string) error { ran++; return nil })
+	if err := store.Add(h.meta.add("ns", "x", map[string]string{ShardLabel("crontabs"): "a"})); err != nil {
+		t.Fatal(err)
+	}
+	renew(r)
+	h.clock.Step(testRenew) // no renewal within the renew deadline
+	for range 3 {           // the informer's events keep coming
+		if err := reconcile(context.Background(), "ns/x"); err != nil {
+			t.Fatalf("refusal returned %v", err)
+		}
+	}
+	if ran != 0 || len(queue.added) != 0 {
+		t.Fatalf("lapsed replica ran %d, requeued %v", ran, queue.added)
+	}
+	renew(r)
+	if len(queue.added) != 1 || queue.added[0] != "ns/x" {
+		t.Fatalf("rejoining requeued %v, want ns/x once", queue.added)
+	}
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 1 {
+		t.Fatalf("requeued key: err %v, ran %d", err, ran)
+	}
+	r.requeueParked()
+	if len(queue.added) != 1 {
+		t.Fatalf("a key that ran was requeued again: %v", queue.added)
+	}
+}
+
+// TestReplacementSaysWhatItWaitsFor: a replica started with the identity of one that was killed
+// without releasing its Lease logs what it waits for and for how long, and says how long it waited
+// when it joins.
+func TestReplacementSaysWhatItWaitsFor(t *testing.T) {
+	h := newHarness(t)
+	old := h.replica("pod-0")
+	renew(old)
+	var mu sync.Mutex
+	var lines []string
+	logger := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		lines = append(lines, args)
+		mu.Unlock()
+	}, funcr.Options{})
+	replacement := h.replica("pod-0")
+	replacement.member.tryAcquireOrRenew(context.Background(), logger)
+	h.clock.Step(testRetry)
+	replacement.member.tryAcquireOrRenew(context.Background(), logger) // waiting still: logged once
+	mu.Lock()
+	if len(lines) != 1 || !strings.Contains(lines[0], "held by another instance") || !strings.Contains(lines[0], `"expiresIn"="3s"`) ||
+		!strings.Contains(lines[0], old.member.holder) {
+		t.Fatalf("waiting logged %q", lines)
+	}
+	mu.Unlock()
+	h.clock.Step(testLease)
+	replacement.member.tryAcquireOrRenew(context.Background(), logger)
+	if !replacement.IsMember() {
+		t.Fatal("the replacement did not join once the old Lease expired")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "joined ring") || !strings.Contains(last, "previous holder "+old.member.holder) || !strings.Contains(last, `"waited"="3.5s"`) {
+		t.Fatalf("joining logged %q", last)
 	}
 }

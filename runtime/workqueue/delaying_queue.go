@@ -3,6 +3,7 @@ package workqueue
 import (
 	"time"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/utils/clock"
 )
 
@@ -136,6 +137,7 @@ func (q *Typed[T]) promoteLocked(now time.Time) {
 // the queue and refreshes the unfinished-work metrics, and exits at shutdown.
 func (q *Typed[T]) runTimers() {
 	defer close(q.timers.done)
+	defer utilruntime.HandleCrashWithLogger(q.logger)
 	var t queueTimer
 	defer t.stop()
 	for {

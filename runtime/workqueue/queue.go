@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
 
@@ -42,6 +43,19 @@ type TypedQueueConfig[T comparable] struct {
 	MetricsProvider MetricsProvider
 	// Clock is the source of time for delays and metrics; nil means the real clock.
 	Clock clock.Clock
+	// Logger reports a panic in the queue's timer goroutine (delayed adds and metrics) before the
+	// process crashes; nil means klog's background logger. The queue's name is not added to it.
+	Logger *klog.Logger
+}
+
+// Pausable is implemented by queues whose Get can be paused, as every queue of this package is;
+// callers of an interface type discover it with a type assertion.
+type Pausable interface {
+	// Pause makes Get hand out nothing until Resume or a shutdown; Add, AddAfter, Done and
+	// Forget keep working meanwhile.
+	Pause()
+	// Resume lets Get hand out queued items again.
+	Resume()
 }
 
 // QueueConfig configures an untyped queue.
@@ -68,6 +82,7 @@ type Typed[T comparable] struct {
 
 	shuttingDown bool
 	draining     bool
+	paused       bool             // Get hands out nothing (Pause)
 	polling      bool             // a Get is polling for an item (pollLocked)
 	metrics      *queueMetrics[T] // nil when metrics are off
 
@@ -79,6 +94,7 @@ type Typed[T comparable] struct {
 
 	clock   clock.Clock
 	retries CounterMetric // nil when metrics are off
+	logger  klog.Logger
 }
 
 // itemState is what the queue knows about an item queued or in progress. An
@@ -113,8 +129,12 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 		c = clock.RealClock{}
 	}
 	q := &Typed[T]{
-		items: newItemTable[T](),
-		clock: c,
+		items:  newItemTable[T](),
+		clock:  c,
+		logger: klog.Background(),
+	}
+	if config.Logger != nil {
+		q.logger = *config.Logger
 	}
 	q.ready.L = &q.mu
 	q.idle.L = &q.mu
@@ -205,20 +225,21 @@ func (q *Typed[T]) Len() int {
 }
 
 // Get blocks until an item is ready, then hands out the highest-priority,
-// longest-waiting one. Items still queued at shutdown are handed out; shutdown
-// is true once the queue is shut down and empty.
+// longest-waiting one. Items still queued at shutdown are handed out, unless the
+// queue is paused; shutdown is true once the queue is shut down and empty (or
+// paused).
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.queued == 0 && !q.shuttingDown {
+	if q.queued == 0 && !q.shuttingDown && !q.paused {
 		q.pollLocked()
 	}
-	for q.queued == 0 && !q.shuttingDown {
+	for (q.queued == 0 || q.paused) && !q.shuttingDown {
 		q.getters++
 		q.ready.Wait()
 		q.getters--
 	}
-	if q.queued == 0 {
+	if q.queued == 0 || q.paused {
 		return item, true
 	}
 	e := q.levels.pop()
@@ -329,6 +350,25 @@ func (q *Typed[T]) Done(item T) {
 	}
 	if q.processing == 0 && q.draining {
 		q.idle.Broadcast()
+	}
+}
+
+// Pause makes Get hand out nothing until Resume or a shutdown, which then hands
+// out no queued item either; Add, AddAfter, Done and Forget keep working, and
+// ShutDownWithDrain waits only for the items handed out before.
+func (q *Typed[T]) Pause() {
+	q.mu.Lock()
+	q.paused = true
+	q.mu.Unlock()
+}
+
+// Resume lets Get hand out queued items again after Pause.
+func (q *Typed[T]) Resume() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.paused {
+		q.paused = false
+		q.ready.Broadcast()
 	}
 }
 

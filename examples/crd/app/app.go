@@ -18,9 +18,7 @@ import (
 	kubeinformers "github.com/kgen-dev/kgen/builtin/informers"
 	"github.com/kgen-dev/kgen/builtin/kubernetes"
 	kubescheme "github.com/kgen-dev/kgen/builtin/kubernetes/scheme"
-	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/events"
-	"github.com/kgen-dev/kgen/runtime/informers"
 	"github.com/kgen-dev/kgen/runtime/leaderelection"
 	"github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/metadata"
@@ -99,24 +97,19 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	}
 
 	run := func(ctx context.Context) error {
-		var kubeOpts []kubeinformers.SharedInformerOption
-		var crdOpts []externalversions.SharedInformerOption
-		if replica != nil && replica.Mode() == sharding.LabelMode {
-			kubeOpts = append(kubeOpts, kubeinformers.WithTweakListOptions(replica.TweakListOptions))
-			crdOpts = append(crdOpts, externalversions.WithTweakListOptions(replica.TweakListOptions))
-		}
-		kubeInformerFactory := kubeinformers.NewSharedInformerFactoryWithOptions(kubeClient, 10*time.Minute, kubeOpts...)
-		crdInformerFactory := externalversions.NewSharedInformerFactoryWithOptions(crdClient, 10*time.Minute, crdOpts...)
+		kubeInformerFactory := kubeinformers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
+		crdInformerFactory := externalversions.NewSharedInformerFactory(crdClient, 10*time.Minute)
 		defer kubeInformerFactory.Shutdown()
 		defer crdInformerFactory.Shutdown()
-		if replica != nil && replica.Mode() == sharding.ServerMode {
-			// The CronTabs' informer lists and watches this replica's hash ranges. CronJobs hash apart
-			// from their CronTabs (by UID), so their informer keeps every CronJob.
-			crdInformerFactory.InformerFor(&stablev1.CronTab{}, func(client versioned.Interface, resync time.Duration) cache.SharedIndexInformer {
-				tabs := client.StableV1().CronTabs("")
-				return cache.NewSharedIndexInformer(replica.ListerWatcher(informers.ListWatchFor(tabs.List, tabs.Watch, nil)),
-					&stablev1.CronTab{}, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-			})
+		if replica != nil {
+			// One call per informer in either mode: the CronTabs' informer holds this replica's
+			// share; the CronJobs' follows their CronTabs where the mode places them together.
+			if err := replica.Shard(crdInformerFactory.Stable().V1().CronTabs().Informer()); err != nil {
+				return err
+			}
+			if err := replica.ShardControlled(kubeInformerFactory.Batch().V1().CronJobs().Informer()); err != nil {
+				return err
+			}
 		}
 		c, err := controller.NewController(ctx, kubeClient, crdClient,
 			kubeInformerFactory.Batch().V1().CronJobs(), crdInformerFactory.Stable().V1().CronTabs(), recorder)
@@ -125,7 +118,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		}
 		if replica != nil {
 			c.GuardReconcile(func(reconcile func(context.Context, string) error) func(context.Context, string) error {
-				return replica.Reconciler(cronTabsResource, c.CronTabsGetByKey, reconcile)
+				return replica.Reconciler(cronTabsResource, c.CronTabsGetByKey, c.WorkQueue(), reconcile)
 			})
 		}
 		kubeInformerFactory.Start(ctx.Done())
@@ -192,9 +185,13 @@ func shardReplica(ctx context.Context, config *rest.Config, opts Options, identi
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	leases, err := sharding.NewLeaseClient(config, namespace) // renewals do not queue behind reconciles
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	cfg := sharding.Config{
 		Ring: opts.ShardRing, Identity: identity, Namespace: namespace,
-		Leases: kubeClient.CoordinationV1().Leases(namespace), Metadata: meta,
+		Leases: leases, Metadata: meta,
 		Resources: []sharding.Resource{cronTabsResource}, Controlled: []sharding.Resource{cronJobsResource},
 	}
 	switch opts.ShardMode {

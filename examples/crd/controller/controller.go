@@ -132,6 +132,10 @@ func (c *Controller) GuardReconcile(guard func(reconcile func(ctx context.Contex
 	c.reconcile = guard(c.reconcile)
 }
 
+// WorkQueue is the queue of CronTab keys the workers take from, for a guard that requeues keys it
+// could not run yet (a sharding replica's Reconciler).
+func (c *Controller) WorkQueue() workqueue.TypedRateLimitingInterface[string] { return c.workqueue }
+
 // CronTabsGetByKey reads a CronTab from the controller's cache by namespace/name key.
 func (c *Controller) CronTabsGetByKey(key string) (any, bool, error) {
 	namespace, name, err := cache.SplitMetaNamespaceKey(key)

@@ -3,6 +3,7 @@
 package dynamicinformer
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -31,10 +32,16 @@ type GenericInformer interface {
 type DynamicSharedInformerFactory interface {
 	// Start runs every informer requested so far that is not running yet, until stopCh closes.
 	Start(stopCh <-chan struct{})
+	// StartWithContext runs every informer requested so far that is not running yet, until ctx
+	// ends.
+	StartWithContext(ctx context.Context)
 	// ForResource returns the shared informer for gvr, creating it on first request.
 	ForResource(gvr schema.GroupVersionResource) GenericInformer
 	// WaitForCacheSync waits until every started informer has synced or stopCh closes.
 	WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool
+	// WaitForCacheSyncWithContext waits until every started informer has synced or ctx ends, and
+	// reports why it stopped and which informers synced.
+	WaitForCacheSyncWithContext(ctx context.Context) cache.GVRSyncResult
 	// Shutdown stops accepting Start calls and waits for started informers to return.
 	Shutdown()
 }
@@ -166,12 +173,15 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 }
 
 func (f *factory) Start(stopCh <-chan struct{}) {
+	f.StartWithContext(wait.ContextForChannel(stopCh))
+}
+
+func (f *factory) StartWithContext(ctx context.Context) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.stopping {
 		return
 	}
-	ctx := wait.ContextForChannel(stopCh)
 	for gvr, informer := range f.informers {
 		if !f.started[gvr] {
 			inf := informer.Informer()
@@ -182,6 +192,10 @@ func (f *factory) Start(stopCh <-chan struct{}) {
 }
 
 func (f *factory) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool {
+	return f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh)).Synced
+}
+
+func (f *factory) WaitForCacheSyncWithContext(ctx context.Context) cache.GVRSyncResult {
 	f.mu.Lock()
 	started := map[schema.GroupVersionResource]cache.SharedIndexInformer{}
 	for gvr, informer := range f.informers {
@@ -190,11 +204,18 @@ func (f *factory) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersi
 		}
 	}
 	f.mu.Unlock()
-	out := make(map[schema.GroupVersionResource]bool, len(started))
-	for gvr, informer := range started {
-		out[gvr] = cache.WaitForCacheSync(stopCh, informer.HasSynced)
+	checkers := make([]cache.DoneChecker, 0, len(started))
+	for _, informer := range started {
+		checkers = append(checkers, informer.HasSyncedChecker())
 	}
-	return out
+	res := cache.GVRSyncResult{Synced: make(map[schema.GroupVersionResource]bool, len(started))}
+	if !cache.WaitFor(ctx, "", checkers...) {
+		res.Err = context.Cause(ctx)
+	}
+	for gvr, informer := range started {
+		res.Synced[gvr] = informer.HasSynced()
+	}
+	return res
 }
 
 func (f *factory) Shutdown() {

@@ -2,6 +2,8 @@ package dynamicinformer
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ type stubClient struct {
 	namespaces []string
 	selectors  []string
 	watcher    *watch.FakeWatcher
+	hang       bool // lists wait for their context to end
 }
 
 func (s *stubClient) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
@@ -39,7 +42,11 @@ func (r *stubResource) Namespace(ns string) dynamic.ResourceInterface {
 	return &stubResource{client: r.client, namespace: ns}
 }
 
-func (r *stubResource) List(_ context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+func (r *stubResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	if r.client.hang {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	r.client.mu.Lock()
 	defer r.client.mu.Unlock()
 	r.client.lists++
@@ -132,5 +139,45 @@ func TestFactorySharesFiltersAndShutsDown(t *testing.T) {
 	defer client.mu.Unlock()
 	if client.lists != 1 || late.Informer().HasSynced() {
 		t.Fatal("Start after Shutdown must not run informers")
+	}
+}
+
+// TestFactoryWithContext: StartWithContext runs informers until the context ends, and
+// WaitForCacheSyncWithContext reports which synced and, when the context ended first, why.
+func TestFactoryWithContext(t *testing.T) {
+	client := &stubClient{watcher: watch.NewFakeWithChanSize(10, false)}
+	f := NewDynamicSharedInformerFactory(client, 0)
+	informer := f.ForResource(widgets).Informer()
+	ctx, cancel := context.WithCancel(context.Background())
+	f.StartWithContext(ctx)
+	res := f.WaitForCacheSyncWithContext(ctx)
+	if res.Err != nil || !res.Synced[widgets] || res.AsError() != nil {
+		t.Fatalf("WaitForCacheSyncWithContext = %+v", res)
+	}
+	cancel()
+	f.Shutdown()
+	if !informer.IsStopped() {
+		t.Fatal("informer still running after its context ended")
+	}
+
+	// An informer that never syncs: the result names it and carries the context's cause.
+	never := NewSharedInformerFactoryFor(func(schema.GroupVersionResource) GenericInformer {
+		return NewFilteredDynamicInformer(&stubClient{watcher: watch.NewFake(), hang: true}, widgets, "", 0, nil, nil)
+	})
+	never.ForResource(widgets)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	defer stopRun()
+	never.StartWithContext(runCtx)
+	cause := errors.New("gave up waiting")
+	waitCtx, stopWait := context.WithCancelCause(context.Background())
+	stopWait(cause)
+	res = never.WaitForCacheSyncWithContext(waitCtx)
+	stopRun()
+	never.Shutdown()
+	if !errors.Is(res.Err, cause) || res.Synced[widgets] {
+		t.Fatalf("WaitForCacheSyncWithContext after the context ended = %+v", res)
+	}
+	if err := res.AsError(); !errors.Is(err, cause) || !strings.Contains(err.Error(), widgets.String()) {
+		t.Fatalf("AsError = %v", err)
 	}
 }

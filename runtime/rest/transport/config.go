@@ -25,6 +25,9 @@ type Config struct {
 	WrapTransport WrapperFunc
 	// DisableCompression stops the client from asking for gzip-compressed responses.
 	DisableCompression bool
+	// MinConnectionPoolSize, if greater than 1, spreads requests over at least this many independent
+	// transports (see rest.Config.MinConnectionPoolSize).
+	MinConnectionPoolSize int
 	// TLS holds the TLS settings.
 	TLS TLSConfig
 

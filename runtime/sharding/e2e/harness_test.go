@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,6 +171,7 @@ type fleet struct {
 	viewRV    uint64        // highest resourceVersion the view's handlers saw
 	writtenRV uint64        // highest resourceVersion of the test's own writes
 	mode      sharding.Mode // LabelMode unless a test sets it before starting replicas
+	lat       *latencies
 	mu        sync.Mutex
 	replicas  map[*replica]bool
 	nextIndex int
@@ -207,7 +210,7 @@ func newFleet(t *testing.T, prefix string) *fleet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}}
+	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}, lat: newLatencies()}
 	t.Cleanup(f.stopAll)
 	f.view = dynamicinformer.NewFilteredDynamicInformer(client, items, ns, 0, cache.Indexers{}, nil).Informer()
 	saw := func(obj any) {
@@ -295,10 +298,6 @@ func (f *fleet) startRing(id, ring string) *replica {
 	cfg.QPS, cfg.Burst = 1000, 2000
 	cfg.Wrap(sharding.WrapTransport)
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return faultTransport{fault: rep.fault, next: rt} })
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		f.t.Fatal(err)
-	}
 	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {
 		f.t.Fatal(err)
@@ -307,8 +306,12 @@ func (f *fleet) startRing(id, ring string) *replica {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	leases, err := sharding.NewLeaseClient(cfg, f.ns) // renewals never wait behind the controller's requests
+	if err != nil {
+		f.t.Fatal(err)
+	}
 	rep.shard, err = sharding.New(sharding.Config{
-		Ring: ring, Identity: id, Namespace: f.ns, Leases: cs.CoordinationV1().Leases(f.ns), Metadata: meta,
+		Ring: ring, Identity: id, Namespace: f.ns, Leases: leases, Metadata: meta,
 		ObjectNamespace: f.ns, Resources: []sharding.Resource{itemsRes},
 		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod, Mode: f.mode,
 	})
@@ -316,14 +319,17 @@ func (f *fleet) startRing(id, ring string) *replica {
 		f.t.Fatal(err)
 	}
 	rep.client = dyn.Resource(items).Namespace(f.ns)
-	rep.inf = cache.NewSharedIndexInformer(rep.shard.ListerWatcher(&cache.ListWatch{
+	rep.inf = cache.NewSharedIndexInformer(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			return rep.client.List(ctx, opts)
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return rep.client.Watch(ctx, opts)
 		},
-	}), &unstructured.Unstructured{}, 0, cache.Indexers{})
+	}, &unstructured.Unstructured{}, 0, cache.Indexers{})
+	if err := rep.shard.Shard(rep.inf); err != nil {
+		f.t.Fatal(err)
+	}
 	rep.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](10*time.Millisecond, time.Second),
 		workqueue.TypedRateLimitingQueueConfig[string]{})
 	enqueue := func(obj any) {
@@ -336,7 +342,7 @@ func (f *fleet) startRing(id, ring string) *replica {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	rep.cancel = cancel
-	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.reconcile)
+	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.queue, rep.reconcile)
 	var wg sync.WaitGroup
 	wg.Add(2 + workers)
 	go func() { defer wg.Done(); _ = rep.shard.Run(ctx) }()
@@ -392,7 +398,110 @@ func (rep *replica) reconcile(ctx context.Context, key string) error {
 	if apierrors.IsConflict(err) {
 		return nil // the informer brings the newer object
 	}
+	if err == nil {
+		rep.f.lat.reconciled(u.GetName(), want)
+	}
 	return err
+}
+
+// latencies measures change-to-reconcile: from a successful write of spec.value to the status
+// write of a reconcile that saw that value or a later one.
+type latencies struct {
+	mu      sync.Mutex
+	pending map[string]change // by item name: the oldest write not reconciled yet
+	samples []time.Duration
+	slowest []slowChange // the changes that took longest, for the log
+	events  []string     // the chaos events with their times, for the log
+}
+
+type slowChange struct {
+	name    string
+	written time.Time
+	took    time.Duration
+}
+
+// event notes a chaos event at the current time.
+func (l *latencies) event(what string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, time.Now().Format("15:04:05.000")+" "+what)
+}
+
+// report returns the slowest changes and the events, to tell what delayed them.
+func (l *latencies) report() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	slices.SortFunc(l.slowest, func(a, b slowChange) int { return int(b.took - a.took) })
+	var b strings.Builder
+	for _, c := range l.slowest[:min(8, len(l.slowest))] {
+		fmt.Fprintf(&b, "  %s written %s took %v\n", c.name, c.written.Format("15:04:05.000"), c.took.Round(time.Millisecond))
+	}
+	b.WriteString("  events: " + strings.Join(l.events, ", "))
+	return b.String()
+}
+
+type change struct {
+	value int64
+	at    time.Time
+}
+
+func newLatencies() *latencies { return &latencies{pending: map[string]change{}} }
+
+// written records that name's spec.value became value now.
+func (l *latencies) written(name string, value int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.pending[name]; !ok {
+		l.pending[name] = change{value: value, at: time.Now()}
+	}
+}
+
+// reconciled records that a reconcile of name wrote status for value.
+func (l *latencies) reconciled(name string, value int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.pending[name]; ok && value >= c.value {
+		took := time.Since(c.at)
+		l.samples = append(l.samples, took)
+		if took > 3*time.Second {
+			l.slowest = append(l.slowest, slowChange{name: name, written: c.at, took: took})
+		}
+		delete(l.pending, name)
+	}
+}
+
+// summary returns the count, p50, p99 and maximum of the samples so far.
+func (l *latencies) summary() (n int, p50, p99, max time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := slices.Clone(l.samples)
+	if len(s) == 0 {
+		return 0, 0, 0, 0
+	}
+	slices.Sort(s)
+	return len(s), s[len(s)/2], s[(len(s)*99)/100], s[len(s)-1]
+}
+
+// churn raises spec.value of a random item every interval until ctx ends, ignoring failures (the
+// API server may be restarting), and records each successful write in f.lat.
+func (f *fleet) churn(ctx context.Context, interval time.Duration) {
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	client := f.client.Resource(items).Namespace(f.ns)
+	for ctx.Err() == nil {
+		name := fmt.Sprintf("item-%05d", rng.IntN(f.created))
+		if u, err := client.Get(ctx, name, metav1.GetOptions{}); err == nil {
+			v, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
+			_ = unstructured.SetNestedField(u.Object, v+1, "spec", "value")
+			if updated, err := client.Update(ctx, u, metav1.UpdateOptions{}); err == nil {
+				f.noteRV(&f.writtenRV, updated.GetResourceVersion())
+				f.lat.written(name, v+1)
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(interval):
+		}
+	}
 }
 
 // kill stops a replica like a crashed process: its requests fail at once and it never releases its Lease.
@@ -551,6 +660,7 @@ func (f *fleet) bump(names []string) {
 				updated, err := f.client.Resource(items).Namespace(f.ns).Update(ctx, u, metav1.UpdateOptions{})
 				if err == nil {
 					f.noteRV(&f.writtenRV, updated.GetResourceVersion())
+					f.lat.written(name, v+1)
 				}
 				if !apierrors.IsConflict(err) {
 					if err != nil {

@@ -43,6 +43,13 @@ k8s.io/code-generator's kube_codegen.sh gen_helpers, gen_register and gen_client
   lister       listers in <output-dir>/<listers-name>               (with --with-watch)
   informer     shared informers in <output-dir>/<informers-name>    (with --with-watch)
   crd          a CustomResourceDefinition per group and kind in <crd-dir>  (with --crd-dir)
+  openapi      what kube_codegen.sh gen_openapi produces: GetOpenAPIDefinitions in
+               <openapi-output-dir>/zz_generated.openapi.go for the +k8s:openapi-gen types of
+               <input-dir> and apimachinery's meta/v1, runtime, version and api/resource, and
+               OpenAPIModelName methods (--openapi-model-name-file) in packages tagged
+               +k8s:openapi-model-package         (with --openapi-output-dir and --openapi-output-pkg)
+               With --openapi-report-filename, API rule violations that differ from that file
+               fail the run (nothing is written) unless --openapi-update-report rewrites it.
 
 --skip names generators not to run (--skip register for packages with a hand-written scheme).
 Generated files in <input-dir> and in the output directories that this run no longer produces
@@ -93,6 +100,7 @@ type generateOptions struct {
 	verbose                                        bool
 	deps                                           string
 	force                                          bool
+	openapi                                        openapiOptions
 }
 
 // The generators kgen generate runs, by the names --skip takes.
@@ -103,9 +111,10 @@ const (
 	genClient      = "client"
 	genLister      = "lister"
 	genInformer    = "informer"
+	genOpenAPI     = "openapi"
 )
 
-var generatorNames = []string{genDeepcopy, genRegister, genApplyConfig, genClient, genLister, genInformer}
+var generatorNames = []string{genDeepcopy, genRegister, genApplyConfig, genClient, genLister, genInformer, genOpenAPI}
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
 	var o generateOptions
@@ -138,7 +147,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
 	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
+	o.openapi.addFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := o.openapi.validate(); err != nil {
 		return err
 	}
 	switch fs.NArg() {
@@ -363,8 +376,19 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
 		}})
 	}
+	var openapiReport *openapiRun
+	if o.openapi.enabled() && runs(genOpenAPI) {
+		st, r, err := o.openapi.step(load.Config{Deps: deps}, inputDir, header)
+		if err != nil {
+			return err
+		}
+		steps, openapiReport = append(steps, st), r
+	}
 	sets, err := runSteps(steps)
 	if err != nil {
+		return err
+	}
+	if err := openapiReport.check(); err != nil {
 		return err
 	}
 	t.generate = time.Since(start) - t.load
@@ -408,6 +432,9 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	}
 	for _, p := range res.EmptiedPaths {
 		fmt.Fprintf(stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
+	}
+	if err := openapiReport.update(stderr); err != nil {
+		return err
 	}
 	if hint := goModHint(created); hint != "" {
 		fmt.Fprintf(stderr, "kgen generate: %s\n", hint)

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -18,7 +20,8 @@ import (
 
 // OpenAPIGen runs openapi-gen with command-line arguments args (without the program name): kube-openapi's
 // flags, plus --verify. Like kube-openapi's, it writes the API rule violation report (to stdout by
-// default) and never fails because of violations.
+// default) and never fails because of violations; with --verify a report file that differs fails the
+// run like a differing generated file.
 func OpenAPIGen(args []string, stdout, stderr io.Writer) error {
 	var c run.Common
 	var outputFile, modelNameFile, report string
@@ -61,7 +64,20 @@ func OpenAPIGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := c.Finish(set, start, stdout, stderr); err != nil {
+		if c.Verify && report != "-" {
+			old, err := os.ReadFile(report)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			if got := res.Report(); !bytes.Equal(old, got) {
+				io.WriteString(stdout, output.UnifiedDiff(report, old, got))
+				if err := c.Finish(set, start, stdout, stderr); err != nil {
+					return err
+				}
+				return fmt.Errorf("the API rule violation report %s differs (diff on stdout); run without --verify to update it", report)
+			}
+		}
+		if err := c.Finish(set, start, stdout, stderr); err != nil || c.Verify {
 			return err
 		}
 		if report == "-" {

@@ -20,11 +20,22 @@ type writer struct {
 	f *gofile.File
 	g *generator
 	b strings.Builder
+	// spec is the name the file gives kube-openapi's spec package, once imported.
+	spec string
 	// refs are the struct types the definition being written references, by "importpath.Name".
 	refs map[string]*types.Named
 }
 
-func (w *writer) p(format string, args ...any) { fmt.Fprintf(&w.b, format, args...) }
+// p writes format with args; "§" in format stands for the spec package's name in this file.
+func (w *writer) p(format string, args ...any) {
+	if strings.Contains(format, "§") {
+		if w.spec == "" {
+			w.spec = strings.TrimSuffix(w.f.Ref(specPkg, "Schema"), ".Schema")
+		}
+		format = strings.ReplaceAll(format, "§", w.spec)
+	}
+	fmt.Fprintf(&w.b, format, args...)
+}
 
 // ident is the qualified reference to named type n in the output file.
 func (w *writer) ident(n *types.Named) string {
@@ -90,16 +101,16 @@ func (w *writer) call(t *wireshape.Type) {
 		k = fmt.Sprintf("%q", qualified(n)) // reported by definition
 	}
 	w.p("%s: ", k)
-	id := w.ident(n)
+	id := func() string { return w.ident(n) }
 	switch ms := methodsOf(n); {
 	case ms.v2TypeFormat:
 		w.p("%s(ref),\n", schemaFunc(t.Pkg.Path, t.Name))
 	case ms.v2 && ms.v3:
-		w.p("%s(%s{}.OpenAPIV3Definition(), %s{}.OpenAPIDefinition()),\n", w.f.Ref(commonPkg, "EmbedOpenAPIDefinitionIntoV2Extension"), id, id)
+		w.p("%s(%s{}.OpenAPIV3Definition(), %s{}.OpenAPIDefinition()),\n", w.f.Ref(commonPkg, "EmbedOpenAPIDefinitionIntoV2Extension"), id(), id())
 	case ms.v2:
-		w.p("%s{}.OpenAPIDefinition(),\n", id)
+		w.p("%s{}.OpenAPIDefinition(),\n", id())
 	case ms.v3:
-		w.p("%s{}.OpenAPIV3Definition(),\n", id)
+		w.p("%s{}.OpenAPIV3Definition(),\n", id())
 	default:
 		w.p("%s(ref),\n", schemaFunc(t.Pkg.Path, t.Name))
 	}
@@ -118,17 +129,22 @@ func (w *writer) definition(t *wireshape.Type) error {
 	if ms.v2 || ms.v3 && !ms.v2TypeFormat {
 		return nil
 	}
-	id := w.ident(n)
+	if ms.v3OneOf && !ms.v2TypeFormat {
+		return fmt.Errorf("%s: type %q has v3 one of types but not v2 type or format", t.Pos, qualified(n))
+	}
 	def := w.f.Ref(commonPkg, "OpenAPIDefinition")
 	w.p("func %s(ref %s) %s {\n", schemaFunc(t.Pkg.Path, t.Name), w.f.Ref(commonPkg, "ReferenceCallback"), def)
+	if !ms.v2TypeFormat {
+		return w.object(t, n, def)
+	}
+	id := w.ident(n)
 	typeFormat := func(first string) {
-		w.p("%s{\nSchema: spec.Schema{\nSchemaProps: spec.SchemaProps{\n", def)
+		w.p("%s{\nSchema: §.Schema{\nSchemaProps: §.SchemaProps{\n", def)
 		w.description(t.Comments)
 		w.p("%s\nFormat:%s{}.OpenAPISchemaFormat(),\n},\n", first, id)
 		w.extensions(t.Comments)
 		w.p("},\n")
 	}
-	w.f.Ref(specPkg, "Schema")
 	embed := w.f.Ref(commonPkg, "EmbedOpenAPIDefinitionIntoV2Extension")
 	switch {
 	case ms.v2TypeFormat && ms.v3:
@@ -143,15 +159,17 @@ func (w *writer) definition(t *wireshape.Type) error {
 		typeFormat("Type:" + id + "{}.OpenAPISchemaType(),")
 		w.p("})\n}\n\n")
 		return nil
-	case ms.v2TypeFormat:
-		w.p("return ")
-		typeFormat("Type:" + id + "{}.OpenAPISchemaType(),")
-		w.p("}\n}\n\n")
-		return nil
-	case ms.v3OneOf:
-		return fmt.Errorf("%s: type %q has v3 one of types but not v2 type or format", t.Pos, qualified(n))
 	}
-	w.p("return %s{\nSchema: spec.Schema{\nSchemaProps: spec.SchemaProps{\n", def)
+	w.p("return ")
+	typeFormat("Type:" + id + "{}.OpenAPISchemaType(),")
+	w.p("}\n}\n\n")
+	return nil
+}
+
+// object writes the body of the schema function of struct type t (named n): its properties, required
+// ones, extensions and dependencies.
+func (w *writer) object(t *wireshape.Type, n *types.Named, def string) error {
+	w.p("return %s{\nSchema: §.Schema{\nSchemaProps: §.SchemaProps{\n", def)
 	w.description(t.Comments)
 	w.p("Type: []string{\"object\"},\n")
 	w.refs = map[string]*types.Named{}
@@ -164,7 +182,7 @@ func (w *writer) definition(t *wireshape.Type) error {
 		return err
 	}
 	if props != "" {
-		w.p("Properties: map[string]spec.Schema{\n%s},\n", props)
+		w.p("Properties: map[string]§.Schema{\n%s},\n", props)
 	}
 	if len(required) > 0 {
 		w.p("Required: []string{\"%s\"},\n", strings.Join(required, "\",\""))
@@ -277,7 +295,7 @@ func (w *writer) property(f *wireshape.Field, name string, owner *types.Named) e
 	}
 	w.p("%q: {\n", name)
 	w.extensions(f.Comments)
-	w.p("SchemaProps: spec.SchemaProps{\n")
+	w.p("SchemaProps: §.SchemaProps{\n")
 	comments := f.Comments
 	enum := w.g.enumOf(f.Type)
 	if enum != nil {
@@ -317,14 +335,14 @@ func (w *writer) schemaOf(t types.Type, enum *enum, where string) error {
 		if b, ok := key.(*types.Basic); !ok || b.Name() != "string" {
 			return fmt.Errorf("%s: map with non-string keys are not supported by OpenAPI in %s", where, t)
 		}
-		w.p("Type: []string{\"object\"},\nAdditionalProperties: &spec.SchemaOrBool{\nAllows: true,\nSchema: &spec.Schema{\nSchemaProps: spec.SchemaProps{\n")
+		w.p("Type: []string{\"object\"},\nAdditionalProperties: &§.SchemaOrBool{\nAllows: true,\nSchema: &§.Schema{\nSchemaProps: §.SchemaProps{\n")
 		if err := w.schemaOf(u.Elem(), w.g.enumOf(u.Elem()), where); err != nil {
 			return err
 		}
 		w.p("},\n},\n},\n")
 	case *types.Slice, *types.Array:
 		elem := u.(interface{ Elem() types.Type }).Elem()
-		w.p("Type: []string{\"array\"},\nItems: &spec.SchemaOrArray{\nSchema: &spec.Schema{\nSchemaProps: spec.SchemaProps{\n")
+		w.p("Type: []string{\"array\"},\nItems: &§.SchemaOrArray{\nSchema: &§.Schema{\nSchemaProps: §.SchemaProps{\n")
 		if err := w.schemaOf(elem, w.g.enumOf(elem), where); err != nil {
 			return err
 		}
@@ -466,7 +484,7 @@ func (w *writer) extensions(lines []string) {
 	if len(exts) == 0 {
 		return
 	}
-	w.p("VendorExtensible: spec.VendorExtensible{\nExtensions: spec.Extensions{\n")
+	w.p("VendorExtensible: §.VendorExtensible{\nExtensions: §.Extensions{\n")
 	for _, e := range exts {
 		w.p("%q: ", e.name)
 		if e.list {

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"k8s.io/kube-openapi/pkg/common"
-
 	"github.com/kgen-dev/kgen/internal/generators/gofile"
 	"github.com/kgen-dev/kgen/internal/generators/wireshape"
 )
@@ -197,7 +195,7 @@ func (w *writer) object(t *wireshape.Type, n *types.Named, def string) error {
 	sort.Strings(deps)
 	var depRefs []string
 	for _, k := range deps {
-		if tf, _ := common.OpenAPITypeFormat(k); tf != "" {
+		if tf, _ := typeFormat(k); tf != "" {
 			continue
 		}
 		ref, err := w.key(w.refs[k])
@@ -320,7 +318,7 @@ func (w *writer) property(f *wireshape.Field, name string, owner *types.Named) e
 // schemaOf writes the type part of a property of type t (enum, when not nil, is t's enum).
 func (w *writer) schemaOf(t types.Type, enum *enum, where string) error {
 	r := resolve(t)
-	if tf, format := common.OpenAPITypeFormat(typeName(r)); tf != "" {
+	if tf, format := typeFormat(typeName(r)); tf != "" {
 		w.simple(tf, format)
 		if enum != nil {
 			w.p("Enum: []interface{}{%s},\n", strings.Join(enum.valueStrings(), ", "))
@@ -625,7 +623,7 @@ func (g *generator) enforcedDefault(t types.Type, omitEmpty bool) (any, error) {
 		if omitEmpty {
 			return nil, nil
 		}
-		if zero, ok := common.OpenAPIZeroValue(u.Name()); ok {
+		if zero, ok := zeroValue(u.Name()); ok {
 			return zero, nil
 		}
 		return nil, fmt.Errorf("type %s has no OpenAPI zero value", u)
@@ -656,4 +654,38 @@ func (g *generator) unmarshalsItself(t types.Type) bool {
 		return isStruct && hasMethod(u, false)
 	}
 	return false
+}
+
+// scalar is how OpenAPI spells a Go type openapi-gen maps directly, and its zero value.
+type scalar struct {
+	typ, format string
+	zero        any
+}
+
+// scalars are the Go types (by the names typeName gives) openapi-gen writes as OpenAPI types with
+// formats, as kube-openapi's common package lists them.
+var scalars = map[string]scalar{
+	"uint": {"integer", "int32", 0.}, "uint8": {"integer", "byte", 0.}, "uint16": {"integer", "int32", 0.},
+	"uint32": {"integer", "int64", 0.}, "uint64": {"integer", "int64", 0.},
+	"int": {"integer", "int32", 0.}, "int8": {"integer", "byte", 0.}, "int16": {"integer", "int32", 0.},
+	"int32": {"integer", "int32", 0.}, "int64": {"integer", "int64", 0.}, "byte": {"integer", "byte", 0},
+	"float64": {"number", "double", 0.}, "float32": {"number", "float", 0.},
+	"bool": {"boolean", "", false}, "string": {"string", "", ""}, "time.Time": {"string", "date-time", ""},
+	"integer": {"integer", "", 0.}, "number": {"number", "", 0.}, "boolean": {"boolean", "", false},
+	"[]byte": {"string", "byte", ""}, "interface{}": {"object", "", nil},
+}
+
+// typeFormat returns the OpenAPI type and format of the Go type called name, or "" if it has none.
+func typeFormat(name string) (string, string) {
+	s, ok := scalars[name]
+	if !ok {
+		return "", ""
+	}
+	return s.typ, s.format
+}
+
+// zeroValue returns the JSON zero value of the Go type called name, if it has an OpenAPI type.
+func zeroValue(name string) (any, bool) {
+	s, ok := scalars[name]
+	return s.zero, ok
 }

@@ -74,6 +74,11 @@ func checkGood(t *testing.T, base string, pkgs []Package) {
 	if code != 0 {
 		t.Fatalf("kgen generate refused good packages (%s): exit %d\n%s", describe(pkgs), code, stderr)
 	}
+	if n := checkAgreement(t, dir); n == 0 {
+		t.Errorf("the CRDs and the apply configurations' schema had no list, map or struct to compare for %s", describe(pkgs))
+	} else {
+		t.Logf("the CRDs and the apply configurations' schema agree on %d lists, maps and structs", n)
+	}
 	var dirs []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
@@ -139,7 +144,7 @@ func generate(t *testing.T, dir, importPath string) (int, string) {
 	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
 	code := kgencmd.Main([]string{"generate", "--output-dir", "generated", "--output-pkg", importPath + "/generated",
-		"--with-watch", "--with-applyconfig", "--applyconfig-externals", strings.Join(Externals, ","), "apis"}, &stdout, &stderr)
+		"--with-watch", "--with-applyconfig", "--applyconfig-externals", strings.Join(Externals, ","), "--crd-dir", "crds", "--crd-allow-dangerous-types", "apis"}, &stdout, &stderr)
 	return code, stderr.String()
 }
 

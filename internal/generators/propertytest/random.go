@@ -310,7 +310,9 @@ func (g *generator) fieldType(depth int) (string, []string) {
 		// A list of structs merged by key.
 		name := g.newName(g.kind + "Item")
 		g.keyedStruct(name, depth+1)
-		return "[]" + name, []string{"\t// +listType=map", "\t// +listMapKey=name"}
+		// validation-gen's +k8s: spelling, which the CRD and the apply configurations' schema read alike.
+		prefix := []string{"+", "+k8s:"}[g.r.Intn(2)]
+		return "[]" + name, []string{"\t// " + prefix + "listType=map", "\t// " + prefix + "listMapKey=name"}
 	case 14:
 		name := g.newName(g.kind + "Value")
 		g.structDecl(name, depth+1, false)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -102,34 +103,47 @@ func Tags(lines []string) map[string][]string {
 
 // Semantics are the merge semantics the tags give a list, map or struct.
 type Semantics struct {
-	// ListType is atomic, set or map; ListMapKeys the keys of a map list.
-	ListType    string
-	ListMapKeys []string
-	// MapType and StructType are atomic or granular.
+	// ListType is atomic, set or map (the last value given); ListTypeGiven tells that a list type tag
+	// was given at all, even empty. ListMapKeys are the keys of a map list, each once, in order.
+	ListType      string
+	ListTypeGiven bool
+	ListMapKeys   []string
+	// MapType and StructType are atomic or granular (the last value given).
 	MapType, StructType string
 }
 
-// SemanticsOf reads the list/map/struct semantics of comment lines. plain selects the tags openapi-gen
-// reads (+listType, +listMapKey, +mapType, +structType); with k8s also their +k8s: forms count, the
-// plain form winning when both are given.
+// SemanticsOf reads the list/map/struct semantics of comment lines, in line order: +listType,
+// +listMapKey, +mapType and +structType, which openapi-gen, controller-gen and applyconfiguration-gen
+// read, and with k8s also +k8s:listType and +k8s:listMapKey, which validation-gen and controller-gen
+// read (the API server treats both spellings alike). Values are kept as written: checking them is the
+// projections' job, with their own error messages.
 func SemanticsOf(lines []string, k8s bool) Semantics {
-	tags := Tags(lines)
-	get := func(name string) []string {
-		if v, ok := tags[name]; ok {
-			return v
+	var s Semantics
+	for _, line := range lines {
+		rest, ok := strings.CutPrefix(strings.Trim(line, " "), "+")
+		if !ok {
+			continue
 		}
+		name, value, _ := strings.Cut(rest, "=")
 		if k8s {
-			return tags["k8s:"+name]
+			if plain, ok := strings.CutPrefix(name, "k8s:"); ok && (plain == "listType" || plain == "listMapKey") {
+				name = plain
+			}
 		}
-		return nil
-	}
-	first := func(v []string) string {
-		if len(v) == 0 {
-			return ""
+		switch name {
+		case "listType":
+			s.ListType, s.ListTypeGiven = value, true
+		case "listMapKey":
+			if !slices.Contains(s.ListMapKeys, value) {
+				s.ListMapKeys = append(s.ListMapKeys, value)
+			}
+		case "mapType":
+			s.MapType = value
+		case "structType":
+			s.StructType = value
 		}
-		return v[0]
 	}
-	return Semantics{ListType: first(get("listType")), ListMapKeys: get("listMapKey"), MapType: first(get("mapType")), StructType: first(get("structType"))}
+	return s
 }
 
 // Deref strips pointers and named non-struct types down to the type whose shape JSON sees: a named

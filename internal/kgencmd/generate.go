@@ -220,6 +220,11 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	if inputDir, err = filepath.Abs(inputDir); err != nil {
 		return err
 	}
+	if len(o.openapi.extraPkgs) > 0 {
+		// The no-op record covers the input tree and its local dependencies, not further packages the
+		// openapi step loads on its own.
+		o.force = true
+	}
 	nop := startNoop(o, inputDir, header)
 	if files, ok := nop.unchanged(o); ok {
 		verb := map[bool]string{false: "generated", true: "verified"}[o.verify]

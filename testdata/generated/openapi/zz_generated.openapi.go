@@ -32,12 +32,18 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/kgen-dev/kgen/testdata/openapiapis/legacy.Other":  schema_kgen_testdata_openapiapis_legacy_Other(ref),
 		"github.com/kgen-dev/kgen/testdata/openapiapis/legacy.Tagged": schema_kgen_testdata_openapiapis_legacy_Tagged(ref),
 		v1.Address{}.OpenAPIModelName():                               schema_testdata_openapiapis_shop_v1_Address(ref),
+		v1.Both{}.OpenAPIModelName():                                  common.EmbedOpenAPIDefinitionIntoV2Extension(v1.Both{}.OpenAPIV3Definition(), v1.Both{}.OpenAPIDefinition()),
+		v1.Custom{}.OpenAPIModelName():                                v1.Custom{}.OpenAPIDefinition(),
+		v1.Either{}.OpenAPIModelName():                                schema_testdata_openapiapis_shop_v1_Either(ref),
+		v1.Formatted{}.OpenAPIModelName():                             schema_testdata_openapiapis_shop_v1_Formatted(ref),
 		v1.Policy{}.OpenAPIModelName():                                schema_testdata_openapiapis_shop_v1_Policy(ref),
 		v1.Shelf{}.OpenAPIModelName():                                 schema_testdata_openapiapis_shop_v1_Shelf(ref),
 		v1.Shop{}.OpenAPIModelName():                                  schema_testdata_openapiapis_shop_v1_Shop(ref),
 		v1.ShopList{}.OpenAPIModelName():                              schema_testdata_openapiapis_shop_v1_ShopList(ref),
 		v1.ShopSpec{}.OpenAPIModelName():                              schema_testdata_openapiapis_shop_v1_ShopSpec(ref),
 		v1.ShopStatus{}.OpenAPIModelName():                            schema_testdata_openapiapis_shop_v1_ShopStatus(ref),
+		v1.Uses{}.OpenAPIModelName():                                  schema_testdata_openapiapis_shop_v1_Uses(ref),
+		v1.V3Only{}.OpenAPIModelName():                                v1.V3Only{}.OpenAPIV3Definition(),
 	}
 }
 
@@ -103,6 +109,38 @@ func schema_testdata_openapiapis_shop_v1_Address(ref common.ReferenceCallback) c
 			},
 		},
 	}
+}
+
+func schema_testdata_openapiapis_shop_v1_Either(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.EmbedOpenAPIDefinitionIntoV2Extension(common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Either is a string in v2 and one of several types in v3.",
+				OneOf:       common.GenerateOpenAPIV3OneOfSchema(v1.Either{}.OpenAPIV3OneOfTypes()),
+				Format:      v1.Either{}.OpenAPISchemaFormat(),
+			},
+		},
+	}, common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Either is a string in v2 and one of several types in v3.",
+				Type:        v1.Either{}.OpenAPISchemaType(),
+				Format:      v1.Either{}.OpenAPISchemaFormat(),
+			},
+		},
+	})
+}
+
+func schema_testdata_openapiapis_shop_v1_Formatted(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.EmbedOpenAPIDefinitionIntoV2Extension(v1.Formatted{}.OpenAPIV3Definition(), common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Formatted is a string in v2 and has its own v3 definition.",
+				Type:        v1.Formatted{}.OpenAPISchemaType(),
+				Format:      v1.Formatted{}.OpenAPISchemaFormat(),
+			},
+		},
+	})
 }
 
 func schema_testdata_openapiapis_shop_v1_Policy(ref common.ReferenceCallback) common.OpenAPIDefinition {
@@ -579,6 +617,56 @@ func schema_testdata_openapiapis_shop_v1_ShopStatus(ref common.ReferenceCallback
 		},
 		Dependencies: []string{
 			"k8s.io/apimachinery/pkg/apis/meta/v1.Condition"},
+	}
+}
+
+func schema_testdata_openapiapis_shop_v1_Uses(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Uses refers to the types above.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"custom": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.Custom{}.OpenAPIModelName()),
+						},
+					},
+					"both": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(v1.Both{}.OpenAPIModelName()),
+						},
+					},
+					"formatted": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.Formatted{}.OpenAPIModelName()),
+						},
+					},
+					"either": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1.Either{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"only": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(v1.V3Only{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"custom", "formatted", "either"},
+			},
+		},
+		Dependencies: []string{
+			v1.Both{}.OpenAPIModelName(), v1.Custom{}.OpenAPIModelName(), v1.Either{}.OpenAPIModelName(), v1.Formatted{}.OpenAPIModelName(), v1.V3Only{}.OpenAPIModelName()},
 	}
 }
 

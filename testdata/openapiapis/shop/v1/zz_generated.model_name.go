@@ -27,8 +27,28 @@ func (in Address) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Both) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.Both"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Custom) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.Custom"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Either) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.Either"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Excluded) OpenAPIModelName() string {
 	return "dev.kgen.testdata.shop.v1.Excluded"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Formatted) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.Formatted"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -59,4 +79,14 @@ func (in ShopSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ShopStatus) OpenAPIModelName() string {
 	return "dev.kgen.testdata.override.ShopStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Uses) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.Uses"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in V3Only) OpenAPIModelName() string {
+	return "dev.kgen.testdata.shop.v1.V3Only"
 }

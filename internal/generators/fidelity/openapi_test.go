@@ -25,7 +25,7 @@ var sampleAPIServerOpenAPIFiles = []string{
 // removed, as its hack/update-codegen.sh runs gen_openapi: the definitions and model-name files are
 // byte-identical to the shipped ones, the API rule report holds kube-openapi's 15 violations (a run
 // without a report fails on them, writing nothing; --openapi-update-report records them; a rerun then
-// passes), and the packages build. The conversion and defaulting files stay as shipped: kgen's
+// passes, and so does --verify), and the packages build. The conversion and defaulting files stay as shipped: kgen's
 // conversion-gen and defaulter-gen are other steps.
 func TestSampleAPIServerOpenAPI(t *testing.T) {
 	root, err := filepath.Abs("../../..")
@@ -92,6 +92,9 @@ func TestSampleAPIServerOpenAPI(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from the shipped file:\n%s", f, lineDiff(string(want), string(got)))
 		}
+	}
+	if code, out := kgen("--verify", "--force"); code != 0 || !strings.Contains(out, "verified") {
+		t.Errorf("kgen generate --verify after generating: exit %d\n%s", code, out)
 	}
 	goCmd(t, "build", "./pkg/apis/...", "./pkg/generated/openapi/...")
 }

@@ -111,3 +111,24 @@ func TestUnselectedTypesAreLeftOut(t *testing.T) {
 		t.Errorf("violations: %q", res.Violations)
 	}
 }
+
+// TestShadowedInlineMember checks that a property an inline member shares with its outer struct is
+// written once, from the outer field, as encoding/json resolves it (kube-openapi writes both, a
+// duplicate map key that does not compile), and that a tie at one depth drops the name.
+func TestShadowedInlineMember(t *testing.T) {
+	prog := loadPackage(t, "package v1\n\ntype Base struct {\n\tA string `json:\"a\"`\n\tB string `json:\"b\"`\n}\n\ntype Other struct {\n\tB string `json:\"b\"`\n}\n\n"+
+		"type T struct {\n\t// +optional\n\tA []string `json:\"a,omitempty\"`\n\tBase `json:\",inline\"`\n\tOther `json:\",inline\"`\n}\n")
+	set, _, err := generate(t, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(set.Content(set.Paths()[0]))
+	_, body, _ := strings.Cut(src, "func schema_examplecom_bad_api_v1_T(")
+	body, _, _ = strings.Cut(body, "\n}\n")
+	if strings.Count(body, `"a": {`) != 1 || !strings.Contains(body, `Type: []string{"array"}`) {
+		t.Errorf("want one property a, the outer list:\n%s", body)
+	}
+	if strings.Contains(body, `"b": {`) || strings.Contains(body, "Required") {
+		t.Errorf("want b (two inline members at one depth) dropped and nothing required:\n%s", body)
+	}
+}

@@ -211,36 +211,23 @@ func (w *writer) object(t *wireshape.Type, n *types.Named, def string) error {
 	return nil
 }
 
-// members writes the properties of fields (the fields of owner), inline members in place, and returns
-// required extended by the required properties.
+// members writes the properties of fields (the fields of owner), inline members in place and each
+// name once, as encoding/json resolves them, and returns required extended by the required properties.
 func (w *writer) members(fields []*wireshape.Field, owner *types.Named, required []string) ([]string, error) {
-	for _, f := range fields {
-		if hasValue(wireshape.Tags(f.Comments)[tagOpenAPIGen], "false") {
-			continue
-		}
-		if f.Inline() {
-			st, ok := underlyingStruct(f.Type)
-			if !ok {
-				return nil, fmt.Errorf("%s: inline member %s is not a struct", f.Pos, f.Name)
-			}
-			var err error
-			if required, err = w.members(w.g.m.FieldsOf(st), owner, required); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		name := referableName(f)
-		if name == "" {
-			continue
-		}
-		opt, err := f.Optional()
+	skip := func(f *wireshape.Field) bool { return hasValue(wireshape.Tags(f.Comments)[tagOpenAPIGen], "false") }
+	props, err := w.g.m.Properties(fields, skip, referableName)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range props {
+		opt, err := p.Field.Optional()
 		if err != nil {
 			return nil, err
 		}
 		if !opt {
-			required = append(required, name)
+			required = append(required, p.Name)
 		}
-		if err := w.property(f, name, owner); err != nil {
+		if err := w.property(p.Field, p.Name, owner); err != nil {
 			return nil, err
 		}
 	}
@@ -259,17 +246,6 @@ func referableName(f *wireshape.Field) string {
 		return ""
 	}
 	return name
-}
-
-func underlyingStruct(t types.Type) (*types.Struct, bool) {
-	for {
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-			continue
-		}
-		st, ok := types.Unalias(t).Underlying().(*types.Struct)
-		return st, ok
-	}
 }
 
 var patchTags = []string{"patchMergeKey", "patchStrategy"}

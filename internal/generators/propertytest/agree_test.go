@@ -2,9 +2,13 @@ package propertytest
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,11 +66,12 @@ type crd struct {
 	} `json:"spec"`
 }
 
-// checkAgreement checks that the two schema projections of the wire-shape model kgen generate wrote
-// for the packages in dir agree: for every kind, walking its CRD schema and its apply configurations'
-// schema together, each list has the same list type and keys, each map and struct the same map type.
-// It returns how many lists, maps and structs it compared.
-func checkAgreement(t *testing.T, dir string) int {
+// checkAgreement checks that the schema projections of the wire-shape model kgen generate wrote for the
+// packages in dir agree: for every kind, walking its CRD schema and its apply configurations' schema
+// together, each list has the same list type and keys, each map and struct the same map type, and each
+// struct the same required fields in the CRD as in its OpenAPI definition. It returns how many lists,
+// maps and structs it compared, and for how many structs it compared the required fields.
+func checkAgreement(t *testing.T, dir string) (semantics, required int) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, "generated", "applyconfiguration", "internal", "internal.go"))
 	if err != nil {
@@ -78,6 +83,7 @@ func checkAgreement(t *testing.T, dir string) int {
 	if err := yaml.Unmarshal([]byte(text), &s); err != nil {
 		t.Fatalf("apply configurations' schema: %v", err)
 	}
+	requiredOf := openAPIRequired(t, filepath.Join(dir, "generated", "openapi", "zz_generated.openapi.go"))
 	types := map[string]smdAtom{}
 	for _, ty := range s.Types {
 		types[ty.Name] = ty.smdAtom
@@ -86,7 +92,6 @@ func checkAgreement(t *testing.T, dir string) int {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no CRDs written (%v)", err)
 	}
-	compared := 0
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -108,18 +113,21 @@ func checkAgreement(t *testing.T, dir string) int {
 			if name == "" {
 				continue // a kind without an apply configuration (no +genclient)
 			}
-			w := &agreement{t: t, types: types}
+			w := &agreement{t: t, types: types, required: requiredOf}
 			w.walk(c.Spec.Names.Kind+"."+v.Name, v.Schema.OpenAPIV3Schema, smdRef{NamedType: name}, 0)
-			compared += w.compared
+			semantics += w.compared
+			required += w.requiredCompared
 		}
 	}
-	return compared
+	return semantics, required
 }
 
 type agreement struct {
-	t        *testing.T
-	types    map[string]smdAtom
-	compared int
+	t     *testing.T
+	types map[string]smdAtom
+	// required are the required properties of each OpenAPI definition, by schema function name.
+	required                   map[string][]string
+	compared, requiredCompared int
 }
 
 // walk compares the CRD schema s with the apply schema type ref at path.
@@ -169,6 +177,22 @@ func (a *agreement) walk(path string, s map[string]any, ref smdRef, depth int) {
 		if got := orDefault(atom.Map.ElementRelationship, "separable"); got != want {
 			a.t.Errorf("%s: the CRD's map type is %q, the apply schema's element relationship %q", path, crdType, got)
 		}
+		if strings.Contains(ref.NamedType, ".propertytest.testdata.") && len(props) > 0 {
+			// A type of the random packages (k8s.io/api's types have no definitions here).
+			fn := schemaFunc(ref.NamedType)
+			want, ok := a.required[fn]
+			var got []string
+			for _, r := range asSlice(s["required"]) {
+				got = append(got, fmt.Sprint(r))
+			}
+			slices.Sort(got)
+			a.requiredCompared++
+			if !ok {
+				a.t.Errorf("%s: no OpenAPI definition %s", path, fn)
+			} else if !slices.Equal(got, want) {
+				a.t.Errorf("%s: the CRD requires %q, the OpenAPI definition %q", path, got, want)
+			}
+		}
 		if add, ok := s["additionalProperties"].(map[string]any); ok && atom.Map.ElementType != nil {
 			a.walk(path+"{}", add, *atom.Map.ElementType, depth+1)
 		}
@@ -178,6 +202,50 @@ func (a *agreement) walk(path string, s map[string]any, ref smdRef, depth int) {
 			}
 		}
 	}
+}
+
+// schemaFunc is the name of the OpenAPI schema function of the type with the apply schema's name model:
+// schema_ and the last four elements of its package path (dots dropped, dashes made underscores) and
+// the type name.
+func schemaFunc(model string) string {
+	parts := strings.Split(model, ".")
+	if len(parts) > 5 {
+		parts = parts[len(parts)-5:]
+	}
+	return "schema_" + strings.ReplaceAll(strings.Join(parts, "_"), "-", "_")
+}
+
+// openAPIRequired reads the Required list of every schema function of a definitions file, sorted.
+func openAPIRequired(t *testing.T, file string) map[string][]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatalf("OpenAPI definitions: %v", err)
+	}
+	out := map[string][]string{}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || !strings.HasPrefix(fn.Name.Name, "schema_") {
+			continue
+		}
+		req := []string{}
+		ast.Inspect(fn, func(n ast.Node) bool {
+			kv, ok := n.(*ast.KeyValueExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Required" {
+				for _, e := range kv.Value.(*ast.CompositeLit).Elts {
+					v, _ := strconv.Unquote(e.(*ast.BasicLit).Value)
+					req = append(req, v)
+				}
+			}
+			return true
+		})
+		slices.Sort(req)
+		out[fn.Name.Name] = req
+	}
+	return out
 }
 
 func asSlice(v any) []any {

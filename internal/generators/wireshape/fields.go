@@ -170,3 +170,101 @@ func Deref(t types.Type) types.Type {
 		return t
 	}
 }
+
+// Property is one JSON property of a struct: the field giving it, its name and how deep in inline
+// members the field is (0 for the struct's own).
+type Property struct {
+	Field *Field
+	Name  string
+	Depth int
+}
+
+// maxInlineDepth bounds inline embedding, which a type embedding a pointer to itself would make endless.
+const maxInlineDepth = 16
+
+// Properties returns the JSON properties of a struct with fields, in declaration order with the members
+// of inline fields (Field.Inline) in their place, resolved as encoding/json resolves them: of several
+// fields with one name the shallowest wins, then the one whose json tag names it; a tie drops them all.
+// skip leaves a field out (an inline one with its members); name gives a field's property name, ""
+// for none.
+func (m *Model) Properties(fields []*Field, skip func(*Field) bool, name func(*Field) string) ([]Property, error) {
+	var all []Property
+	var walk func(fields []*Field, depth int) error
+	walk = func(fields []*Field, depth int) error {
+		for _, f := range fields {
+			if skip(f) {
+				continue
+			}
+			if f.Inline() {
+				st, ok := structOf(f.Type)
+				if !ok {
+					return fmt.Errorf("%s: inline member %s is not a struct", f.Pos, f.Name)
+				}
+				if depth >= maxInlineDepth {
+					return fmt.Errorf("%s: inline member %s: embedding too deep", f.Pos, f.Name)
+				}
+				if err := walk(m.FieldsOf(st), depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			if n := name(f); n != "" {
+				all = append(all, Property{Field: f, Name: n, Depth: depth})
+			}
+		}
+		return nil
+	}
+	if err := walk(fields, 0); err != nil {
+		return nil, err
+	}
+	byName := map[string][]int{}
+	for i, p := range all {
+		byName[p.Name] = append(byName[p.Name], i)
+	}
+	out := all[:0:0]
+	for i, p := range all {
+		if dominant(all, byName[p.Name]) == i {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// dominant returns which of the properties at indexes (one name) encoding/json keeps, or -1.
+func dominant(all []Property, indexes []int) int {
+	if len(indexes) == 1 {
+		return indexes[0]
+	}
+	best := all[indexes[0]].Depth
+	for _, i := range indexes {
+		best = min(best, all[i].Depth)
+	}
+	var shallow []int
+	for _, i := range indexes {
+		if all[i].Depth == best {
+			shallow = append(shallow, i)
+		}
+	}
+	if len(shallow) == 1 {
+		return shallow[0]
+	}
+	var tagged []int
+	for _, i := range shallow {
+		if all[i].Field.JSON.Name != "" {
+			tagged = append(tagged, i)
+		}
+	}
+	if len(tagged) == 1 {
+		return tagged[0]
+	}
+	return -1
+}
+
+// structOf returns the struct type t is or points to.
+func structOf(t types.Type) (*types.Struct, bool) {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
+	return st, ok
+}

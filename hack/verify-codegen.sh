@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadTagWritesNothing' ./internal/generators/
 go test -count=1 -run 'TestGolden|TestDeterministic|TestBadInput' ./internal/generators/crdgen/
-go vet ./testdata/apis/... ./testdata/generated/...
+go vet ./testdata/apis/... ./testdata/openapiapis/... ./testdata/generated/...
 
 # verify_generate runs the generator go:generate lines of the Go files in directory $1 with --verify.
 verify_generate() {

@@ -139,10 +139,10 @@ func selected(t *wireshape.Type) bool {
 	if strings.HasPrefix(t.Name, "codecSelfer") {
 		return false
 	}
-	if hasValue(wireshape.Tags(t.Pkg.DocComments)[tagOpenAPIGen], "true") {
-		return !hasValue(wireshape.Tags(t.Comments)[tagOpenAPIGen], "false")
+	if contains(wireshape.Tags(t.Pkg.DocComments)[tagOpenAPIGen], "true") {
+		return !contains(wireshape.Tags(t.Comments)[tagOpenAPIGen], "false")
 	}
-	return hasValue(wireshape.Tags(t.Comments)[tagOpenAPIGen], "true")
+	return contains(wireshape.Tags(t.Comments)[tagOpenAPIGen], "true")
 }
 
 func (g *generator) definitions(cfg Config) ([]byte, Result, error) {
@@ -194,8 +194,6 @@ func (g *generator) definitions(cfg Config) ([]byte, Result, error) {
 	}
 	return out, res, nil
 }
-
-func hasValue(vals []string, v string) bool { return contains(vals, v) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -214,7 +214,7 @@ func (w *writer) object(t *wireshape.Type, n *types.Named, def string) error {
 // members writes the properties of fields (the fields of owner), inline members in place and each
 // name once, as encoding/json resolves them, and returns required extended by the required properties.
 func (w *writer) members(fields []*wireshape.Field, owner *types.Named, required []string) ([]string, error) {
-	skip := func(f *wireshape.Field) bool { return hasValue(wireshape.Tags(f.Comments)[tagOpenAPIGen], "false") }
+	skip := func(f *wireshape.Field) bool { return contains(wireshape.Tags(f.Comments)[tagOpenAPIGen], "false") }
 	props, err := w.g.m.Properties(fields, skip, referableName)
 	if err != nil {
 		return nil, err

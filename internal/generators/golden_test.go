@@ -20,7 +20,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"client-gen": cli.ClientGen, "lister-gen": cli.ListerGen, "informer-gen": cli.InformerGen,
 	"deepcopy-gen": cli.DeepCopyGen, "register-gen": cli.RegisterGen, "conversion-gen": cli.ConversionGen,
 	"applyconfiguration-gen": cli.ApplyConfigurationGen, "crd-gen": cli.CRDGen,
-	"defaulter-gen": cli.DefaulterGen,
+	"defaulter-gen": cli.DefaulterGen, "openapi-gen": cli.OpenAPIGen,
 }
 
 type invocation struct {
@@ -70,11 +70,11 @@ func (inv invocation) writesInPackages() bool {
 	return true
 }
 
-// withOutputDir returns args with --output-dir replaced by dir.
+// withOutputDir returns args with --output-dir (and a report file) moved under dir.
 func (inv invocation) withOutputDir(dir string) invocation {
 	args := append([]string{}, inv.args...)
 	for i := range args {
-		if args[i] == "--output-dir" {
+		if args[i] == "--output-dir" || args[i] == "--report-filename" && args[i+1] != "-" {
 			args[i+1] = filepath.Join(dir, args[i+1])
 		}
 	}

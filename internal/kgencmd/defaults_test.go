@@ -143,7 +143,7 @@ func TestGenerateDefaultsAndWarnsAboutOtherTools(t *testing.T) {
 		doc + `:3: +k8s:validation-gen=TypeMeta: kgen generate does not run validation-gen; k8s.io/code-generator's validation-gen generates for these tags (kube_codegen.sh gen_helpers)`,
 		types + `:6: +k8s:prerelease-lifecycle-gen:introduced=1.30: kgen generate does not run prerelease-lifecycle-gen; ` +
 			`k8s.io/code-generator's prerelease-lifecycle-gen generates for these tags (not part of kube_codegen.sh)`,
-		doc + `:4: +k8s:openapi-gen=true (and 1 more lines): kgen generate does not run openapi-gen; k8s.io/code-generator's openapi-gen generates for these tags (kube_codegen.sh gen_openapi)`,
+		doc + `:4: +k8s:openapi-gen=true (and 1 more lines): kgen generate does not run openapi-gen without --openapi-output-dir; k8s.io/code-generator's openapi-gen generates for these tags (kube_codegen.sh gen_openapi)`,
 		types + `:7: +protobuf=true: kgen generate does not run go-to-protobuf; k8s.io/code-generator's go-to-protobuf generates for these tags (not part of kube_codegen.sh)`,
 	}
 	if len(warnings) != len(want) {
@@ -153,6 +153,15 @@ func TestGenerateDefaultsAndWarnsAboutOtherTools(t *testing.T) {
 		if warnings[i] != "kgen generate: warning: "+w {
 			t.Errorf("warning %d =\n%s\nwant\n%s", i, warnings[i], "kgen generate: warning: "+w)
 		}
+	}
+
+	// With the openapi step on, openapi-gen's tags are generated for and not reported.
+	code, _, errOut = runKgen(t, "generate", "--openapi-output-dir", "./openapi", "--openapi-output-pkg", workPkg+"/openapi", "./api")
+	if code != 0 {
+		t.Fatalf("kgen generate with openapi = %d\n%s", code, errOut)
+	}
+	if strings.Contains(errOut, "openapi-gen") || strings.Count(errOut, "warning") != len(want)-1 {
+		t.Errorf("with --openapi-output-dir, warnings:\n%s", errOut)
 	}
 }
 

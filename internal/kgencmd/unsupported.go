@@ -38,8 +38,9 @@ func (o otherTool) matches(name string) bool {
 
 // otherToolWarnings returns one warning per tool of otherTools whose tags the input packages carry,
 // naming the first such tag as written, its file:line, how many more lines carry the tool's tags, and
-// the tool that handles them.
-func otherToolWarnings(prog *load.Program) []string {
+// the tool that handles them. openapi tells that this run generates OpenAPI definitions, so openapi-gen's
+// tags are not reported.
+func otherToolWarnings(prog *load.Program, openapi bool) []string {
 	type seen struct {
 		tag   string
 		pos   token.Position
@@ -56,7 +57,7 @@ func otherToolWarnings(prog *load.Program) []string {
 					}
 					for name := range codetags.Extract("+", []string{text}) {
 						for i, o := range otherTools {
-							if !o.matches(name) {
+							if !o.matches(name) || openapi && o.tool == "openapi-gen" {
 								continue
 							}
 							if found[i] == nil {
@@ -79,8 +80,12 @@ func otherToolWarnings(prog *load.Program) []string {
 			more = fmt.Sprintf(" (and %d more lines)", s.count-1)
 		}
 		o := otherTools[i]
-		out = append(out, fmt.Sprintf("%s:%d: %s%s: kgen generate does not run %s; k8s.io/code-generator's %s generates for these tags (%s)",
-			s.pos.Filename, s.pos.Line, s.tag, more, o.tool, o.tool, o.step))
+		hint := ""
+		if o.tool == "openapi-gen" {
+			hint = " without --openapi-output-dir"
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s%s: kgen generate does not run %s%s; k8s.io/code-generator's %s generates for these tags (%s)",
+			s.pos.Filename, s.pos.Line, s.tag, more, o.tool, hint, o.tool, o.step))
 	}
 	return out
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/kgen-dev/kgen/internal/generators/wireshape"
 )
 
 // Names of the two untyped definitions every schema ends with, as kube-openapi's schemaconv emits them.
@@ -379,25 +381,20 @@ func (s *schemaBuilder) ref(t *goType, m *member, pos string) (schema.TypeRef, e
 	return untypedRef(), nil
 }
 
-// listSemantics applies +listType/+listMapKey, or failing those the patch strategy, to list.
+// listSemantics applies the list semantics of the wire-shape model (+listType/+listMapKey, in their
+// +k8s: spellings too, as the CRD schema and the API server read them), or failing those the patch
+// strategy, to list.
 func listSemantics(list *schema.List, m *member) error {
-	listType, ok, err := lastTagValue(m.comment, "listType", m.pos)
-	if err != nil {
-		return err
-	}
-	if ok {
-		switch listType {
+	sem := wireshape.SemanticsOf(m.comment, true)
+	if sem.ListTypeGiven {
+		switch sem.ListType {
 		case "atomic":
 			list.ElementRelationship = schema.Atomic
 		case "set":
 			list.ElementRelationship = schema.Associative
 		case "map":
 			list.ElementRelationship = schema.Associative
-			keys, err := tagValues(m.comment, "listMapKey", m.pos)
-			if err != nil {
-				return err
-			}
-			for _, k := range keys {
+			for _, k := range sem.ListMapKeys {
 				if !slices.Contains(list.Keys, k) {
 					list.Keys = append(list.Keys, k)
 				}
@@ -406,7 +403,7 @@ func listSemantics(list *schema.List, m *member) error {
 				return fmt.Errorf("%s: tag +listType=map needs +listMapKey", m.pos)
 			}
 		default:
-			return fmt.Errorf("%s: tag +listType=%s: must be atomic, set or map", m.pos, listType)
+			return fmt.Errorf("%s: tag +listType=%s: must be atomic, set or map", m.pos, sem.ListType)
 		}
 		return nil
 	}

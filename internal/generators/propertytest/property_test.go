@@ -74,6 +74,11 @@ func checkGood(t *testing.T, base string, pkgs []Package) {
 	if code != 0 {
 		t.Fatalf("kgen generate refused good packages (%s): exit %d\n%s", describe(pkgs), code, stderr)
 	}
+	if sem, req := checkAgreement(t, dir); sem == 0 || req == 0 {
+		t.Errorf("the CRDs, the apply configurations' schema and the OpenAPI definitions had nothing to compare for %s", describe(pkgs))
+	} else {
+		t.Logf("the CRDs and the apply configurations' schema agree on %d lists, maps and structs; the CRDs and the OpenAPI definitions on the required fields of %d structs", sem, req)
+	}
 	var dirs []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
@@ -125,7 +130,7 @@ func checkBad(t *testing.T, base string, p Package) {
 	})
 }
 
-// generate runs kgen generate with all six generators on dir's apis directory. It changes directory
+// generate runs kgen generate with every generator (CRDs and OpenAPI definitions included) on dir's apis directory. It changes directory
 // itself rather than with t.Chdir, which a fuzzing worker cannot call (it sets PWD).
 func generate(t *testing.T, dir, importPath string) (int, string) {
 	t.Helper()
@@ -139,7 +144,8 @@ func generate(t *testing.T, dir, importPath string) (int, string) {
 	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
 	code := kgencmd.Main([]string{"generate", "--output-dir", "generated", "--output-pkg", importPath + "/generated",
-		"--with-watch", "--with-applyconfig", "--applyconfig-externals", strings.Join(Externals, ","), "apis"}, &stdout, &stderr)
+		"--with-watch", "--with-applyconfig", "--applyconfig-externals", strings.Join(Externals, ","), "--crd-dir", "crds", "--crd-allow-dangerous-types",
+		"--openapi-output-dir", "generated/openapi", "--openapi-output-pkg", importPath + "/generated/openapi", "apis"}, &stdout, &stderr)
 	return code, stderr.String()
 }
 

@@ -49,6 +49,8 @@ type generator struct {
 	kind    string
 	badLine int
 	bad     string
+	// inline counts the inline structs being declared around the current one.
+	inline int
 }
 
 func (g *generator) line(format string, args ...any) {
@@ -91,7 +93,7 @@ func Random(seed int64, index int) Package {
 		p.Bad, p.BadLine = g.bad, g.badLine+len(head)
 	}
 	groupName := p.Group + ".example.com"
-	doc := "// +k8s:deepcopy-gen=package\n// +groupName=" + groupName + "\n"
+	doc := "// +k8s:deepcopy-gen=package\n// +k8s:openapi-gen=true\n// +groupName=" + groupName + "\n"
 	if g.r.Intn(3) == 0 {
 		doc += "// +groupGoName=" + strings.ToUpper(p.Group[:1]) + p.Group[1:] + "Group\n"
 	}
@@ -199,11 +201,22 @@ func (g *generator) structDecl(name string, depth int, badField bool) {
 	if badField {
 		badAt = g.r.Intn(n)
 	}
+	// Members of inline structs are named apart from the fields of the structs they are inlined into:
+	// encoding/json drops a shadowed member, and crd-gen still requires it (a known disagreement).
+	prefix := strings.Repeat("B", g.inline)
 	for i := range n {
-		field := fmt.Sprintf("F%d", i)
+		field := fmt.Sprintf("%sF%d", prefix, i)
 		body = append(body, "")
-		if g.r.Intn(2) == 0 {
+		// Optional (+optional and omitempty), omitting empty values, required by +required, or required
+		// for want of omitempty: the CRD and the OpenAPI definitions must agree on which are required.
+		omitEmpty := ",omitempty"
+		switch g.r.Intn(6) {
+		case 0, 1, 2:
 			body = append(body, "\t// +optional")
+		case 3:
+			body = append(body, "\t// +required")
+		case 4:
+			omitEmpty = ""
 		}
 		var typ string
 		if i == badAt {
@@ -227,12 +240,14 @@ func (g *generator) structDecl(name string, depth int, badField bool) {
 			typ, tags = g.fieldType(depth)
 			body = append(body, tags...)
 		}
-		body = append(body, fmt.Sprintf("\t%s %s `json:\"f%d,omitempty\"`", field, typ, i))
+		body = append(body, fmt.Sprintf("\t%s %s `json:\"%sf%d%s\"`", field, typ, strings.ToLower(prefix), i, omitEmpty))
 	}
 	if depth > 0 && g.r.Intn(4) == 0 {
 		// An embedded helper struct, inlined.
 		inner := g.newName(name + "Base")
+		g.inline++
 		g.structDecl(inner, depth+1, false)
+		g.inline--
 		body = append(body, "", fmt.Sprintf("\t%s `json:\",inline\"`", inner))
 	}
 	decl := append([]string{fmt.Sprintf("// %s is a random struct.", name), fmt.Sprintf("type %s struct {", name)}, body...)
@@ -310,7 +325,9 @@ func (g *generator) fieldType(depth int) (string, []string) {
 		// A list of structs merged by key.
 		name := g.newName(g.kind + "Item")
 		g.keyedStruct(name, depth+1)
-		return "[]" + name, []string{"\t// +listType=map", "\t// +listMapKey=name"}
+		// validation-gen's +k8s: spelling, which the CRD and the apply configurations' schema read alike.
+		prefix := []string{"+", "+k8s:"}[g.r.Intn(2)]
+		return "[]" + name, []string{"\t// " + prefix + "listType=map", "\t// " + prefix + "listMapKey=name"}
 	case 14:
 		name := g.newName(g.kind + "Value")
 		g.structDecl(name, depth+1, false)

@@ -4,4 +4,4 @@
 // controller against a real API server).
 package crd
 
-//go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch --with-applyconfig --crd-dir ./config/crd ./api
+//go:generate go tool kgen generate --boilerplate hack/boilerplate.go.txt --output-dir ./generated --output-pkg example.com/crd/generated --with-watch --with-applyconfig --crd-dir ./config/crd --crd-conversion-service system/webhook-service --webhook-dir ./config/webhook ./api

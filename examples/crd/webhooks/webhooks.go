@@ -12,6 +12,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kgen-dev/kgen/runtime/webhook"
@@ -27,7 +28,7 @@ const ConversionPath = "/convert"
 // NewScheme returns a scheme with both CronTab versions, their conversions and their defaults.
 func NewScheme() (*runtime.Scheme, error) {
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{stablev1.AddToScheme, stablev1beta1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{stablev1.Install, stablev1beta1.Install} {
 		if err := add(scheme); err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func Validate(_ context.Context, req webhook.Request[*stablev1.CronTab]) (webhoo
 	}
 	if err := validSchedule(ct.Spec.CronSpec); err != "" {
 		path := field.NewPath("spec", "cronSpec")
-		return nil, apierrors.NewInvalid(stablev1.SchemeGroupVersion.WithKind("CronTab").GroupKind(), ct.Name,
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: stablev1.GroupName, Kind: "CronTab"}, ct.Name,
 			field.ErrorList{field.Invalid(path, ct.Spec.CronSpec, err)})
 	}
 	return nil, nil

@@ -21,7 +21,7 @@ generate:
 ## example: the main job: generate the example CRD project's code from a clean state (examples/crd), then run
 ## its controller against a real kube-apiserver and etcd and print what it does.
 example: testenv
-	cd examples/crd && rm -rf generated config/crd api/*/*/zz_generated.*.go && $(GO) generate ./... && $(GO) run ./cmd/demo
+	cd examples/crd && rm -rf generated config/crd config/webhook api/*/*/zz_generated.*.go && $(GO) generate ./... && $(GO) run ./cmd/demo
 
 ## test: everything CI checks: vet, staticcheck, race-enabled tests (e2e against a real kube-apiserver
 ## included), generated-code verification, and one iteration of every side-by-side benchmark.

@@ -12,6 +12,7 @@ import (
 	"github.com/go-logr/logr"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -21,6 +22,7 @@ import (
 	"github.com/kgen-dev/kgen/runtime/rest"
 
 	stablev1 "example.com/crd/api/stable/v1"
+	stablev1beta1 "example.com/crd/api/stable/v1beta1"
 	"example.com/crd/app"
 	"example.com/crd/controller"
 	"example.com/crd/generated/clientset/versioned"
@@ -32,8 +34,9 @@ const Namespace = "default"
 const timeout = 30 * time.Second
 
 // Run starts the controller against config's API server (with its logs going to logger), walks a CronTab
-// through creation, a spec change, an outside edit of its CronJob and a name conflict, printing each step
-// to out, and stops the controller. It fails as soon as the cluster does not reach a state it expects.
+// through creation, a spec change, an outside edit of its CronJob and a name conflict, then writes one as
+// v1beta1 and reads it as v1 and has a bad one refused, printing each step to out, and stops the
+// controller. The API server must reach the example's webhooks (ServeWebhooks). It fails as soon as the cluster does not reach a state it expects.
 func Run(ctx context.Context, config *rest.Config, logger logr.Logger, out io.Writer) error {
 	kube, err := kubernetes.NewForConfig(config)
 	if err != nil {
@@ -152,6 +155,59 @@ func (w walk) run(ctx context.Context) error {
 		return err
 	}
 	w.say("Event %s %s on CronTab backup: %q (count %d)", synced.Type, synced.Reason, synced.Message, synced.Count)
+	return w.runWebhooks(ctx)
+}
+
+// runWebhooks shows the webhooks: a CronTab written as v1beta1 and read as v1 through the conversion
+// webhook, the default the mutating webhook applies, and a CronTab the validating webhook refuses.
+func (w walk) runWebhooks(ctx context.Context) error {
+	// 6. Written as v1beta1 (spec.schedule), stored as v1 (spec.cronSpec), read in both.
+	written := &stablev1beta1.CronTab{
+		ObjectMeta: metav1.ObjectMeta{Name: "nightly", Labels: map[string]string{"team": "ops"}},
+		Spec:       stablev1beta1.CronTabSpec{Schedule: "0 2 * * *", Image: "nightly:1"},
+	}
+	if _, err := w.crd.StableV1beta1().CronTabs(Namespace).Create(ctx, written, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	w.say("created CronTab %s/nightly as v1beta1: schedule %q, image %q, no replicas", Namespace, written.Spec.Schedule, written.Spec.Image)
+	asV1, err := w.crd.StableV1().CronTabs(Namespace).Get(ctx, "nightly", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if asV1.Spec.CronSpec != written.Spec.Schedule || asV1.Spec.Image != written.Spec.Image || asV1.Labels["team"] != "ops" {
+		return fmt.Errorf("CronTab nightly read as v1 lost what was written as v1beta1: %+v, labels %v", asV1.Spec, asV1.Labels)
+	}
+	w.say("  -> read as v1 (the conversion webhook): cronSpec %q, image %q, labels %v", asV1.Spec.CronSpec, asV1.Spec.Image, asV1.Labels)
+	if asV1.Spec.Replicas != 1 {
+		return fmt.Errorf("CronTab nightly: replicas %d, want the mutating webhook's default 1", asV1.Spec.Replicas)
+	}
+	w.say("  -> replicas %d: the default the mutating webhook applied (SetDefaults_CronTabSpec)", asV1.Spec.Replicas)
+	asV1beta1, err := w.crd.StableV1beta1().CronTabs(Namespace).Get(ctx, "nightly", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if asV1beta1.Spec.Schedule != written.Spec.Schedule || asV1beta1.Spec.Image != written.Spec.Image {
+		return fmt.Errorf("CronTab nightly read back as v1beta1 differs from what was written: %+v", asV1beta1.Spec)
+	}
+	w.say("  -> read back as v1beta1: schedule %q, image %q, replicas %d", asV1beta1.Spec.Schedule, asV1beta1.Spec.Image, asV1beta1.Spec.Replicas)
+	job, err := w.waitForCronJob(ctx, "nightly", "0 2 * * *", "nightly:1")
+	if err != nil {
+		return err
+	}
+	w.say("  -> CronJob %s/%s applied: schedule %q, parallelism %d", Namespace, job.Name, job.Spec.Schedule, *job.Spec.JobTemplate.Spec.Parallelism)
+
+	// 7. A schedule that is not one is refused by the validating webhook.
+	_, err = w.crd.StableV1().CronTabs(Namespace).Create(ctx, &stablev1.CronTab{
+		ObjectMeta: metav1.ObjectMeta{Name: "sometimes"},
+		Spec:       stablev1.CronTabSpec{CronSpec: "now and then", Image: "sometimes:1"},
+	}, metav1.CreateOptions{})
+	if err == nil {
+		return fmt.Errorf("CronTab sometimes with cronSpec %q was accepted", "now and then")
+	}
+	if !apierrors.IsInvalid(err) {
+		return fmt.Errorf("CronTab sometimes: want the validating webhook's Invalid answer, got %w", err)
+	}
+	w.say("created CronTab %s/sometimes with cronSpec %q: refused: %v", Namespace, "now and then", err)
 	return nil
 }
 

@@ -1,5 +1,6 @@
 // Command demo is the example's main job: it starts a real kube-apiserver and etcd (testenv), installs the
-// CronTab CRD, runs the CronTab controller against them and prints what the controller does. Run it from
+// CronTab CRD and its webhook configurations, serves the conversion and admission webhooks, runs the
+// CronTab controller against them and prints what the controller and the webhooks do. Run it from
 // examples/crd: `go run ./cmd/demo` (add -v to see the controller's own logs).
 package main
 
@@ -32,13 +33,21 @@ func main() {
 
 func run(ctx context.Context, verbose bool) error {
 	start := time.Now()
-	env, err := testenv.Start(ctx, testenv.Options{CRDs: []any{"config/crd"}})
+	env, err := testenv.Start(ctx, demo.TestenvOptions("."))
 	if err != nil {
 		return err
 	}
 	defer env.Stop()
-	fmt.Printf("kube-apiserver %s ready at %s in %s, CRD crontabs.stable.example.com installed\n",
+	fmt.Printf("kube-apiserver %s ready at %s in %s, CRD crontabs.stable.example.com (v1, v1beta1) and webhook configurations installed\n",
 		testenv.KubernetesVersion, env.Config().Host, time.Since(start).Round(100*time.Millisecond))
+	ctx, stopWebhooks := context.WithCancel(ctx)
+	defer stopWebhooks()
+	served, err := demo.ServeWebhooks(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer func() { stopWebhooks(); <-served }()
+	fmt.Printf("webhook server at %s: conversion, defaulting and validation of CronTabs\n", env.WebhookServing().Addr())
 	logger := logr.Discard()
 	if verbose {
 		logger = klog.Background()

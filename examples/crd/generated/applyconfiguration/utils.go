@@ -21,6 +21,7 @@ package applyconfiguration
 import (
 	internal "example.com/crd/generated/applyconfiguration/internal"
 	v1 "example.com/crd/generated/applyconfiguration/stable/v1"
+	v1beta1 "example.com/crd/generated/applyconfiguration/stable/v1beta1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -36,6 +37,13 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &v1.CronTabSpecApplyConfiguration{}
 	case schema.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTabStatus"}:
 		return &v1.CronTabStatusApplyConfiguration{}
+	// Group=stable.example.com, Version=v1beta1
+	case schema.GroupVersionKind{Group: "stable.example.com", Version: "v1beta1", Kind: "CronTab"}:
+		return &v1beta1.CronTabApplyConfiguration{}
+	case schema.GroupVersionKind{Group: "stable.example.com", Version: "v1beta1", Kind: "CronTabSpec"}:
+		return &v1beta1.CronTabSpecApplyConfiguration{}
+	case schema.GroupVersionKind{Group: "stable.example.com", Version: "v1beta1", Kind: "CronTabStatus"}:
+		return &v1beta1.CronTabStatusApplyConfiguration{}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 // +kubebuilder:resource:shortName=ct
+// +kubebuilder:storageversion
 // +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.cronSpec`
 // +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=`.spec.replicas`
 
@@ -26,7 +27,7 @@ type CronTabSpec struct {
 	CronSpec string `json:"cronSpec"`
 	// Image is the container image to run.
 	Image string `json:"image"`
-	// Replicas is how many copies run at a time.
+	// Replicas is how many copies run at a time; the defaulting webhook sets 1 when it is unset (zero).
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Replicas int32 `json:"replicas,omitempty"`

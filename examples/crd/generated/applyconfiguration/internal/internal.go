@@ -74,6 +74,48 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: observedGeneration
       type:
         scalar: numeric
+- name: com.example.crd.api.stable.v1beta1.CronTab
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.example.crd.api.stable.v1beta1.CronTabSpec
+    - name: status
+      type:
+        namedType: com.example.crd.api.stable.v1beta1.CronTabStatus
+- name: com.example.crd.api.stable.v1beta1.CronTabSpec
+  map:
+    fields:
+    - name: image
+      type:
+        scalar: string
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: schedule
+      type:
+        scalar: string
+- name: com.example.crd.api.stable.v1beta1.CronTabStatus
+  map:
+    fields:
+    - name: cronJobName
+      type:
+        scalar: string
+    - name: lastScheduleTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: observedGeneration
+      type:
+        scalar: numeric
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:

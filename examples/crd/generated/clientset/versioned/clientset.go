@@ -20,6 +20,7 @@ package versioned
 
 import (
 	v1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
+	v1beta1 "example.com/crd/generated/clientset/versioned/typed/stable/v1beta1"
 	fmt "fmt"
 	discovery "github.com/kgen-dev/kgen/runtime/discovery"
 	rest "github.com/kgen-dev/kgen/runtime/rest"
@@ -30,17 +31,24 @@ import (
 type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
 	StableV1() v1.StableV1Interface
+	StableV1beta1() v1beta1.StableV1beta1Interface
 }
 
 // Clientset talks to an API server: a typed client per group version and a discovery client.
 type Clientset struct {
 	*discovery.DiscoveryClient
-	stablev1 *v1.StableV1Client
+	stablev1      *v1.StableV1Client
+	stablev1beta1 *v1beta1.StableV1beta1Client
 }
 
 // StableV1 returns the typed client of version v1 of the stable.example.com group.
 func (c *Clientset) StableV1() v1.StableV1Interface {
 	return c.stablev1
+}
+
+// StableV1beta1 returns the typed client of version v1beta1 of the stable.example.com group.
+func (c *Clientset) StableV1beta1() v1beta1.StableV1beta1Interface {
+	return c.stablev1beta1
 }
 
 // Discovery returns the client of the server's API discovery endpoints.
@@ -79,6 +87,9 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if cs.stablev1, err = v1.NewForConfigAndClient(&configShallowCopy, httpClient); err != nil {
 		return nil, err
 	}
+	if cs.stablev1beta1, err = v1beta1.NewForConfigAndClient(&configShallowCopy, httpClient); err != nil {
+		return nil, err
+	}
 	if cs.DiscoveryClient, err = discovery.NewDiscoveryClientForConfigAndClient(&configShallowCopy, httpClient); err != nil {
 		return nil, err
 	}
@@ -98,6 +109,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.stablev1 = v1.New(c)
+	cs.stablev1beta1 = v1beta1.New(c)
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)
 	return &cs
 }

@@ -20,6 +20,7 @@ package externalversions
 
 import (
 	v1 "example.com/crd/api/stable/v1"
+	v1beta1 "example.com/crd/api/stable/v1beta1"
 	fmt "fmt"
 	cache "github.com/kgen-dev/kgen/runtime/cache"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -53,6 +54,10 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	// informers of StableV1
 	case v1.SchemeGroupVersion.WithResource("crontabs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Stable().V1().CronTabs().Informer()}, nil
+
+	// informers of StableV1beta1
+	case v1beta1.SchemeGroupVersion.WithResource("crontabs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Stable().V1beta1().CronTabs().Informer()}, nil
 
 	}
 	return nil, fmt.Errorf("no informer found for %v", resource)

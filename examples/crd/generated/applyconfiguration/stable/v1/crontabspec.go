@@ -27,7 +27,7 @@ type CronTabSpecApplyConfiguration struct {
 	CronSpec *string `json:"cronSpec,omitempty"`
 	// Image is the container image to run.
 	Image *string `json:"image,omitempty"`
-	// Replicas is how many copies run at a time.
+	// Replicas is how many copies run at a time; the defaulting webhook sets 1 when it is unset (zero).
 	Replicas *int32 `json:"replicas,omitempty"`
 }
 

@@ -23,6 +23,8 @@ import (
 	versioned "example.com/crd/generated/clientset/versioned"
 	stablev1 "example.com/crd/generated/clientset/versioned/typed/stable/v1"
 	v1fake "example.com/crd/generated/clientset/versioned/typed/stable/v1/fake"
+	v1beta1 "example.com/crd/generated/clientset/versioned/typed/stable/v1beta1"
+	v1beta1fake "example.com/crd/generated/clientset/versioned/typed/stable/v1beta1/fake"
 	discovery "github.com/kgen-dev/kgen/runtime/discovery"
 	discoveryfake "github.com/kgen-dev/kgen/runtime/discovery/fake"
 	testing "github.com/kgen-dev/kgen/runtime/testing"
@@ -104,6 +106,10 @@ func servedResources() []*v1.APIResourceList {
 			{Name: "crontabs", Kind: "CronTab", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
 			{Name: "crontabs/status", Kind: "CronTab", Namespaced: true, Verbs: []string{"patch", "update"}},
 		}},
+		{GroupVersion: "stable.example.com/v1beta1", APIResources: []v1.APIResource{
+			{Name: "crontabs", Kind: "CronTab", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}},
+			{Name: "crontabs/status", Kind: "CronTab", Namespaced: true, Verbs: []string{"patch", "update"}},
+		}},
 	}
 }
 
@@ -115,4 +121,9 @@ var (
 // StableV1 returns the fake typed client of version v1 of the stable.example.com group.
 func (c *Clientset) StableV1() stablev1.StableV1Interface {
 	return &v1fake.FakeStableV1{Fake: &c.Fake}
+}
+
+// StableV1beta1 returns the fake typed client of version v1beta1 of the stable.example.com group.
+func (c *Clientset) StableV1beta1() v1beta1.StableV1beta1Interface {
+	return &v1beta1fake.FakeStableV1beta1{Fake: &c.Fake}
 }

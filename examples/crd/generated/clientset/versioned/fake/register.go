@@ -20,6 +20,7 @@ package fake
 
 import (
 	v1 "example.com/crd/api/stable/v1"
+	v1beta1 "example.com/crd/api/stable/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -32,6 +33,7 @@ var codecs = serializer.NewCodecFactory(scheme)
 
 var localSchemeBuilder = runtime.SchemeBuilder{
 	v1.AddToScheme,
+	v1beta1.AddToScheme,
 }
 
 // AddToScheme registers the clientset's types with a scheme.

@@ -20,6 +20,7 @@ package scheme
 
 import (
 	v1 "example.com/crd/api/stable/v1"
+	v1beta1 "example.com/crd/api/stable/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -38,6 +39,7 @@ var ParameterCodec = runtime.NewParameterCodec(Scheme)
 
 var localSchemeBuilder = runtime.SchemeBuilder{
 	v1.AddToScheme,
+	v1beta1.AddToScheme,
 }
 
 // AddToScheme registers the types of every group version of the clientset with a scheme, so that one

@@ -21,12 +21,15 @@ package stable
 import (
 	internalinterfaces "example.com/crd/generated/informers/externalversions/internalinterfaces"
 	v1 "example.com/crd/generated/informers/externalversions/stable/v1"
+	v1beta1 "example.com/crd/generated/informers/externalversions/stable/v1beta1"
 )
 
 // Interface returns the informers of the group, version by version.
 type Interface interface {
 	// V1 returns the group's v1 informers.
 	V1() v1.Interface
+	// V1beta1 returns the group's v1beta1 informers.
+	V1beta1() v1beta1.Interface
 }
 
 type group struct {
@@ -43,4 +46,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // V1 returns the group's v1 informers.
 func (g *group) V1() v1.Interface {
 	return v1.New(g.factory, g.namespace, g.tweakListOptions)
+}
+
+// V1beta1 returns the group's v1beta1 informers.
+func (g *group) V1beta1() v1beta1.Interface {
+	return v1beta1.New(g.factory, g.namespace, g.tweakListOptions)
 }

@@ -42,7 +42,7 @@ type cronTabLister struct {
 
 // NewCronTabLister returns a CronTabLister reading indexer, usually an informer's cache.
 func NewCronTabLister(indexer cache.Indexer) CronTabLister {
-	return &cronTabLister{listers.New[*stablev1beta1.CronTab](indexer, stablev1beta1.Resource("crontabs"))}
+	return &cronTabLister{listers.New[*stablev1beta1.CronTab](indexer, stablev1beta1.Resource("crontab"))}
 }
 
 // CronTabs narrows the lister to the CronTabs of one namespace.

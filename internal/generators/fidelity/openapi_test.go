@@ -21,6 +21,7 @@ var openapiModules = []struct {
 	ModelNameDirs []string
 }{
 	{"k8s.io/sample-apiserver", "v0.37.2", []string{"pkg/apis/wardle/v1alpha1", "pkg/apis/wardle/v1beta1"}},
+	{"k8s.io/kube-aggregator", "v0.37.2", []string{"pkg/apis/apiregistration/v1", "pkg/apis/apiregistration/v1beta1"}},
 }
 
 // TestOpenAPIOfRealModules runs kgen generate with the openapi step on real modules' API packages, copied

@@ -731,7 +731,36 @@ func (imp *exportImporter) importPath(path string) (*types.Package, error) {
 	if p := imp.packages[path]; p != nil && p.Complete() {
 		return p, nil
 	}
-	f, err := os.Open(l.Export)
+	p, err := imp.read(path, l.Export)
+	if err != nil {
+		return nil, err
+	}
+	// Reading a package leaves the packages it refers to as incomplete placeholders, and reading one of
+	// those later sets its imports, while another checker may be walking them to qualify an error
+	// message. So every placeholder with export data is read now, before any checker can see it.
+	tried := map[string]bool{path: true}
+	for {
+		var pending []string
+		for q, pkg := range imp.packages {
+			if dep := imp.byPath[q]; !pkg.Complete() && !tried[q] && dep != nil && dep.source == nil && dep.Export != "" {
+				tried[q] = true
+				pending = append(pending, q)
+			}
+		}
+		if len(pending) == 0 {
+			return p, nil
+		}
+		for _, q := range pending {
+			if _, err := imp.read(q, imp.byPath[q].Export); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// read reads the export data file of package path into imp.packages; imp.mu must be held.
+func (imp *exportImporter) read(path, file string) (*types.Package, error) {
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}

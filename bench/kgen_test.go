@@ -19,8 +19,8 @@ import (
 //   - BenchmarkKgenGenerate: warm. After one untimed run, an iteration generates everything into a fresh
 //     output directory, with the build cache warm. On k8s.io/api the output directory is inside the input
 //     tree (its generated/ directory, where --output-pkg k8s.io/api/generated points), as in a project that
-//     keeps its clientset beside its API: each tool gets its own copy of the module, whose go.mod is tidied
-//     after the untimed run so that the generated code's imports resolve, and every iteration regenerates
+//     keeps its clientset beside its API: each tool gets its own copy of the module, whose go.mod first
+//     requires what the generated code imports, and every iteration after an untimed one regenerates
 //     over the last one's output (kgen with --force, which otherwise finds nothing changed).
 //   - BenchmarkKgenGenerateRerun: nothing changed. Both tools generate into the same output directory once
 //     (kgen until its rerun finds nothing changed, which takes one or two runs); an iteration runs again.
@@ -138,32 +138,17 @@ func measureFresh(b *testing.B, run func(out string) (time.Duration, int64), cou
 	b.ReportMetric(float64(files), "files")
 }
 
-// measureInTree runs tool once untimed over its own copy of spec's module into the module's generated/
-// directory, tidies the copy's go.mod for the generated code, then regenerates over that output once per
-// iteration, and reports wall time, peak RSS and the Go files under generated/.
+// measureInTree runs tool over its own copy of spec's module into the module's generated/ directory once
+// untimed, then once per iteration over the last run's output, and reports wall time, peak RSS and the Go
+// files under generated/. The copy's go.mod first gets what the generated code of both tools imports
+// (each tool lists ./..., the other's earlier commands' output included), tidied without the network.
 func measureInTree(b *testing.B, tools string, spec generateSpec, tool string) {
 	module := filepath.Join(b.TempDir(), "module")
 	copyTree(b, spec.dir, module, func(string) bool { return true })
+	requireGeneratedImports(b, module)
 	spec.dir, spec.force = module, true
 	out := filepath.Join(module, "generated")
 	runGenerate(b, tools, spec, tool, out, nil)
-	kgenRoot, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	// kgen's output imports kgen's runtime (this checkout), code-generator's client-go; tidy drops the other.
-	for _, args := range [][]string{
-		{"mod", "edit", "-require", "github.com/kgen-dev/kgen@v0.0.0", "-replace", "github.com/kgen-dev/kgen=" + kgenRoot,
-			"-require", "k8s.io/client-go@v0.37.2"},
-		{"mod", "tidy"},
-	} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = module
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
-		}
-	}
 	var wall time.Duration
 	var peakKB int64
 	b.ResetTimer()
@@ -176,6 +161,53 @@ func measureInTree(b *testing.B, tools string, spec generateSpec, tool string) {
 	report(b, wall, peakKB)
 	files, _ := countGo(b, out)
 	b.ReportMetric(float64(files), "files")
+}
+
+// generatedImports are the packages kgen's and code-generator's generated clientsets, listers, informers
+// and apply configurations import, beyond the API packages.
+var generatedImports = []string{
+	"github.com/kgen-dev/kgen/runtime/applyconfigurations", "github.com/kgen-dev/kgen/runtime/applyconfigurations/meta/v1",
+	"github.com/kgen-dev/kgen/runtime/cache", "github.com/kgen-dev/kgen/runtime/discovery",
+	"github.com/kgen-dev/kgen/runtime/discovery/fake", "github.com/kgen-dev/kgen/runtime/gentype",
+	"github.com/kgen-dev/kgen/runtime/gentype/fake", "github.com/kgen-dev/kgen/runtime/informers",
+	"github.com/kgen-dev/kgen/runtime/listers", "github.com/kgen-dev/kgen/runtime/rest", "github.com/kgen-dev/kgen/runtime/testing",
+	"k8s.io/client-go/applyconfigurations", "k8s.io/client-go/informers", "k8s.io/client-go/kubernetes/fake",
+}
+
+// requireGeneratedImports makes module's go.mod require what generatedImports need (kgen as this checkout):
+// it tidies the module with a file importing them, which it then removes.
+func requireGeneratedImports(b *testing.B, module string) {
+	kgenRoot, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := "package benchdeps\n\nimport (\n"
+	for _, p := range generatedImports {
+		src += "\t_ \"" + p + "\"\n"
+	}
+	src += ")\n"
+	deps := filepath.Join(module, "benchdeps")
+	if err := os.MkdirAll(deps, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(deps, "deps.go"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"mod", "edit", "-require", "github.com/kgen-dev/kgen@v0.0.0", "-replace", "github.com/kgen-dev/kgen=" + kgenRoot,
+			"-require", "k8s.io/client-go@v0.37.2"},
+		{"mod", "tidy"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = module
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
+		}
+	}
+	if err := os.RemoveAll(deps); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // report reports the wall time per iteration and the peak RSS of the largest process.

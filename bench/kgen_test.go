@@ -243,6 +243,10 @@ var generateInputs = []struct {
 			clientInput: strings.Fields(strings.TrimSuffix(kubeAPIInput(b).inputs, " --plural-exceptions Endpoints:Endpoints")),
 			outputPkg:   "k8s.io/api/generated", extra: []string{"--plural-exceptions", "Endpoints:Endpoints"}, inTree: true}
 	}, false},
+	{"crd", func(b *testing.B) generateSpec {
+		return generateSpec{dir: crdModule(b), header: benchHeader(b), kgenInput: "./api", pattern: "./api/...",
+			clientInput: []string{"--input-base", "example.com/crd/api", "--input", "stable/v1"}, outputPkg: "example.com/crd/generated"}
+	}, false},
 	// k8s.io/sample-apiserver as its hack/update-codegen.sh generates it (kube_codegen.sh's gen_helpers,
 	// gen_openapi and gen_client; gen_register finds its hand-written register.go). Its gen_client also runs
 	// `go run .../models-schema` for --applyconfig-openapi-schema; neither side does here (kgen derives the
@@ -254,10 +258,6 @@ var generateInputs = []struct {
 			outputPkg:   "k8s.io/sample-apiserver/pkg/generated", helpers: true,
 			openAPIPkgs: []string{"./pkg/apis/wardle/v1alpha1", "./pkg/apis/wardle/v1beta1"}}
 	}, true},
-	{"crd", func(b *testing.B) generateSpec {
-		return generateSpec{dir: crdModule(b), header: benchHeader(b), kgenInput: "./api", pattern: "./api/...",
-			clientInput: []string{"--input-base", "example.com/crd/api", "--input", "stable/v1"}, outputPkg: "example.com/crd/generated"}
-	}, false},
 }
 
 func benchHeader(b *testing.B) string {

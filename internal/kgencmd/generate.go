@@ -254,7 +254,7 @@ func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("--deps: %w", err)
 	}
-	prog, err := load.Load(load.Config{Deps: deps}, packagePattern(inputDir))
+	prog, err := load.Load(load.Config{Deps: deps, OutputDirs: ownOutputDirs(o)}, packagePattern(inputDir))
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ type Config struct {
 	Dir string
 	// Deps chooses where the dependencies' types come from; the zero value chooses per package.
 	Deps DepsMode
+	// OutputDirs are the absolute directories the run writes client, lister, informer and apply
+	// configuration packages into. A package there that the patterns match, whose every Go file carries
+	// one of those generators' markers and that no other input imports is not loaded (see dropOwnOutput).
+	OutputDirs []string
 }
 
 // Program is the result of one Load: the input packages, type-checked without the files IsGenerated
@@ -471,6 +475,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 	var pre *preparse
 	if lm != nil {
 		if res.all, recordedKey = lm.lookup(); res.all != nil {
+			res.all = dropOwnOutput(res.all, cfg.OutputDirs)
 			pre = startPreparse(fset, res.all)
 		}
 	}
@@ -489,7 +494,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 		if err != nil {
 			return nil, err
 		}
-		res.all = all
+		res.all = dropOwnOutput(all, cfg.OutputDirs)
 		if lm != nil {
 			res.record = lm.prepare(all, start)
 		}
@@ -510,7 +515,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 		if err != nil {
 			return nil, err
 		}
-		res.all = all
+		res.all = dropOwnOutput(all, cfg.OutputDirs)
 	}
 	return res, nil
 }

@@ -78,6 +78,7 @@ func speculate(cfg Config, patterns []string) *speculation {
 	if all == nil {
 		return nil
 	}
+	all = dropOwnOutput(all, cfg.OutputDirs)
 	ptr, ok := lm.pointer()
 	if !ok {
 		return nil

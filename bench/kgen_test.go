@@ -250,8 +250,8 @@ var generateInputs = []struct {
 	// k8s.io/sample-apiserver as its hack/update-codegen.sh generates it (kube_codegen.sh's gen_helpers,
 	// gen_openapi and gen_client; gen_register finds its hand-written register.go). Its gen_client also runs
 	// `go run .../models-schema` for --applyconfig-openapi-schema; neither side does here (kgen derives the
-	// schema from the types), which leaves code-generator's side that compile and run shorter. kgen's side
-	// has no OpenAPI step yet: kgen generate gains it with kube_codegen.sh's gen_openapi (issue 37).
+	// schema from the types), which leaves code-generator's side that compile and run shorter. kgen's
+	// openapi step records its API rule violations (--openapi-update-report), as openapi-gen writes its report.
 	{"sample-apiserver", func(b *testing.B) generateSpec {
 		return generateSpec{dir: sampleAPIServerModule(b), header: benchHeader(b), kgenInput: "./pkg/apis", pattern: "./pkg/apis/...",
 			clientInput: []string{"--input-base", "k8s.io/sample-apiserver/pkg/apis", "--input", "wardle/v1alpha1", "--input", "wardle/v1beta1"},
@@ -294,6 +294,11 @@ func generateCommands(spec generateSpec, tool, out string) [][]string {
 		args := []string{"kgen", "generate", "--boilerplate", header, "--output-dir", out, "--output-pkg", pkg, "--with-watch", "--with-applyconfig"}
 		if spec.force {
 			args = append(args, "--force")
+		}
+		if spec.helpers {
+			args = append(args, "--openapi-output-dir", filepath.Join(out, "openapi"), "--openapi-output-pkg", pkg+"/openapi",
+				"--openapi-model-name-file", "zz_generated.model_name.go",
+				"--openapi-report-filename", filepath.Join(out, "api-violations.list"), "--openapi-update-report")
 		}
 		return [][]string{append(args, append(spec.extra, spec.kgenInput)...)}
 	case "code-generator-deepcopy-gen":

@@ -61,8 +61,12 @@ func kgenGenerate(t *testing.T, args ...string) {
 	if code := kgencmd.Main(append([]string{"generate", "--force"}, args...), &stdout, &stderr); code != 0 {
 		t.Fatalf("kgen generate: exit %d\n%s", code, stderr.String())
 	}
-	if strings.Contains(stderr.String(), "warning") {
-		t.Errorf("kgen generate warned:\n%s", stderr.String())
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		// Tags of code-generator tools kgen generate does not run are reported, as they must be.
+		if strings.Contains(l, "warning") && !strings.Contains(l, "kgen generate does not run") {
+			t.Errorf("kgen generate warned:\n%s", stderr.String())
+			break
+		}
 	}
 }
 

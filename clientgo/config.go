@@ -16,7 +16,8 @@ import (
 // credentials, TLS settings, exec credential plugin, rate limits, timeouts and transport hooks as
 // c. Slices and maps are copied; the rate limiter, warning handlers, serializer, dialer, proxy
 // and transport functions are shared, as client-go's CopyConfig shares them. Every field of a kgen
-// config has a client-go counterpart, so nothing is lost. A nil c gives nil.
+// config has a client-go v0.37 counterpart but MinConnectionPoolSize (client-go 1.38's), which only
+// spreads requests over more connections: the client-go config uses one pool. A nil c gives nil.
 func RESTConfig(c *rest.Config) *clientgorest.Config {
 	if c == nil {
 		return nil

@@ -11,6 +11,7 @@ import (
 	"k8s.io/gengo/v2/codetags"
 
 	"github.com/kgen-dev/kgen/internal/generators/load"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
 
 // The tags conversion-gen reads.
@@ -23,10 +24,7 @@ const (
 )
 
 // tagLine is one comment line with the position it starts at.
-type tagLine struct {
-	text string
-	pos  token.Position
-}
+type tagLine = model.CommentLine
 
 // tagValue is one value of a tag and where it was written.
 type tagValue struct {
@@ -104,33 +102,19 @@ func (c *comments) groups(pos token.Pos) (closest, detached []tagLine) {
 	return groupLines(fc.fset, g1), groupLines(fc.fset, g2)
 }
 
-// groupLines splits a comment group into lines with their positions.
+// groupLines splits a comment group (nil for none) into lines with their positions.
 func groupLines(fset *token.FileSet, g *ast.CommentGroup) []tagLine {
 	if g == nil {
 		return nil
 	}
-	var out []tagLine
-	for _, c := range g.List {
-		pos := fset.Position(c.Slash)
-		text := c.Text
-		if strings.HasPrefix(text, "//") {
-			out = append(out, tagLine{strings.TrimPrefix(text[2:], " "), pos})
-			continue
-		}
-		for i, l := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(text, "/*"), "*/"), "\n") {
-			p := pos
-			p.Line += i
-			out = append(out, tagLine{l, p})
-		}
-	}
-	return out
+	return model.CommentLines(fset, g)
 }
 
 // values returns the values of tag name in lines ("+name=value"), parsed with gengo's tag parser.
 func values(lines []tagLine, name string) ([]tagValue, error) {
 	var out []tagValue
 	for _, l := range lines {
-		text := strings.TrimSpace(l.text)
+		text := strings.TrimSpace(l.Text)
 		if !strings.HasPrefix(text, "+") {
 			continue
 		}
@@ -138,9 +122,9 @@ func values(lines []tagLine, name string) ([]tagValue, error) {
 		for _, raw := range found[name] {
 			tag, err := codetags.Parse(raw, codetags.RawValues(true))
 			if err != nil {
-				return nil, fmt.Errorf("%s: +%s: %v", position(l.pos), raw, err)
+				return nil, fmt.Errorf("%s: +%s: %v", position(l.Pos), raw, err)
 			}
-			out = append(out, tagValue{strings.TrimSpace(tag.Value), l.pos})
+			out = append(out, tagValue{strings.TrimSpace(tag.Value), l.Pos})
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -122,10 +123,11 @@ func Defaulting[T any, P Object[T]](scheme *runtime.Scheme) *Admission {
 
 // ServeHTTP answers one AdmissionReview.
 func (a *Admission) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, reqErr := readBody(r)
+	var body bytes.Buffer
+	reqErr := readBody(r, &body)
 	var review admissionv1.AdmissionReview
 	if reqErr == nil {
-		reqErr = decodeReview(body, AdmissionReviewGVK, &review)
+		reqErr = decodeReview(body.Bytes(), AdmissionReviewGVK, &review)
 	}
 	if reqErr == nil && review.Request == nil {
 		reqErr = badRequest("AdmissionReview has no request")

@@ -17,7 +17,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // Hub marks the version of a kind that every other version converts to and
@@ -42,7 +41,9 @@ var ConversionReviewGVK = apiextensionsv1.SchemeGroupVersion.WithKind("Conversio
 // scheme. Create it with NewConversion.
 type Conversion struct {
 	scheme *runtime.Scheme
-	hubs   sync.Map // schema.GroupKind → hubEntry
+
+	mu   sync.RWMutex
+	hubs map[schema.GroupKind]hubEntry
 }
 
 type hubEntry struct {
@@ -52,50 +53,42 @@ type hubEntry struct {
 
 // NewConversion returns a handler converting the kinds registered in scheme.
 func NewConversion(scheme *runtime.Scheme) *Conversion {
-	return &Conversion{scheme: scheme}
+	return &Conversion{scheme: scheme, hubs: map[schema.GroupKind]hubEntry{}}
 }
 
 // ServeHTTP answers one ConversionReview.
 func (c *Conversion) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, reqErr := readBody(r)
-	var review apiextensionsv1.ConversionReview
+	x := exchanges.Get().(*exchange)
+	defer x.release()
+	req := &x.req
+	reqErr := readBody(r, &x.body)
 	if reqErr == nil {
-		reqErr = decodeReview(body, ConversionReviewGVK, &review)
+		reqErr = readConversionReview(x.body.Bytes(), req)
 	}
-	if reqErr == nil && review.Request == nil {
+	if reqErr == nil && !req.hasRequest {
 		reqErr = badRequest("ConversionReview has no request")
 	}
 	if reqErr != nil {
-		var uid types.UID
-		if review.Request != nil {
-			uid = review.Request.UID
-		}
-		writeJSON(w, reqErr.code, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: uid, Result: failure(reqErr.msg)}))
+		writeJSON(w, reqErr.code, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: req.uid, Result: failure(reqErr.msg)}))
 		return
 	}
-	req := review.Request
-	buf := answerBuffers.Get().(*bytes.Buffer)
-	defer answerBuffers.Put(buf)
-	buf.Reset()
 	// The answer is written as it is converted, each object encoded once in
 	// place, rather than encoded and then copied and compacted as a
 	// RawExtension.
+	buf := &x.answer
 	buf.WriteString(`{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1","response":{"uid":`)
-	uid, _ := json.Marshal(req.UID)
-	buf.Write(uid)
+	writeJSONString(buf, string(req.uid))
 	buf.WriteString(`,"convertedObjects":[`)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
 	n := 0
-	err := c.convertObjects(req, func(obj runtime.Object) error {
+	err := c.convertObjects(req.desiredAPIVersion, req.objects, func(obj runtime.Object) error {
 		if n > 0 {
 			buf.WriteByte(',')
 		}
 		n++
-		return enc.Encode(obj)
+		return x.enc.Encode(obj)
 	})
 	if err != nil {
-		writeJSON(w, http.StatusOK, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: req.UID, Result: failure(err.Error())}))
+		writeJSON(w, http.StatusOK, conversionAnswer(&apiextensionsv1.ConversionResponse{UID: req.uid, Result: failure(err.Error())}))
 		return
 	}
 	buf.WriteString(`],"result":{"metadata":{},"status":"Success"}}}`)
@@ -104,22 +97,94 @@ func (c *Conversion) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// readConversionReview reads body into r, by the one-pass scan when it
+// takes the review and otherwise by the general decoder.
+func readConversionReview(body []byte, r *conversionRequest) *requestError {
+	if scanConversionReview(body, r) {
+		return checkReviewKind(r.meta, ConversionReviewGVK)
+	}
+	*r = conversionRequest{objects: r.objects[:0]}
+	return decodeConversionReview(body, r)
+}
+
+// decodeConversionReview reads body into r with the general decoder, which
+// takes any review and describes what is wrong with one.
+func decodeConversionReview(body []byte, r *conversionRequest) *requestError {
+	var review apiextensionsv1.ConversionReview
+	reqErr := decodeReview(body, ConversionReviewGVK, &review)
+	r.meta = review.TypeMeta
+	if req := review.Request; req != nil {
+		r.hasRequest, r.uid, r.desiredAPIVersion = true, req.UID, req.DesiredAPIVersion
+		for _, obj := range req.Objects {
+			r.objects = append(r.objects, obj.Raw)
+		}
+	}
+	return reqErr
+}
+
 // objectDecoder decodes the objects of a review into their Go types, which
-// is most of a conversion's work. The review as a whole has been validated by
-// the standard decoder, so a faster, reflection-caching one reads each object:
-// case-sensitive like Kubernetes' own decoding, numbers in untyped fields
-// kept exact.
+// is most of a conversion's work. The review as a whole has been validated
+// (by scanConversionReview or the standard decoder), so a faster,
+// reflection-caching one reads each object: case-sensitive like Kubernetes'
+// own decoding, numbers in untyped fields kept exact.
 var objectDecoder = jsoniter.Config{CaseSensitive: true, UseNumber: true}.Froze()
 
-// answerBuffers hold answers being written; the largest are not kept.
-var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// exchange holds the buffers one ConversionReview is read and answered
+// with, reused from review to review.
+type exchange struct {
+	body, answer bytes.Buffer
+	enc          *json.Encoder // encodes into answer, HTML unescaped
+	req          conversionRequest
+}
+
+var exchanges = sync.Pool{New: func() any {
+	x := new(exchange)
+	x.enc = json.NewEncoder(&x.answer)
+	x.enc.SetEscapeHTML(false)
+	return x
+}}
+
+// maxPooledBytes bounds the buffers an exchange keeps: a rare large review
+// does not pin its memory.
+const maxPooledBytes = 1 << 20
+
+// release empties x and pools it, unless its buffers grew large.
+func (x *exchange) release() {
+	if x.body.Cap() > maxPooledBytes || x.answer.Cap() > maxPooledBytes {
+		return
+	}
+	x.body.Reset()
+	x.answer.Reset()
+	clear(x.req.objects)
+	x.req = conversionRequest{objects: x.req.objects[:0]}
+	exchanges.Put(x)
+}
+
+// writeJSONString writes s as a JSON string, escaped as json.Marshal
+// escapes it.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			data, _ := json.Marshal(s) // a string always encodes
+			buf.Write(data)
+			return
+		}
+	}
+	buf.WriteByte('"')
+	buf.WriteString(s)
+	buf.WriteByte('"')
+}
 
 // Review converts the objects of one request. Any failure fails the whole
 // review, with the message of the first object that failed.
 func (c *Conversion) Review(_ context.Context, req *apiextensionsv1.ConversionRequest) *apiextensionsv1.ConversionResponse {
 	resp := &apiextensionsv1.ConversionResponse{UID: req.UID}
 	converted := make([]runtime.RawExtension, 0, len(req.Objects))
-	err := c.convertObjects(req, func(obj runtime.Object) error {
+	objects := make([][]byte, len(req.Objects))
+	for i, obj := range req.Objects {
+		objects[i] = obj.Raw
+	}
+	err := c.convertObjects(req.DesiredAPIVersion, objects, func(obj runtime.Object) error {
 		data, err := json.Marshal(obj)
 		converted = append(converted, runtime.RawExtension{Raw: data})
 		return err
@@ -133,16 +198,16 @@ func (c *Conversion) Review(_ context.Context, req *apiextensionsv1.ConversionRe
 	return resp
 }
 
-// convertObjects converts the request's objects in order and hands each to
+// convertObjects converts objects to desiredAPIVersion in order and hands each to
 // write, stopping at the first failure, which it describes.
-func (c *Conversion) convertObjects(req *apiextensionsv1.ConversionRequest, write func(runtime.Object) error) error {
-	desired, err := schema.ParseGroupVersion(req.DesiredAPIVersion)
+func (c *Conversion) convertObjects(desiredAPIVersion string, objects [][]byte, write func(runtime.Object) error) error {
+	desired, err := schema.ParseGroupVersion(desiredAPIVersion)
 	if err != nil || desired.Empty() {
-		return fmt.Errorf("desiredAPIVersion %q is not a group/version", req.DesiredAPIVersion)
+		return fmt.Errorf("desiredAPIVersion %q is not a group/version", desiredAPIVersion)
 	}
-	for i, obj := range req.Objects {
-		if err := c.convertOne(obj.Raw, desired, write); err != nil {
-			return fmt.Errorf("converting object %d of %d to %s: %w", i+1, len(req.Objects), desired, err)
+	for i, raw := range objects {
+		if err := c.convertOne(raw, desired, write); err != nil {
+			return fmt.Errorf("converting object %d of %d to %s: %w", i+1, len(objects), desired, err)
 		}
 	}
 	return nil
@@ -263,8 +328,11 @@ func convertible(obj runtime.Object, hub schema.GroupVersionKind) (Convertible, 
 // hubOf finds the version of gk whose Go type implements Hub; a kind with none
 // returns an empty GroupVersionKind, and one with several an error.
 func (c *Conversion) hubOf(gk schema.GroupKind) (schema.GroupVersionKind, error) {
-	if e, ok := c.hubs.Load(gk); ok {
-		return e.(hubEntry).gvk, e.(hubEntry).err
+	c.mu.RLock()
+	e, ok := c.hubs[gk]
+	c.mu.RUnlock()
+	if ok {
+		return e.gvk, e.err
 	}
 	hubType := reflect.TypeFor[Hub]()
 	var hubs []schema.GroupVersionKind
@@ -273,7 +341,7 @@ func (c *Conversion) hubOf(gk schema.GroupKind) (schema.GroupVersionKind, error)
 			hubs = append(hubs, gvk)
 		}
 	}
-	var e hubEntry
+	e = hubEntry{}
 	switch len(hubs) {
 	case 0:
 	case 1:
@@ -282,7 +350,9 @@ func (c *Conversion) hubOf(gk schema.GroupKind) (schema.GroupVersionKind, error)
 		slices.SortFunc(hubs, func(a, b schema.GroupVersionKind) int { return strings.Compare(a.Version, b.Version) })
 		e.err = fmt.Errorf("kind %s has more than one hub version: %v", gk, hubs)
 	}
-	c.hubs.Store(gk, e)
+	c.mu.Lock()
+	c.hubs[gk] = e
+	c.mu.Unlock()
 	return e.gvk, e.err
 }
 

@@ -1,10 +1,10 @@
 package webhook
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 
@@ -28,28 +28,30 @@ func badRequest(format string, args ...any) *requestError {
 }
 
 // readBody checks the method and content type and reads the body, which the
-// server has limited.
-func readBody(r *http.Request) ([]byte, *requestError) {
+// server has limited, into buf.
+func readBody(r *http.Request, buf *bytes.Buffer) *requestError {
 	if r.Method != http.MethodPost {
-		return nil, &requestError{code: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed: reviews are POSTed", r.Method)}
+		return &requestError{code: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed: reviews are POSTed", r.Method)}
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return nil, &requestError{code: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("content type %q not supported: reviews are application/json", ct)}
+			return &requestError{code: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("content type %q not supported: reviews are application/json", ct)}
 		}
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
+	if n := r.ContentLength; n > 0 && n <= maxPooledBytes {
+		buf.Grow(int(n) + bytes.MinRead) // room for the body and the read that finds its end
+	}
+	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, &requestError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("review larger than %d bytes", tooLarge.Limit)}
+			return &requestError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("review larger than %d bytes", tooLarge.Limit)}
 		}
-		return nil, badRequest("reading review: %v", err)
+		return badRequest("reading review: %v", err)
 	}
-	if len(body) == 0 {
-		return nil, badRequest("empty body: expected a review")
+	if buf.Len() == 0 {
+		return badRequest("empty body: expected a review")
 	}
-	return body, nil
+	return nil
 }
 
 // decodeReview decodes body into review and checks that it is a want

@@ -80,7 +80,7 @@ func (c *Conversion) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSONString(buf, string(req.uid))
 	buf.WriteString(`,"convertedObjects":[`)
 	n := 0
-	err := c.convertObjects(req.desiredAPIVersion, req.objects, func(obj runtime.Object) error {
+	err := c.convertObjects(req.desiredAPIVersion, req.objects, req.decoder, func(obj runtime.Object) error {
 		if n > 0 {
 			buf.WriteByte(',')
 		}
@@ -101,9 +101,10 @@ func (c *Conversion) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // takes the review and otherwise by the general decoder.
 func readConversionReview(body []byte, r *conversionRequest) *requestError {
 	if scanConversionReview(body, r) {
+		r.decoder = plainKeyDecoder
 		return checkReviewKind(r.meta, ConversionReviewGVK)
 	}
-	*r = conversionRequest{objects: r.objects[:0]}
+	*r = conversionRequest{objects: r.objects[:0], decoder: objectDecoder}
 	return decodeConversionReview(body, r)
 }
 
@@ -128,6 +129,11 @@ func decodeConversionReview(body []byte, r *conversionRequest) *requestError {
 // reflection-caching one reads each object: case-sensitive like Kubernetes'
 // own decoding, numbers in untyped fields kept exact.
 var objectDecoder = jsoniter.Config{CaseSensitive: true, UseNumber: true}.Froze()
+
+// plainKeyDecoder is objectDecoder for objects whose keys are all known to
+// be ASCII without escapes, as scanConversionReview checks: it matches the
+// keys of large structs without copying them.
+var plainKeyDecoder = jsoniter.Config{CaseSensitive: true, UseNumber: true, ObjectFieldMustBeSimpleString: true}.Froze()
 
 // exchange holds the buffers one ConversionReview is read and answered
 // with, reused from review to review.
@@ -184,7 +190,7 @@ func (c *Conversion) Review(_ context.Context, req *apiextensionsv1.ConversionRe
 	for i, obj := range req.Objects {
 		objects[i] = obj.Raw
 	}
-	err := c.convertObjects(req.DesiredAPIVersion, objects, func(obj runtime.Object) error {
+	err := c.convertObjects(req.DesiredAPIVersion, objects, objectDecoder, func(obj runtime.Object) error {
 		data, err := json.Marshal(obj)
 		converted = append(converted, runtime.RawExtension{Raw: data})
 		return err
@@ -198,15 +204,16 @@ func (c *Conversion) Review(_ context.Context, req *apiextensionsv1.ConversionRe
 	return resp
 }
 
-// convertObjects converts objects to desiredAPIVersion in order and hands each to
-// write, stopping at the first failure, which it describes.
-func (c *Conversion) convertObjects(desiredAPIVersion string, objects [][]byte, write func(runtime.Object) error) error {
+// convertObjects decodes objects with dec, converts them to
+// desiredAPIVersion in order and hands each to write, stopping at the first
+// failure, which it describes.
+func (c *Conversion) convertObjects(desiredAPIVersion string, objects [][]byte, dec jsoniter.API, write func(runtime.Object) error) error {
 	desired, err := schema.ParseGroupVersion(desiredAPIVersion)
 	if err != nil || desired.Empty() {
 		return fmt.Errorf("desiredAPIVersion %q is not a group/version", desiredAPIVersion)
 	}
 	for i, raw := range objects {
-		if err := c.convertOne(raw, desired, write); err != nil {
+		if err := c.convertOne(raw, desired, dec, write); err != nil {
 			return fmt.Errorf("converting object %d of %d to %s: %w", i+1, len(objects), desired, err)
 		}
 	}
@@ -215,7 +222,7 @@ func (c *Conversion) convertObjects(desiredAPIVersion string, objects [][]byte, 
 
 // convertOne decodes one object, converts it to version desired of its kind
 // and writes it; a panic on the way is an error.
-func (c *Conversion) convertOne(raw []byte, desired schema.GroupVersion, write func(runtime.Object) error) (err error) {
+func (c *Conversion) convertOne(raw []byte, desired schema.GroupVersion, dec jsoniter.API, write func(runtime.Object) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("conversion panicked: %v", p)
@@ -237,7 +244,7 @@ func (c *Conversion) convertOne(raw []byte, desired schema.GroupVersion, write f
 	if err != nil {
 		return err
 	}
-	if err := objectDecoder.Unmarshal(raw, src); err != nil {
+	if err := dec.Unmarshal(raw, src); err != nil {
 		return fmt.Errorf("decoding %s: %w", srcGVK, err)
 	}
 	if decoded := src.GetObjectKind().GroupVersionKind(); decoded != srcGVK {

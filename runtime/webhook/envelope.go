@@ -3,19 +3,21 @@ package webhook
 import (
 	"bytes"
 
+	jsoniter "github.com/json-iterator/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
 // conversionRequest is what Conversion reads of a ConversionReview: its type,
 // whether it has a request, and the request's fields, each object a slice of
-// the review's body.
+// the review's body, with the decoder that reads those objects.
 type conversionRequest struct {
 	meta              metav1.TypeMeta
 	hasRequest        bool
 	uid               types.UID
 	desiredAPIVersion string
 	objects           [][]byte
+	decoder           jsoniter.API
 }
 
 // maxScanDepth bounds the nesting scanConversionReview follows; deeper

@@ -20,6 +20,9 @@ type conversionRequest struct {
 	decoder           jsoniter.API
 }
 
+// conversionReviewAPIVersion is ConversionReviewGVK's apiVersion.
+var conversionReviewAPIVersion = ConversionReviewGVK.GroupVersion().String()
+
 // maxScanDepth bounds the nesting scanConversionReview follows; deeper
 // reviews go to the general decoder.
 const maxScanDepth = 512
@@ -43,7 +46,7 @@ func scanConversionReview(body []byte, r *conversionRequest) bool {
 		)
 		switch string(key) {
 		case "apiVersion":
-			s, i, ok = scanName(body, i, &seen[0], 1, ConversionReviewGVK.GroupVersion().String())
+			s, i, ok = scanName(body, i, &seen[0], 1, conversionReviewAPIVersion)
 			r.meta.APIVersion = s
 		case "kind":
 			s, i, ok = scanName(body, i, &seen[0], 2, ConversionReviewGVK.Kind)
@@ -202,29 +205,38 @@ func validValue(body []byte, i, depth int) (int, bool) {
 		return 0, false
 	}
 	switch c := body[i]; {
-	case c == '{':
-		return scanMembers(body, i, depth, func(_ []byte, i int) (int, bool) { return validValue(body, i, depth+1) })
-	case c == '[':
+	case c == '{', c == '[':
 		if depth >= maxScanDepth {
 			return 0, false
 		}
+		closing := c + 2 // '}' or ']'
 		i = skipSpace(body, i+1)
-		if i < len(body) && body[i] == ']' {
+		if i < len(body) && body[i] == closing {
 			return i + 1, true
 		}
 		for {
+			if c == '{' { // a member: a plain key, then a colon
+				_, end, ok := scanPlainString(body, i)
+				if !ok {
+					return 0, false
+				}
+				i = skipSpace(body, end)
+				if i >= len(body) || body[i] != ':' {
+					return 0, false
+				}
+				i = skipSpace(body, i+1)
+			}
 			end, ok := validValue(body, i, depth+1)
 			if !ok {
 				return 0, false
 			}
 			i = skipSpace(body, end)
-			if i >= len(body) {
+			switch {
+			case i >= len(body):
 				return 0, false
-			}
-			switch body[i] {
-			case ']':
+			case body[i] == closing:
 				return i + 1, true
-			case ',':
+			case body[i] == ',':
 				i = skipSpace(body, i+1)
 			default:
 				return 0, false

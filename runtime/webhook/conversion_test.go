@@ -1,6 +1,7 @@
 package webhook_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -204,5 +205,38 @@ func TestConversionReview(t *testing.T) {
 		Objects: []runtime.RawExtension{{Raw: raw}}})
 	if resp.Result.Status != metav1.StatusFailure || resp.ConvertedObjects != nil || !strings.Contains(resp.Result.Message, "is not a group/version") {
 		t.Fatalf("response %+v", resp)
+	}
+}
+
+// TestConversionAnswersAlikeWhicheverDecoderReads sends each review twice:
+// as written, which the one-pass scan reads, and with an escape in the
+// request's "uid" key, which sends it to the general decoder. The answers
+// are the same bytes.
+func TestConversionAnswersAlikeWhicheverDecoderReads(t *testing.T) {
+	h := webhook.NewConversion(widgets.NewScheme())
+	poisoned := sampleWidget()
+	poisoned.Spec.Color = widgets.Poison
+	named := sampleWidget()
+	named.Labels = map[string]string{"é<&>": "\u2028"}
+	for _, review := range [][]byte{
+		conversionReview(widgets.V1beta1.String(), sampleWidget(), sampleWidget()),
+		conversionReview(widgets.V1alpha1.String(), named),
+		conversionReview(widgets.V1beta1.String()),
+		conversionReview(widgets.V1beta1.String(), sampleWidget(), poisoned),
+		conversionReview(widgets.Group+"/v9", sampleWidget()),
+		bytes.Replace(conversionReview(widgets.V1beta1.String(), sampleWidget()), []byte("apiextensions.k8s.io/v1"), []byte("apiextensions.k8s.io/v1beta1"), 1),
+	} {
+		escaped := bytes.Replace(review, []byte(`"uid":"uid-1"`), []byte(`"\u0075id":"uid-1"`), 1)
+		if bytes.Equal(escaped, review) {
+			t.Fatalf("no request uid in %s", review)
+		}
+		code, answer := post(t, h, review)
+		escapedCode, escapedAnswer := post(t, h, escaped)
+		if code != escapedCode || !bytes.Equal(answer, escapedAnswer) {
+			t.Errorf("review %s\nanswered %d %s\nwith an escaped key %d %s", review, code, answer, escapedCode, escapedAnswer)
+		}
+		if resp := decodeConversion(t, answer); resp.UID != "uid-1" {
+			t.Errorf("answer %s", answer)
+		}
 	}
 }

@@ -276,11 +276,6 @@ func newGenerateRun(o generateOptions, inputDir string, stdout, stderr io.Writer
 	if r.crd, err = crdConfig(o, r.plurals); err != nil {
 		return nil, err
 	}
-	if len(o.openapi.extraPkgs) > 0 {
-		// The no-op record covers the input tree and its local dependencies, not further packages the
-		// openapi step loads on its own.
-		r.o.force = true
-	}
 	r.nop = startNoop(r.o, r.inputDir, r.header)
 	return r, nil
 }
@@ -321,6 +316,9 @@ func (r *generateRun) withApply() bool {
 	return r.o.withApplyConfig && r.o.runs(genApplyConfig) && r.o.outputDir != ""
 }
 
+// openapi reports whether the run generates OpenAPI definitions.
+func (r *generateRun) openapi() bool { return r.o.openapi.enabled() && r.o.runs(genOpenAPI) }
+
 // warn returns the function generator gen reports a warning with.
 func (r *generateRun) warn(gen string) func(string) {
 	return func(msg string) {
@@ -332,7 +330,11 @@ func (r *generateRun) warn(gen string) func(string) {
 
 // load loads every package under the input directory.
 func (r *generateRun) load() (*load.Program, error) {
-	prog, err := load.Load(load.Config{Deps: r.deps, OutputDirs: ownOutputDirs(r.o)}, packagePattern(r.inputDir))
+	cfg := load.Config{Deps: r.deps, OutputDirs: ownOutputDirs(r.o)}
+	if r.openapi() {
+		cfg.SyntaxDeps = r.o.openapi.extraPackages()
+	}
+	prog, err := load.Load(cfg, packagePattern(r.inputDir))
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +348,7 @@ func (r *generateRun) load() (*load.Program, error) {
 // generateAll runs every generator the options ask for over prog, concurrently, and returns their sets in
 // a fixed order, with what the openapi step leaves to check (nil without it).
 func (r *generateRun) generateAll(prog *load.Program) ([]*output.Set, *openapiRun, error) {
-	for _, msg := range otherToolWarnings(prog, r.o.openapi.enabled() && r.o.runs(genOpenAPI)) {
+	for _, msg := range otherToolWarnings(prog, r.openapi()) {
 		fmt.Fprintf(r.stderr, "kgen generate: warning: %s\n", msg)
 	}
 	clientPkgs := r.clientPackages(prog)
@@ -363,8 +365,8 @@ func (r *generateRun) generateAll(prog *load.Program) ([]*output.Set, *openapiRu
 		}})
 	}
 	var openapiReport *openapiRun
-	if r.o.openapi.enabled() && r.o.runs(genOpenAPI) {
-		st, report, err := r.o.openapi.step(load.Config{Deps: r.deps}, r.inputDir, r.header)
+	if r.openapi() {
+		st, report, err := r.o.openapi.step(prog, r.inputDir, r.header)
 		if err != nil {
 			return nil, nil, err
 		}

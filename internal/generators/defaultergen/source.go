@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -19,7 +18,7 @@ import (
 // sources finds the comment blocks gengo attaches to a declaration, by line: the doc block ends on the
 // line before the declared name, the detached block one blank line above the doc block (or above the
 // name when there is no doc block). Input packages are already parsed by the load; files of dependencies
-// (peer packages and -input types read from export data) are parsed on first use.
+// (peer packages and -input types read from export data) have their comments scanned on first use.
 type sources struct {
 	prog  *load.Program
 	fset  *token.FileSet // positions of the files parsed here
@@ -32,16 +31,15 @@ func newSources(prog *load.Program) *sources {
 	s := &sources{prog: prog, fset: token.NewFileSet(), files: map[string]map[int]*ast.CommentGroup{}, fsets: map[string]*token.FileSet{}}
 	for _, p := range prog.Packages {
 		for _, f := range p.Files {
-			s.index(prog.Fset, f)
+			s.index(prog.Fset, prog.Fset.Position(f.Package).Filename, f.Comments)
 		}
 	}
 	return s
 }
 
-func (s *sources) index(fset *token.FileSet, f *ast.File) {
-	name := fset.Position(f.Package).Filename
+func (s *sources) index(fset *token.FileSet, name string, groups []*ast.CommentGroup) {
 	byEnd := map[int]*ast.CommentGroup{}
-	for _, g := range f.Comments {
+	for _, g := range groups {
 		byEnd[fset.Position(g.End()).Line] = g
 	}
 	s.files[name], s.fsets[name] = byEnd, fset
@@ -54,11 +52,11 @@ func (s *sources) groups(pos token.Pos) (map[int]*ast.CommentGroup, *token.FileS
 		return nil, nil, 0, nil
 	}
 	if _, ok := s.files[p.Filename]; !ok {
-		f, err := parser.ParseFile(s.fset, sourcePath(p.Filename), nil, parser.ParseComments|parser.SkipObjectResolution)
+		groups, err := model.ScanComments(s.fset, sourcePath(p.Filename))
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("reading the comments of %s for its tags: %w", p.Filename, err)
 		}
-		s.index(s.fset, f)
+		s.index(s.fset, p.Filename, groups)
 	}
 	return s.files[p.Filename], s.fsets[p.Filename], p.Line, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgen-dev/kgen/internal/generators/applyconfigurationgen"
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
+	"github.com/kgen-dev/kgen/internal/generators/conversiongen"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
 	"github.com/kgen-dev/kgen/internal/generators/listergen"
@@ -165,7 +166,7 @@ func (o *generateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
-	fs.StringSliceVar(&o.extraPeerDirs, "extra-peer-dir", nil, "an import path conversion-gen also consults for peer types and hand-written conversion functions (repeatable)")
+	fs.StringSliceVar(&o.extraPeerDirs, "extra-peer-dir", nil, "an import path (or a path/... pattern) conversion-gen also consults for peer types and hand-written conversion functions, loaded with the inputs wherever it lies (repeatable)")
 	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
 	o.openapi.addFlags(fs)
 }
@@ -328,11 +329,15 @@ func (r *generateRun) warn(gen string) func(string) {
 	}
 }
 
-// load loads every package under the input directory.
+// load loads every package under the input directory, with the packages the openapi and conversion steps
+// read besides (apimachinery's, --openapi-extra-pkgs, --extra-peer-dir) as syntax dependencies.
 func (r *generateRun) load() (*load.Program, error) {
 	cfg := load.Config{Deps: r.deps, OutputDirs: ownOutputDirs(r.o)}
 	if r.openapi() {
 		cfg.SyntaxDeps = r.o.openapi.extraPackages()
+	}
+	if r.o.runs(genConversion) {
+		cfg.SyntaxDeps = append(cfg.SyntaxDeps, conversiongen.ExtraPackages(conversiongen.Config{ExtraPeerDirs: r.o.extraPeerDirs})...)
 	}
 	prog, err := load.Load(cfg, packagePattern(r.inputDir))
 	if err != nil {

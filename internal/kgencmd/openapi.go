@@ -84,7 +84,12 @@ func (o *openapiOptions) step(prog *load.Program, inputDir string, header []byte
 	if o.modelNameFile != "" {
 		roots = append(roots, inputDir)
 	}
-	pkgs := append(slices.Clip(prog.Packages), prog.SyntaxDeps...)
+	pkgs := slices.Clip(prog.Packages)
+	for _, p := range prog.SyntaxDeps {
+		if slices.Contains(o.extraPackages(), p.Path) { // not the conversion step's peers
+			pkgs = append(pkgs, p)
+		}
+	}
 	return step{output.NewSet(openapigen.Generator, roots...), func(set *output.Set) error {
 		res, err := openapigen.Generate(prog, pkgs, cfg, set)
 		r.result = res

@@ -35,10 +35,11 @@ type Config struct {
 	// configuration packages into. A package there that the patterns match, whose every Go file carries
 	// one of those generators' markers and that no other input imports is not loaded (see dropOwnOutput).
 	OutputDirs []string
-	// SyntaxDeps are import paths of packages loaded as dependencies, whether the input packages import
-	// them or not, whose hand-written files are parsed too (Program.SyntaxDeps): a generator that reads
-	// their comments gets them from the same load as every other generator, which sees them as the
-	// dependencies they are. A pattern that matches one keeps it an input package.
+	// SyntaxDeps are import paths (or import path patterns, "x/...") of packages loaded as dependencies,
+	// whether the input packages import them or not, whose hand-written files are parsed too
+	// (Program.SyntaxDeps): a generator that reads their comments or looks their declarations up gets them
+	// from the same load as every other generator, which sees them as the dependencies they are. A
+	// package the patterns match stays an input package.
 	SyntaxDeps []string
 
 	inputs []string // the patterns naming the input packages, set by Load
@@ -53,7 +54,7 @@ type Program struct {
 	Packages []*Package
 	// Deps tells where the dependencies' types came from.
 	Deps DepsReport
-	// SyntaxDeps are the packages Config.SyntaxDeps names that are not input packages, sorted by import
+	// SyntaxDeps are the packages Config.SyntaxDeps matches that are not input packages, sorted by import
 	// path: their Types as the input packages see them (WithGenerated tells whether with their generated
 	// declarations; export data holds the exported ones and what they reach), their Files the hand-written
 	// ones, parsed with comments.

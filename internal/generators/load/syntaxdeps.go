@@ -27,7 +27,8 @@ func (cfg Config) listPatterns(patterns []string) []string {
 }
 
 // shape is the listing all as the load uses it: without the run's own output packages (see
-// dropOwnOutput), and with the syntax dependencies that no input pattern matches turned into dependencies.
+// dropOwnOutput), and with the packages the syntax dependencies' patterns match that no input pattern
+// matches turned into dependencies.
 // A package turned is a copy, so that the listing memo keeps what go list reported.
 func (cfg Config) shape(all []*listed) []*listed {
 	all = dropOwnOutput(all, cfg.OutputDirs)
@@ -41,7 +42,7 @@ func (cfg Config) shape(all []*listed) []*listed {
 	out := make([]*listed, len(all))
 	for i, l := range all {
 		out[i] = l
-		if !slices.Contains(cfg.SyntaxDeps, l.ImportPath) {
+		if !slices.ContainsFunc(cfg.SyntaxDeps, func(p string) bool { return patternMatches(p, wd, l) }) {
 			continue
 		}
 		c := *l

@@ -117,7 +117,7 @@ type run struct {
 	prog     *load.Program
 	cfg      Config
 	u        *universe
-	comments *comments
+	comments comments
 	// manual are the hand-written conversion functions found, by the pair they convert.
 	manual map[pair]*manualFn
 	equal  memoryEquality

@@ -1,11 +1,11 @@
 package model
 
 import (
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -14,7 +14,7 @@ import (
 // standard library's go/... packages and this module's generators: the same groups, comments and positions.
 func TestScanCommentsGroupsAsTheParser(t *testing.T) {
 	var names []string
-	for _, root := range []string{filepath.Join(runtime.GOROOT(), "src", "go"), ".."} {
+	for _, root := range []string{filepath.Join(build.Default.GOROOT, "src", "go"), ".."} {
 		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.Contains(path, "testdata") {
 				names = append(names, path)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,15 +16,13 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/clientgen"
 	"github.com/kgen-dev/kgen/internal/generators/conversiongen"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen"
-	"github.com/kgen-dev/kgen/internal/generators/deepcopygen"
-	"github.com/kgen-dev/kgen/internal/generators/defaultergen"
 	"github.com/kgen-dev/kgen/internal/generators/informergen"
 	"github.com/kgen-dev/kgen/internal/generators/listergen"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
-	"github.com/kgen-dev/kgen/internal/generators/registergen"
 	"github.com/kgen-dev/kgen/internal/generators/run"
+	"github.com/spf13/pflag"
 )
 
 const generateUsage = `
@@ -131,6 +128,17 @@ var generatorNames = []string{genDeepcopy, genDefaulter, genRegister, genConvers
 func runGenerate(args []string, stdout, stderr io.Writer) error {
 	var o generateOptions
 	fs := newFlagSet("generate", stdout, generateUsage)
+	o.addFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := o.check(fs.Args()); err != nil {
+		return err
+	}
+	return generate(o, fs.Arg(0), stdout, stderr)
+}
+
+func (o *generateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.boilerplate, "boilerplate", "", `the file whose text heads every generated file; "YEAR" is replaced by the current year (default hack/boilerplate.go.txt when it exists)`)
 	fs.StringVar(&o.outputDir, "output-dir", "", "the base directory of the clientset, listers and informers")
 	fs.StringVar(&o.outputPkg, "output-pkg", "", "the Go import path of --output-dir")
@@ -158,21 +166,22 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.verify, "verify", false, "write nothing; print a diff of what differs and fail if anything does")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "report where the dependencies' types came from (build cache or source)")
 	fs.BoolVar(&o.force, "force", false, "generate even if nothing changed since the last run with these flags")
-	fs.StringSliceVar(&o.extraPeerDirs, "extra-peer-dir", nil, "an import path conversion-gen also consults for peer types and hand-written conversion functions (repeatable)")
+	fs.StringSliceVar(&o.extraPeerDirs, "extra-peer-dir", nil, "an import path (or a path/... pattern) conversion-gen also consults for peer types and hand-written conversion functions, loaded with the inputs wherever it lies (repeatable)")
 	fs.StringVar(&o.deps, "deps", "auto", "where the dependencies' types come from: auto (export data the build cache has, source for the rest), export (compile what the cache lacks) or source")
 	o.openapi.addFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+}
+
+// check validates the parsed flags and the positional arguments args.
+func (o *generateOptions) check(args []string) error {
 	if err := o.openapi.validate(); err != nil {
 		return err
 	}
-	switch fs.NArg() {
+	switch len(args) {
 	case 0:
 		return errors.New("the input directory argument is required (see kgen help generate)")
 	case 1:
 	default:
-		return fmt.Errorf("one input directory expected, got %q", fs.Args())
+		return fmt.Errorf("one input directory expected, got %q", args)
 	}
 	if (o.outputDir == "") != (o.outputPkg == "") {
 		return errors.New("--output-dir and --output-pkg go together")
@@ -182,299 +191,312 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--skip: unknown generator %q (known: %s)", name, strings.Join(generatorNames, ", "))
 		}
 	}
-	return generate(o, fs.Arg(0), stdout, stderr)
+	return nil
 }
 
-// step is one generator of a run: the set it fills and how.
-type step struct {
-	set *output.Set
-	run func(*output.Set) error
-}
-
-// runSteps runs the steps concurrently and returns their sets in step order, or the error of the first
-// step (in that order) that failed.
-func runSteps(steps []step) ([]*output.Set, error) {
-	errs := make([]error, len(steps))
-	var wg sync.WaitGroup
-	for i, st := range steps {
-		wg.Go(func() { errs[i] = st.run(st.set) })
-	}
-	wg.Wait()
-	sets := make([]*output.Set, len(steps))
-	for i, st := range steps {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		sets[i] = st.set
-	}
-	return sets, nil
-}
+// runs reports whether the generator called name runs (is not skipped).
+func (o *generateOptions) runs(name string) bool { return !slices.Contains(o.skip, name) }
 
 // timings is the split of a run's wall time that kgen generate reports.
 type timings struct{ load, generate, write time.Duration }
 
+// generate runs kgen generate over inputDir: it reads what the flags name, finishes at once when the no-op
+// record shows nothing changed, loads the packages, runs the generators, and writes (or verifies) what
+// they generated.
 func generate(o generateOptions, inputDir string, stdout, stderr io.Writer) error {
-	start := time.Now()
-	header, err := readBoilerplate(o.boilerplate)
+	r, err := newGenerateRun(o, inputDir, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	plurals, err := run.ParsePluralExceptions(o.pluralExceptions)
-	if err != nil {
-		return err
-	}
-	if err := model.ValidateLintRules(o.lintRules); err != nil {
-		return err
-	}
-	if info, err := os.Stat(inputDir); err != nil || !info.IsDir() {
-		return fmt.Errorf("input directory %s: not a directory", inputDir)
-	}
-	// The load reports absolute directories; compare and own files by absolute paths too.
-	if inputDir, err = filepath.Abs(inputDir); err != nil {
-		return err
-	}
-	if len(o.openapi.extraPkgs) > 0 {
-		// The no-op record covers the input tree and its local dependencies, not further packages the
-		// openapi step loads on its own.
-		o.force = true
-	}
-	nop := startNoop(o, inputDir, header)
-	if files, ok := nop.unchanged(o); ok {
+	if files, ok := r.nop.unchanged(r.o); ok {
 		verb := map[bool]string{false: "generated", true: "verified"}[o.verify]
-		fmt.Fprintf(stderr, "%s %d files in %.2fs (nothing changed since the last run; --force regenerates)\n", verb, files, time.Since(start).Seconds())
+		fmt.Fprintf(stderr, "%s %d files in %.2fs (nothing changed since the last run; --force regenerates)\n", verb, files, time.Since(r.start).Seconds())
 		return nil
 	}
-	clientRoot := inputDir
-	if o.oneInputAPI != "" {
-		clientRoot = filepath.Join(inputDir, filepath.FromSlash(o.oneInputAPI))
-	}
-
-	var t timings
-	deps, err := load.ParseDepsMode(o.deps)
-	if err != nil {
-		return fmt.Errorf("--deps: %w", err)
-	}
-	prog, err := load.Load(load.Config{Deps: deps, OutputDirs: ownOutputDirs(o)}, packagePattern(inputDir))
+	prog, err := r.load()
 	if err != nil {
 		return err
 	}
-	t.load = time.Since(start)
-	if o.verbose {
-		fmt.Fprintf(stderr, "kgen generate: loaded %d packages in %.2fs; %s\n", len(prog.Packages), t.load.Seconds(), prog.Deps)
+	sets, openapiReport, err := r.generateAll(prog)
+	if err != nil {
+		return err
 	}
+	if o.verify {
+		return r.verify(prog, sets)
+	}
+	return r.write(prog, sets, openapiReport)
+}
 
-	runs := func(name string) bool { return !slices.Contains(o.skip, name) }
-	for _, msg := range otherToolWarnings(prog, o.openapi.enabled() && runs(genOpenAPI)) {
-		fmt.Fprintf(stderr, "kgen generate: warning: %s\n", msg)
+// generateRun is one kgen generate run: its options, what they name read and checked, and its record.
+type generateRun struct {
+	o              generateOptions
+	inputDir       string // absolute, as the load reports directories
+	stdout, stderr io.Writer
+	start          time.Time
+	t              timings
+
+	header         []byte
+	plurals        map[string]string
+	deps           load.DepsMode
+	applyExternals map[string]string
+	crd            *crdgen.Config // nil without --crd-dir
+	nop            *noop
+
+	warnMu sync.Mutex // generators run concurrently: their warnings take turns on stderr
+}
+
+// newGenerateRun reads and checks what the options name (the boilerplate, the input directory, the
+// plural exceptions, the lint rules, the dependency mode, the apply configuration externals and the CRD
+// options) and opens the no-op record.
+func newGenerateRun(o generateOptions, inputDir string, stdout, stderr io.Writer) (*generateRun, error) {
+	r := &generateRun{o: o, stdout: stdout, stderr: stderr, start: time.Now()}
+	var err error
+	if r.header, err = readBoilerplate(o.boilerplate); err != nil {
+		return nil, err
 	}
-	// Generators run concurrently: their warnings take turns on stderr.
-	var warnMu sync.Mutex
-	warn := func(gen string) func(string) {
-		return func(msg string) {
-			warnMu.Lock()
-			defer warnMu.Unlock()
-			fmt.Fprintf(stderr, "kgen generate: %s: warning: %s\n", gen, msg)
+	if r.plurals, err = run.ParsePluralExceptions(o.pluralExceptions); err != nil {
+		return nil, err
+	}
+	if err := model.ValidateLintRules(o.lintRules); err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(inputDir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("input directory %s: not a directory", inputDir)
+	}
+	if r.inputDir, err = filepath.Abs(inputDir); err != nil {
+		return nil, err
+	}
+	if r.deps, err = load.ParseDepsMode(o.deps); err != nil {
+		return nil, fmt.Errorf("--deps: %w", err)
+	}
+	if r.withApply() {
+		if r.applyExternals, err = applyconfigurationgen.ParseExternals(o.applyConfigExternals); err != nil {
+			return nil, err
 		}
 	}
-	// The client side reads the same packages, restricted to --one-input-api and, as kube_codegen.sh's
-	// gen_client does, to version directories (an internal package such as k8s.io/metrics's pkg/apis/metrics
-	// gets helpers only).
-	var clientPkgs []*load.Package
+	if r.crd, err = crdConfig(o, r.plurals); err != nil {
+		return nil, err
+	}
+	r.nop = startNoop(r.o, r.inputDir, r.header)
+	return r, nil
+}
+
+// crdConfig is the CRD generator's configuration from the --crd-* and --webhook-dir flags, or nil without
+// --crd-dir.
+func crdConfig(o generateOptions, plurals map[string]string) (*crdgen.Config, error) {
+	if o.webhookDir != "" && o.crdDir == "" {
+		return nil, fmt.Errorf("--webhook-dir needs --crd-dir: the webhook configurations are written with the CRDs")
+	}
+	if o.crdDir == "" {
+		return nil, nil
+	}
+	crdDir, err := filepath.Abs(o.crdDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals,
+		AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta,
+		AllowLossyVersions: o.crdAllowLossyVersions}
+	if o.webhookDir != "" {
+		if cfg.WebhookDir, err = filepath.Abs(o.webhookDir); err != nil {
+			return nil, err
+		}
+	}
+	if o.crdConversionService != "" {
+		svc, err := crdgen.ParseConversionService(o.crdConversionService)
+		if err != nil {
+			return nil, fmt.Errorf("--crd-conversion-service: %w", err)
+		}
+		cfg.ConversionService = &svc
+	}
+	return cfg, nil
+}
+
+// withApply reports whether the run generates apply configurations.
+func (r *generateRun) withApply() bool {
+	return r.o.withApplyConfig && r.o.runs(genApplyConfig) && r.o.outputDir != ""
+}
+
+// openapi reports whether the run generates OpenAPI definitions.
+func (r *generateRun) openapi() bool { return r.o.openapi.enabled() && r.o.runs(genOpenAPI) }
+
+// warn returns the function generator gen reports a warning with.
+func (r *generateRun) warn(gen string) func(string) {
+	return func(msg string) {
+		r.warnMu.Lock()
+		defer r.warnMu.Unlock()
+		fmt.Fprintf(r.stderr, "kgen generate: %s: warning: %s\n", gen, msg)
+	}
+}
+
+// load loads every package under the input directory, with the packages the openapi and conversion steps
+// read besides (apimachinery's, --openapi-extra-pkgs, --extra-peer-dir) as syntax dependencies.
+func (r *generateRun) load() (*load.Program, error) {
+	cfg := load.Config{Deps: r.deps, OutputDirs: ownOutputDirs(r.o)}
+	if r.openapi() {
+		cfg.SyntaxDeps = r.o.openapi.extraPackages()
+	}
+	if r.o.runs(genConversion) {
+		cfg.SyntaxDeps = append(cfg.SyntaxDeps, conversiongen.ExtraPackages(conversiongen.Config{ExtraPeerDirs: r.o.extraPeerDirs})...)
+	}
+	prog, err := load.Load(cfg, packagePattern(r.inputDir))
+	if err != nil {
+		return nil, err
+	}
+	r.t.load = time.Since(r.start)
+	if r.o.verbose {
+		fmt.Fprintf(r.stderr, "kgen generate: loaded %d packages in %.2fs; %s\n", len(prog.Packages), r.t.load.Seconds(), prog.Deps)
+	}
+	return prog, nil
+}
+
+// generateAll runs every generator the options ask for over prog, concurrently, and returns their sets in
+// a fixed order, with what the openapi step leaves to check (nil without it).
+func (r *generateRun) generateAll(prog *load.Program) ([]*output.Set, *openapiRun, error) {
+	for _, msg := range otherToolWarnings(prog, r.openapi()) {
+		fmt.Fprintf(r.stderr, "kgen generate: warning: %s\n", msg)
+	}
+	clientPkgs := r.clientPackages(prog)
+	m, err := r.model(prog, clientPkgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := r.helperSteps(prog)
+	steps = append(steps, r.clientSteps(prog, clientPkgs, m)...)
+	if r.crd != nil {
+		cfg := *r.crd
+		steps = append(steps, step{output.NewSet(crdgen.Generator, cfg.OutputDir), func(set *output.Set) error {
+			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
+		}})
+	}
+	var openapiReport *openapiRun
+	if r.openapi() {
+		st, report, err := r.o.openapi.step(prog, r.inputDir, r.header)
+		if err != nil {
+			return nil, nil, err
+		}
+		steps, openapiReport = append(steps, st), report
+	}
+	sets, err := runSteps(steps)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := openapiReport.check(); err != nil {
+		return nil, nil, err
+	}
+	r.t.generate = time.Since(r.start) - r.t.load
+	return sets, openapiReport, nil
+}
+
+// clientPackages are the loaded packages the client side reads: as kube_codegen.sh's gen_client does,
+// those under --one-input-api and in version directories (an internal package such as k8s.io/metrics's
+// pkg/apis/metrics gets helpers only).
+func (r *generateRun) clientPackages(prog *load.Program) []*load.Package {
+	clientRoot := r.inputDir
+	if r.o.oneInputAPI != "" {
+		clientRoot = filepath.Join(r.inputDir, filepath.FromSlash(r.o.oneInputAPI))
+	}
+	var pkgs []*load.Package
 	for _, p := range prog.Packages {
 		if rel, err := filepath.Rel(clientRoot, p.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
 			versionDir.MatchString(filepath.Base(p.Dir)) {
-			clientPkgs = append(clientPkgs, p)
+			pkgs = append(pkgs, p)
 		}
 	}
-	withApply := o.withApplyConfig && runs(genApplyConfig) && o.outputDir != ""
-	clients := o.outputDir != "" && (runs(genClient) || o.withWatch && (runs(genLister) || runs(genInformer)))
-	m, err := model.FromProgram(prog, clientPkgs, model.Options{PluralExceptions: plurals, WithApply: withApply, LintRules: o.lintRules, Clients: clients})
+	return pkgs
+}
+
+// model builds the generators' model of the load, and reports +genclient lines that yield no client type
+// rather than pass over them.
+func (r *generateRun) model(prog *load.Program, clientPkgs []*load.Package) (*model.Model, error) {
+	o := &r.o
+	clients := o.outputDir != "" && (o.runs(genClient) || o.withWatch && (o.runs(genLister) || o.runs(genInformer)))
+	m, err := model.FromProgram(prog, clientPkgs, model.Options{PluralExceptions: r.plurals, WithApply: r.withApply(), LintRules: o.lintRules, Clients: clients})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// +genclient lines that yield no client type are reported, not passed over.
 	var clientGens []string
 	for _, g := range []struct {
 		name  string
 		asked bool
 	}{
-		{applyconfigurationgen.Generator, withApply},
-		{clientgen.Generator, o.outputDir != "" && runs(genClient)},
-		{listergen.Generator, o.outputDir != "" && o.withWatch && runs(genLister)},
-		{informergen.Generator, o.outputDir != "" && o.withWatch && runs(genInformer)},
+		{applyconfigurationgen.Generator, r.withApply()},
+		{clientgen.Generator, o.outputDir != "" && o.runs(genClient)},
+		{listergen.Generator, o.outputDir != "" && o.withWatch && o.runs(genLister)},
+		{informergen.Generator, o.outputDir != "" && o.withWatch && o.runs(genInformer)},
 	} {
 		if g.asked {
 			clientGens = append(clientGens, g.name)
 		}
 	}
 	if msg := model.NothingGenerated(clientGens, len(m.Groups) > 0, "genclient", m.GenclientTags); msg != "" {
-		warn(genClient)(msg)
+		r.warn(genClient)(msg)
 	}
+	return m, nil
+}
 
-	// Every generator reads the load and the model only, so they run concurrently, each into its own set.
-	var steps []step
-	if runs(genDeepcopy) {
-		cfg := deepcopygen.Config{OutputFile: "zz_generated.deepcopy.go", Header: header, Warn: warn(genDeepcopy)}
-		steps = append(steps, step{output.NewSet(deepcopygen.Generator, inputDir), func(set *output.Set) error {
-			return deepcopygen.Generate(prog, cfg, set)
-		}})
-	}
-	if runs(genDefaulter) {
-		cfg := defaultergen.Config{OutputFile: "zz_generated.defaults.go", Header: header, Warn: warn(genDefaulter)}
-		steps = append(steps, step{output.NewSet(defaultergen.Generator, inputDir), func(set *output.Set) error {
-			return defaultergen.Generate(prog, cfg, set)
-		}})
-	}
-	if runs(genRegister) {
-		cfg := registergen.Config{OutputFile: "zz_generated.register.go", Header: header, Warn: warn(genRegister)}
-		steps = append(steps, step{output.NewSet(registergen.Generator, inputDir), func(set *output.Set) error {
-			return registergen.Generate(prog, cfg, set)
-		}})
-	}
-	if runs(genConversion) {
-		cfg := conversiongen.Config{OutputFile: "zz_generated.conversion.go", Header: header, ExtraPeerDirs: o.extraPeerDirs, Warn: warn(genConversion)}
-		steps = append(steps, step{output.NewSet(conversiongen.Generator, inputDir), func(set *output.Set) error {
-			return conversiongen.Generate(prog, cfg, set)
-		}})
-	}
-	var applyConfigPkg string
-	var applyExternals map[string]string
-	if withApply {
-		externals, err := applyconfigurationgen.ParseExternals(o.applyConfigExternals)
-		if err != nil {
-			return err
-		}
-		applyExternals = externals
-		cfg := applyconfigurationgen.Config{
-			OutputDir: filepath.Join(o.outputDir, o.applyConfigName), OutputPkg: path.Join(o.outputPkg, o.applyConfigName),
-			Header: header, Externals: externals, OpenAPISchema: o.applyConfigSchema, LintRules: o.lintRules,
-			Warn: warn(genApplyConfig),
-		}
-		steps = append(steps, step{output.NewSet(applyconfigurationgen.Generator, cfg.OutputDir), func(set *output.Set) error {
-			return applyconfigurationgen.GenerateFromLoad(prog, clientPkgs, m, cfg, set)
-		}})
-		applyConfigPkg = cfg.OutputPkg
-	}
-	if o.outputDir != "" && runs(genClient) {
-		cfg := clientgen.Config{
-			OutputDir: filepath.Join(o.outputDir, o.clientsetName), OutputPkg: path.Join(o.outputPkg, o.clientsetName),
-			ClientsetName: o.versionedName, APIPath: "/apis", FakeClientset: true, PrefersProtobuf: o.prefersProtobuf,
-			ApplyConfigurationPackage: applyConfigPkg, ApplyConfigurationExternals: applyExternals, Header: header,
-		}
-		steps = append(steps, step{output.NewSet(clientgen.Generator, cfg.Dir()), func(set *output.Set) error {
-			return clientgen.Generate(m, cfg, set)
-		}})
-	}
-	if o.outputDir != "" && o.withWatch {
-		listers := listergen.Config{OutputDir: filepath.Join(o.outputDir, o.listersName), OutputPkg: path.Join(o.outputPkg, o.listersName), Header: header}
-		if runs(genLister) {
-			steps = append(steps, step{output.NewSet(listergen.Generator, listers.OutputDir), func(set *output.Set) error {
-				return listergen.Generate(m, listers, set)
-			}})
-		}
-		if runs(genInformer) {
-			cfg := informergen.Config{
-				OutputDir: filepath.Join(o.outputDir, o.informersName), OutputPkg: path.Join(o.outputPkg, o.informersName),
-				VersionedClientsetPackage: path.Join(o.outputPkg, o.clientsetName, o.versionedName), ListersPackage: listers.OutputPkg, Header: header,
-			}
-			steps = append(steps, step{output.NewSet(informergen.Generator, cfg.Dir()), func(set *output.Set) error {
-				return informergen.Generate(m, cfg, set)
-			}})
-		}
-	}
-	if o.webhookDir != "" && o.crdDir == "" {
-		return fmt.Errorf("--webhook-dir needs --crd-dir: the webhook configurations are written with the CRDs")
-	}
-	if o.crdDir != "" {
-		crdDir, err := filepath.Abs(o.crdDir)
-		if err != nil {
-			return err
-		}
-		cfg := crdgen.Config{OutputDir: crdDir, MaxDescLen: o.crdMaxDescLen, PluralExceptions: plurals,
-			AllowDangerousTypes: o.crdAllowDangerousTypes, GenerateEmbeddedObjectMeta: o.crdEmbeddedObjectMeta,
-			AllowLossyVersions: o.crdAllowLossyVersions}
-		if o.webhookDir != "" {
-			if cfg.WebhookDir, err = filepath.Abs(o.webhookDir); err != nil {
-				return err
-			}
-		}
-		if o.crdConversionService != "" {
-			svc, err := crdgen.ParseConversionService(o.crdConversionService)
-			if err != nil {
-				return fmt.Errorf("--crd-conversion-service: %w", err)
-			}
-			cfg.ConversionService = &svc
-		}
-		steps = append(steps, step{output.NewSet(crdgen.Generator, crdDir), func(set *output.Set) error {
-			return crdgen.Generate(prog, clientPkgs, m, cfg, set)
-		}})
-	}
-	var openapiReport *openapiRun
-	if o.openapi.enabled() && runs(genOpenAPI) {
-		st, r, err := o.openapi.step(load.Config{Deps: deps}, inputDir, header)
-		if err != nil {
-			return err
-		}
-		steps, openapiReport = append(steps, st), r
-	}
-	sets, err := runSteps(steps)
-	if err != nil {
-		return err
-	}
-	if err := openapiReport.check(); err != nil {
-		return err
-	}
-	t.generate = time.Since(start) - t.load
-	files := 0
+// verify compares the generated sets with the disk, printing a diff of each differing file, and fails
+// when any differs.
+func (r *generateRun) verify(prog *load.Program, sets []*output.Set) error {
+	differing := 0
 	for _, s := range sets {
-		files += s.Len()
+		changes, err := s.Changes()
+		if err != nil {
+			return err
+		}
+		for _, c := range changes {
+			io.WriteString(r.stdout, output.UnifiedDiff(c.Path, c.Old, c.New))
+		}
+		differing += len(changes)
 	}
+	if differing > 0 {
+		return fmt.Errorf("%d of the generated files differ from the disk; run kgen generate without --verify to update them", differing)
+	}
+	files := fileCount(sets)
+	r.nop.save(files, prog, sets, nil)
+	fmt.Fprintf(r.stderr, "verified %d files in %.2fs\n", files, time.Since(r.start).Seconds())
+	return nil
+}
 
-	if o.verify {
-		differing := 0
-		for _, s := range sets {
-			changes, err := s.Changes()
-			if err != nil {
-				return err
-			}
-			for _, c := range changes {
-				io.WriteString(stdout, output.UnifiedDiff(c.Path, c.Old, c.New))
-			}
-			differing += len(changes)
-		}
-		if differing > 0 {
-			return fmt.Errorf("%d of the generated files differ from the disk; run kgen generate without --verify to update them", differing)
-		}
-		nop.save(files, prog, sets, nil)
-		fmt.Fprintf(stderr, "verified %d files in %.2fs\n", files, time.Since(start).Seconds())
-		return nil
-	}
+// write writes the generated sets, removing the stale files they replace, records the run, updates the
+// openapi report and says what it did.
+func (r *generateRun) write(prog *load.Program, sets []*output.Set, openapiReport *openapiRun) error {
 	writeStart := time.Now()
+	files := fileCount(sets)
 	created := newPackageDirs(sets)
-	nop.discard()
+	r.nop.discard()
 	res, err := output.WriteAll(sets...)
 	if err != nil {
 		return err
 	}
 	if len(res.EmptiedPaths) == 0 { // tombstones are for the next run to remove
-		nop.save(files, prog, sets, res.RemovedPaths)
+		r.nop.save(files, prog, sets, res.RemovedPaths)
 	}
-	t.write = time.Since(writeStart)
+	r.t.write = time.Since(writeStart)
 	for _, p := range res.RemovedPaths {
-		fmt.Fprintf(stderr, "removed stale %s\n", p)
+		fmt.Fprintf(r.stderr, "removed stale %s\n", p)
 	}
 	for _, p := range res.EmptiedPaths {
-		fmt.Fprintf(stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
+		fmt.Fprintf(r.stderr, "emptied stale %s (build-ignored while go generate runs; the next run removes it)\n", p)
 	}
-	if err := openapiReport.update(stderr); err != nil {
+	if err := openapiReport.update(r.stderr); err != nil {
 		return err
 	}
 	if hint := goModHint(created); hint != "" {
-		fmt.Fprintf(stderr, "kgen generate: %s\n", hint)
+		fmt.Fprintf(r.stderr, "kgen generate: %s\n", hint)
 	}
-	fmt.Fprintf(stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed; load %.2fs, generate %.2fs, write %.2fs)\n",
-		files, time.Since(start).Seconds(), res.Written, res.Unchanged, res.Removed, t.load.Seconds(), t.generate.Seconds(), t.write.Seconds())
+	fmt.Fprintf(r.stderr, "generated %d files in %.2fs (%d written, %d unchanged, %d stale removed; load %.2fs, generate %.2fs, write %.2fs)\n",
+		files, time.Since(r.start).Seconds(), res.Written, res.Unchanged, res.Removed, r.t.load.Seconds(), r.t.generate.Seconds(), r.t.write.Seconds())
 	return nil
+}
+
+// fileCount is the number of files the sets hold.
+func fileCount(sets []*output.Set) int {
+	files := 0
+	for _, s := range sets {
+		files += s.Len()
+	}
+	return files
 }
 
 // versionDir matches the directory names kube_codegen.sh's gen_client takes as API versions.

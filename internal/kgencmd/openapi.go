@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -56,7 +57,8 @@ func (o *openapiOptions) validate() error {
 	return nil
 }
 
-// extraPackages are the load patterns the openapi step adds to the input tree's.
+// extraPackages are the packages the openapi step reads besides the input packages: the load's syntax
+// dependencies.
 func (o *openapiOptions) extraPackages() []string {
 	return append(append([]string{}, openapigen.BasePackages...), o.extraPkgs...)
 }
@@ -67,11 +69,10 @@ type openapiRun struct {
 	result openapigen.Result
 }
 
-// step is the openapi generator's step: its set owns the output directory and the input tree's
-// model-name files. It loads the input tree with apimachinery's packages (and --openapi-extra-pkgs) as
-// inputs of their own, whose comments become descriptions: a load of its own, because the other
-// generators must see those packages as dependencies, with their generated methods.
-func (o *openapiOptions) step(loadCfg load.Config, inputDir string, header []byte) (step, *openapiRun, error) {
+// step is the openapi generator's step over the input packages and the syntax dependencies of the
+// run's load (apimachinery's packages and --openapi-extra-pkgs, see extraPackages), whose comments become
+// descriptions: its set owns the output directory and the input tree's model-name files.
+func (o *openapiOptions) step(prog *load.Program, inputDir string, header []byte) (step, *openapiRun, error) {
 	dir, err := filepath.Abs(o.outputDir)
 	if err != nil {
 		return step{}, nil, err
@@ -83,12 +84,14 @@ func (o *openapiOptions) step(loadCfg load.Config, inputDir string, header []byt
 	if o.modelNameFile != "" {
 		roots = append(roots, inputDir)
 	}
-	return step{output.NewSet(openapigen.Generator, roots...), func(set *output.Set) error {
-		prog, err := load.Load(loadCfg, append([]string{packagePattern(inputDir)}, o.extraPackages()...)...)
-		if err != nil {
-			return err
+	pkgs := slices.Clip(prog.Packages)
+	for _, p := range prog.SyntaxDeps {
+		if slices.Contains(o.extraPackages(), p.Path) { // not the conversion step's peers
+			pkgs = append(pkgs, p)
 		}
-		res, err := openapigen.Generate(prog, prog.Packages, cfg, set)
+	}
+	return step{output.NewSet(openapigen.Generator, roots...), func(set *output.Set) error {
+		res, err := openapigen.Generate(prog, pkgs, cfg, set)
 		r.result = res
 		return err
 	}}, r, nil

@@ -41,37 +41,8 @@ func (o otherTool) matches(name string) bool {
 // the tool that handles them. openapi tells that this run generates OpenAPI definitions, so openapi-gen's
 // tags are not reported.
 func otherToolWarnings(prog *load.Program, openapi bool) []string {
-	type seen struct {
-		tag   string
-		pos   token.Position
-		count int
-	}
-	found := make([]*seen, len(otherTools))
-	for _, pkg := range prog.Packages {
-		for _, f := range pkg.Files {
-			for _, g := range f.Comments {
-				for _, l := range model.CommentLines(prog.Fset, g) {
-					text := strings.TrimSpace(l.Text)
-					if !strings.HasPrefix(text, "+") {
-						continue
-					}
-					for name := range codetags.Extract("+", []string{text}) {
-						for i, o := range otherTools {
-							if !o.matches(name) || openapi && o.tool == "openapi-gen" {
-								continue
-							}
-							if found[i] == nil {
-								found[i] = &seen{tag: text, pos: l.Pos}
-							}
-							found[i].count++
-						}
-					}
-				}
-			}
-		}
-	}
 	var out []string
-	for i, s := range found {
+	for i, s := range otherToolTags(prog, openapi) {
 		if s == nil {
 			continue
 		}
@@ -88,4 +59,42 @@ func otherToolWarnings(prog *load.Program, openapi bool) []string {
 			s.pos.Filename, s.pos.Line, s.tag, more, o.tool, hint, o.tool, o.step))
 	}
 	return out
+}
+
+// toolTags is the first tag line of one of otherTools found in the input packages, and how many lines
+// carry that tool's tags.
+type toolTags struct {
+	tag   string
+	pos   token.Position
+	count int
+}
+
+// otherToolTags returns, per entry of otherTools, the tags of it the input packages of prog carry (nil
+// for none); with openapi, openapi-gen's tags are not looked for.
+func otherToolTags(prog *load.Program, openapi bool) []*toolTags {
+	found := make([]*toolTags, len(otherTools))
+	for _, pkg := range prog.Packages {
+		for _, f := range pkg.Files {
+			for _, g := range f.Comments {
+				for _, l := range model.CommentLines(prog.Fset, g) {
+					text := strings.TrimSpace(l.Text)
+					if !strings.HasPrefix(text, "+") {
+						continue
+					}
+					for name := range codetags.Extract("+", []string{text}) {
+						for i, o := range otherTools {
+							if !o.matches(name) || openapi && o.tool == "openapi-gen" {
+								continue
+							}
+							if found[i] == nil {
+								found[i] = &toolTags{tag: text, pos: l.Pos}
+							}
+							found[i].count++
+						}
+					}
+				}
+			}
+		}
+	}
+	return found
 }

@@ -117,7 +117,7 @@ type run struct {
 	prog     *load.Program
 	cfg      Config
 	u        *universe
-	comments *comments
+	comments comments
 	// manual are the hand-written conversion functions found, by the pair they convert.
 	manual map[pair]*manualFn
 	equal  memoryEquality
@@ -163,13 +163,13 @@ func (r *run) lookup(path string) (*types.Package, error) {
 }
 
 // expand resolves peer or extra directories: import paths, or patterns ending in "/..." matched against
-// the loaded packages. Base peer directories that are neither input packages nor their dependencies are
+// the loaded packages (inputs and syntax dependencies, see ExtraPackages). Base peer directories that are neither input packages nor their dependencies are
 // left out: no input refers to their types.
 func (r *run) expand(flag string, dirs []string) []*types.Package {
 	var out []*types.Package
 	for _, d := range dirs {
 		if prefix, ok := strings.CutSuffix(d, "/..."); ok {
-			for _, p := range r.prog.Packages {
+			for _, p := range slices.Concat(r.prog.Packages, r.prog.SyntaxDeps) {
 				if p.Path == prefix || strings.HasPrefix(p.Path, prefix+"/") {
 					out = append(out, p.Types)
 				}
@@ -194,6 +194,16 @@ func vendorless(path string) string {
 		return path[i+len("/vendor/"):]
 	}
 	return strings.TrimPrefix(path, "vendor/")
+}
+
+// ExtraPackages are the import paths and patterns of cfg's extra peer and extra directories, for a load
+// to list as syntax dependencies (load.Config.SyntaxDeps) when they lie outside its inputs.
+func ExtraPackages(cfg Config) []string {
+	var out []string
+	for _, d := range slices.Concat(cfg.ExtraPeerDirs, cfg.ExtraDirs) {
+		out = append(out, vendorless(d))
+	}
+	return out
 }
 
 // MissingPackages returns the packages a run on prog consults that prog lacks: peers named by the

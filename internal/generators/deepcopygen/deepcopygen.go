@@ -121,8 +121,8 @@ func (r *run) plan(pkg *load.Package, warn func(string)) (*plan, error) {
 	}
 	var decls []*typeDecl
 	var errs []error
+	comments := model.NewCommentIndex(fset, pkg.Files)
 	for _, f := range pkg.Files {
-		idx := indexComments(fset, f)
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
@@ -137,7 +137,9 @@ func (r *run) plan(pkg *load.Package, warn func(string)) (*plan, error) {
 				if !ok {
 					continue
 				}
-				tags, err := parseTypeTags(ts.Name.Name, idx.typeLines(ts.Name.Pos()))
+				// The package's own files are indexed: reading comments cannot fail.
+				closest, detached, _ := comments.Blocks(ts.Name.Pos())
+				tags, err := parseTypeTags(ts.Name.Name, append(detached, closest...))
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -193,14 +195,14 @@ func (r *run) copyable(d *typeDecl) (bool, error) {
 	}
 	t := d.obj.Type()
 	switch kindOf(t) {
-	case kindStruct:
+	case model.KindStruct:
 		return true, nil
-	case kindNamed:
+	case model.KindAlias:
 		m, err := r.methodsOf(t)
 		if err != nil {
 			return false, err
 		}
-		return m.any() || kindOf(t.Underlying()) != kindBuiltin, nil
+		return m.any() || kindOf(t.Underlying()) != model.KindBuiltin, nil
 	}
 	return false, nil
 }
@@ -452,7 +454,7 @@ func (g *pkgGen) genType(d *typeDecl) {
 // interfaces resolves a struct type's +k8s:deepcopy-gen:interfaces, de-duplicated and sorted by their
 // fully-qualified names. Only structs get them, as in code-generator.
 func (g *pkgGen) interfaces(d *typeDecl) []*types.Named {
-	if kindOf(d.obj.Type()) != kindStruct {
+	if kindOf(d.obj.Type()) != model.KindStruct {
 		return nil
 	}
 	seen := map[string]*types.Named{}
@@ -497,19 +499,19 @@ func (g *pkgGen) interfaces(d *typeDecl) []*types.Named {
 // every nesting level, so the same rules apply at any depth.
 func (g *pkgGen) copyInto(t types.Type, at site) {
 	switch kindOf(underlyingOf(t)) {
-	case kindBuiltin:
+	case model.KindBuiltin:
 		if g.methods(t).any() {
 			g.w("*out = in.DeepCopy()\n")
 			return
 		}
 		g.w("*out = *in\n")
-	case kindMap:
+	case model.KindMap:
 		g.copyMap(t, at)
-	case kindSlice:
+	case model.KindSlice:
 		g.copySlice(t, at)
-	case kindStruct:
+	case model.KindStruct:
 		g.copyStruct(t, at)
-	case kindPointer:
+	case model.KindPointer:
 		g.copyPointer(t, at)
 	default:
 		g.fail(at, "type %s cannot be deep-copied", types.TypeString(t, nil))
@@ -534,7 +536,7 @@ func (g *pkgGen) copyMap(t types.Type, at site) {
 	em := g.methods(elem)
 	switch k := kindOf(uelem); {
 	case em.any():
-		leftPointer := kindOf(elem) == kindPointer
+		leftPointer := kindOf(elem) == model.KindPointer
 		rightPointer := !isReference(elem)
 		if em.deepCopy != nil {
 			rightPointer = em.ptrResult
@@ -551,19 +553,19 @@ func (g *pkgGen) copyMap(t types.Type, at site) {
 		}
 	case isEmptyAnonymousStruct(elem), isAssignable(uelem):
 		g.w("(*out)[key] = val\n")
-	case k == kindInterface:
+	case k == model.KindInterface:
 		name := g.interfaceMethod(elem, at)
 		g.w("if val == nil {\n(*out)[key] = nil\n} else {\n")
 		g.w("(*out)[key] = val.DeepCopy%s()\n", name)
 		g.w("}\n")
-	case k == kindSlice || k == kindMap || k == kindPointer:
+	case k == model.KindSlice || k == model.KindMap || k == model.KindPointer:
 		g.w("var outVal %s\n", g.typeExpr(uelem))
 		g.w("if val == nil {\n(*out)[key] = nil\n} else {\n")
 		g.w("in, out := &val, &outVal\n")
 		g.copyInto(elem, at)
 		g.w("}\n")
 		g.w("(*out)[key] = outVal\n")
-	case k == kindStruct:
+	case k == model.KindStruct:
 		g.requireMethod(elem, "DeepCopy", at)
 		g.w("(*out)[key] = *val.DeepCopy()\n")
 	default:
@@ -578,7 +580,7 @@ func (g *pkgGen) copySlice(t types.Type, at site) {
 		g.w("*out = in.DeepCopy()\n")
 		return
 	}
-	elem := elemOf(t)
+	elem := model.ElemOf(t)
 	g.w("*out = make(%s, len(*in))\n", g.typeExpr(t))
 	if g.methods(elem).any() {
 		g.requireMethod(elem, "DeepCopyInto", at)
@@ -587,7 +589,7 @@ func (g *pkgGen) copySlice(t types.Type, at site) {
 		g.w("}\n")
 		return
 	}
-	if uelem := underlyingOf(elem); kindOf(uelem) == kindBuiltin || isAssignable(uelem) {
+	if uelem := underlyingOf(elem); kindOf(uelem) == model.KindBuiltin || isAssignable(uelem) {
 		g.w("copy(*out, *in)\n")
 		return
 	}
@@ -599,17 +601,17 @@ func (g *pkgGen) copySlice(t types.Type, at site) {
 // copyElements writes the loop body copying element in of a slice or array into out.
 func (g *pkgGen) copyElements(elem types.Type, in, out string, at site) {
 	switch k := kindOf(underlyingOf(elem)); k {
-	case kindSlice, kindMap, kindPointer:
+	case model.KindSlice, model.KindMap, model.KindPointer:
 		g.w("if %s != nil {\n", in)
 		g.w("in, out := &%s, &%s\n", in, out)
 		g.copyInto(elem, at)
 		g.w("}\n")
-	case kindInterface:
+	case model.KindInterface:
 		name := g.interfaceMethod(elem, at)
 		g.w("if %s != nil {\n", in)
 		g.w("%s = %s.DeepCopy%s()\n", out, in, name)
 		g.w("}\n")
-	case kindStruct:
+	case model.KindStruct:
 		g.requireMethod(elem, "DeepCopyInto", at)
 		g.w("%s.DeepCopyInto(&%s)\n", in, out)
 	default:
@@ -642,7 +644,7 @@ func (g *pkgGen) copyStruct(t types.Type, at site) {
 		fm := g.methods(ft)
 		switch k := kindOf(underlyingOf(ft)); {
 		case fm.any():
-			leftPointer := kindOf(ft) == kindPointer
+			leftPointer := kindOf(ft) == model.KindPointer
 			rightPointer := !isReference(ft)
 			if fm.deepCopy != nil {
 				rightPointer = fm.ptrResult
@@ -659,29 +661,29 @@ func (g *pkgGen) copyStruct(t types.Type, at site) {
 				g.requireMethod(ft, "DeepCopyInto", fat)
 				g.w("in.%s.DeepCopyInto(&out.%s)\n", name, name)
 			}
-		case k == kindBuiltin:
+		case k == model.KindBuiltin:
 			// *out = *in copied it.
-		case k == kindMap, k == kindSlice, k == kindPointer:
+		case k == model.KindMap, k == model.KindSlice, k == model.KindPointer:
 			g.w("if in.%s != nil {\n", name)
 			g.w("in, out := &in.%s, &out.%s\n", name, name)
 			g.copyInto(ft, fat)
 			g.w("}\n")
-		case k == kindArray:
+		case k == model.KindArray:
 			g.w("out.%s = in.%s\n", name, name)
-			if elem := elemOf(ft); !isAssignable(underlyingOf(elem)) {
+			if elem := model.ElemOf(ft); !isAssignable(underlyingOf(elem)) {
 				// code-generator stops at the shallow copy; copy reference elements too.
 				g.w("for i := range in.%s {\n", name)
 				g.copyElements(elem, "in."+name+"[i]", "out."+name+"[i]", fat)
 				g.w("}\n")
 			}
-		case k == kindStruct:
+		case k == model.KindStruct:
 			if isAssignable(ft) {
 				g.w("out.%s = in.%s\n", name, name)
 			} else {
 				g.requireMethod(ft, "DeepCopyInto", fat)
 				g.w("in.%s.DeepCopyInto(&out.%s)\n", name, name)
 			}
-		case k == kindInterface:
+		case k == model.KindInterface:
 			method := g.interfaceMethod(ft, fat)
 			g.w("if in.%s != nil {\n", name)
 			g.w("out.%s = in.%s.DeepCopy%s()\n", name, name, method)
@@ -694,7 +696,7 @@ func (g *pkgGen) copyStruct(t types.Type, at site) {
 
 // copyPointer writes the copy of a pointer, named or not.
 func (g *pkgGen) copyPointer(t types.Type, at site) {
-	elem := elemOf(t)
+	elem := model.ElemOf(t)
 	uelem := underlyingOf(elem)
 	em := g.methods(elem)
 	switch k := kindOf(uelem); {
@@ -713,13 +715,13 @@ func (g *pkgGen) copyPointer(t types.Type, at site) {
 	case isAssignable(uelem):
 		g.w("*out = new(%s)\n", g.typeExpr(elem))
 		g.w("**out = **in\n")
-	case k == kindMap, k == kindSlice, k == kindPointer:
+	case k == model.KindMap, k == model.KindSlice, k == model.KindPointer:
 		g.w("*out = new(%s)\n", g.typeExpr(elem))
 		g.w("if **in != nil {\n")
 		g.w("in, out := *in, *out\n")
 		g.copyInto(uelem, at)
 		g.w("}\n")
-	case k == kindStruct:
+	case k == model.KindStruct:
 		g.requireMethod(elem, "DeepCopyInto", at)
 		g.w("*out = new(%s)\n", g.typeExpr(elem))
 		g.w("(*in).DeepCopyInto(*out)\n")

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"k8s.io/gengo/v2/codetags"
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
 
 // The tags deepcopy-gen reads.
@@ -21,10 +21,7 @@ const (
 )
 
 // tagLine is one comment line with the position it starts at.
-type tagLine struct {
-	text string
-	pos  token.Position
-}
+type tagLine = model.CommentLine
 
 // tagValue is one value of a tag and where it was written.
 type tagValue struct {
@@ -32,73 +29,15 @@ type tagValue struct {
 	pos   token.Position
 }
 
-// comments indexes a file's comment groups by the line they end on, as code-generator's parser does to
-// find a declaration's comments: the group ending on the line before it, and the group before that one
-// separated by one blank line.
-type comments struct {
-	fset  *token.FileSet
-	byEnd map[int]*ast.CommentGroup
-}
-
-func indexComments(fset *token.FileSet, f *ast.File) comments {
-	c := comments{fset: fset, byEnd: map[int]*ast.CommentGroup{}}
-	for _, g := range f.Comments {
-		c.byEnd[fset.Position(g.End()).Line] = g
-	}
-	return c
-}
-
-// typeLines are the comment lines of the declaration at pos: the detached block before the doc comment,
-// then the doc comment itself.
-func (c comments) typeLines(pos token.Pos) []tagLine {
-	line := c.fset.Position(pos).Line
-	closest := c.byEnd[line-1]
-	second := c.byEnd[line-2]
-	if closest != nil {
-		second = c.byEnd[c.fset.Position(closest.Pos()).Line-2]
-	}
-	return append(groupLines(c.fset, second), groupLines(c.fset, closest)...)
-}
-
-// groupLines splits a comment group into lines with their positions.
-func groupLines(fset *token.FileSet, g *ast.CommentGroup) []tagLine {
-	if g == nil {
-		return nil
-	}
-	var out []tagLine
-	for _, c := range g.List {
-		pos := fset.Position(c.Slash)
-		text := c.Text
-		if strings.HasPrefix(text, "//") {
-			out = append(out, tagLine{strings.TrimPrefix(text[2:], " "), pos})
-			continue
-		}
-		for i, l := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(text, "/*"), "*/"), "\n") {
-			p := pos
-			p.Line += i
-			out = append(out, tagLine{l, p})
-		}
-	}
-	return out
-}
-
-// values returns the raw values of tag name in lines ("+name=value", rest of the line, trailing space
-// trimmed), parsed with gengo's tag parser.
+// values returns the values of tag name in lines (see model.TagValues).
 func values(lines []tagLine, name string) ([]tagValue, error) {
-	var out []tagValue
-	for _, l := range lines {
-		text := strings.TrimSpace(l.text)
-		if !strings.HasPrefix(text, "+") {
-			continue
-		}
-		found := codetags.Extract("+", []string{text})
-		for _, raw := range found[name] {
-			tag, err := codetags.Parse(raw, codetags.RawValues(true))
-			if err != nil {
-				return nil, fmt.Errorf("%s: +%s: %v", position(l.pos), raw, err)
-			}
-			out = append(out, tagValue{tag.Value, l.pos})
-		}
+	vals, err := model.TagValues(lines, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tagValue, len(vals))
+	for i, v := range vals {
+		out[i] = tagValue{v.Value, v.Pos}
 	}
 	return out, nil
 }
@@ -117,14 +56,14 @@ func parsePackageTag(fset *token.FileSet, files []*ast.File, warn func(string)) 
 		name := fset.File(f.Pos()).Name()
 		if filepath.Base(name) == docFileName {
 			for _, g := range f.Comments {
-				doc = append(doc, groupLines(fset, g)...)
+				doc = append(doc, model.CommentLines(fset, g)...)
 			}
 			continue
 		}
 		var header []tagLine
 		for _, g := range f.Comments {
 			if g.Pos() < f.Package {
-				header = append(header, groupLines(fset, g)...)
+				header = append(header, model.CommentLines(fset, g)...)
 			}
 		}
 		vals, err := values(header, tagEnabled)

@@ -4,85 +4,32 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
 
-// kind classifies a type the way code-generator's type model does, which decides how it is copied.
-type kind int
-
-const (
-	kindUnsupported kind = iota
-	// kindBuiltin is an unnamed basic type.
-	kindBuiltin
-	// kindNamed is a defined type over a basic type, a map or a slice (gengo's "Alias").
-	kindNamed
-	kindStruct
-	kindPointer
-	kindMap
-	kindSlice
-	kindArray
-	kindInterface
-)
-
-// kindOf classifies t. Type aliases (type A = B) are B.
-func kindOf(t types.Type) kind {
-	t = types.Unalias(t)
-	u := t.Underlying()
-	if _, named := t.(*types.Named); named {
-		switch u.(type) {
-		case *types.Basic, *types.Map, *types.Slice:
-			return kindNamed
-		}
+// kindOf classifies t as model.KindOf does, but for the invalid and untyped nil basic types, which nothing
+// copies.
+func kindOf(t types.Type) model.Kind {
+	if b, ok := types.Unalias(t).(*types.Basic); ok && (b.Kind() == types.Invalid || b.Kind() == types.UntypedNil) {
+		return model.KindOther
 	}
-	switch u := u.(type) {
-	case *types.Basic:
-		if u.Kind() == types.Invalid || u.Kind() == types.UntypedNil {
-			return kindUnsupported
-		}
-		return kindBuiltin
-	case *types.Struct:
-		return kindStruct
-	case *types.Pointer:
-		return kindPointer
-	case *types.Map:
-		return kindMap
-	case *types.Slice:
-		return kindSlice
-	case *types.Array:
-		return kindArray
-	case *types.Interface:
-		return kindInterface
-	}
-	return kindUnsupported
+	return model.KindOf(t)
 }
 
 // underlyingOf is the type a named basic, map or slice type stands for; other types are themselves.
 func underlyingOf(t types.Type) types.Type {
 	t = types.Unalias(t)
-	if kindOf(t) == kindNamed {
+	if kindOf(t) == model.KindAlias {
 		return t.Underlying()
 	}
 	return t
 }
 
-// elemOf is the element type of a pointer, slice, map or array (named or not).
-func elemOf(t types.Type) types.Type {
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return u.Elem()
-	case *types.Slice:
-		return u.Elem()
-	case *types.Map:
-		return u.Elem()
-	case *types.Array:
-		return u.Elem()
-	}
-	return nil
-}
-
 // isReference reports pointers, maps, slices and named types over them.
 func isReference(t types.Type) bool {
 	switch kindOf(underlyingOf(t)) {
-	case kindPointer, kindMap, kindSlice:
+	case model.KindPointer, model.KindMap, model.KindSlice:
 		return true
 	}
 	return false
@@ -91,7 +38,7 @@ func isReference(t types.Type) bool {
 // isPrimitive reports basic types, named or not.
 func isPrimitive(t types.Type) bool {
 	k := kindOf(t)
-	return k == kindBuiltin || k == kindNamed && kindOf(t.Underlying()) == kindBuiltin
+	return k == model.KindBuiltin || k == model.KindAlias && kindOf(t.Underlying()) == model.KindBuiltin
 }
 
 // isAssignable reports whether plain assignment copies t deeply: basic types, and structs whose fields
@@ -100,7 +47,7 @@ func isAssignable(t types.Type) bool {
 	if isPrimitive(t) {
 		return true
 	}
-	if kindOf(t) != kindStruct {
+	if kindOf(t) != model.KindStruct {
 		return false
 	}
 	s := types.Unalias(t).Underlying().(*types.Struct)

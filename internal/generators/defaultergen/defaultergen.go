@@ -43,7 +43,7 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	if cfg.OutputFile == "" {
 		return errors.New("--output-file must be specified")
 	}
-	r := &run{prog: prog, cfg: cfg, src: newSources(prog), found: funcs{}, coversCache: map[*types.Func]bool{}, errSeen: map[string]bool{}}
+	r := &run{prog: prog, cfg: cfg, comments: newCommentIndex(prog), found: funcs{}, coversCache: map[*types.Func]bool{}, errSeen: map[string]bool{}}
 	if r.cfg.Warn == nil {
 		r.cfg.Warn = func(string) {}
 	}
@@ -52,7 +52,7 @@ func Generate(prog *load.Program, cfg Config, set *output.Set) error {
 	}
 	var pkgs []*pkgRun
 	for _, pkg := range prog.Packages {
-		a, err := parseActivation(pkg.Path, docLines(prog.Fset, pkg.Files))
+		a, err := parseActivation(pkg.Path, model.DocLines(prog.Fset, pkg.Files))
 		if err != nil {
 			r.fail(err)
 			continue
@@ -115,10 +115,11 @@ func (r *run) warnInactive(pkg *load.Package) {
 
 // run is the state shared by the packages of one Generate call.
 type run struct {
-	prog  *load.Program
-	cfg   Config
-	src   *sources
-	found funcs
+	prog *load.Program
+	cfg  Config
+	// comments finds the comment blocks of declarations, the input packages' and their dependencies'.
+	comments *model.CommentIndex
+	found    funcs
 	// coversCache memoises +k8s:defaulter-gen=covers on base defaulters.
 	coversCache map[*types.Func]bool
 	errs        []error
@@ -178,7 +179,7 @@ func (r *run) covers(fn *types.Func) bool {
 	if v, ok := r.coversCache[fn]; ok {
 		return v
 	}
-	lines, err := r.src.doc(fn.Pos())
+	lines, _, err := r.comments.Blocks(fn.Pos())
 	if err != nil {
 		r.fail(err)
 	}
@@ -279,7 +280,7 @@ func (p *pkgRun) candidates() ([]*newDefaulter, error) {
 		if d := p.defaultersOf(typeKey(tn.Type())); d != nil && d.object != nil {
 			continue
 		}
-		second, closest, err := p.run.src.detached(tn.Pos())
+		closest, second, err := p.run.comments.Blocks(tn.Pos())
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -302,7 +303,7 @@ func (p *pkgRun) candidates() ([]*newDefaulter, error) {
 // hasMember reports whether t is a struct with a member named after one of the package's
 // +k8s:defaulter-gen values.
 func (p *pkgRun) hasMember(t types.Type) bool {
-	if kindOf(t) != kindStruct {
+	if model.KindOf(t) != model.KindStruct {
 		return false
 	}
 	s := t.Underlying().(*types.Struct)

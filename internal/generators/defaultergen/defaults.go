@@ -37,7 +37,7 @@ var refPattern = regexp.MustCompile(`^ref\(([^"]+)\)$`)
 // fieldDefault adds the +default of struct field f to n (creating a node when n is nil); commentPkg is
 // the package an unqualified ref() names.
 func (p *pkgRun) fieldDefault(n *node, f *types.Var, commentPkg string) *node {
-	lines, err := p.run.src.doc(f.Pos())
+	lines, _, err := p.run.comments.Blocks(f.Pos())
 	if err != nil {
 		p.run.fail(err)
 		return n
@@ -66,7 +66,7 @@ func (p *pkgRun) elemDefault(elem types.Type) *node {
 
 // typeDefault reads the +default of a named type's doc comment.
 func (p *pkgRun) typeDefault(named *types.Named) (*tagValue, error) {
-	lines, err := p.run.src.doc(named.Obj().Pos())
+	lines, _, err := p.run.comments.Blocks(named.Obj().Pos())
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +99,11 @@ func (p *pkgRun) nestedDefault(t types.Type) (*tagValue, error) {
 				return tag, err
 			}
 		}
-		switch kindOf(t) {
-		case kindAlias:
+		switch model.KindOf(t) {
+		case model.KindAlias:
 			t = t.Underlying()
-		case kindPointer:
-			t = elemOf(t)
+		case model.KindPointer:
+			t = model.ElemOf(t)
 		default:
 			return nil, nil
 		}
@@ -116,11 +116,11 @@ func resolveBase(t types.Type) (types.Type, int) {
 	depth := 0
 	for {
 		t = types.Unalias(t)
-		switch kindOf(t) {
-		case kindAlias:
+		switch model.KindOf(t) {
+		case model.KindAlias:
 			t = t.Underlying()
-		case kindPointer:
-			t = elemOf(t)
+		case model.KindPointer:
+			t = model.ElemOf(t)
 			depth++
 		default:
 			return t, depth
@@ -134,11 +134,11 @@ func pointerPath(t types.Type) []types.Type {
 	var path []types.Type
 	for {
 		t = types.Unalias(t)
-		switch kindOf(t) {
-		case kindAlias:
+		switch model.KindOf(t) {
+		case model.KindAlias:
 			t = t.Underlying()
-		case kindPointer:
-			t = types.Unalias(elemOf(t))
+		case model.KindPointer:
+			t = types.Unalias(model.ElemOf(t))
 			path = append(path, t)
 		default:
 			return path
@@ -428,7 +428,7 @@ func checkJSON(v any, t types.Type, at string) error {
 		}
 		return nil
 	case *types.Slice, *types.Array:
-		elem := elemOf(u)
+		elem := model.ElemOf(u)
 		if b, ok := types.Unalias(elem).(*types.Basic); ok && b.Kind() == types.Uint8 {
 			if _, isArray := u.(*types.Array); !isArray {
 				s, ok := v.(string)

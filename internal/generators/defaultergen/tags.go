@@ -2,13 +2,9 @@ package defaultergen
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"strings"
-
-	"k8s.io/gengo/v2/codetags"
 
 	"github.com/kgen-dev/kgen/internal/generators/model"
 )
@@ -19,7 +15,6 @@ const (
 	tagInput     = "k8s:defaulter-gen-input"
 	tagDefault   = "default"
 	valueCovers  = "covers"
-	docFileName  = "doc.go"
 )
 
 // tagValue is one value of a tag and where it was written.
@@ -30,24 +25,20 @@ type tagValue struct {
 
 func (v tagValue) String() string { return position(v.pos) }
 
-// values returns the values of tag name in lines ("+name=value": the rest of the line, trailing spaces
-// trimmed), parsed with gengo's tag parser; a tag with arguments (+name(arg)=value) is an error.
+// values returns the values of tag name in lines (see model.TagValues); a tag with arguments
+// (+name(arg)=value) is an error.
 func values(lines []model.CommentLine, name string) ([]tagValue, error) {
 	var out []tagValue
-	for _, l := range lines {
-		text := strings.TrimSpace(l.Text)
-		if !strings.HasPrefix(text, "+") {
-			continue
+	for i := range lines {
+		vals, err := model.TagValues(lines[i:i+1], name)
+		if err != nil {
+			return nil, err
 		}
-		for _, raw := range codetags.Extract("+", []string{text})[name] {
-			tag, err := codetags.Parse(raw, codetags.RawValues(true))
-			if err != nil {
-				return nil, fmt.Errorf("%s: +%s: %v", position(l.Pos), raw, err)
+		for _, v := range vals {
+			if len(v.Args) > 0 {
+				return nil, fmt.Errorf("%s: +%s: takes no arguments", position(v.Pos), v.Raw)
 			}
-			if len(tag.Args) > 0 {
-				return nil, fmt.Errorf("%s: +%s: takes no arguments", position(l.Pos), raw)
-			}
-			out = append(out, tagValue{tag.Value, l.Pos})
+			out = append(out, tagValue{v.Value, v.Pos})
 		}
 	}
 	return out, nil
@@ -63,20 +54,6 @@ type activation struct {
 	input   string
 	// inputPos is where +k8s:defaulter-gen-input was written.
 	inputPos token.Position
-}
-
-// docLines returns every comment line of the package's doc.go, where code-generator reads package tags.
-func docLines(fset *token.FileSet, files []*ast.File) []model.CommentLine {
-	var out []model.CommentLine
-	for _, f := range files {
-		if filepath.Base(fset.File(f.Pos()).Name()) != docFileName {
-			continue
-		}
-		for _, g := range f.Comments {
-			out = append(out, model.CommentLines(fset, g)...)
-		}
-	}
-	return out
 }
 
 // parseActivation reads +k8s:defaulter-gen and +k8s:defaulter-gen-input from the doc.go lines of the

@@ -2,63 +2,9 @@ package defaultergen
 
 import (
 	"go/types"
+
+	"github.com/kgen-dev/kgen/internal/generators/model"
 )
-
-// kind classifies a type as code-generator's type model (gengo) does: a named struct is a struct; a named
-// builtin, map or slice is an alias of its underlying type; a named pointer or array is that kind,
-// carrying the name.
-type kind int
-
-const (
-	kindOther kind = iota
-	kindBuiltin
-	kindStruct
-	kindAlias
-	kindPointer
-	kindSlice
-	kindArray
-	kindMap
-)
-
-func kindOf(t types.Type) kind {
-	t = types.Unalias(t)
-	if _, named := t.(*types.Named); named {
-		switch t.Underlying().(type) {
-		case *types.Basic, *types.Map, *types.Slice:
-			return kindAlias
-		}
-	}
-	switch t.Underlying().(type) {
-	case *types.Basic:
-		return kindBuiltin
-	case *types.Struct:
-		return kindStruct
-	case *types.Pointer:
-		return kindPointer
-	case *types.Slice:
-		return kindSlice
-	case *types.Array:
-		return kindArray
-	case *types.Map:
-		return kindMap
-	}
-	return kindOther
-}
-
-// elemOf is the element type of a pointer, slice, array or map (named or not).
-func elemOf(t types.Type) types.Type {
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return u.Elem()
-	case *types.Slice:
-		return u.Elem()
-	case *types.Array:
-		return u.Elem()
-	case *types.Map:
-		return u.Elem()
-	}
-	return nil
-}
 
 // call is a function a node calls: hand-written (fn) or the object defaulter this run generates (name,
 // in the output package).
@@ -138,17 +84,17 @@ func (b *treeBuilder) build(t types.Type, root bool) *node {
 	b.building[key] = true
 	defer func() { b.building[key] = false }()
 
-	switch kindOf(t) {
-	case kindPointer:
-		if child := b.build(elemOf(t), false); child != nil {
+	switch model.KindOf(t) {
+	case model.KindPointer:
+		if child := b.build(model.ElemOf(t), false); child != nil {
 			child.elem = true
 			parent.children = append(parent.children, child)
 		}
-	case kindSlice, kindArray:
-		elem := elemOf(t)
+	case model.KindSlice, model.KindArray:
+		elem := model.ElemOf(t)
 		if child := b.build(elem, false); child != nil {
 			child.index = true
-			if kindOf(elem) == kindPointer {
+			if model.KindOf(elem) == model.KindPointer {
 				child.elem = true
 			}
 			parent.children = append(parent.children, child)
@@ -156,8 +102,8 @@ func (b *treeBuilder) build(t types.Type, root bool) *node {
 			m.index = true
 			parent.children = append(parent.children, m)
 		}
-	case kindMap:
-		elem := elemOf(t)
+	case model.KindMap:
+		elem := model.ElemOf(t)
 		if child := b.build(elem, false); child != nil {
 			child.key = true
 			parent.children = append(parent.children, child)
@@ -165,7 +111,7 @@ func (b *treeBuilder) build(t types.Type, root bool) *node {
 			m.key = true
 			parent.children = append(parent.children, m)
 		}
-	case kindStruct:
+	case model.KindStruct:
 		s := t.Underlying().(*types.Struct)
 		for i := range s.NumFields() {
 			f := s.Field(i)
@@ -181,7 +127,7 @@ func (b *treeBuilder) build(t types.Type, root bool) *node {
 			}
 			parent.children = append(parent.children, child)
 		}
-	case kindAlias:
+	case model.KindAlias:
 		if child := b.build(t.Underlying(), false); child != nil {
 			parent.children = append(parent.children, child)
 		}

@@ -35,6 +35,14 @@ type Config struct {
 	// configuration packages into. A package there that the patterns match, whose every Go file carries
 	// one of those generators' markers and that no other input imports is not loaded (see dropOwnOutput).
 	OutputDirs []string
+	// SyntaxDeps are import paths (or import path patterns, "x/...") of packages loaded as dependencies,
+	// whether the input packages import them or not, whose hand-written files are parsed too
+	// (Program.SyntaxDeps): a generator that reads their comments or looks their declarations up gets them
+	// from the same load as every other generator, which sees them as the dependencies they are. A
+	// package the patterns match stays an input package.
+	SyntaxDeps []string
+
+	inputs []string // the patterns naming the input packages, set by Load
 }
 
 // Program is the result of one Load: the input packages, type-checked without the files IsGenerated
@@ -46,6 +54,11 @@ type Program struct {
 	Packages []*Package
 	// Deps tells where the dependencies' types came from.
 	Deps DepsReport
+	// SyntaxDeps are the packages Config.SyntaxDeps matches that are not input packages, sorted by import
+	// path: their Types as the input packages see them (WithGenerated tells whether with their generated
+	// declarations; export data holds the exported ones and what they reach), their Files the hand-written
+	// ones, parsed with comments.
+	SyntaxDeps []*Package
 
 	byPath    map[string]*Package
 	imp       *exportImporter
@@ -224,6 +237,9 @@ type listed struct {
 
 	// waitFor lists the packages checked from source that the files l is checked from import.
 	waitFor []*listed
+
+	// syntax marks the packages Config.SyntaxDeps names.
+	syntax bool
 }
 
 // linkSourceImports sets each package's waitFor from the imports of the files it is checked from, not
@@ -296,6 +312,7 @@ func Load(cfg Config, patterns ...string) (*Program, error) {
 	if len(patterns) == 0 {
 		return nil, errors.New("no package patterns")
 	}
+	cfg.inputs, patterns = patterns, cfg.listPatterns(patterns)
 	settingsc := make(chan *settings, 1)
 	go func() { settingsc <- readSettings(cfg.Dir) }()
 	if spec := speculate(cfg, patterns); spec != nil {
@@ -389,6 +406,10 @@ func build(cfg Config, res *listing, fset *token.FileSet) (*Program, error) {
 	if parseErr == nil {
 		parseErr = parseComplete(prog.Fset, complete)
 	}
+	var syntax map[*listed]*Package
+	if parseErr == nil {
+		syntax, parseErr = parseSyntaxDeps(prog.Fset, all)
+	}
 	if err := <-exportDone; err != nil {
 		return nil, err
 	}
@@ -425,6 +446,10 @@ func build(cfg Config, res *listing, fset *token.FileSet) (*Program, error) {
 		wg.Go(func() { imp.check(l) })
 	}
 	wg.Wait()
+	var err error
+	if prog.SyntaxDeps, err = prog.syntaxDeps(syntax); err != nil {
+		return nil, err
+	}
 	for _, l := range all {
 		switch {
 		case !l.DepOnly || l.ImportPath == "unsafe" || l.ImportPath == "C":
@@ -475,7 +500,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 	var pre *preparse
 	if lm != nil {
 		if res.all, recordedKey = lm.lookup(); res.all != nil {
-			res.all = dropOwnOutput(res.all, cfg.OutputDirs)
+			res.all = cfg.shape(res.all)
 			pre = startPreparse(fset, res.all)
 		}
 	}
@@ -494,7 +519,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 		if err != nil {
 			return nil, err
 		}
-		res.all = dropOwnOutput(all, cfg.OutputDirs)
+		res.all = cfg.shape(all)
 		if lm != nil {
 			res.record = lm.prepare(all, start)
 		}
@@ -515,7 +540,7 @@ func listPackages(cfg Config, patterns []string, fset *token.FileSet, settingsc 
 		if err != nil {
 			return nil, err
 		}
-		res.all = dropOwnOutput(all, cfg.OutputDirs)
+		res.all = cfg.shape(all)
 	}
 	return res, nil
 }

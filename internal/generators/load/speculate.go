@@ -78,7 +78,7 @@ func speculate(cfg Config, patterns []string) *speculation {
 	if all == nil {
 		return nil
 	}
-	all = dropOwnOutput(all, cfg.OutputDirs)
+	all = cfg.shape(all)
 	ptr, ok := lm.pointer()
 	if !ok {
 		return nil

@@ -538,25 +538,6 @@ func commentIndex(fset *token.FileSet, f *ast.File) map[int]*ast.CommentGroup {
 	return index
 }
 
-// CommentLines returns the text lines of a comment group without comment markers, each with its position.
-func CommentLines(fset *token.FileSet, cg *ast.CommentGroup) []CommentLine {
-	var out []CommentLine
-	for _, c := range cg.List {
-		pos := fset.Position(c.Slash)
-		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, CommentLine{Text: strings.TrimPrefix(text, " "), Pos: pos})
-			continue
-		}
-		text := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
-		for i, l := range strings.Split(text, "\n") {
-			lp := pos
-			lp.Line += i
-			out = append(out, CommentLine{Text: strings.TrimSpace(l), Pos: lp})
-		}
-	}
-	return out
-}
-
 // structOf returns the struct expr (found in file of p) declares, following named types such as
 // `type Gateway v1.Gateway` through their packages, which are parsed on first use; nil when it is not a
 // struct or cannot be found.

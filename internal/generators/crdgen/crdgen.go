@@ -28,6 +28,7 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 	"github.com/kgen-dev/kgen/internal/generators/output"
@@ -668,7 +669,7 @@ func render(doc *crdDoc, maxDescLen int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if y, err = jsonToYAML(j); err != nil {
+		if y, err = yamlemit.JSONToYAML(j); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
@@ -110,7 +111,7 @@ func webhookManifests(prog *load.Program, pkgs []*load.Package) ([]byte, error) 
 		if err != nil {
 			return nil, err
 		}
-		y, err := jsonToYAML(j)
+		y, err := yamlemit.JSONToYAML(j)
 		if err != nil {
 			return nil, err
 		}

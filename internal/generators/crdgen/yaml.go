@@ -1,48 +1,17 @@
 package crdgen
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"unicode/utf8"
 
-	yamlv2 "go.yaml.in/yaml/v2"
+	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 )
 
-// jsonToYAML renders JSON text as sigs.k8s.io/yaml's JSONToYAML does, byte for byte, at a fraction of
-// its cost: JSONToYAML reads the JSON with the YAML parser (most of its time) to get YAML's typing of
-// numbers and then marshals the generic value with go-yaml v2. Here encoding/json reads the text and
-// emitYAML writes it as go-yaml would; for what emitYAML leaves to go-yaml, the value is turned into the
-// generic value JSONToYAML builds (maps keyed by interface{}, slices, strings, booleans, nil, numbers
-// typed by the YAML resolver) and marshalled with go-yaml.
-func jsonToYAML(j []byte) ([]byte, error) {
-	if v, ok := parseJSON(j); ok {
-		if out, ok := emitYAML(v); ok {
-			return out, nil
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	y, err := yamlValue(v)
-	if err != nil {
-		return nil, err
-	}
-	return yamlv2.Marshal(y)
-}
-
-// docYAML writes doc as jsonToYAML writes its JSON, without encoding the schemas (most of the bytes) to
+// docYAML writes doc as yamlemit.JSONToYAML writes its JSON, without encoding the schemas (most of the bytes) to
 // JSON and reading them back: the document around them goes through encoding/json, the schemas are
-// turned into parseJSON's values directly, as render writes them (descriptions capped at maxDescLen, no
+// turned into yamlemit.ParseJSON's values directly, as render writes them (descriptions capped at maxDescLen, no
 // bookkeeping; see finishedMember). It reports false when that cannot be done the same way.
 func docYAML(doc *crdDoc, maxDescLen int) ([]byte, bool) {
 	shell := *doc
@@ -54,40 +23,40 @@ func docYAML(doc *crdDoc, maxDescLen int) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	v, ok := parseJSON(j)
+	v, ok := yamlemit.ParseJSON(j)
 	if !ok {
 		return nil, false
 	}
-	root, _ := v.(jsonObject)
-	spec, _ := member(root, "spec").(jsonObject)
+	root, _ := v.(yamlemit.Map)
+	spec, _ := member(root, "spec").(yamlemit.Map)
 	versions, _ := member(spec, "versions").([]any)
 	if len(versions) != len(doc.Spec.Versions) {
 		return nil, false
 	}
 	for i, ver := range versions {
-		obj, _ := ver.(jsonObject)
-		at := slices.IndexFunc(obj, func(m jsonMember) bool { return m.key == "schema" })
-		if at < 0 || obj[at].value != nil {
+		obj, _ := ver.(yamlemit.Map)
+		at := slices.IndexFunc(obj, func(m yamlemit.Member) bool { return m.Key == "schema" })
+		if at < 0 || obj[at].Value != nil {
 			return nil, false
 		}
-		if obj[at].value, ok = jsonTree(doc.Spec.Versions[i].Schema, nodeMap, maxDescLen); !ok {
+		if obj[at].Value, ok = jsonTree(doc.Spec.Versions[i].Schema, nodeMap, maxDescLen); !ok {
 			return nil, false
 		}
 	}
-	return emitYAML(root)
+	return yamlemit.Emit(root)
 }
 
 // member returns the value of obj's member key, or nil.
-func member(obj jsonObject, key string) any {
+func member(obj yamlemit.Map, key string) any {
 	for _, m := range obj {
-		if m.key == key {
-			return m.value
+		if m.Key == key {
+			return m.Value
 		}
 	}
 	return nil
 }
 
-// jsonTree turns v into what parseJSON reads from json.Marshal(v): maps, slices, strings, booleans and
+// jsonTree turns v into what yamlemit.ParseJSON reads from json.Marshal(v): maps, slices, strings, booleans and
 // integers directly, anything else through encoding/json. v is a schema tree, or a value in one, written
 // out as finishedMember says for a map of the mode and descriptions capped at limit.
 func jsonTree(v any, mode, limit int) (any, bool) {
@@ -110,7 +79,7 @@ func jsonTree(v any, mode, limit int) (any, bool) {
 		if v == nil {
 			return nil, true
 		}
-		obj := make(jsonObject, 0, len(v))
+		obj := make(yamlemit.Map, 0, len(v))
 		for k, e := range v {
 			e, m, keep := finishedMember(k, e, mode, limit)
 			if !keep {
@@ -123,7 +92,7 @@ func jsonTree(v any, mode, limit int) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			obj = append(obj, jsonMember{k, t})
+			obj = append(obj, yamlemit.Member{Key: k, Value: t})
 		}
 		return obj, true
 	case []any:
@@ -157,41 +126,5 @@ func jsonTree(v any, mode, limit int) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return parseJSON(b)
-}
-
-// yamlValue turns a value encoding/json decoded (with numbers as json.Number) into the value go-yaml v2
-// unmarshals from the same JSON text into an interface{}.
-func yamlValue(v any) (any, error) {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[any]any, len(v))
-		for k, e := range v {
-			y, err := yamlValue(e)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = y
-		}
-		return m, nil
-	case []any:
-		for i, e := range v {
-			y, err := yamlValue(e)
-			if err != nil {
-				return nil, err
-			}
-			v[i] = y
-		}
-		return v, nil
-	case json.Number:
-		// A number literal is a plain scalar to the YAML parser, typed by its resolver (int, int64,
-		// uint64 or float64).
-		var y any
-		if err := yamlv2.Unmarshal([]byte(v), &y); err != nil {
-			return nil, err
-		}
-		return y, nil
-	default: // string, bool, nil
-		return v, nil
-	}
+	return yamlemit.ParseJSON(b)
 }

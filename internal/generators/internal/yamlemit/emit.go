@@ -1,4 +1,4 @@
-package crdgen
+package yamlemit
 
 import (
 	"bytes"
@@ -13,16 +13,24 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// emitYAML writes the generic value v (what parseJSON reads: objects, slices, strings, json.Number,
-// booleans, nil) as go-yaml v2 marshals the equal value JSONToYAML builds,
-// byte for byte, without go-yaml's event machinery: block mappings with sorted keys, sequences indented
-// as go-yaml indents them, empty collections in flow style, and every scalar in the style and with the
-// line folding (at 80 columns) go-yaml chooses. It reports false for what it does not cover (a root that
-// is not a mapping, a character outside printable Unicode's basic plane but tab and newline, a key longer
-// than 128 bytes or holding a newline); the caller then marshals with go-yaml.
-func emitYAML(v any) ([]byte, bool) {
-	m, ok := v.(jsonObject)
-	if !ok || len(m) == 0 {
+// Emit writes root, a Map or a Struct holding Maps, Structs, slices ([]any), strings, json.Number,
+// booleans and nil, as go-yaml v2 marshals the equal Go value, byte for byte, without go-yaml's event
+// machinery: block mappings (a Map's keys sorted as go-yaml sorts a map's, a Struct's members in their
+// order), sequences indented as go-yaml indents them, empty collections in flow style, and every scalar
+// in the style and with the line folding (at 80 columns) go-yaml chooses. It reports false for what it
+// does not cover (an empty root, a character outside printable Unicode's basic plane but tab and
+// newline, a key longer than 128 bytes or holding a newline, a value of another type); the caller then
+// marshals with go-yaml.
+func Emit(root any) ([]byte, bool) {
+	var m []Member
+	sorted := false
+	switch r := root.(type) {
+	case Map:
+		m, sorted = r, true
+	case Struct:
+		m = r
+	}
+	if len(m) == 0 {
 		return nil, false
 	}
 	buf, _ := emitBuffers.Get().(*[]byte)
@@ -32,7 +40,7 @@ func emitYAML(v any) ([]byte, bool) {
 	defer emitBuffers.Put(buf)
 	e := &yamlEmitter{out: (*buf)[:0], whitespace: true, indention: true}
 	defer func() { *buf = e.out[:0] }()
-	if !e.mapping(m, 0) {
+	if !e.mapping(m, sorted, 0) {
 		return nil, false
 	}
 	// The document ends as go-yaml ends it: on a new line unless the last scalar ended with one.
@@ -42,7 +50,7 @@ func emitYAML(v any) ([]byte, bool) {
 	return bytes.Clone(e.out), true
 }
 
-// emitBuffers holds emitYAML's output buffers, grown to the documents written, for reuse: a document is
+// emitBuffers holds Emit's output buffers, grown to the documents written, for reuse: a document is
 // copied out once, rather than grown and regrown.
 var emitBuffers sync.Pool
 
@@ -104,12 +112,15 @@ func (e *yamlEmitter) indicator(s string, needWhitespace, isWhitespace, isIndent
 	e.indention = e.indention && isIndention
 }
 
-// mapping writes a non-empty block mapping whose keys start at column ind, sorting m's members in place.
-func (e *yamlEmitter) mapping(m jsonObject, ind int) bool {
-	slices.SortFunc(m, func(a, b jsonMember) int { return compareKeys(a.key, b.key) })
+// mapping writes a non-empty block mapping whose keys start at column ind, sorting m's members in place
+// if sorted.
+func (e *yamlEmitter) mapping(m []Member, sorted bool, ind int) bool {
+	if sorted {
+		slices.SortFunc(m, func(a, b Member) int { return compareKeys(a.Key, b.Key) })
+	}
 	for i, member := range m {
-		k := member.key
-		if i > 0 && m[i-1].key == k {
+		k := member.Key
+		if sorted && i > 0 && m[i-1].Key == k {
 			return false // a duplicate key, which go-yaml would have merged in its map
 		}
 		e.indent(ind)
@@ -122,7 +133,7 @@ func (e *yamlEmitter) mapping(m jsonObject, ind int) bool {
 		}
 		e.scalar(k, style, false, ind+2)
 		e.indicator(":", false, false, false)
-		if !e.node(member.value, ind, true) {
+		if !e.node(member.Value, ind, true) {
 			return false
 		}
 	}
@@ -144,13 +155,10 @@ func (e *yamlEmitter) sequence(l []any, ind int) bool {
 // node writes v as the value of a mapping (inMapping) or an item of a sequence whose indentation is ind.
 func (e *yamlEmitter) node(v any, ind int, inMapping bool) bool {
 	switch v := v.(type) {
-	case jsonObject:
-		if len(v) == 0 {
-			e.indicator("{", true, true, false)
-			e.indicator("}", false, false, false)
-			return true
-		}
-		return e.mapping(v, ind+2)
+	case Map:
+		return e.object(v, true, ind)
+	case Struct:
+		return e.object(v, false, ind)
 	case []any:
 		if len(v) == 0 {
 			e.indicator("[", true, true, false)
@@ -182,6 +190,16 @@ func (e *yamlEmitter) node(v any, ind int, inMapping bool) bool {
 		return false
 	}
 	return true
+}
+
+// object writes a mapping value: {} when empty, else a block mapping indented below ind.
+func (e *yamlEmitter) object(m []Member, sorted bool, ind int) bool {
+	if len(m) == 0 {
+		e.indicator("{", true, true, false)
+		e.indicator("}", false, false, false)
+		return true
+	}
+	return e.mapping(m, sorted, ind+2)
 }
 
 // numberText is how go-yaml writes the number a JSON number literal is read as.
@@ -345,7 +363,7 @@ func (e *yamlEmitter) scalar(s string, style scalarStyle, breaks bool, ind int) 
 }
 
 // stringStyle returns the style go-yaml writes the string s in, as a mapping value or key (the same for
-// the strings emitYAML writes), and false for a string holding characters emitYAML leaves to go-yaml.
+// the strings Emit writes), and false for a string holding characters Emit leaves to go-yaml.
 // The styles of long strings (descriptions, which a type's uses repeat) are remembered.
 func stringStyle(s string) (scalarStyle, bool) {
 	if len(s) < rememberedStyleLen {
@@ -484,7 +502,7 @@ func analyzeScalar(s string) (scalarAnalysis, bool) {
 	return a, true
 }
 
-// printableOrHandled reports whether r is a character emitYAML writes as go-yaml does: printable ASCII,
+// printableOrHandled reports whether r is a character Emit writes as go-yaml does: printable ASCII,
 // tab, newline and the printable characters of the basic multilingual plane but the byte order mark and
 // the Unicode line and paragraph separators.
 func printableOrHandled(r rune) bool {

@@ -43,6 +43,14 @@ type markerDef struct {
 	required []string
 	// items is set for the kubebuilder:validation:items:* variants: the marker applies to array items.
 	items bool
+
+	// What the marker does (vocabulary.go). key is the schema keyword the marker sets, by which errors
+	// found once a schema is complete name it ("" when it sets none); order ranks markers whose effect
+	// later ones depend on (applied in ascending order); apply applies the marker to a schema layer
+	// (nil for markers read elsewhere: requiredness, kinds, versions, packages).
+	key   string
+	order int
+	apply applyFunc
 }
 
 // marker is one parsed marker occurrence.
@@ -78,87 +86,6 @@ type markerError struct {
 
 // Error implements error.
 func (e *markerError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
-
-// validation marker names shared by the kubebuilder and items: forms, with their value kinds.
-var validationValues = map[string]argKind{
-	"Minimum": argFloat, "Maximum": argFloat, "ExclusiveMinimum": argBool, "ExclusiveMaximum": argBool,
-	"MultipleOf": argFloat, "MinLength": argInt, "MaxLength": argInt, "Pattern": argString,
-	"MinItems": argInt, "MaxItems": argInt, "UniqueItems": argBool, "MinProperties": argInt, "MaxProperties": argInt,
-	"Enum": argAnyList, "Format": argString, "Type": argString,
-	"XIntOrString": argNone, "XPreserveUnknownFields": argNone, "XEmbeddedResource": argNone,
-}
-
-var celArgs = map[string]argKind{
-	"rule": argString, "message": argString, "messageExpression": argString, "reason": argString,
-	"fieldPath": argString, "optionalOldSelf": argBool,
-}
-
-// registry holds every marker crd-gen reads, by name.
-var registry = func() map[string]*markerDef {
-	defs := []*markerDef{
-		{name: "kubebuilder:validation:Optional", where: onField | onPackage},
-		{name: "kubebuilder:validation:Required", where: onField | onPackage},
-		{name: "optional", where: onField},
-		{name: "required", where: onField},
-		{name: "nullable", where: onField},
-		{name: "kubebuilder:validation:EmbeddedResource", where: onField},
-		{name: "kubebuilder:validation:Schemaless", where: onField},
-		{name: "kubebuilder:validation:XValidation", where: onField | onType, args: celArgs, required: []string{"rule"}},
-		{name: "kubebuilder:validation:ExactlyOneOf", where: onType, value: argStrings},
-		{name: "kubebuilder:validation:AtMostOneOf", where: onType, value: argStrings},
-		{name: "kubebuilder:validation:AtLeastOneOf", where: onType, value: argStrings},
-		{name: "kubebuilder:default", where: onField | onType, value: argAny},
-		{name: "default", where: onField | onType, value: argJSON},
-		{name: "kubebuilder:example", where: onField | onType, value: argAny},
-		{name: "kubebuilder:pruning:PreserveUnknownFields", where: onField | onType},
-		{name: "kubebuilder:title", where: onField | onType, value: argString},
-		{name: "kubebuilder:externalDocs", where: onField | onType, args: map[string]argKind{"url": argString, "description": argString}},
-		{name: "listType", where: onField | onType, value: argString},
-		{name: "listMapKey", where: onField | onType, value: argString},
-		{name: "mapType", where: onField | onType, value: argString},
-		{name: "structType", where: onField | onType, value: argString},
-		{name: "kubebuilder:subresource:status", where: onType},
-		{name: "kubebuilder:subresource:scale", where: onType, args: map[string]argKind{"specpath": argString, "statuspath": argString, "selectorpath": argString}, required: []string{"specpath", "statuspath"}},
-		{name: "kubebuilder:printcolumn", where: onType, args: map[string]argKind{"name": argString, "type": argString, "JSONPath": argString, "description": argString, "format": argString, "priority": argInt}, required: []string{"name", "type", "JSONPath"}},
-		{name: "kubebuilder:resource", where: onType, args: map[string]argKind{"path": argString, "shortName": argStrings, "categories": argStrings, "singular": argString, "scope": argString}},
-		{name: "kubebuilder:storageversion", where: onType},
-		{name: "kubebuilder:unservedversion", where: onType},
-		{name: "kubebuilder:deprecatedversion", where: onType, args: map[string]argKind{"warning": argString}},
-		{name: "kubebuilder:skipversion", where: onType},
-		{name: "kubebuilder:selectablefield", where: onType, args: map[string]argKind{"JSONPath": argString}, required: []string{"JSONPath"}},
-		{name: "kubebuilder:metadata", where: onType, args: map[string]argKind{"annotations": argStrings, "labels": argStrings}},
-		{name: "kubebuilder:skip", where: onPackage},
-		{name: "groupName", where: onPackage, value: argString},
-		{name: "versionName", where: onPackage, value: argString},
-		// Kubernetes declarative validation tags with a schema counterpart.
-		{name: "k8s:optional", where: onField},
-		{name: "k8s:required", where: onField},
-		{name: "k8s:minimum", where: onField | onType, value: argInt},
-		{name: "k8s:maximum", where: onField | onType, value: argInt},
-		{name: "k8s:minLength", where: onField | onType, value: argInt},
-		{name: "k8s:maxLength", where: onField | onType, value: argInt},
-		{name: "k8s:minItems", where: onField | onType, value: argInt},
-		{name: "k8s:maxItems", where: onField | onType, value: argInt},
-		{name: "k8s:minProperties", where: onField | onType, value: argInt},
-		{name: "k8s:maxProperties", where: onField | onType, value: argInt},
-		{name: "k8s:format", where: onField | onType, value: argString},
-		{name: "k8s:enum", where: onType},
-		{name: "k8s:listType", where: onField | onType, value: argString},
-		{name: "k8s:listMapKey", where: onField | onType, value: argString},
-		{name: "k8s:immutable", where: onField},
-	}
-	for name, kind := range validationValues {
-		defs = append(defs,
-			&markerDef{name: "kubebuilder:validation:" + name, where: onField | onType, value: kind},
-			&markerDef{name: "kubebuilder:validation:items:" + name, where: onField | onType, value: kind, items: true})
-	}
-	defs = append(defs, &markerDef{name: "kubebuilder:validation:items:XValidation", where: onField | onType, args: celArgs, required: []string{"rule"}, items: true})
-	out := map[string]*markerDef{}
-	for _, d := range defs {
-		out[d.name] = d
-	}
-	return out
-}()
 
 // byLength lists the registry's names longest first, so a marker matches its most specific name.
 var byLength = func() []string {

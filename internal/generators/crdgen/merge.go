@@ -86,7 +86,7 @@ func checkSchema(s schema, markers []*marker) error {
 	find := func(keys ...string) *marker {
 		for _, m := range slices.Backward(markers) {
 			for _, k := range keys {
-				if strings.EqualFold(canonical(m), k) {
+				if byKey(m, k) {
 					return m
 				}
 			}

@@ -8,10 +8,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // applyTypeMarkers applies a named type's markers to its schema s; pkg declares the type.
-func (w *walker) applyTypeMarkers(s schema, ms []*marker, n *types.Named, pkg *types.Package, pos string) error {
+func (w *walker) applyTypeMarkers(s schema, ms []*markers.Marker, n *types.Named, pkg *types.Package, pos string) error {
 	layer, err := w.layer(s, ms, n, pkg, pos)
 	if err != nil {
 		return err
@@ -30,19 +32,20 @@ func (w *walker) applyTypeMarkers(s schema, ms []*marker, n *types.Named, pkg *t
 // layer applies markers to an empty schema, checking each against base, the schema they refine. n is the
 // named type whose declaration carries the markers (nil for fields); pkg is the package they are written
 // in, which +default=ref(Name) refers to. Each marker's apply function (vocabulary.go) does its part.
-func (w *walker) layer(base schema, ms []*marker, n *types.Named, pkg *types.Package, pos string) (schema, error) {
+func (w *walker) layer(base schema, ms []*markers.Marker, n *types.Named, pkg *types.Package, pos string) (schema, error) {
 	ms = slices.Clone(ms)
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].def.order < ms[j].def.order })
+	sort.SliceStable(ms, func(i, j int) bool { return defOf(ms[i]).order < defOf(ms[j]).order })
 	c := &markerContext{w: w, n: n, pkg: pkg, base: base, layer: schema{}}
 	for _, m := range ms {
-		if m.def.apply == nil {
+		d := defOf(m)
+		if d.apply == nil {
 			continue
 		}
 		c.target, c.eff = c.layer, base
-		if m.def.items {
+		if m.Def.Items {
 			items, ok := base["items"].(schema)
 			if typeOf(base, c.layer) != "array" || !ok {
-				return nil, m.errorf("applies to array items, but the value is not an array")
+				return nil, m.Errorf("applies to array items, but the value is not an array")
 			}
 			sub, _ := c.layer["items"].(schema)
 			if sub == nil {
@@ -52,7 +55,7 @@ func (w *walker) layer(base schema, ms []*marker, n *types.Named, pkg *types.Pac
 			c.target, c.eff = sub, items
 		}
 		c.typ = typeOf(c.eff, c.target)
-		if err := m.def.apply(c, m); err != nil {
+		if err := d.apply(c, m); err != nil {
 			return nil, err
 		}
 	}
@@ -79,15 +82,15 @@ func oneOfKind(r any) string {
 }
 
 // oneOfRule is the CEL rule of an ExactlyOneOf, AtMostOneOf or AtLeastOneOf marker over fields of base.
-func oneOfRule(m *marker, base schema) (schema, error) {
-	names := m.value.([]string)
+func oneOfRule(m *markers.Marker, base schema) (schema, error) {
+	names := m.Value.([]string)
 	props, _ := base["properties"].(schema)
 	for _, n := range names {
 		if _, ok := props[n]; !ok {
-			return nil, m.errorf("field %q is not a property of this type", n)
+			return nil, m.Errorf("field %q is not a property of this type", n)
 		}
 		if req, _ := base["required"].([]string); slices.Contains(req, n) {
-			return nil, m.errorf("field %q is required, so it cannot be part of a one-of constraint; mark it +optional", n)
+			return nil, m.Errorf("field %q is required, so it cannot be part of a one-of constraint; mark it +optional", n)
 		}
 	}
 	has := make([]string, len(names))
@@ -99,7 +102,7 @@ func oneOfRule(m *marker, base schema) (schema, error) {
 		counted[i] = fmt.Sprintf("(has(self.%s)?1:0)", n)
 	}
 	list := "[" + strings.Join(names, " ") + "]"
-	switch m.name() {
+	switch m.Name() {
 	case "kubebuilder:validation:ExactlyOneOf":
 		return schema{"rule": strings.Join(counted, "+") + " == 1", "message": "exactly one of the fields in " + list + " must be set"}, nil
 	case "kubebuilder:validation:AtMostOneOf":
@@ -131,25 +134,25 @@ const (
 
 // resolveRef resolves +default=ref(Name) to the value of constant Name of pkg, the package the marker is
 // written in (or ref(import/path.Name)).
-func (w *walker) resolveRef(ref refValue, pkg *types.Package, m *marker) (any, error) {
+func (w *walker) resolveRef(ref markers.RefValue, pkg *types.Package, m *markers.Marker) (any, error) {
 	name := string(ref)
 	if dot := strings.LastIndex(name, "."); dot > 0 {
 		p, err := w.src.prog.Import(name[:dot])
 		if err != nil {
-			return nil, m.errorf("%v", err)
+			return nil, m.Errorf("%v", err)
 		}
 		pkg, name = p, name[dot+1:]
 	}
 	if pkg == nil {
-		return nil, m.errorf("cannot resolve %s", ref)
+		return nil, m.Errorf("cannot resolve %s", ref)
 	}
 	pkg, err := w.src.complete(pkg)
 	if err != nil {
-		return nil, m.errorf("%v", err)
+		return nil, m.Errorf("%v", err)
 	}
 	c, ok := pkg.Scope().Lookup(name).(*types.Const)
 	if !ok {
-		return nil, m.errorf("%s names no constant of %s", ref, pkg.Path())
+		return nil, m.Errorf("%s names no constant of %s", ref, pkg.Path())
 	}
 	return constantValue(c.Val()), nil
 }
@@ -170,16 +173,16 @@ func constantValue(v constant.Value) any {
 }
 
 // enumValues lists the string constants of the named type n in its package, sorted by their JSON text.
-func (w *walker) enumValues(n *types.Named, m *marker) ([]any, error) {
+func (w *walker) enumValues(n *types.Named, m *markers.Marker) ([]any, error) {
 	if n == nil {
-		return nil, m.errorf("must be set on a type, not a field")
+		return nil, m.Errorf("must be set on a type, not a field")
 	}
 	if b, ok := n.Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
-		return nil, m.errorf("applies to string types, but %s is %s", n.Obj().Name(), n.Underlying())
+		return nil, m.Errorf("applies to string types, but %s is %s", n.Obj().Name(), n.Underlying())
 	}
 	pkg, err := w.src.complete(n.Obj().Pkg())
 	if err != nil {
-		return nil, m.errorf("%v", err)
+		return nil, m.Errorf("%v", err)
 	}
 	scope := pkg.Scope()
 	var texts []string
@@ -192,7 +195,7 @@ func (w *walker) enumValues(n *types.Named, m *marker) ([]any, error) {
 		texts = append(texts, string(b))
 	}
 	if len(texts) == 0 {
-		return nil, m.errorf("type %s has no string constants to enumerate", n.Obj().Name())
+		return nil, m.Errorf("type %s has no string constants to enumerate", n.Obj().Name())
 	}
 	sort.Strings(texts)
 	texts = slices.Compact(texts)

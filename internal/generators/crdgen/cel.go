@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +21,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // The API server's limits on CEL cost (apiextensions validation's StaticEstimatedCostLimit and
@@ -39,12 +43,12 @@ var baseEnvSet = sync.OnceValue(func() *environment.EnvSet {
 })
 
 // checkCEL checks what can be checked of a rule before its schema is complete.
-func checkCEL(m *marker, rule schema) error {
+func checkCEL(m *markers.Marker, rule schema) error {
 	if strings.TrimSpace(rule["rule"].(string)) == "" {
-		return m.errorf("the rule is empty")
+		return m.Errorf("the rule is empty")
 	}
 	if strings.Contains(rule["rule"].(string), "\n") && rule["message"] == nil {
-		return m.errorf("a rule with line breaks needs a message")
+		return m.Errorf("a rule with line breaks needs a message")
 	}
 	rule[ruleMarkerKey] = m
 	return nil
@@ -144,10 +148,10 @@ func costHint(runs *uint64) string {
 
 // ruleAt returns the error constructor for a rule: at its marker's file:line when it has one.
 func ruleAt(rule schema) func(format string, args ...any) error {
-	m, _ := rule[ruleMarkerKey].(*marker)
+	m, _ := rule[ruleMarkerKey].(*markers.Marker)
 	return func(format string, args ...any) error {
 		if m != nil {
-			return m.errorf(format, args...)
+			return m.Errorf(format, args...)
 		}
 		return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
 	}
@@ -239,7 +243,7 @@ func walkRules(s schema, isRoot bool, runs *uint64, fn func(node schema, rules [
 		childRuns = new(timesSaturating(*runs, *elements))
 	}
 	if props, ok := s["properties"].(schema); ok {
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			if err := walkRules(props[name].(schema), false, childRuns, fn); err != nil {
 				return err
 			}

@@ -28,6 +28,7 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
@@ -71,7 +72,7 @@ type Config struct {
 type kind struct {
 	pkg     *load.Package
 	named   *types.Named
-	markers []*marker
+	markers []*markers.Marker
 	pos     string
 	version string
 	group   string
@@ -120,7 +121,7 @@ func GenerateMeanwhile(prog *load.Program, pkgs []*load.Package, getModel func()
 	prebuild:
 		for _, key := range keys {
 			for _, k := range byGroupKind[key] {
-				if slices.ContainsFunc(k.markers, func(m *marker) bool { return m.name() == "kubebuilder:skipversion" }) {
+				if slices.ContainsFunc(k.markers, func(m *markers.Marker) bool { return m.Name() == "kubebuilder:skipversion" }) {
 					continue
 				}
 				if _, err := w.namedSchema(k.named, k.pos); err != nil {
@@ -229,13 +230,13 @@ func (w *walker) packageKinds(prog *load.Program, p *load.Package) ([]*kind, err
 	group, version := "", p.Name
 	hasGroup := false
 	for _, m := range pm {
-		switch m.name() {
+		switch m.Name() {
 		case "kubebuilder:skip":
 			return nil, nil
 		case "groupName":
-			group, hasGroup = m.value.(string), true
+			group, hasGroup = m.Value.(string), true
 		case "versionName":
-			version = m.value.(string)
+			version = m.Value.(string)
 		case "kubebuilder:validation:Optional":
 			w.optionalByDefault[p.Path] = true
 		case "kubebuilder:validation:Required":
@@ -260,12 +261,12 @@ func (w *walker) packageKinds(prog *load.Program, p *load.Package) ([]*kind, err
 		if err != nil {
 			return nil, err
 		}
-		markers, err := parseMarkers(c.tags, onType, true)
+		ms, err := parseMarkers(c.tags, markers.OnType, true)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &kind{pkg: p, named: named, markers: markers, group: group, version: version,
-			pos: position(prog.Fset.Position(tn.Pos()))})
+		out = append(out, &kind{pkg: p, named: named, markers: ms, group: group, version: version,
+			pos: markers.Position(prog.Fset.Position(tn.Pos()))})
 	}
 	return out, nil
 }
@@ -350,7 +351,7 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 	names := crdNames{Kind: kindName, ListKind: kindName + "List", Singular: strings.ToLower(kindName)}
 	namespaced := true
 	var modelType *model.Type
-	var resourceMarker *marker
+	var resourceMarker *markers.Marker
 	doc := &crdDoc{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition"}
 	var storage []*kind
 	for _, k := range kinds {
@@ -362,56 +363,56 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 		var status, hasPrintColumn bool
 		var scale map[string]any
 		for _, mk := range k.markers {
-			switch mk.name() {
+			switch mk.Name() {
 			case "kubebuilder:skipversion":
 				skip = true
 			case "kubebuilder:storageversion":
 				storage = append(storage, k)
 				if len(storage) > 1 {
-					return nil, "", mk.errorf("%s.%s has a storage version already (%s at %s); exactly one version is stored", kindName, k.group, storage[0].version, storage[0].pos)
+					return nil, "", mk.Errorf("%s.%s has a storage version already (%s at %s); exactly one version is stored", kindName, k.group, storage[0].version, storage[0].pos)
 				}
 			case "kubebuilder:unservedversion":
 				v.Served = false
 			case "kubebuilder:deprecatedversion":
 				v.Deprecated = true
-				v.DeprecationWarning = mk.str("warning")
+				v.DeprecationWarning = mk.Str("warning")
 			case "kubebuilder:subresource:status":
 				status = true
 			case "kubebuilder:subresource:scale":
-				scale = map[string]any{"specReplicasPath": mk.str("specpath"), "statusReplicasPath": mk.str("statuspath")}
-				if sel := mk.str("selectorpath"); sel != "" {
+				scale = map[string]any{"specReplicasPath": mk.Str("specpath"), "statusReplicasPath": mk.Str("statuspath")}
+				if sel := mk.Str("selectorpath"); sel != "" {
 					scale["labelSelectorPath"] = sel
 				}
 			case "kubebuilder:printcolumn":
-				pc := printerColumn{Name: mk.str("name"), Type: mk.str("type"), JSONPath: mk.str("JSONPath"),
-					Description: mk.str("description"), Format: mk.str("format")}
-				if p, ok := mk.args["priority"].(int64); ok {
+				pc := printerColumn{Name: mk.Str("name"), Type: mk.Str("type"), JSONPath: mk.Str("JSONPath"),
+					Description: mk.Str("description"), Format: mk.Str("format")}
+				if p, ok := mk.Args["priority"].(int64); ok {
 					pc.Priority = int32(p)
 				}
 				switch pc.Type {
 				case "integer", "number", "string", "boolean", "date":
 				default:
-					return nil, "", mk.errorf("type %q must be one of integer, number, string, boolean, date", pc.Type)
+					return nil, "", mk.Errorf("type %q must be one of integer, number, string, boolean, date", pc.Type)
 				}
 				if !strings.HasPrefix(pc.JSONPath, ".") {
-					return nil, "", mk.errorf("JSONPath %q must start with a dot", pc.JSONPath)
+					return nil, "", mk.Errorf("JSONPath %q must start with a dot", pc.JSONPath)
 				}
 				v.AdditionalPrinterColumns = append(v.AdditionalPrinterColumns, pc)
 				hasPrintColumn = true
 			case "kubebuilder:selectablefield":
-				v.SelectableFields = append(v.SelectableFields, schema{"jsonPath": mk.str("JSONPath")})
+				v.SelectableFields = append(v.SelectableFields, schema{"jsonPath": mk.Str("JSONPath")})
 			case "kubebuilder:resource":
 				if resourceMarker != nil && !sameArgs(resourceMarker, mk) {
-					return nil, "", mk.errorf("differs from %s at %s; every version of a kind must carry the same resource marker", resourceMarker.text, resourceMarker.pos)
+					return nil, "", mk.Errorf("differs from %s at %s; every version of a kind must carry the same resource marker", resourceMarker.Text, resourceMarker.Pos)
 				}
 				resourceMarker = mk
 			case "kubebuilder:metadata":
 				for _, key := range []string{"annotations", "labels"} {
-					pairs, _ := mk.args[key].([]string)
+					pairs, _ := mk.Args[key].([]string)
 					for _, p := range pairs {
 						k, val, ok := strings.Cut(p, "=")
 						if !ok {
-							return nil, "", mk.errorf("%s entry %q must be key=value", key, p)
+							return nil, "", mk.Errorf("%s entry %q must be key=value", key, p)
 						}
 						target := &doc.Metadata.Annotations
 						if key == "labels" {
@@ -494,27 +495,27 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 		names.Plural = namer.NewAllLowercasePluralNamer(cfg.PluralExceptions).Name(&gengotypes.Type{Name: gengotypes.Name{Name: kindName}})
 	}
 	if rm := resourceMarker; rm != nil {
-		if p := rm.str("path"); p != "" {
+		if p := rm.Str("path"); p != "" {
 			if modelType != nil && p != modelType.Resource {
-				return nil, "", rm.errorf("path %q contradicts the clientset's resource %q; set +resourceName=%s on the type so both agree", p, modelType.Resource, p)
+				return nil, "", rm.Errorf("path %q contradicts the clientset's resource %q; set +resourceName=%s on the type so both agree", p, modelType.Resource, p)
 			}
 			names.Plural = p
 		}
-		if s := rm.str("singular"); s != "" {
+		if s := rm.Str("singular"); s != "" {
 			names.Singular = s
 		}
-		switch scope := rm.str("scope"); scope {
+		switch scope := rm.Str("scope"); scope {
 		case "":
 		case "Cluster", "Namespaced":
 			if modelType != nil && (scope == "Cluster") == modelType.Namespaced {
-				return nil, "", rm.errorf("scope %s contradicts the clientset, which treats %s as %s; use +genclient:nonNamespaced for cluster-scoped kinds", scope, kindName, map[bool]string{true: "namespaced", false: "cluster-scoped"}[modelType.Namespaced])
+				return nil, "", rm.Errorf("scope %s contradicts the clientset, which treats %s as %s; use +genclient:nonNamespaced for cluster-scoped kinds", scope, kindName, map[bool]string{true: "namespaced", false: "cluster-scoped"}[modelType.Namespaced])
 			}
 			namespaced = scope == "Namespaced"
 		default:
-			return nil, "", rm.errorf("scope must be Cluster or Namespaced, not %q", scope)
+			return nil, "", rm.Errorf("scope must be Cluster or Namespaced, not %q", scope)
 		}
-		names.ShortNames, _ = rm.args["shortName"].([]string)
-		names.Categories, _ = rm.args["categories"].([]string)
+		names.ShortNames, _ = rm.Args["shortName"].([]string)
+		names.Categories, _ = rm.Args["categories"].([]string)
 	}
 	doc.Spec.Group = first.group
 	doc.Spec.Names = names
@@ -526,9 +527,9 @@ func (w *walker) buildCRD(kinds []*kind, m *model.Model, cfg Config) (*crdDoc, s
 	return doc, names.Plural, nil
 }
 
-func sameArgs(a, b *marker) bool {
-	x, _ := json.Marshal(a.args)
-	y, _ := json.Marshal(b.args)
+func sameArgs(a, b *markers.Marker) bool {
+	x, _ := json.Marshal(a.Args)
+	y, _ := json.Marshal(b.Args)
 	return bytes.Equal(x, y)
 }
 

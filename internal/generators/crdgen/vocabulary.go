@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // The vocabulary: every marker crd-gen reads, each with its grammar (where it may appear, its value or
@@ -13,8 +15,19 @@ import (
 // a row here; a marker read outside schemas (a kind's resource, versions, packages) has no apply
 // function and is read where that is built (crdgen.go, schema.go's isRequired).
 
+// markerDef is one marker of the vocabulary: its grammar and what it does.
+type markerDef struct {
+	markers.Def
+	// key is the schema keyword the marker sets, by which errors found once a schema is complete name
+	// it ("" when it sets none); order ranks markers whose effect later ones depend on (applied in
+	// ascending order); apply applies the marker to a schema layer (nil for markers read elsewhere).
+	key   string
+	order int
+	apply applyFunc
+}
+
 // applyFunc applies one marker to the layer a markerContext is building.
-type applyFunc func(c *markerContext, m *marker) error
+type applyFunc func(c *markerContext, m *markers.Marker) error
 
 // Ranks of markerDef.order: a marker's effect may depend on markers of a lower rank.
 const (
@@ -29,108 +42,125 @@ const (
 var registry = func() map[string]*markerDef {
 	defs := []*markerDef{
 		// Requiredness, read by walker.isRequired, and nullability.
-		{name: "kubebuilder:validation:Optional", where: onField | onPackage},
-		{name: "kubebuilder:validation:Required", where: onField | onPackage},
-		{name: "optional", where: onField},
-		{name: "required", where: onField},
-		{name: "k8s:optional", where: onField},
-		{name: "k8s:required", where: onField, apply: nonEmpty},
-		{name: "nullable", where: onField, key: "nullable", apply: setTrue("nullable")},
+		{Def: markers.Def{Name: "kubebuilder:validation:Optional", Where: markers.OnField | markers.OnPackage}},
+		{Def: markers.Def{Name: "kubebuilder:validation:Required", Where: markers.OnField | markers.OnPackage}},
+		{Def: markers.Def{Name: "optional", Where: markers.OnField}},
+		{Def: markers.Def{Name: "required", Where: markers.OnField}},
+		{Def: markers.Def{Name: "k8s:optional", Where: markers.OnField}},
+		{Def: markers.Def{Name: "k8s:required", Where: markers.OnField}, apply: nonEmpty},
+		{Def: markers.Def{Name: "nullable", Where: markers.OnField}, key: "nullable", apply: setTrue("nullable")},
 
 		// The shape of the value.
-		{name: "kubebuilder:validation:EmbeddedResource", where: onField, key: "x-kubernetes-embedded-resource", apply: embeddedResource},
-		{name: "kubebuilder:validation:Schemaless", where: onField}, // read by walker.fieldSchema
-		{name: "kubebuilder:pruning:PreserveUnknownFields", where: onField | onType, key: "x-kubernetes-preserve-unknown-fields", apply: setTrue("x-kubernetes-preserve-unknown-fields")},
-		{name: "listType", where: onField | onType, value: argString, key: "x-kubernetes-list-type", order: orderShape, apply: listType},
-		{name: "k8s:listType", where: onField | onType, value: argString, key: "x-kubernetes-list-type", order: orderShape, apply: listType},
-		{name: "listMapKey", where: onField | onType, value: argString, key: "x-kubernetes-list-map-keys", apply: listMapKey},
-		{name: "k8s:listMapKey", where: onField | onType, value: argString, key: "x-kubernetes-list-map-keys", apply: listMapKey},
-		{name: "mapType", where: onField | onType, value: argString, key: "x-kubernetes-map-type", apply: mapType},
-		{name: "structType", where: onField | onType, value: argString, key: "x-kubernetes-map-type", apply: mapType},
+		{Def: markers.Def{Name: "kubebuilder:validation:EmbeddedResource", Where: markers.OnField}, key: "x-kubernetes-embedded-resource", apply: embeddedResource},
+		{Def: markers.Def{Name: "kubebuilder:validation:Schemaless", Where: markers.OnField}}, // read by walker.fieldSchema
+		{Def: markers.Def{Name: "kubebuilder:pruning:PreserveUnknownFields", Where: markers.OnField | markers.OnType}, key: "x-kubernetes-preserve-unknown-fields", apply: setTrue("x-kubernetes-preserve-unknown-fields")},
+		{Def: markers.Def{Name: "listType", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-list-type", order: orderShape, apply: listType},
+		{Def: markers.Def{Name: "k8s:listType", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-list-type", order: orderShape, apply: listType},
+		{Def: markers.Def{Name: "listMapKey", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-list-map-keys", apply: listMapKey},
+		{Def: markers.Def{Name: "k8s:listMapKey", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-list-map-keys", apply: listMapKey},
+		{Def: markers.Def{Name: "mapType", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-map-type", apply: mapType},
+		{Def: markers.Def{Name: "structType", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "x-kubernetes-map-type", apply: mapType},
 
 		// CEL rules and the one-of constraints written as rules.
-		{name: "kubebuilder:validation:XValidation", where: onField | onType, args: celArgs, required: []string{"rule"}, key: "x-kubernetes-validations", apply: xValidation},
-		{name: "kubebuilder:validation:items:XValidation", where: onField | onType, args: celArgs, required: []string{"rule"}, items: true, key: "x-kubernetes-validations", apply: xValidation},
-		{name: "kubebuilder:validation:ExactlyOneOf", where: onType, value: argStrings, apply: oneOfConstraint},
-		{name: "kubebuilder:validation:AtMostOneOf", where: onType, value: argStrings, apply: oneOfConstraint},
-		{name: "kubebuilder:validation:AtLeastOneOf", where: onType, value: argStrings, apply: oneOfConstraint},
-		{name: "k8s:immutable", where: onField, key: "x-kubernetes-validations", apply: immutable},
+		{Def: markers.Def{Name: "kubebuilder:validation:XValidation", Where: markers.OnField | markers.OnType, Args: celArgs, Required: []string{"rule"}}, key: "x-kubernetes-validations", apply: xValidation},
+		{Def: markers.Def{Name: "kubebuilder:validation:items:XValidation", Where: markers.OnField | markers.OnType, Args: celArgs, Required: []string{"rule"}, Items: true}, key: "x-kubernetes-validations", apply: xValidation},
+		{Def: markers.Def{Name: "kubebuilder:validation:ExactlyOneOf", Where: markers.OnType, Value: markers.Strings}, apply: oneOfConstraint},
+		{Def: markers.Def{Name: "kubebuilder:validation:AtMostOneOf", Where: markers.OnType, Value: markers.Strings}, apply: oneOfConstraint},
+		{Def: markers.Def{Name: "kubebuilder:validation:AtLeastOneOf", Where: markers.OnType, Value: markers.Strings}, apply: oneOfConstraint},
+		{Def: markers.Def{Name: "k8s:immutable", Where: markers.OnField}, key: "x-kubernetes-validations", apply: immutable},
 
 		// Defaults, examples and documentation.
-		{name: "default", where: onField | onType, value: argJSON, key: "default", order: orderDefault, apply: defaultValue},
-		{name: "kubebuilder:default", where: onField | onType, value: argAny, key: "default", order: orderKubebuilderDefault, apply: defaultValue},
-		{name: "kubebuilder:example", where: onField | onType, value: argAny, key: "example", apply: setValue("example")},
-		{name: "kubebuilder:title", where: onField | onType, value: argString, key: "title", apply: setValue("title")},
-		{name: "kubebuilder:externalDocs", where: onField | onType, args: map[string]argKind{"url": argString, "description": argString}, key: "externalDocs", apply: externalDocs},
+		{Def: markers.Def{Name: "default", Where: markers.OnField | markers.OnType, Value: markers.JSON}, key: "default", order: orderDefault, apply: defaultValue},
+		{Def: markers.Def{Name: "kubebuilder:default", Where: markers.OnField | markers.OnType, Value: markers.Any}, key: "default", order: orderKubebuilderDefault, apply: defaultValue},
+		{Def: markers.Def{Name: "kubebuilder:example", Where: markers.OnField | markers.OnType, Value: markers.Any}, key: "example", apply: setValue("example")},
+		{Def: markers.Def{Name: "kubebuilder:title", Where: markers.OnField | markers.OnType, Value: markers.String}, key: "title", apply: setValue("title")},
+		{Def: markers.Def{Name: "kubebuilder:externalDocs", Where: markers.OnField | markers.OnType, Args: map[string]markers.Kind{"url": markers.String, "description": markers.String}}, key: "externalDocs", apply: externalDocs},
 
 		// Kinds and versions, read by buildCRD.
-		{name: "kubebuilder:subresource:status", where: onType},
-		{name: "kubebuilder:subresource:scale", where: onType, args: map[string]argKind{"specpath": argString, "statuspath": argString, "selectorpath": argString}, required: []string{"specpath", "statuspath"}},
-		{name: "kubebuilder:printcolumn", where: onType, args: map[string]argKind{"name": argString, "type": argString, "JSONPath": argString, "description": argString, "format": argString, "priority": argInt}, required: []string{"name", "type", "JSONPath"}},
-		{name: "kubebuilder:resource", where: onType, args: map[string]argKind{"path": argString, "shortName": argStrings, "categories": argStrings, "singular": argString, "scope": argString}},
-		{name: "kubebuilder:storageversion", where: onType},
-		{name: "kubebuilder:unservedversion", where: onType},
-		{name: "kubebuilder:deprecatedversion", where: onType, args: map[string]argKind{"warning": argString}},
-		{name: "kubebuilder:skipversion", where: onType},
-		{name: "kubebuilder:selectablefield", where: onType, args: map[string]argKind{"JSONPath": argString}, required: []string{"JSONPath"}},
-		{name: "kubebuilder:metadata", where: onType, args: map[string]argKind{"annotations": argStrings, "labels": argStrings}},
+		{Def: markers.Def{Name: "kubebuilder:subresource:status", Where: markers.OnType}},
+		{Def: markers.Def{Name: "kubebuilder:subresource:scale", Where: markers.OnType, Args: map[string]markers.Kind{"specpath": markers.String, "statuspath": markers.String, "selectorpath": markers.String}, Required: []string{"specpath", "statuspath"}}},
+		{Def: markers.Def{Name: "kubebuilder:printcolumn", Where: markers.OnType, Args: map[string]markers.Kind{"name": markers.String, "type": markers.String, "JSONPath": markers.String, "description": markers.String, "format": markers.String, "priority": markers.Int}, Required: []string{"name", "type", "JSONPath"}}},
+		{Def: markers.Def{Name: "kubebuilder:resource", Where: markers.OnType, Args: map[string]markers.Kind{"path": markers.String, "shortName": markers.Strings, "categories": markers.Strings, "singular": markers.String, "scope": markers.String}}},
+		{Def: markers.Def{Name: "kubebuilder:storageversion", Where: markers.OnType}},
+		{Def: markers.Def{Name: "kubebuilder:unservedversion", Where: markers.OnType}},
+		{Def: markers.Def{Name: "kubebuilder:deprecatedversion", Where: markers.OnType, Args: map[string]markers.Kind{"warning": markers.String}}},
+		{Def: markers.Def{Name: "kubebuilder:skipversion", Where: markers.OnType}},
+		{Def: markers.Def{Name: "kubebuilder:selectablefield", Where: markers.OnType, Args: map[string]markers.Kind{"JSONPath": markers.String}, Required: []string{"JSONPath"}}},
+		{Def: markers.Def{Name: "kubebuilder:metadata", Where: markers.OnType, Args: map[string]markers.Kind{"annotations": markers.Strings, "labels": markers.Strings}}},
 
 		// Packages, read by packageKinds.
-		{name: "kubebuilder:skip", where: onPackage},
-		{name: "groupName", where: onPackage, value: argString},
-		{name: "versionName", where: onPackage, value: argString},
+		{Def: markers.Def{Name: "kubebuilder:skip", Where: markers.OnPackage}},
+		{Def: markers.Def{Name: "groupName", Where: markers.OnPackage, Value: markers.String}},
+		{Def: markers.Def{Name: "versionName", Where: markers.OnPackage, Value: markers.String}},
 
 		// Kubernetes declarative validation tags with a schema counterpart (k8s:format is accepted and,
 		// as before, sets nothing).
-		{name: "k8s:minimum", where: onField | onType, value: argInt, key: "minimum", apply: bound("minimum")},
-		{name: "k8s:maximum", where: onField | onType, value: argInt, key: "maximum", apply: bound("maximum")},
-		{name: "k8s:minLength", where: onField | onType, value: argInt, key: "minLength", apply: count("minLength", "strings", textual)},
-		{name: "k8s:maxLength", where: onField | onType, value: argInt, key: "maxLength", apply: count("maxLength", "strings", textual)},
-		{name: "k8s:minItems", where: onField | onType, value: argInt, key: "minItems", apply: count("minItems", "arrays", isType("array"))},
-		{name: "k8s:maxItems", where: onField | onType, value: argInt, key: "maxItems", apply: count("maxItems", "arrays", isType("array"))},
-		{name: "k8s:minProperties", where: onField | onType, value: argInt, key: "minProperties", apply: count("minProperties", "objects", isType("object"))},
-		{name: "k8s:maxProperties", where: onField | onType, value: argInt, key: "maxProperties", apply: count("maxProperties", "objects", isType("object"))},
-		{name: "k8s:format", where: onField | onType, value: argString},
-		{name: "k8s:enum", where: onType, key: "enum", apply: k8sEnum},
+		{Def: markers.Def{Name: "k8s:minimum", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "minimum", apply: bound("minimum")},
+		{Def: markers.Def{Name: "k8s:maximum", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "maximum", apply: bound("maximum")},
+		{Def: markers.Def{Name: "k8s:minLength", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "minLength", apply: count("minLength", "strings", textual)},
+		{Def: markers.Def{Name: "k8s:maxLength", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "maxLength", apply: count("maxLength", "strings", textual)},
+		{Def: markers.Def{Name: "k8s:minItems", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "minItems", apply: count("minItems", "arrays", isType("array"))},
+		{Def: markers.Def{Name: "k8s:maxItems", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "maxItems", apply: count("maxItems", "arrays", isType("array"))},
+		{Def: markers.Def{Name: "k8s:minProperties", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "minProperties", apply: count("minProperties", "objects", isType("object"))},
+		{Def: markers.Def{Name: "k8s:maxProperties", Where: markers.OnField | markers.OnType, Value: markers.Int}, key: "maxProperties", apply: count("maxProperties", "objects", isType("object"))},
+		{Def: markers.Def{Name: "k8s:format", Where: markers.OnField | markers.OnType, Value: markers.String}},
+		{Def: markers.Def{Name: "k8s:enum", Where: markers.OnType}, key: "enum", apply: k8sEnum},
 	}
 	// The value validations, each as +kubebuilder:validation:Name and, on array items,
 	// +kubebuilder:validation:items:Name.
 	for _, v := range []markerDef{
-		{name: "Minimum", value: argFloat, key: "minimum", apply: bound("minimum")},
-		{name: "Maximum", value: argFloat, key: "maximum", apply: bound("maximum")},
-		{name: "ExclusiveMinimum", value: argBool, key: "exclusiveMinimum", apply: exclusive("exclusiveMinimum")},
-		{name: "ExclusiveMaximum", value: argBool, key: "exclusiveMaximum", apply: exclusive("exclusiveMaximum")},
-		{name: "MultipleOf", value: argFloat, key: "multipleOf", apply: multipleOf},
-		{name: "MinLength", value: argInt, key: "minLength", apply: count("minLength", "strings", textual)},
-		{name: "MaxLength", value: argInt, key: "maxLength", apply: count("maxLength", "strings", textual)},
-		{name: "Pattern", value: argString, key: "pattern", apply: pattern},
-		{name: "MinItems", value: argInt, key: "minItems", apply: count("minItems", "arrays", isType("array"))},
-		{name: "MaxItems", value: argInt, key: "maxItems", apply: count("maxItems", "arrays", isType("array"))},
-		{name: "UniqueItems", value: argBool, key: "uniqueItems", apply: uniqueItems},
-		{name: "MinProperties", value: argInt, key: "minProperties", apply: count("minProperties", "objects", isType("object"))},
-		{name: "MaxProperties", value: argInt, key: "maxProperties", apply: count("maxProperties", "objects", isType("object"))},
-		{name: "Enum", value: argAnyList, key: "enum", apply: setValue("enum")},
-		{name: "Format", value: argString, key: "format", apply: format},
-		{name: "Type", value: argString, key: "type", order: orderType, apply: typeMarker},
-		{name: "XIntOrString", key: "x-kubernetes-int-or-string", order: orderShape, apply: setTrue("x-kubernetes-int-or-string")},
-		{name: "XPreserveUnknownFields", key: "x-kubernetes-preserve-unknown-fields", apply: setTrue("x-kubernetes-preserve-unknown-fields")},
-		{name: "XEmbeddedResource", key: "x-kubernetes-embedded-resource", apply: embeddedResource},
+		{Def: markers.Def{Name: "Minimum", Value: markers.Float}, key: "minimum", apply: bound("minimum")},
+		{Def: markers.Def{Name: "Maximum", Value: markers.Float}, key: "maximum", apply: bound("maximum")},
+		{Def: markers.Def{Name: "ExclusiveMinimum", Value: markers.Bool}, key: "exclusiveMinimum", apply: exclusive("exclusiveMinimum")},
+		{Def: markers.Def{Name: "ExclusiveMaximum", Value: markers.Bool}, key: "exclusiveMaximum", apply: exclusive("exclusiveMaximum")},
+		{Def: markers.Def{Name: "MultipleOf", Value: markers.Float}, key: "multipleOf", apply: multipleOf},
+		{Def: markers.Def{Name: "MinLength", Value: markers.Int}, key: "minLength", apply: count("minLength", "strings", textual)},
+		{Def: markers.Def{Name: "MaxLength", Value: markers.Int}, key: "maxLength", apply: count("maxLength", "strings", textual)},
+		{Def: markers.Def{Name: "Pattern", Value: markers.String}, key: "pattern", apply: pattern},
+		{Def: markers.Def{Name: "MinItems", Value: markers.Int}, key: "minItems", apply: count("minItems", "arrays", isType("array"))},
+		{Def: markers.Def{Name: "MaxItems", Value: markers.Int}, key: "maxItems", apply: count("maxItems", "arrays", isType("array"))},
+		{Def: markers.Def{Name: "UniqueItems", Value: markers.Bool}, key: "uniqueItems", apply: uniqueItems},
+		{Def: markers.Def{Name: "MinProperties", Value: markers.Int}, key: "minProperties", apply: count("minProperties", "objects", isType("object"))},
+		{Def: markers.Def{Name: "MaxProperties", Value: markers.Int}, key: "maxProperties", apply: count("maxProperties", "objects", isType("object"))},
+		{Def: markers.Def{Name: "Enum", Value: markers.AnyList}, key: "enum", apply: setValue("enum")},
+		{Def: markers.Def{Name: "Format", Value: markers.String}, key: "format", apply: format},
+		{Def: markers.Def{Name: "Type", Value: markers.String}, key: "type", order: orderType, apply: typeMarker},
+		{Def: markers.Def{Name: "XIntOrString"}, key: "x-kubernetes-int-or-string", order: orderShape, apply: setTrue("x-kubernetes-int-or-string")},
+		{Def: markers.Def{Name: "XPreserveUnknownFields"}, key: "x-kubernetes-preserve-unknown-fields", apply: setTrue("x-kubernetes-preserve-unknown-fields")},
+		{Def: markers.Def{Name: "XEmbeddedResource"}, key: "x-kubernetes-embedded-resource", apply: embeddedResource},
 	} {
-		v.where = onField | onType
+		v.Where = markers.OnField | markers.OnType
 		onItems := v
-		v.name, onItems.name, onItems.items = "kubebuilder:validation:"+v.name, "kubebuilder:validation:items:"+v.name, true
+		v.Name, onItems.Name, onItems.Items = "kubebuilder:validation:"+v.Name, "kubebuilder:validation:items:"+v.Name, true
 		defs = append(defs, &v, &onItems)
 	}
 	out := map[string]*markerDef{}
 	for _, d := range defs {
-		out[d.name] = d
+		out[d.Name] = d
 	}
 	return out
 }()
 
-var celArgs = map[string]argKind{
-	"rule": argString, "message": argString, "messageExpression": argString, "reason": argString,
-	"fieldPath": argString, "optionalOldSelf": argBool,
+// vocabulary is the grammar of the registry's markers.
+var vocabulary = func() *markers.Vocabulary {
+	defs := make([]*markers.Def, 0, len(registry))
+	for _, d := range registry {
+		defs = append(defs, &d.Def)
+	}
+	return markers.NewVocabulary(defs)
+}()
+
+// parseMarkers parses the markers of the vocabulary in a comment's lines (see markers.Vocabulary.Parse).
+func parseMarkers(lines []markers.Line, where int, strict bool) ([]*markers.Marker, error) {
+	return vocabulary.Parse(lines, where, strict)
+}
+
+// defOf returns the definition of a marker of the vocabulary.
+func defOf(m *markers.Marker) *markerDef { return registry[m.Name()] }
+
+var celArgs = map[string]markers.Kind{
+	"rule": markers.String, "message": markers.String, "messageExpression": markers.String, "reason": markers.String,
+	"fieldPath": markers.String, "optionalOldSelf": markers.Bool,
 }
 
 // markerContext is what a marker is applied to: the layer of a field's or a type's markers over base,
@@ -152,7 +182,7 @@ type markerContext struct {
 }
 
 // need reports that m applies to what only, unless ok.
-func (c *markerContext) need(m *marker, ok bool, what string) error {
+func (c *markerContext) need(m *markers.Marker, ok bool, what string) error {
 	if ok {
 		return nil
 	}
@@ -160,7 +190,7 @@ func (c *markerContext) need(m *marker, ok bool, what string) error {
 	if found == "" {
 		found = "a value of any type"
 	}
-	return m.errorf("applies to %s, but the value is %s", what, found)
+	return m.Errorf("applies to %s, but the value is %s", what, found)
 }
 
 func numeric(c *markerContext) bool { return c.typ == "integer" || c.typ == "number" }
@@ -172,115 +202,115 @@ func isType(t string) func(*markerContext) bool {
 }
 
 func setTrue(key string) applyFunc {
-	return func(c *markerContext, m *marker) error {
+	return func(c *markerContext, m *markers.Marker) error {
 		c.target[key] = true
 		return nil
 	}
 }
 
 func setValue(key string) applyFunc {
-	return func(c *markerContext, m *marker) error {
-		c.target[key] = m.value
+	return func(c *markerContext, m *markers.Marker) error {
+		c.target[key] = m.Value
 		return nil
 	}
 }
 
 // bound sets a number bound (minimum, maximum), an integer on integer values.
 func bound(key string) applyFunc {
-	return func(c *markerContext, m *marker) error {
+	return func(c *markerContext, m *markers.Marker) error {
 		if err := c.need(m, numeric(c), "numbers"); err != nil {
 			return err
 		}
 		var f float64
-		switch v := m.value.(type) {
+		switch v := m.Value.(type) {
 		case float64:
 			f = v
 		case int64:
 			f = float64(v)
 		}
 		if c.typ == "integer" && f != math.Trunc(f) {
-			return m.errorf("%v is not an integer, but the value is an integer", f)
+			return m.Errorf("%v is not an integer, but the value is an integer", f)
 		}
 		c.target[key] = f
 		return nil
 	}
 }
 
-func multipleOf(c *markerContext, m *marker) error {
+func multipleOf(c *markerContext, m *markers.Marker) error {
 	if err := bound("multipleOf")(c, m); err != nil {
 		return err
 	}
 	if c.target["multipleOf"].(float64) <= 0 {
-		return m.errorf("must be positive")
+		return m.Errorf("must be positive")
 	}
 	return nil
 }
 
 func exclusive(key string) applyFunc {
-	return func(c *markerContext, m *marker) error {
+	return func(c *markerContext, m *markers.Marker) error {
 		if err := c.need(m, numeric(c), "numbers"); err != nil {
 			return err
 		}
-		c.target[key] = m.value
+		c.target[key] = m.Value
 		return nil
 	}
 }
 
 // count sets a non-negative count (lengths, items, properties) on values applies accepts.
 func count(key, what string, applies func(*markerContext) bool) applyFunc {
-	return func(c *markerContext, m *marker) error {
+	return func(c *markerContext, m *markers.Marker) error {
 		if err := c.need(m, applies(c), what); err != nil {
 			return err
 		}
-		v := m.value.(int64)
+		v := m.Value.(int64)
 		if v < 0 {
-			return m.errorf("must not be negative")
+			return m.Errorf("must not be negative")
 		}
 		c.target[key] = v
 		return nil
 	}
 }
 
-func pattern(c *markerContext, m *marker) error {
+func pattern(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, textual(c), "strings"); err != nil {
 		return err
 	}
-	if _, err := regexp.Compile(m.value.(string)); err != nil {
-		return m.errorf("the pattern does not compile: %v", err)
+	if _, err := regexp.Compile(m.Value.(string)); err != nil {
+		return m.Errorf("the pattern does not compile: %v", err)
 	}
-	c.target["pattern"] = m.value
+	c.target["pattern"] = m.Value
 	return nil
 }
 
-func uniqueItems(c *markerContext, m *marker) error {
+func uniqueItems(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, c.typ == "array", "arrays"); err != nil {
 		return err
 	}
-	if m.value == true {
-		return m.errorf("uniqueItems cannot be used in CRD schemas (the API server rejects it); use +listType=set")
+	if m.Value == true {
+		return m.Errorf("uniqueItems cannot be used in CRD schemas (the API server rejects it); use +listType=set")
 	}
 	return nil
 }
 
-func format(c *markerContext, m *marker) error {
+func format(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, textual(c), "strings"); err != nil {
 		return err
 	}
-	c.target["format"] = m.value
+	c.target["format"] = m.Value
 	return nil
 }
 
-func typeMarker(c *markerContext, m *marker) error {
-	switch m.value {
+func typeMarker(c *markerContext, m *markers.Marker) error {
+	switch m.Value {
 	case "string", "integer", "number", "boolean", "object", "array":
 	default:
-		return m.errorf("type must be one of string, integer, number, boolean, object, array")
+		return m.Errorf("type must be one of string, integer, number, boolean, object, array")
 	}
-	c.target["type"] = m.value
+	c.target["type"] = m.Value
 	return nil
 }
 
-func embeddedResource(c *markerContext, m *marker) error {
+func embeddedResource(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, c.typ == "object", "objects"); err != nil {
 		return err
 	}
@@ -288,24 +318,24 @@ func embeddedResource(c *markerContext, m *marker) error {
 	return nil
 }
 
-func xValidation(c *markerContext, m *marker) error {
-	rule := schema{"rule": m.str("rule")}
+func xValidation(c *markerContext, m *markers.Marker) error {
+	rule := schema{"rule": m.Str("rule")}
 	for _, k := range []string{"message", "messageExpression", "fieldPath", "reason"} {
-		if v := m.str(k); v != "" {
+		if v := m.Str(k); v != "" {
 			rule[k] = v
 		}
 	}
-	if v, ok := m.args["optionalOldSelf"].(bool); ok && v {
+	if v, ok := m.Args["optionalOldSelf"].(bool); ok && v {
 		rule["optionalOldSelf"] = true
 	}
-	switch r := m.str("reason"); r {
+	switch r := m.Str("reason"); r {
 	case "", "FieldValueRequired", "FieldValueInvalid", "FieldValueForbidden", "FieldValueDuplicate":
 	default:
-		return m.errorf("reason %q must be FieldValueRequired, FieldValueInvalid, FieldValueForbidden or FieldValueDuplicate", r)
+		return m.Errorf("reason %q must be FieldValueRequired, FieldValueInvalid, FieldValueForbidden or FieldValueDuplicate", r)
 	}
-	if fp := m.str("fieldPath"); fp != "" {
+	if fp := m.Str("fieldPath"); fp != "" {
 		if err := checkFieldPath(fp, c.eff); err != nil {
-			return m.errorf("fieldPath %s: %v", fp, err)
+			return m.Errorf("fieldPath %s: %v", fp, err)
 		}
 	}
 	if err := checkCEL(m, rule); err != nil {
@@ -317,7 +347,7 @@ func xValidation(c *markerContext, m *marker) error {
 }
 
 // oneOfConstraint collects the CEL rule of an ExactlyOneOf, AtMostOneOf or AtLeastOneOf marker (see layer).
-func oneOfConstraint(c *markerContext, m *marker) error {
+func oneOfConstraint(c *markerContext, m *markers.Marker) error {
 	r, err := oneOfRule(m, c.base)
 	if err != nil {
 		return err
@@ -326,16 +356,16 @@ func oneOfConstraint(c *markerContext, m *marker) error {
 	return nil
 }
 
-func immutable(c *markerContext, m *marker) error {
+func immutable(c *markerContext, m *markers.Marker) error {
 	rules, _ := c.target["x-kubernetes-validations"].([]any)
 	c.target["x-kubernetes-validations"] = append(rules, schema{"rule": "self == oldSelf", "message": "field is immutable"})
 	return nil
 }
 
-func externalDocs(c *markerContext, m *marker) error {
+func externalDocs(c *markerContext, m *markers.Marker) error {
 	docs := schema{}
 	for _, k := range []string{"url", "description"} {
-		if v := m.str(k); v != "" {
+		if v := m.Str(k); v != "" {
 			docs[k] = v
 		}
 	}
@@ -345,9 +375,9 @@ func externalDocs(c *markerContext, m *marker) error {
 
 // defaultValue sets +default (JSON, or ref(Name) of a constant) and +kubebuilder:default; the latter,
 // applied last, wins.
-func defaultValue(c *markerContext, m *marker) error {
-	v := m.value
-	if ref, ok := v.(refValue); ok {
+func defaultValue(c *markerContext, m *markers.Marker) error {
+	v := m.Value
+	if ref, ok := v.(markers.RefValue); ok {
 		if c.pkg != nil && !c.w.src.prog.Editable(c.pkg.Path()) {
 			// A dependency's ref() default (k8s.io/api's) is left out, as controller-gen leaves every
 			// ref() out: the CRD keeps the server's behaviour for the type it embeds.
@@ -362,7 +392,7 @@ func defaultValue(c *markerContext, m *marker) error {
 	if obj, ok := v.(map[string]any); ok && len(obj) == 0 && c.typ == "array" {
 		v = []any{} // {} is controller-gen's spelling of an empty list
 	}
-	if m.name() == "default" {
+	if m.Name() == "default" {
 		if _, set := c.target["default"]; set {
 			return nil
 		}
@@ -372,27 +402,27 @@ func defaultValue(c *markerContext, m *marker) error {
 	return nil
 }
 
-func listType(c *markerContext, m *marker) error {
+func listType(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, c.typ == "array", "arrays"); err != nil {
 		return err
 	}
-	switch m.value {
+	switch m.Value {
 	case "atomic", "set", "map":
 	default:
-		return m.errorf("must be atomic, set or map")
+		return m.Errorf("must be atomic, set or map")
 	}
-	c.target["x-kubernetes-list-type"] = m.value
+	c.target["x-kubernetes-list-type"] = m.Value
 	c.target[listMarkerKey] = m
 	return nil
 }
 
-func listMapKey(c *markerContext, m *marker) error {
+func listMapKey(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, c.typ == "array", "arrays"); err != nil {
 		return err
 	}
 	keys, _ := c.target["x-kubernetes-list-map-keys"].([]any)
-	if !slices.Contains(keys, any(m.value)) {
-		c.target["x-kubernetes-list-map-keys"] = append(keys, m.value)
+	if !slices.Contains(keys, any(m.Value)) {
+		c.target["x-kubernetes-list-map-keys"] = append(keys, m.Value)
 	}
 	if _, ok := c.target[keyMarkerKey]; !ok {
 		c.target[keyMarkerKey] = m
@@ -401,20 +431,20 @@ func listMapKey(c *markerContext, m *marker) error {
 }
 
 // mapType sets +mapType and +structType, which say the same of maps and structs.
-func mapType(c *markerContext, m *marker) error {
+func mapType(c *markerContext, m *markers.Marker) error {
 	if err := c.need(m, c.typ == "object", "objects"); err != nil {
 		return err
 	}
-	switch m.value {
+	switch m.Value {
 	case "atomic", "granular":
 	default:
-		return m.errorf("must be atomic or granular")
+		return m.Errorf("must be atomic or granular")
 	}
-	c.target["x-kubernetes-map-type"] = m.value
+	c.target["x-kubernetes-map-type"] = m.Value
 	return nil
 }
 
-func k8sEnum(c *markerContext, m *marker) error {
+func k8sEnum(c *markerContext, m *markers.Marker) error {
 	values, err := c.w.enumValues(c.n, m)
 	if err != nil {
 		return err
@@ -425,7 +455,7 @@ func k8sEnum(c *markerContext, m *marker) error {
 }
 
 // nonEmpty is +k8s:required's schema counterpart: a required string, list or map is not empty.
-func nonEmpty(c *markerContext, m *marker) error {
+func nonEmpty(c *markerContext, m *markers.Marker) error {
 	switch {
 	case c.typ == "string" && c.eff["minLength"] == nil:
 		c.target["minLength"] = int64(1)
@@ -438,4 +468,7 @@ func nonEmpty(c *markerContext, m *marker) error {
 }
 
 // byKey reports whether m sets the schema keyword key (compared case-insensitively).
-func byKey(m *marker, key string) bool { return m.def.key != "" && strings.EqualFold(m.def.key, key) }
+func byKey(m *markers.Marker, key string) bool {
+	d := defOf(m)
+	return d.key != "" && strings.EqualFold(d.key, key)
+}

@@ -1,4 +1,9 @@
-package crdgen
+// Package markers is crd-gen's marker grammar: it reads the +name, +name=value and
+// +name:key=value,... tags of comments into markers of a Vocabulary, with their values converted to
+// the kinds the definitions declare, and reports a malformed, misplaced or misspelt marker at its
+// file:line. What a marker does is not its concern: crdgen's vocabulary table pairs each Def with its
+// behaviour.
+package markers
 
 import (
 	"encoding/json"
@@ -10,74 +15,68 @@ import (
 	"strings"
 )
 
-// argKind is the type of a marker's value or of one of its named arguments.
-type argKind int
+// Kind is the type of a marker's value or of one of its named arguments.
+type Kind int
 
 const (
-	argNone    argKind = iota // a flag: +nullable
-	argString                 // bare, "go-quoted" or `raw`
-	argInt                    // a Go integer
-	argFloat                  // a number
-	argBool                   // true or false
-	argStrings                // a;b;c or {a,b,c}
-	argAny                    // a JSON-ish literal: 5, foo, "x", {a:1}, {x,y}, true
-	argAnyList                // a;b;c of argAny
-	argJSON                   // strict JSON (+default=)
+	NoValue Kind = iota // a flag: +nullable
+	String              // bare, "go-quoted" or `raw`
+	Int                 // a Go integer
+	Float               // a number
+	Bool                // true or false
+	Strings             // a;b;c or {a,b,c}
+	Any                 // a JSON-ish literal: 5, foo, "x", {a:1}, {x,y}, true
+	AnyList             // a;b;c of Any
+	JSON                // strict JSON (+default=)
 )
 
-// where a marker may appear.
+// Where a marker may appear: a set of these bits.
 const (
-	onField = 1 << iota
-	onType
-	onPackage
+	OnField = 1 << iota
+	OnType
+	OnPackage
 )
 
-// markerDef describes one marker of the vocabulary crd-gen reads.
-type markerDef struct {
-	name  string
-	where int
-	// value is the kind of the single value of +name=value (argNone: no value).
-	value argKind
-	// args are the named arguments of +name:key=value,key=value; required lists those that must be set.
-	args     map[string]argKind
-	required []string
-	// items is set for the kubebuilder:validation:items:* variants: the marker applies to array items.
-	items bool
-
-	// What the marker does (vocabulary.go). key is the schema keyword the marker sets, by which errors
-	// found once a schema is complete name it ("" when it sets none); order ranks markers whose effect
-	// later ones depend on (applied in ascending order); apply applies the marker to a schema layer
-	// (nil for markers read elsewhere: requiredness, kinds, versions, packages).
-	key   string
-	order int
-	apply applyFunc
+// Def describes one marker's grammar.
+type Def struct {
+	Name string
+	// Where is the set of places (OnField, OnType, OnPackage) the marker may appear.
+	Where int
+	// Value is the kind of the single value of +name=value (NoValue: none).
+	Value Kind
+	// Args are the named arguments of +name:key=value,key=value; Required lists those that must be set.
+	Args     map[string]Kind
+	Required []string
+	// Items is set for the kubebuilder:validation:items:* variants: the marker applies to array items.
+	Items bool
 }
 
-// marker is one parsed marker occurrence.
-type marker struct {
-	def *markerDef
-	// value is the single value, args the named arguments, converted to their kinds.
-	value any
-	args  map[string]any
-	// text is the tag as written, pos its file:line.
-	text, pos string
+// Marker is one parsed marker occurrence.
+type Marker struct {
+	Def *Def
+	// Value is the single value, Args the named arguments, converted to their kinds.
+	Value any
+	Args  map[string]any
+	// Text is the tag as written, Pos its file:line.
+	Text, Pos string
 }
 
-func (m *marker) name() string { return m.def.name }
+// Name is the name of the marker's definition.
+func (m *Marker) Name() string { return m.Def.Name }
 
-// str returns named argument key as a string ("" when absent).
-func (m *marker) str(key string) string {
-	s, _ := m.args[key].(string)
+// Str returns named argument key as a string ("" when absent).
+func (m *Marker) Str(key string) string {
+	s, _ := m.Args[key].(string)
 	return s
 }
 
-// errorf reports a problem with the marker at its position, naming it.
-func (m *marker) errorf(format string, args ...any) error {
-	return &markerError{Pos: m.pos, Tag: m.text, Problem: fmt.Sprintf(format, args...)}
+// Errorf reports a problem with the marker at its position, naming it.
+func (m *Marker) Errorf(format string, args ...any) error {
+	return &Error{Pos: m.Pos, Tag: m.Text, Problem: fmt.Sprintf(format, args...)}
 }
 
-// markerError is a malformed, misplaced or contradictory marker at its source position.
-type markerError struct {
+// Error is a malformed, misplaced or contradictory marker at its source position.
+type Error struct {
 	// Pos is the file:line of the marker, Tag the marker as written.
 	Pos, Tag string
 	// Problem says what is wrong.
@@ -85,22 +84,31 @@ type markerError struct {
 }
 
 // Error implements error.
-func (e *markerError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Pos, e.Tag, e.Problem) }
 
-// byLength lists the registry's names longest first, so a marker matches its most specific name.
-var byLength = func() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+// Vocabulary is a set of marker definitions, matched by name.
+type Vocabulary struct {
+	defs map[string]*Def
+	// byLength lists the names longest first, so a marker matches its most specific name.
+	byLength []string
+}
+
+// NewVocabulary returns the vocabulary of defs.
+func NewVocabulary(defs []*Def) *Vocabulary {
+	v := &Vocabulary{defs: make(map[string]*Def, len(defs))}
+	for _, d := range defs {
+		v.defs[d.Name] = d
+		v.byLength = append(v.byLength, d.Name)
 	}
-	sort.Slice(names, func(i, j int) bool {
+	sort.Slice(v.byLength, func(i, j int) bool {
+		names := v.byLength
 		if len(names[i]) != len(names[j]) {
 			return len(names[i]) > len(names[j])
 		}
 		return names[i] < names[j]
 	})
-	return names
-}()
+	return v
+}
 
 // foreignKubebuilder are kubebuilder marker families other tools (controller-gen's object, rbac, webhook
 // and apply-configuration generators) read: crd-gen ignores them instead of calling them misspelt.
@@ -116,31 +124,31 @@ var k8sIgnored = []string{
 	"ifDisabled", "enumExclude", "isSubresource", "supportsSubresource", "declarativeValidationNative",
 }
 
-// parseMarkers parses the tag lines of one comment, keeping the markers of the vocabulary. where says
+// Parse parses the tag lines of one comment, keeping the markers of the vocabulary. where says
 // what the comment documents. In strict mode (input packages) a marker of the vocabulary found elsewhere,
 // a kubebuilder marker crd-gen does not know (a misspelling), an unknown +k8s: validation tag or a
 // malformed value is an error; otherwise (dependencies, which may use newer tags) such markers are
 // skipped.
-func parseMarkers(lines []commentLine, where int, strict bool) ([]*marker, error) {
-	var out []*marker
+func (v *Vocabulary) Parse(lines []Line, where int, strict bool) ([]*Marker, error) {
+	var out []*Marker
 	for _, l := range lines {
-		text := strings.TrimSpace(l.text)
+		text := strings.TrimSpace(l.Text)
 		if !strings.HasPrefix(text, "+") {
 			continue
 		}
 		body := text[1:]
-		m, err := parseMarker(body, text, position(l.pos), strict)
+		m, err := v.parse(body, text, Position(l.Pos), strict)
 		if err != nil && strict {
 			return nil, err
 		}
 		if m == nil || err != nil {
 			continue
 		}
-		if m.def.where&where == 0 {
+		if m.Def.Where&where == 0 {
 			if !strict {
 				continue
 			}
-			return nil, m.errorf("not allowed on a %s (allowed on: %s)", whereName(where), whereNames(m.def.where))
+			return nil, m.Errorf("not allowed on a %s (allowed on: %s)", whereName(where), whereNames(m.Def.Where))
 		}
 		out = append(out, m)
 	}
@@ -149,9 +157,9 @@ func parseMarkers(lines []commentLine, where int, strict bool) ([]*marker, error
 
 func whereName(w int) string {
 	switch w {
-	case onField:
+	case OnField:
 		return "field"
-	case onType:
+	case OnType:
 		return "type"
 	}
 	return "package"
@@ -159,7 +167,7 @@ func whereName(w int) string {
 
 func whereNames(w int) string {
 	var names []string
-	for _, bit := range []int{onField, onType, onPackage} {
+	for _, bit := range []int{OnField, OnType, OnPackage} {
 		if w&bit != 0 {
 			names = append(names, whereName(bit))
 		}
@@ -167,39 +175,39 @@ func whereNames(w int) string {
 	return strings.Join(names, ", ")
 }
 
-// parseMarker parses one tag without its "+"; nil means the tag is not crd-gen's.
-func parseMarker(body, text, pos string, strictK8s bool) (*marker, error) {
+// parse parses one tag without its "+"; nil means the tag is not of the vocabulary.
+func (v *Vocabulary) parse(body, text, pos string, strictK8s bool) (*Marker, error) {
 	if strings.HasPrefix(body, "k8s:") {
 		// validation-gen: after " #" comes a comment.
 		if i := strings.Index(body, " #"); i >= 0 {
 			body = strings.TrimSpace(body[:i])
 		}
 	}
-	var def *markerDef
+	var def *Def
 	var rest string
-	for _, name := range byLength {
+	for _, name := range v.byLength {
 		if r, ok := strings.CutPrefix(body, name); ok && (r == "" || r[0] == '=' || r[0] == ':') {
-			def, rest = registry[name], r
+			def, rest = v.defs[name], r
 			break
 		}
 	}
 	if def == nil {
-		return nil, unknownMarker(body, text, pos, strictK8s)
+		return nil, v.unknown(body, text, pos, strictK8s)
 	}
 	if strings.HasPrefix(rest, ":=") {
 		rest = rest[1:] // +name:=value is controller-gen's other spelling of +name=value
 	}
-	m := &marker{def: def, text: text, pos: pos, args: map[string]any{}}
-	bad := func(format string, args ...any) error { return m.errorf(format, args...) }
+	m := &Marker{Def: def, Text: text, Pos: pos, Args: map[string]any{}}
+	bad := func(format string, args ...any) error { return m.Errorf(format, args...) }
 	switch {
 	case rest == "":
-		if def.value != argNone && def.args == nil {
+		if def.Value != NoValue && def.Args == nil {
 			return nil, bad("needs a value")
 		}
 	case rest[0] == '=':
-		if def.value == argNone {
-			if def.args != nil {
-				return nil, bad("takes named arguments (+%s:key=value,...)", def.name)
+		if def.Value == NoValue {
+			if def.Args != nil {
+				return nil, bad("takes named arguments (+%s:key=value,...)", def.Name)
 			}
 			// +kubebuilder:validation:XIntOrString=true style flags are accepted when true.
 			if v := strings.TrimSpace(rest[1:]); v != "true" {
@@ -207,49 +215,77 @@ func parseMarker(body, text, pos string, strictK8s bool) (*marker, error) {
 			}
 			break
 		}
-		v, err := parseValue(strings.TrimSpace(rest[1:]), def.value)
+		v, err := ParseValue(strings.TrimSpace(rest[1:]), def.Value)
 		if err != nil {
 			return nil, bad("%v", err)
 		}
-		m.value = v
+		m.Value = v
 	default: // ':'
-		if def.args == nil {
-			return nil, bad("unknown marker (did you mean +%s%s?)", def.name, map[bool]string{true: "", false: "=<value>"}[def.value == argNone])
+		if def.Args == nil {
+			return nil, bad("unknown marker (did you mean +%s%s?)", def.Name, map[bool]string{true: "", false: "=<value>"}[def.Value == NoValue])
 		}
-		parts, err := splitTopLevel(rest[1:], ',')
-		if err != nil {
-			return nil, bad("%v", err)
-		}
-		for _, p := range parts {
-			key, val, ok := strings.Cut(p, "=")
-			key = strings.TrimSpace(key)
-			kind, known := def.args[key]
-			if !known {
-				return nil, bad("unknown argument %q (known: %s)", key, strings.Join(sortedKeys(def.args), ", "))
-			}
-			if !ok {
-				if kind != argBool {
-					return nil, bad("argument %s needs a value", key)
-				}
-				val = "true"
-			}
-			v, err := parseValue(strings.TrimSpace(val), kind)
-			if err != nil {
-				return nil, bad("argument %s: %v", key, err)
-			}
-			m.args[key] = v
+		if err := m.parseArgs(rest[1:]); err != nil {
+			return nil, err
 		}
 	}
-	for _, r := range def.required {
-		if _, ok := m.args[r]; !ok {
-			return nil, bad("missing argument %s", r)
-		}
+	if err := m.checkRequired(); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
 
-// unknownMarker decides whether a tag outside the vocabulary is an error.
-func unknownMarker(body, text, pos string, strictK8s bool) error {
+// ParseArgs parses args, the key=value,... text of a +name:key=value,... marker of def written as text
+// at pos, checking the required arguments are there.
+func ParseArgs(def *Def, args, text, pos string) (*Marker, error) {
+	m := &Marker{Def: def, Text: text, Pos: pos, Args: map[string]any{}}
+	if err := m.parseArgs(args); err != nil {
+		return nil, err
+	}
+	if err := m.checkRequired(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// parseArgs reads the named arguments key=value,... of m; a boolean's =true may be left out.
+func (m *Marker) parseArgs(s string) error {
+	parts, err := SplitTopLevel(s, ',')
+	if err != nil {
+		return m.Errorf("%v", err)
+	}
+	for _, p := range parts {
+		key, val, ok := strings.Cut(p, "=")
+		key = strings.TrimSpace(key)
+		kind, known := m.Def.Args[key]
+		if !known {
+			return m.Errorf("unknown argument %q (known: %s)", key, strings.Join(sortedKeys(m.Def.Args), ", "))
+		}
+		if !ok {
+			if kind != Bool {
+				return m.Errorf("argument %s needs a value", key)
+			}
+			val = "true"
+		}
+		v, err := ParseValue(strings.TrimSpace(val), kind)
+		if err != nil {
+			return m.Errorf("argument %s: %v", key, err)
+		}
+		m.Args[key] = v
+	}
+	return nil
+}
+
+func (m *Marker) checkRequired() error {
+	for _, r := range m.Def.Required {
+		if _, ok := m.Args[r]; !ok {
+			return m.Errorf("missing argument %s", r)
+		}
+	}
+	return nil
+}
+
+// unknown decides whether a tag outside the vocabulary is an error.
+func (v *Vocabulary) unknown(body, text, pos string, strictK8s bool) error {
 	name, _, _ := strings.Cut(body, "=")
 	switch {
 	case strings.HasPrefix(name, "kubebuilder:"):
@@ -258,7 +294,7 @@ func unknownMarker(body, text, pos string, strictK8s bool) error {
 				return nil
 			}
 		}
-		return &markerError{Pos: pos, Tag: text, Problem: "unknown kubebuilder marker" + suggestion(name)}
+		return &Error{Pos: pos, Tag: text, Problem: "unknown kubebuilder marker" + v.suggestion(name)}
 	case strings.HasPrefix(name, "k8s:") && strictK8s:
 		base := strings.TrimPrefix(name, "k8s:")
 		if i := strings.IndexAny(base, ":("); i >= 0 {
@@ -268,15 +304,15 @@ func unknownMarker(body, text, pos string, strictK8s bool) error {
 			slices.Contains(k8sIgnored, base) {
 			return nil
 		}
-		return &markerError{Pos: pos, Tag: text, Problem: "unknown +k8s: validation tag" + suggestion(name)}
+		return &Error{Pos: pos, Tag: text, Problem: "unknown +k8s: validation tag" + v.suggestion(name)}
 	}
 	return nil
 }
 
-// suggestion names the registered marker closest to name, if one is close.
-func suggestion(name string) string {
+// suggestion names the marker of the vocabulary closest to name, if one is close.
+func (v *Vocabulary) suggestion(name string) string {
 	best, bestDist := "", 4
-	for _, n := range byLength {
+	for _, n := range v.byLength {
 		if d := editDistance(strings.ToLower(n), strings.ToLower(name)); d < bestDist {
 			best, bestDist = n, d
 		}
@@ -316,8 +352,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// splitTopLevel splits s at sep outside quotes, backticks and braces.
-func splitTopLevel(s string, sep byte) ([]string, error) {
+// SplitTopLevel splits s at sep outside quotes, backticks and braces.
+func SplitTopLevel(s string, sep byte) ([]string, error) {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -359,30 +395,30 @@ func splitTopLevel(s string, sep byte) ([]string, error) {
 	return append(out, s[start:]), nil
 }
 
-// parseValue converts a marker value to kind.
-func parseValue(s string, kind argKind) (any, error) {
+// ParseValue converts a marker value to kind.
+func ParseValue(s string, kind Kind) (any, error) {
 	switch kind {
-	case argString:
+	case String:
 		return parseString(s)
-	case argInt:
+	case Int:
 		n, err := strconv.ParseInt(s, 0, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not an integer", s)
 		}
 		return n, nil
-	case argFloat:
+	case Float:
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a number", s)
 		}
 		return f, nil
-	case argBool:
+	case Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not true or false", s)
 		}
 		return b, nil
-	case argStrings:
+	case Strings:
 		parts, err := listParts(s)
 		if err != nil {
 			return nil, err
@@ -394,7 +430,7 @@ func parseValue(s string, kind argKind) (any, error) {
 			}
 		}
 		return out, nil
-	case argAnyList:
+	case AnyList:
 		parts, err := listParts(s)
 		if err != nil {
 			return nil, err
@@ -406,11 +442,11 @@ func parseValue(s string, kind argKind) (any, error) {
 			}
 		}
 		return out, nil
-	case argAny:
+	case Any:
 		return parseAny(s)
-	case argJSON:
+	case JSON:
 		if strings.HasPrefix(s, "ref(") {
-			return refValue(strings.TrimSuffix(strings.TrimPrefix(s, "ref("), ")")), nil
+			return RefValue(strings.TrimSuffix(strings.TrimPrefix(s, "ref("), ")")), nil
 		}
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
@@ -421,18 +457,19 @@ func parseValue(s string, kind argKind) (any, error) {
 	return nil, fmt.Errorf("takes no value")
 }
 
-// refValue is a +default=ref(Name) default, resolved against the declaring package later.
-type refValue string
+// RefValue is a +default=ref(Name) default (a JSON value's kind), resolved against the declaring
+// package by the marker's user.
+type RefValue string
 
 // listParts splits a list value: {a,b,c} or a;b;c.
 func listParts(s string) ([]string, error) {
 	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-		return splitTopLevel(s[1:len(s)-1], ',')
+		return SplitTopLevel(s[1:len(s)-1], ',')
 	}
 	if s == "" {
 		return nil, fmt.Errorf("empty list")
 	}
-	return splitTopLevel(s, ';')
+	return SplitTopLevel(s, ';')
 }
 
 // parseString reads a bare, "quoted" or `raw` string.
@@ -474,7 +511,7 @@ func parseAny(s string) (any, error) {
 		if inner == "" {
 			return map[string]any{}, nil
 		}
-		parts, err := splitTopLevel(inner, ',')
+		parts, err := SplitTopLevel(inner, ',')
 		if err != nil {
 			return nil, err
 		}
@@ -503,7 +540,7 @@ func parseAny(s string) (any, error) {
 		}
 		return list, nil
 	}
-	if parts, _ := splitTopLevel(s, ';'); len(parts) > 1 {
+	if parts, _ := SplitTopLevel(s, ';'); len(parts) > 1 {
 		list := make([]any, len(parts))
 		for i, p := range parts {
 			var err error
@@ -524,17 +561,18 @@ func parseAny(s string) (any, error) {
 
 // cutTopLevelColon splits "key:value" at the first colon outside quotes and braces.
 func cutTopLevelColon(s string) (string, string, bool) {
-	parts, err := splitTopLevel(s, ':')
+	parts, err := SplitTopLevel(s, ':')
 	if err != nil || len(parts) < 2 {
 		return s, "", false
 	}
 	return parts[0], s[len(parts[0])+1:], true
 }
 
-// commentLine is one line of a comment with the position it starts at.
-type commentLine struct {
-	text string
-	pos  token.Position
+// Line is one line of a comment with the position it starts at.
+type Line struct {
+	Text string
+	Pos  token.Position
 }
 
-func position(p token.Position) string { return fmt.Sprintf("%s:%d", p.Filename, p.Line) }
+// Position is p as a marker error names it: file:line.
+func Position(p token.Position) string { return fmt.Sprintf("%s:%d", p.Filename, p.Line) }

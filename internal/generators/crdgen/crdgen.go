@@ -28,6 +28,7 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/celcheck"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 	"github.com/kgen-dev/kgen/internal/generators/load"
@@ -92,7 +93,7 @@ func Generate(prog *load.Program, pkgs []*load.Package, m *model.Model, cfg Conf
 func GenerateMeanwhile(prog *load.Program, pkgs []*load.Package, getModel func() (*model.Model, error), cfg Config, set *output.Set) error {
 	src := newSourceIndex(prog)
 	w := &walker{src: src, allowFloats: cfg.AllowDangerousTypes, objectMetaFields: cfg.GenerateEmbeddedObjectMeta, named: map[*types.TypeName]schema{}, active: map[*types.TypeName]bool{},
-		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: newCompiledRules()}
+		optionalByDefault: map[string]bool{}, inputs: map[string]bool{}, compiled: celcheck.NewRecord()}
 	for _, p := range pkgs {
 		w.inputs[p.Path] = true
 	}
@@ -208,12 +209,12 @@ type finishJob struct {
 }
 
 // finishOne checks the CEL rules of every version's schema and renders the CRD with its descriptions
-// capped and without the walker's bookkeeping. compiled is compileRules' record, shared. The schemas are
+// capped and without the walker's bookkeeping. compiled is celcheck's record, shared. The schemas are
 // only read.
-func finishOne(crd *crdDoc, compiled *compiledRules, maxDescLen int) ([]byte, error) {
+func finishOne(crd *crdDoc, compiled *celcheck.Record, maxDescLen int) ([]byte, error) {
 	for _, v := range crd.Spec.Versions {
 		root := v.Schema["openAPIV3Schema"].(schema)
-		if err := compileRules(root, compiled); err != nil {
+		if err := celcheck.Compile(root, compiled); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/celcheck"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
@@ -92,8 +93,8 @@ type walker struct {
 	optionalByDefault map[string]bool
 	// inputs are the import paths of the input packages, whose markers are read strictly.
 	inputs map[string]bool
-	// compiled records the schema nodes whose CEL rules compiled (see compileRules).
-	compiled *compiledRules
+	// compiled records the schema nodes whose CEL rules compiled (see celcheck.Compile).
+	compiled *celcheck.Record
 }
 
 // typeSchema returns the schema of a value of type t; pos names where it is used, for errors. A named

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/celcheck"
 	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
@@ -338,7 +339,7 @@ func xValidation(c *markerContext, m *markers.Marker) error {
 			return m.Errorf("fieldPath %s: %v", fp, err)
 		}
 	}
-	if err := checkCEL(m, rule); err != nil {
+	if err := celcheck.Check(m, rule); err != nil {
 		return err
 	}
 	rules, _ := c.target["x-kubernetes-validations"].([]any)

@@ -1,172 +1,142 @@
 package applyconfigurationgen
 
 import (
-	"strings"
-
 	"go.yaml.in/yaml/v2"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 )
 
-// marshalSchema renders s as YAML, byte for byte as yaml.Marshal does. The schema of all of k8s.io/api runs
-// to tens of thousands of lines, which yaml.Marshal's reflection spends a tenth of a second on; most type
-// definitions hold only names, relationships and keys, written here directly. A definition with anything
-// else (defaults, unions, empty atoms, or a string YAML would quote) is left to yaml.Marshal.
+// marshalSchema renders s as YAML, byte for byte as yaml.Marshal does. The schema of all of k8s.io/api
+// runs to tens of thousands of lines, which yaml.Marshal's reflection spends a tenth of a second on; the
+// schema is turned into yamlemit's mappings instead, its fields in the order and with the omitempty rules
+// of its yaml tags, and written by the generators' one YAML writer. A schema with a field default (a
+// value of any type) or what the writer does not cover is left to yaml.Marshal.
 func marshalSchema(s *schema.Schema) ([]byte, error) {
-	if len(s.Types) == 0 {
-		return yaml.Marshal(s)
-	}
-	w := &schemaWriter{}
-	w.b.WriteString("types:\n")
-	for _, td := range s.Types {
-		if !plainTypeDef(td) {
-			out, err := yaml.Marshal([]schema.TypeDef{td})
-			if err != nil {
-				return nil, err
+	if len(s.Types) > 0 && !hasDefaults(s) {
+		types := make([]any, len(s.Types))
+		for i, td := range s.Types {
+			m := yamlemit.Struct{}
+			if td.Name != "" {
+				m = append(m, yamlemit.Member{Key: "name", Value: td.Name})
 			}
-			w.b.Write(out)
-			continue
+			types[i] = atomMembers(m, td.Atom)
 		}
-		w.line(0, "- name: ", td.Name)
-		w.atom(2, td.Atom)
+		if out, ok := yamlemit.Emit(yamlemit.Struct{{Key: "types", Value: types}}); ok {
+			return out, nil
+		}
 	}
-	return []byte(w.b.String()), nil
+	return yaml.Marshal(s)
 }
 
-// schemaWriter writes the YAML of plain type definitions.
-type schemaWriter struct{ b strings.Builder }
-
-// line writes key and value indented by indent spaces.
-func (w *schemaWriter) line(indent int, key, value string) {
-	for range indent {
-		w.b.WriteByte(' ')
-	}
-	w.b.WriteString(key)
-	w.b.WriteString(value)
-	w.b.WriteByte('\n')
-}
-
-func (w *schemaWriter) atom(indent int, a schema.Atom) {
-	if a.Scalar != nil {
-		w.line(indent, "scalar: ", string(*a.Scalar))
-	}
-	if a.List != nil {
-		w.line(indent, "list:", "")
-		w.typeRefIn(indent+2, "elementType:", a.List.ElementType)
-		if a.List.ElementRelationship != "" {
-			w.line(indent+2, "elementRelationship: ", string(a.List.ElementRelationship))
+func hasDefaults(s *schema.Schema) bool {
+	var inAtom func(a schema.Atom) bool
+	inRef := func(t schema.TypeRef) bool { return inAtom(t.Inlined) }
+	inAtom = func(a schema.Atom) bool {
+		if a.List != nil && inRef(a.List.ElementType) {
+			return true
 		}
-		if len(a.List.Keys) > 0 {
-			w.line(indent+2, "keys:", "")
-			for _, k := range a.List.Keys {
-				w.line(indent+2, "- ", k)
+		if a.Map != nil {
+			if inRef(a.Map.ElementType) {
+				return true
 			}
-		}
-	}
-	if a.Map != nil {
-		w.line(indent, "map:", "")
-		if len(a.Map.Fields) > 0 {
-			w.line(indent+2, "fields:", "")
 			for _, f := range a.Map.Fields {
-				w.line(indent+2, "- name: ", f.Name)
-				w.typeRefIn(indent+4, "type:", f.Type)
+				if f.Default != nil || inRef(f.Type) {
+					return true
+				}
 			}
 		}
-		w.typeRefIn(indent+2, "elementType:", a.Map.ElementType)
-		if a.Map.ElementRelationship != "" {
-			w.line(indent+2, "elementRelationship: ", string(a.Map.ElementRelationship))
+		return false
+	}
+	for _, td := range s.Types {
+		if inAtom(td.Atom) {
+			return true
 		}
 	}
+	return false
 }
 
-// typeRefIn writes t under key, unless t is empty.
-func (w *schemaWriter) typeRefIn(indent int, key string, t schema.TypeRef) {
-	if emptyTypeRef(t) {
-		return
-	}
-	w.line(indent, key, "")
-	if t.NamedType != nil {
-		w.line(indent+2, "namedType: ", *t.NamedType)
-	}
-	w.atom(indent+2, t.Inlined)
-	if t.ElementRelationship != nil {
-		w.line(indent+2, "elementRelationship: ", string(*t.ElementRelationship))
-	}
-}
-
-func emptyTypeRef(t schema.TypeRef) bool {
-	return t.NamedType == nil && t.ElementRelationship == nil && emptyAtom(t.Inlined)
-}
-
-func emptyAtom(a schema.Atom) bool { return a.Scalar == nil && a.List == nil && a.Map == nil }
-
-// plainTypeDef reports whether schemaWriter writes td as yaml.Marshal does: every string is plain, no
-// field has a default, no map has unions, and no list or map is empty (yaml.Marshal writes those as {}).
-func plainTypeDef(td schema.TypeDef) bool {
-	return plainString(td.Name) && plainAtom(td.Atom)
-}
-
-func plainAtom(a schema.Atom) bool {
-	if a.Scalar != nil && !plainString(string(*a.Scalar)) {
-		return false
+// atomMembers appends the members of a, an inline part of the mapping m.
+func atomMembers(m yamlemit.Struct, a schema.Atom) yamlemit.Struct {
+	if a.Scalar != nil {
+		m = append(m, yamlemit.Member{Key: "scalar", Value: string(*a.Scalar)})
 	}
 	if l := a.List; l != nil {
-		if emptyTypeRef(l.ElementType) && l.ElementRelationship == "" && len(l.Keys) == 0 {
-			return false
-		}
-		if !plainTypeRef(l.ElementType) || !plainOrEmpty(string(l.ElementRelationship)) {
-			return false
-		}
-		for _, k := range l.Keys {
-			if !plainString(k) {
-				return false
+		list := typeRefIn(yamlemit.Struct{}, "elementType", l.ElementType)
+		list = stringIn(list, "elementRelationship", string(l.ElementRelationship))
+		if len(l.Keys) > 0 {
+			keys := make([]any, len(l.Keys))
+			for i, k := range l.Keys {
+				keys[i] = k
 			}
+			list = append(list, yamlemit.Member{Key: "keys", Value: keys})
 		}
+		m = append(m, yamlemit.Member{Key: "list", Value: list})
 	}
-	if m := a.Map; m != nil {
-		if len(m.Fields) == 0 && emptyTypeRef(m.ElementType) && m.ElementRelationship == "" || len(m.Unions) > 0 {
-			return false
-		}
-		if !plainTypeRef(m.ElementType) || !plainOrEmpty(string(m.ElementRelationship)) {
-			return false
-		}
-		for _, f := range m.Fields {
-			if !plainString(f.Name) || f.Default != nil || !plainTypeRef(f.Type) {
-				return false
+	if mp := a.Map; mp != nil {
+		out := yamlemit.Struct{}
+		if len(mp.Fields) > 0 {
+			fields := make([]any, len(mp.Fields))
+			for i, f := range mp.Fields {
+				fields[i] = typeRefIn(stringIn(yamlemit.Struct{}, "name", f.Name), "type", f.Type)
 			}
+			out = append(out, yamlemit.Member{Key: "fields", Value: fields})
 		}
-	}
-	return true
-}
-
-func plainTypeRef(t schema.TypeRef) bool {
-	if t.NamedType != nil && !plainString(*t.NamedType) {
-		return false
-	}
-	if t.ElementRelationship != nil && !plainString(string(*t.ElementRelationship)) {
-		return false
-	}
-	return plainAtom(t.Inlined)
-}
-
-func plainOrEmpty(s string) bool { return s == "" || plainString(s) }
-
-// plainString reports whether YAML writes s unquoted: a name of letters, digits and ._-/ that starts
-// with a letter or underscore and is not a word YAML reads as a boolean or null.
-func plainString(s string) bool {
-	if s == "" || !(isLetter(s[0]) || s[0] == '_') {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !isLetter(c) && !('0' <= c && c <= '9') && c != '_' && c != '.' && c != '-' && c != '/' {
-			return false
+		if len(mp.Unions) > 0 {
+			unions := make([]any, len(mp.Unions))
+			for i, u := range mp.Unions {
+				unions[i] = unionMembers(u)
+			}
+			out = append(out, yamlemit.Member{Key: "unions", Value: unions})
 		}
+		out = typeRefIn(out, "elementType", mp.ElementType)
+		out = stringIn(out, "elementRelationship", string(mp.ElementRelationship))
+		m = append(m, yamlemit.Member{Key: "map", Value: out})
 	}
-	switch strings.ToLower(s) {
-	case "y", "n", "yes", "no", "true", "false", "on", "off", "null":
-		return false
-	}
-	return true
+	return m
 }
 
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func unionMembers(u schema.Union) yamlemit.Struct {
+	m := yamlemit.Struct{}
+	if u.Discriminator != nil {
+		m = append(m, yamlemit.Member{Key: "discriminator", Value: *u.Discriminator})
+	}
+	if u.DeduceInvalidDiscriminator {
+		m = append(m, yamlemit.Member{Key: "deduceInvalidDiscriminator", Value: true})
+	}
+	if len(u.Fields) > 0 {
+		fields := make([]any, len(u.Fields))
+		for i, f := range u.Fields {
+			fields[i] = yamlemit.Struct{{Key: "fieldName", Value: f.FieldName}, {Key: "discriminatorValue", Value: f.DiscriminatorValue}}
+		}
+		m = append(m, yamlemit.Member{Key: "fields", Value: fields})
+	}
+	return m
+}
+
+// typeRefIn appends t under key to m, unless t is empty (omitempty).
+func typeRefIn(m yamlemit.Struct, key string, t schema.TypeRef) yamlemit.Struct {
+	if t.NamedType == nil && t.ElementRelationship == nil && !t.Nullable && t.Inlined.Scalar == nil && t.Inlined.List == nil && t.Inlined.Map == nil {
+		return m
+	}
+	ref := yamlemit.Struct{}
+	if t.NamedType != nil {
+		ref = append(ref, yamlemit.Member{Key: "namedType", Value: *t.NamedType})
+	}
+	ref = atomMembers(ref, t.Inlined)
+	if t.ElementRelationship != nil {
+		ref = append(ref, yamlemit.Member{Key: "elementRelationship", Value: string(*t.ElementRelationship)})
+	}
+	if t.Nullable {
+		ref = append(ref, yamlemit.Member{Key: "nullable", Value: true})
+	}
+	return append(m, yamlemit.Member{Key: key, Value: ref})
+}
+
+// stringIn appends s under key to m, unless s is empty (omitempty).
+func stringIn(m yamlemit.Struct, key, s string) yamlemit.Struct {
+	if s == "" {
+		return m
+	}
+	return append(m, yamlemit.Member{Key: key, Value: s})
+}

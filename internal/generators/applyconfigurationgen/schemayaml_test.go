@@ -32,6 +32,7 @@ func TestMarshalSchemaMatchesYAML(t *testing.T) {
 		"empty":         {Name: "i"},
 		"no name":       {Atom: schema.Atom{Scalar: scalar(schema.Numeric)}},
 		"underscores":   {Name: "__untyped_deduced_", Atom: schema.Atom{Scalar: scalar(schema.Untyped)}},
+		"nullable":      {Name: "k", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{{Name: "n", Type: schema.TypeRef{NamedType: str("x"), Nullable: true}}, {Name: "only", Type: schema.TypeRef{Nullable: true}}}}}},
 		"path-like ref": {Name: "j/k-l.m_n", Atom: schema.Atom{Map: &schema.Map{ElementType: named}}},
 	} {
 		compare(t, name, &schema.Schema{Types: []schema.TypeDef{td, {Name: "after", Atom: schema.Atom{Scalar: scalar(schema.Boolean)}}}})

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // allOfKeys are the value validations that, set both by a type and by a field using it, are kept side
@@ -29,7 +31,7 @@ func mergeLayers(base, layer schema, pos string) (schema, error) {
 		out = schema{}
 	}
 	var allOfBase, allOfLayer schema
-	for _, k := range sortedKeys(layer) {
+	for _, k := range slices.Sorted(maps.Keys(layer)) {
 		v := layer[k]
 		old, exists := out[k]
 		if !exists {
@@ -82,11 +84,11 @@ func mergeLayers(base, layer schema, pos string) (schema, error) {
 // checkSchema checks a completed schema node (a type's or a field's) for contradictions: bounds the
 // wrong way round, list map keys that name no field or an optional one, a default that does not
 // validate against the schema.
-func checkSchema(s schema, markers []*marker) error {
-	find := func(keys ...string) *marker {
-		for _, m := range slices.Backward(markers) {
+func checkSchema(s schema, ms []*markers.Marker) error {
+	find := func(keys ...string) *markers.Marker {
+		for _, m := range slices.Backward(ms) {
 			for _, k := range keys {
-				if strings.EqualFold(canonical(m), k) {
+				if byKey(m, k) {
 					return m
 				}
 			}
@@ -102,7 +104,7 @@ func checkSchema(s schema, markers []*marker) error {
 			if m == nil {
 				continue // both from the type, checked there
 			}
-			return m.errorf("%s %v is above %s %v", b[0], lo, b[1], hi)
+			return m.Errorf("%s %v is above %s %v", b[0], lo, b[1], hi)
 		}
 	}
 	if enum, ok := s["enum"].([]any); ok {
@@ -112,7 +114,7 @@ func checkSchema(s schema, markers []*marker) error {
 			delete(plain, "default")
 			for _, e := range enum {
 				if err := validateValue(e, plain, ""); err != nil {
-					return m.errorf("enum value %s does not fit the field: %v", jsonText(e), err)
+					return m.Errorf("enum value %s does not fit the field: %v", jsonText(e), err)
 				}
 			}
 		}
@@ -121,9 +123,9 @@ func checkSchema(s schema, markers []*marker) error {
 		return err
 	}
 	if d, ok := s["default"]; ok {
-		m, _ := s[defaultMarkerKey].(*marker)
+		m, _ := s[defaultMarkerKey].(*markers.Marker)
 		if err := validateValue(d, s, ""); err != nil && m != nil {
-			return m.errorf("the default %s does not validate against the field's schema: %v", jsonText(d), err)
+			return m.Errorf("the default %s does not validate against the field's schema: %v", jsonText(d), err)
 		}
 	}
 	return nil
@@ -131,14 +133,14 @@ func checkSchema(s schema, markers []*marker) error {
 
 // checkListType checks x-kubernetes-list-type and its keys against the items.
 func checkListType(s schema) error {
-	lm, _ := s[listMarkerKey].(*marker)
-	km, _ := s[keyMarkerKey].(*marker)
+	lm, _ := s[listMarkerKey].(*markers.Marker)
+	km, _ := s[keyMarkerKey].(*markers.Marker)
 	keys, _ := s["x-kubernetes-list-map-keys"].([]any)
 	switch s["x-kubernetes-list-type"] {
 	case "map":
 		if len(keys) == 0 {
 			if lm != nil {
-				return lm.errorf("a map list needs +listMapKey=<field> naming its key fields")
+				return lm.Errorf("a map list needs +listMapKey=<field> naming its key fields")
 			}
 			return nil
 		}
@@ -156,16 +158,16 @@ func checkListType(s schema) error {
 				continue
 			}
 			if !ok {
-				return bad.errorf("list map key %q names no field of the items (fields: %s)", name, strings.Join(sortedKeys(props), ", "))
+				return bad.Errorf("list map key %q names no field of the items (fields: %s)", name, strings.Join(slices.Sorted(maps.Keys(props)), ", "))
 			}
 			if _, hasDefault := p["default"]; !slices.Contains(required, name) && !hasDefault {
-				return bad.errorf("list map key %q is optional and has no default; the API server needs every key set", name)
+				return bad.Errorf("list map key %q is optional and has no default; the API server needs every key set", name)
 			}
 			switch p["type"] {
 			case "string", "integer", "number", "boolean":
 			default:
 				if p["x-kubernetes-int-or-string"] != true {
-					return bad.errorf("list map key %q must be a scalar", name)
+					return bad.Errorf("list map key %q must be a scalar", name)
 				}
 			}
 		}
@@ -173,12 +175,12 @@ func checkListType(s schema) error {
 		items, _ := s["items"].(schema)
 		if t := items["type"]; (t == "object" && items["x-kubernetes-map-type"] != "atomic") || (t == "array" && items["x-kubernetes-list-type"] != "atomic") {
 			if lm != nil {
-				return lm.errorf("a set's items must be scalars or atomic")
+				return lm.Errorf("a set's items must be scalars or atomic")
 			}
 		}
 	default:
 		if len(keys) > 0 && km != nil {
-			return km.errorf("+listMapKey needs +listType=map")
+			return km.Errorf("+listMapKey needs +listType=map")
 		}
 	}
 	return nil
@@ -291,7 +293,7 @@ func validateValue(v any, s schema, path string) error {
 	}
 	if obj, ok := v.(map[string]any); ok {
 		props, _ := s["properties"].(schema)
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			child := path + "." + k
 			if p, ok := props[k].(schema); ok {
 				if err := validateValue(obj[k], p, child); err != nil {

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/celcheck"
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // schema is one OpenAPI v3 schema node of a CRD, as the JSON object apiextensions.k8s.io/v1's
@@ -90,8 +93,8 @@ type walker struct {
 	optionalByDefault map[string]bool
 	// inputs are the import paths of the input packages, whose markers are read strictly.
 	inputs map[string]bool
-	// compiled records the schema nodes whose CEL rules compiled (see compileRules).
-	compiled *compiledRules
+	// compiled records the schema nodes whose CEL rules compiled (see celcheck.Compile).
+	compiled *celcheck.Record
 }
 
 // typeSchema returns the schema of a value of type t; pos names where it is used, for errors. A named
@@ -220,15 +223,15 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	declPos := position(w.src.prog.Fset.Position(obj.Pos()))
-	markers, err := parseMarkers(c.tags, onType, w.inputs[pkg])
+	declPos := markers.Position(w.src.prog.Fset.Position(obj.Pos()))
+	ms, err := parseMarkers(c.tags, markers.OnType, w.inputs[pkg])
 	if err != nil {
 		return nil, err
 	}
 	var s schema
 	marshalJSON, marshalText := hasMethods(n, "MarshalJSON", "MarshalText")
 	switch {
-	case marshalJSON && typeMarkerSet(markers):
+	case marshalJSON && typeMarkerSet(ms):
 		// The type writes its own JSON; its markers say what that is.
 		s = schema{}
 	case marshalText && !marshalJSON:
@@ -253,7 +256,7 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 			return nil, err
 		}
 	}
-	if err := w.applyTypeMarkers(s, markers, n, obj.Pkg(), declPos); err != nil {
+	if err := w.applyTypeMarkers(s, ms, n, obj.Pkg(), declPos); err != nil {
 		return nil, err
 	}
 	if d := description(c.doc); d != "" {
@@ -263,8 +266,8 @@ func (w *walker) namedSchema(n *types.Named, pos string) (schema, error) {
 	return s, nil
 }
 
-func typeMarkerSet(ms []*marker) bool {
-	return slices.ContainsFunc(ms, func(m *marker) bool { return m.name() == "kubebuilder:validation:Type" })
+func typeMarkerSet(ms []*markers.Marker) bool {
+	return slices.ContainsFunc(ms, func(m *markers.Marker) bool { return m.Name() == "kubebuilder:validation:Type" })
 }
 
 // jsonField is a struct field's json tag.
@@ -308,7 +311,7 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 	s := schema{"type": "object"}
 	for i := range st.NumFields() {
 		f := st.Field(i)
-		fpos := position(w.src.prog.Fset.Position(f.Pos()))
+		fpos := markers.Position(w.src.prog.Fset.Position(f.Pos()))
 		tag, tagged := parseJSONTag(st.Tag(i), f.Embedded())
 		if tag.skip {
 			continue
@@ -324,7 +327,7 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 		if err != nil {
 			return nil, err
 		}
-		markers, err := parseMarkers(c.tags, onField, w.inputs[pkg])
+		ms, err := parseMarkers(c.tags, markers.OnField, w.inputs[pkg])
 		if err != nil {
 			return nil, err
 		}
@@ -351,19 +354,19 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 			flattenInline(s, inner)
 			continue
 		}
-		fs, err := w.fieldSchema(f, markers, c.doc, fpos)
+		fs, err := w.fieldSchema(f, ms, c.doc, fpos)
 		if err != nil {
 			return nil, err
 		}
 		props[tag.name] = fs
-		req, err := w.isRequired(markers, tag, pkg)
+		req, err := w.isRequired(ms, tag, pkg)
 		if err != nil {
 			return nil, err
 		}
 		if req {
 			required = append(required, tag.name)
 		}
-		rules = append(rules, immutableOnceSet(markers, tag.name, req)...)
+		rules = append(rules, immutableOnceSet(ms, tag.name, req)...)
 	}
 	if len(props) > 0 {
 		s["properties"] = props
@@ -386,7 +389,7 @@ func (w *walker) structSchema(st *types.Struct, pkg, declPos string) (schema, er
 // win; two different values of any other key are both kept, under allOf.
 func flattenInline(s, inner schema) {
 	var mine, theirs schema
-	for _, k := range sortedKeys(inner) {
+	for _, k := range slices.Sorted(maps.Keys(inner)) {
 		v := inner[k]
 		switch k {
 		case "properties", "required", "x-kubernetes-validations", "type", "description", "title", "example", "externalDocs":
@@ -419,10 +422,10 @@ func flattenInline(s, inner schema) {
 // isRequired decides a field's requiredness: kubebuilder's explicit markers first, then +optional and
 // +required (and their +k8s: forms), then the package default: optional under a package-level
 // +kubebuilder:validation:Optional, else required unless the json tag has omitempty or omitzero.
-func (w *walker) isRequired(markers []*marker, tag jsonField, pkg string) (bool, error) {
-	var opt, req *marker
-	for _, m := range markers {
-		switch m.name() {
+func (w *walker) isRequired(ms []*markers.Marker, tag jsonField, pkg string) (bool, error) {
+	var opt, req *markers.Marker
+	for _, m := range ms {
+		switch m.Name() {
 		case "kubebuilder:validation:Optional":
 			return false, nil
 		case "kubebuilder:validation:Required":
@@ -435,7 +438,7 @@ func (w *walker) isRequired(markers []*marker, tag jsonField, pkg string) (bool,
 	}
 	switch {
 	case opt != nil && req != nil:
-		return false, req.errorf("contradicts %s at %s", opt.text, opt.pos)
+		return false, req.Errorf("contradicts %s at %s", opt.Text, opt.Pos)
 	case opt != nil:
 		return false, nil
 	case req != nil:
@@ -448,8 +451,8 @@ func (w *walker) isRequired(markers []*marker, tag jsonField, pkg string) (bool,
 
 // immutableOnceSet returns the parent-level rule of +k8s:immutable on an optional field: once set, it
 // stays set.
-func immutableOnceSet(markers []*marker, name string, required bool) []any {
-	if required || !slices.ContainsFunc(markers, func(m *marker) bool { return m.name() == "k8s:immutable" }) {
+func immutableOnceSet(ms []*markers.Marker, name string, required bool) []any {
+	if required || !slices.ContainsFunc(ms, func(m *markers.Marker) bool { return m.Name() == "k8s:immutable" }) {
 		return nil
 	}
 	return []any{schema{
@@ -459,9 +462,9 @@ func immutableOnceSet(markers []*marker, name string, required bool) []any {
 }
 
 // fieldSchema is the schema of a struct field: its type's schema with the field's markers and doc.
-func (w *walker) fieldSchema(f *types.Var, markers []*marker, doc []string, pos string) (schema, error) {
+func (w *walker) fieldSchema(f *types.Var, ms []*markers.Marker, doc []string, pos string) (schema, error) {
 	var base schema
-	if slices.ContainsFunc(markers, func(m *marker) bool { return m.name() == "kubebuilder:validation:Schemaless" }) {
+	if slices.ContainsFunc(ms, func(m *markers.Marker) bool { return m.Name() == "kubebuilder:validation:Schemaless" }) {
 		// No schema from the type: the field's markers alone say what the value is.
 		base = schema{}
 	} else {
@@ -470,7 +473,7 @@ func (w *walker) fieldSchema(f *types.Var, markers []*marker, doc []string, pos 
 			return nil, err
 		}
 	}
-	field, err := w.layer(base, markers, nil, f.Pkg(), pos)
+	field, err := w.layer(base, ms, nil, f.Pkg(), pos)
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +484,7 @@ func (w *walker) fieldSchema(f *types.Var, markers []*marker, doc []string, pos 
 	if d := description(doc); d != "" {
 		out["description"] = d
 	}
-	if err := checkSchema(out, markers); err != nil {
+	if err := checkSchema(out, ms); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/mod/module"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 )
@@ -22,7 +23,7 @@ import (
 // the block one blank line above it, as gengo and controller-gen read them) and the doc comment alone,
 // for descriptions.
 type comments struct {
-	tags []commentLine
+	tags []markers.Line
 	doc  []string
 }
 
@@ -258,7 +259,7 @@ func (fi *fileIndex) fieldComments(doc *ast.CommentGroup) comments {
 	if doc != nil {
 		c.tags = fi.lines(doc)
 		for _, l := range c.tags {
-			c.doc = append(c.doc, l.text)
+			c.doc = append(c.doc, l.Text)
 		}
 	}
 	return c
@@ -278,7 +279,7 @@ func (fi *fileIndex) comments(doc *ast.CommentGroup, anchor int) comments {
 		lines := fi.lines(doc)
 		c.tags = append(c.tags, lines...)
 		for _, l := range lines {
-			c.doc = append(c.doc, l.text)
+			c.doc = append(c.doc, l.Text)
 		}
 	}
 	return c
@@ -286,20 +287,20 @@ func (fi *fileIndex) comments(doc *ast.CommentGroup, anchor int) comments {
 
 // lines returns a comment group's lines without their comment markers (as model.CommentLines reads
 // them), each with its position, looking up the group's file once.
-func (fi *fileIndex) lines(cg *ast.CommentGroup) []commentLine {
+func (fi *fileIndex) lines(cg *ast.CommentGroup) []markers.Line {
 	tf := fi.fset.File(cg.Pos())
 	if tf == nil {
-		var out []commentLine
+		var out []markers.Line
 		for _, l := range model.CommentLines(fi.fset, cg) {
-			out = append(out, commentLine{text: l.Text, pos: l.Pos})
+			out = append(out, markers.Line{Text: l.Text, Pos: l.Pos})
 		}
 		return out
 	}
-	out := make([]commentLine, 0, len(cg.List))
+	out := make([]markers.Line, 0, len(cg.List))
 	for _, c := range cg.List {
 		at := tf.Position(c.Slash)
 		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, commentLine{text: strings.TrimPrefix(text, " "), pos: at})
+			out = append(out, markers.Line{Text: strings.TrimPrefix(text, " "), Pos: at})
 			continue
 		}
 		// A /* */ comment: each of its lines, trimmed, on the lines from its start.
@@ -307,7 +308,7 @@ func (fi *fileIndex) lines(cg *ast.CommentGroup) []commentLine {
 		for i, l := range strings.Split(body, "\n") {
 			lineAt := at
 			lineAt.Line += i
-			out = append(out, commentLine{text: strings.TrimSpace(l), pos: lineAt})
+			out = append(out, markers.Line{Text: strings.TrimSpace(l), Pos: lineAt})
 		}
 	}
 	return out
@@ -349,10 +350,10 @@ func description(doc []string) string {
 
 // packageMarkers returns the package-level markers of an input package (from every file's package
 // comment).
-func packageMarkers(prog *load.Program, p *load.Package) ([]*marker, error) {
-	var out []*marker
+func packageMarkers(prog *load.Program, p *load.Package) ([]*markers.Marker, error) {
+	var out []*markers.Marker
 	for _, f := range p.Files {
-		var lines []commentLine
+		var lines []markers.Line
 		for _, cg := range f.Comments {
 			if cg.End() > f.Package {
 				break
@@ -360,7 +361,7 @@ func packageMarkers(prog *load.Program, p *load.Package) ([]*marker, error) {
 			fi := &fileIndex{fset: prog.Fset}
 			lines = append(lines, fi.lines(cg)...)
 		}
-		ms, err := parseMarkers(lines, onPackage, true)
+		ms, err := parseMarkers(lines, markers.OnPackage, true)
 		if err != nil {
 			return nil, err
 		}

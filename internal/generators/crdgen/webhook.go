@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
+	"github.com/kgen-dev/kgen/internal/generators/internal/yamlemit"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 )
 
@@ -22,17 +24,17 @@ const (
 	webhookConfigMarker = "kubebuilder:webhookconfiguration"
 )
 
-var webhookArgs = map[string]argKind{
-	"mutating": argBool, "failurePolicy": argString, "matchPolicy": argString, "sideEffects": argString,
-	"timeoutSeconds": argInt, "groups": argStrings, "resources": argStrings, "verbs": argStrings,
-	"versions": argStrings, "name": argString, "serviceName": argString, "serviceNamespace": argString,
-	"path": argString, "servicePort": argInt, "webhookVersions": argStrings,
-	"admissionReviewVersions": argStrings, "reinvocationPolicy": argString, "url": argString, "patch": argString,
+var webhookArgs = map[string]markers.Kind{
+	"mutating": markers.Bool, "failurePolicy": markers.String, "matchPolicy": markers.String, "sideEffects": markers.String,
+	"timeoutSeconds": markers.Int, "groups": markers.Strings, "resources": markers.Strings, "verbs": markers.Strings,
+	"versions": markers.Strings, "name": markers.String, "serviceName": markers.String, "serviceNamespace": markers.String,
+	"path": markers.String, "servicePort": markers.Int, "webhookVersions": markers.Strings,
+	"admissionReviewVersions": markers.Strings, "reinvocationPolicy": markers.String, "url": markers.String, "patch": markers.String,
 }
 
 var webhookRequired = []string{"mutating", "failurePolicy", "groups", "resources", "verbs", "versions", "name", "admissionReviewVersions"}
 
-var webhookConfigArgs = map[string]argKind{"mutating": argBool, "name": argString}
+var webhookConfigArgs = map[string]markers.Kind{"mutating": markers.Bool, "name": markers.String}
 
 // Admission webhook configuration documents, as the API server reads them.
 type (
@@ -76,14 +78,14 @@ func webhookManifests(prog *load.Program, pkgs []*load.Package) ([]byte, error) 
 		if err != nil {
 			return nil, err
 		}
-		named := map[bool]*marker{}
+		named := map[bool]*markers.Marker{}
 		for _, m := range configs {
-			mut, _ := m.args["mutating"].(bool)
+			mut, _ := m.Args["mutating"].(bool)
 			if prev := named[mut]; prev != nil {
-				return nil, m.errorf("names this package's %s webhook configuration again (see %s)", byMutating[mut].Kind, prev.pos)
+				return nil, m.Errorf("names this package's %s webhook configuration again (see %s)", byMutating[mut].Kind, prev.Pos)
 			}
 			named[mut] = m
-			if name := m.str("name"); name != "" {
+			if name := m.Str("name"); name != "" {
 				byMutating[mut].Metadata.Name = name
 			}
 		}
@@ -110,7 +112,7 @@ func webhookManifests(prog *load.Program, pkgs []*load.Package) ([]byte, error) 
 		if err != nil {
 			return nil, err
 		}
-		y, err := jsonToYAML(j)
+		y, err := yamlemit.JSONToYAML(j)
 		if err != nil {
 			return nil, err
 		}
@@ -123,9 +125,9 @@ func webhookManifests(prog *load.Program, pkgs []*load.Package) ([]byte, error) 
 // webhookMarkers returns the +kubebuilder:webhook and +kubebuilder:webhookconfiguration markers of the
 // top-level comments of p's files (those inside function bodies and struct types are not package
 // markers), in file and line order.
-func webhookMarkers(prog *load.Program, p *load.Package) (hooks, configs []*marker, err error) {
-	hookDef := &markerDef{name: webhookMarker, where: onPackage, args: webhookArgs, required: webhookRequired}
-	configDef := &markerDef{name: webhookConfigMarker, where: onPackage, args: webhookConfigArgs, required: []string{"mutating"}}
+func webhookMarkers(prog *load.Program, p *load.Package) (hooks, configs []*markers.Marker, err error) {
+	hookDef := &markers.Def{Name: webhookMarker, Where: markers.OnPackage, Args: webhookArgs, Required: webhookRequired}
+	configDef := &markers.Def{Name: webhookConfigMarker, Where: markers.OnPackage, Args: webhookConfigArgs, Required: []string{"mutating"}}
 	fi := &fileIndex{fset: prog.Fset}
 	for _, f := range p.Files {
 		var inner []ast.Node
@@ -148,12 +150,12 @@ func webhookMarkers(prog *load.Program, p *load.Package) (hooks, configs []*mark
 				continue
 			}
 			for _, l := range fi.lines(cg) {
-				text := strings.TrimSpace(l.text)
+				text := strings.TrimSpace(l.Text)
 				body, ok := strings.CutPrefix(text, "+")
 				if !ok {
 					continue
 				}
-				var def *markerDef
+				var def *markers.Def
 				switch {
 				case strings.HasPrefix(body, webhookConfigMarker+":"):
 					def = configDef
@@ -162,7 +164,7 @@ func webhookMarkers(prog *load.Program, p *load.Package) (hooks, configs []*mark
 				default:
 					continue
 				}
-				m, err := parseWebhookMarker(def, body, text, position(l.pos))
+				m, err := markers.ParseArgs(def, strings.TrimPrefix(body, def.Name+":"), text, markers.Position(l.Pos))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -186,72 +188,38 @@ func containedIn(cg *ast.CommentGroup, nodes []ast.Node) bool {
 	return false
 }
 
-// parseWebhookMarker parses +name:key=value,... for def.
-func parseWebhookMarker(def *markerDef, body, text, pos string) (*marker, error) {
-	m := &marker{def: def, text: text, pos: pos, args: map[string]any{}}
-	parts, err := splitTopLevel(strings.TrimPrefix(body, def.name+":"), ',')
-	if err != nil {
-		return nil, m.errorf("%v", err)
-	}
-	for _, p := range parts {
-		key, val, ok := strings.Cut(p, "=")
-		key = strings.TrimSpace(key)
-		kind, known := def.args[key]
-		if !known {
-			return nil, m.errorf("unknown argument %q (known: %s)", key, strings.Join(sortedKeys(def.args), ", "))
-		}
-		if !ok {
-			if kind != argBool {
-				return nil, m.errorf("argument %s needs a value", key)
-			}
-			val = "true"
-		}
-		v, err := parseValue(strings.TrimSpace(val), kind)
-		if err != nil {
-			return nil, m.errorf("argument %s: %v", key, err)
-		}
-		m.args[key] = v
-	}
-	for _, r := range def.required {
-		if _, ok := m.args[r]; !ok {
-			return nil, m.errorf("missing argument %s", r)
-		}
-	}
-	return m, nil
-}
-
 // admissionWebhook is the webhook a +kubebuilder:webhook marker describes, with controller-gen's
 // defaults and spellings, and whether it is a mutating one.
-func admissionWebhook(m *marker) (admission, bool, error) {
-	strs := func(key string) []string { s, _ := m.args[key].([]string); return s }
-	mutating, _ := m.args["mutating"].(bool)
-	if m.str("patch") != "" {
-		return admission{}, false, m.errorf("patch (a strategic merge patch of the generated webhook) is not supported; set the fields through the marker's arguments")
+func admissionWebhook(m *markers.Marker) (admission, bool, error) {
+	strs := func(key string) []string { s, _ := m.Args[key].([]string); return s }
+	mutating, _ := m.Args["mutating"].(bool)
+	if m.Str("patch") != "" {
+		return admission{}, false, m.Errorf("patch (a strategic merge patch of the generated webhook) is not supported; set the fields through the marker's arguments")
 	}
 	for _, v := range strs("webhookVersions") {
 		if v != "v1" {
-			return admission{}, false, m.errorf("unsupported webhook version %s: only v1 exists", v)
+			return admission{}, false, m.Errorf("unsupported webhook version %s: only v1 exists", v)
 		}
 	}
-	w := admission{Name: m.str("name"), AdmissionReviewVersions: strs("admissionReviewVersions")}
+	w := admission{Name: m.Str("name"), AdmissionReviewVersions: strs("admissionReviewVersions")}
 	if len(w.AdmissionReviewVersions) == 0 {
-		return admission{}, false, m.errorf("admissionReviewVersions must name at least one version (v1)")
+		return admission{}, false, m.Errorf("admissionReviewVersions must name at least one version (v1)")
 	}
-	path, url := m.str("path"), m.str("url")
+	path, url := m.Str("path"), m.Str("url")
 	switch {
 	case (path == "") == (url == ""):
-		return admission{}, false, m.errorf("exactly one of path (a service's) and url must be set")
+		return admission{}, false, m.Errorf("exactly one of path (a service's) and url must be set")
 	case path != "":
 		svc := &serviceReference{Name: "webhook-service", Namespace: "system", Path: path}
-		if n := m.str("serviceName"); n != "" {
+		if n := m.Str("serviceName"); n != "" {
 			svc.Name = n
 		}
-		if ns := m.str("serviceNamespace"); ns != "" {
+		if ns := m.Str("serviceNamespace"); ns != "" {
 			svc.Namespace = ns
 		}
-		if p, ok := m.args["servicePort"].(int64); ok {
+		if p, ok := m.Args["servicePort"].(int64); ok {
 			if p < 1 || p > 65535 {
-				return admission{}, false, m.errorf("servicePort %d is not a port number", p)
+				return admission{}, false, m.Errorf("servicePort %d is not a port number", p)
 			}
 			svc.Port = int32(p)
 		}
@@ -259,33 +227,33 @@ func admissionWebhook(m *marker) (admission, bool, error) {
 	default:
 		w.ClientConfig.URL = url
 	}
-	switch fp := m.str("failurePolicy"); strings.ToLower(fp) {
+	switch fp := m.Str("failurePolicy"); strings.ToLower(fp) {
 	case "ignore", "fail":
 		w.FailurePolicy = oneOf(fp, "Ignore", "Fail")
 	default:
-		return admission{}, false, m.errorf("failurePolicy %q must be Fail or Ignore", fp)
+		return admission{}, false, m.Errorf("failurePolicy %q must be Fail or Ignore", fp)
 	}
-	switch mp := m.str("matchPolicy"); strings.ToLower(mp) {
+	switch mp := m.Str("matchPolicy"); strings.ToLower(mp) {
 	case "":
 	case "exact", "equivalent":
 		w.MatchPolicy = oneOf(mp, "Exact", "Equivalent")
 	default:
-		return admission{}, false, m.errorf("matchPolicy %q must be Exact or Equivalent", mp)
+		return admission{}, false, m.Errorf("matchPolicy %q must be Exact or Equivalent", mp)
 	}
-	switch se := strings.ToLower(m.str("sideEffects")); se {
+	switch se := strings.ToLower(m.Str("sideEffects")); se {
 	case "none", "noneondryrun":
 		w.SideEffects = oneOf(se, "None", "NoneOnDryRun")
 	default:
-		return admission{}, false, m.errorf("sideEffects must be None or NoneOnDryRun (admissionregistration.k8s.io/v1 accepts no other)")
+		return admission{}, false, m.Errorf("sideEffects must be None or NoneOnDryRun (admissionregistration.k8s.io/v1 accepts no other)")
 	}
-	if t, ok := m.args["timeoutSeconds"].(int64); ok && t != 0 {
+	if t, ok := m.Args["timeoutSeconds"].(int64); ok && t != 0 {
 		if t < 1 || t > 30 {
-			return admission{}, false, m.errorf("timeoutSeconds must be between 1 and 30")
+			return admission{}, false, m.Errorf("timeoutSeconds must be between 1 and 30")
 		}
 		w.TimeoutSeconds = t
 	}
 	if mutating {
-		switch rp := strings.ToLower(m.str("reinvocationPolicy")); rp {
+		switch rp := strings.ToLower(m.Str("reinvocationPolicy")); rp {
 		case "never", "ifneeded":
 			w.ReinvocationPolicy = oneOf(rp, "Never", "IfNeeded")
 		}

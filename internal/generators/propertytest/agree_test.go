@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,9 +69,11 @@ type crd struct {
 
 // checkAgreement checks that the schema projections of the wire-shape model kgen generate wrote for the
 // packages in dir agree: for every kind, walking its CRD schema and its apply configurations' schema
-// together, each list has the same list type and keys, each map and struct the same map type, and each
-// struct the same required fields in the CRD as in its OpenAPI definition. It returns how many lists,
-// maps and structs it compared, and for how many structs it compared the required fields.
+// together, each list has the same list type and keys, each map and struct the same map type, each
+// struct the same fields (JSON names, inline members' fields lifted) in both, and the same required
+// fields in the CRD as in its OpenAPI definition (the apply schema has no notion of required). It
+// returns how many lists, maps and structs it compared, and for how many structs it compared the
+// required fields.
 func checkAgreement(t *testing.T, dir string) (semantics, required int) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(dir, "generated", "applyconfiguration", "internal", "internal.go"))
@@ -172,6 +175,17 @@ func (a *agreement) walk(path string, s map[string]any, ref smdRef, depth int) {
 			return // metadata and other opaque objects
 		}
 		a.compared++
+		if len(props) > 0 {
+			crdFields := slices.Sorted(maps.Keys(props))
+			var applyFields []string
+			for _, f := range atom.Map.Fields {
+				applyFields = append(applyFields, f.Name)
+			}
+			slices.Sort(applyFields)
+			if !slices.Equal(crdFields, applyFields) {
+				a.t.Errorf("%s: the CRD's fields are %q, the apply schema's %q", path, crdFields, applyFields)
+			}
+		}
 		crdType, _ := s["x-kubernetes-map-type"].(string)
 		want := map[string]string{"": "separable", "granular": "separable", "atomic": "atomic"}[crdType]
 		if got := orDefault(atom.Map.ElementRelationship, "separable"); got != want {

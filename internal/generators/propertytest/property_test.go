@@ -77,7 +77,7 @@ func checkGood(t *testing.T, base string, pkgs []Package) {
 	if sem, req := checkAgreement(t, dir); sem == 0 || req == 0 {
 		t.Errorf("the CRDs, the apply configurations' schema and the OpenAPI definitions had nothing to compare for %s", describe(pkgs))
 	} else {
-		t.Logf("the CRDs and the apply configurations' schema agree on %d lists, maps and structs; the CRDs and the OpenAPI definitions on the required fields of %d structs", sem, req)
+		t.Logf("the CRDs and the apply configurations' schema agree on %d lists, maps and structs (semantics, keys, fields); the CRDs and the OpenAPI definitions on the required fields of %d structs", sem, req)
 	}
 	var dirs []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

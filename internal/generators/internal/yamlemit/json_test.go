@@ -1,4 +1,4 @@
-package crdgen
+package yamlemit
 
 import (
 	"bytes"
@@ -14,20 +14,20 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/internal/testmodule"
 )
 
-// TestJSONToYAMLSameBytes checks that jsonToYAML writes exactly what sigs.k8s.io/yaml's JSONToYAML
+// TestJSONToYAMLSameBytes checks that JSONToYAML writes exactly what sigs.k8s.io/yaml's JSONToYAML
 // writes for what json.Marshal writes (one value, non-ASCII as UTF-8 rather than surrogate escapes, which
 // go-yaml rejects): on edge-case values, on random documents, and on the golden CRDs (read back to JSON).
 func TestJSONToYAMLSameBytes(t *testing.T) {
 	emitted := 0
 	check := func(j []byte) {
 		t.Helper()
-		if v, ok := parseJSON(j); ok {
-			if _, ok := emitYAML(v); ok {
+		if v, ok := ParseJSON(j); ok {
+			if _, ok := Emit(v); ok {
 				emitted++
 			}
 		}
 		want, wantErr := yaml.JSONToYAML(j)
-		got, err := jsonToYAML(j)
+		got, err := JSONToYAML(j)
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("%s: error %v, JSONToYAML's %v", j, err, wantErr)
 		}
@@ -52,7 +52,7 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 	} {
 		check([]byte(j))
 	}
-	// handled holds the characters emitYAML writes itself; all adds those it leaves to go-yaml. (A raw
+	// handled holds the characters Emit writes itself; all adds those it leaves to go-yaml. (A raw
 	// U+0085, which json.Marshal does not escape, is left out: JSONToYAML's parser folds it into a space.)
 	handled := []string{"a", "b1", "10", "-", ":", "#", " ", "\n", "\t", "'", "\"", "true", "null", "1.5", "é", "x: y", "  ", "long-word-without-spaces-in-it",
 		" ", " ", " ", "word", "words", "\\", "\n", "- ", "? ", "[", "{", ",", "|", ">", "*", "&", "!", "%", "@", "`", "0", "0x1", "y", "on", "~", "...", "---",
@@ -116,7 +116,7 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 		}
 		check(j)
 	}
-	golden, _ := filepath.Glob("testdata/golden/*.yaml")
+	golden, _ := filepath.Glob("../../crdgen/testdata/golden/*.yaml")
 	gateway, _ := filepath.Glob(filepath.Join(testmodule.Download(t, "sigs.k8s.io/gateway-api@v1.6.3"), "config/crd/*/*.yaml"))
 	golden = append(golden, gateway...)
 	for _, name := range golden {
@@ -130,9 +130,9 @@ func TestJSONToYAMLSameBytes(t *testing.T) {
 		}
 		check(j)
 	}
-	t.Logf("emitYAML wrote %d documents", emitted)
+	t.Logf("Emit wrote %d documents", emitted)
 	if emitted < 1000+len(golden) {
-		t.Errorf("emitYAML wrote %d of the documents, want at least the random mappings and the CRDs", emitted)
+		t.Errorf("Emit wrote %d of the documents, want at least the random mappings and the CRDs", emitted)
 	}
 }
 
@@ -142,40 +142,4 @@ func randString(rng *rand.Rand, words []string, n int) string {
 		b.WriteString(words[rng.Intn(len(words))])
 	}
 	return b.String()
-}
-
-// TestDocYAML checks that rendering a CRD without encoding its schemas to JSON writes what rendering its
-// JSON writes, for every kind of value a schema may hold.
-func TestDocYAML(t *testing.T) {
-	doc := &crdDoc{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition",
-		Metadata: crdMeta{Name: "widgets.example.com", Annotations: map[string]string{"a": "b"}},
-		Spec: crdSpec{Group: "example.com", Names: crdNames{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd"}}, Scope: "Namespaced",
-			Versions: []crdVersion{
-				{Name: "v1", Served: true, Storage: true, Subresources: map[string]any{"status": map[string]any{}},
-					AdditionalPrinterColumns: []printerColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp", Priority: 1}},
-					Schema: schema{"openAPIV3Schema": schema{
-						"type": "object", "description": "A widget.\n\nWith lines.", "nullable": true,
-						"maxLength": int64(10), "minimum": 1.5, "maximum": float64(1e21), "priority": int32(-3), "count": 7,
-						"enum":     []any{"a", 1, 2.25, true, nil, []string{"x"}, []string(nil), schema(nil), []any(nil)},
-						"required": []string{"spec", "status"}, "empty": []string{}, "emptyMap": schema{},
-						"default": json.RawMessage(`{"z":1,"a":[1.0,"q"]}`), "example": map[string]int{"n": 1},
-						"bad": "invalid \xff utf-8", "x-kubernetes-validations": []any{schema{"rule": "self.a > 0", "message": "must 'be' positive: a"}},
-					}}},
-				{Name: "v2", Served: true, Schema: nil, Deprecated: true, DeprecationWarning: "gone"},
-			}}}
-	j, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := jsonToYAML(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, ok := docYAML(doc, -1)
-	if !ok {
-		t.Fatal("docYAML gave up")
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("docYAML:\n%s\nwant\n%s", got, want)
-	}
 }

@@ -1,4 +1,4 @@
-package crdgen
+package celcheck
 
 import (
 	"crypto/sha256"
@@ -10,23 +10,25 @@ import (
 	"github.com/kgen-dev/kgen/internal/generators/usercache"
 )
 
-// compiledRules holds the schema nodes whose CEL rules compiled without a problem, with the rules' costs,
+// Record holds the schema nodes whose CEL rules compiled without a problem, with the rules' costs,
 // safe for concurrent use. It also remembers them across runs, as a build cache does: a record per node
 // under the user cache directory holding the costs, named by a hash of the node and of this executable's
 // identity (the CEL libraries and checks built into it), so a rerun compiles only the rules of nodes that
 // changed. Compile errors are never remembered, so a rule that does not compile is reported on every
 // run; costs are checked against the limits on every run.
-type compiledRules struct {
+type Record struct {
 	mu    sync.Mutex
 	keys  map[string][]ruleCost
 	dir   string // "" when nothing is remembered across runs
 	build []byte
-	// prints keys the nodes (see compileRules).
+	// prints keys the nodes (see Compile).
 	prints *fingerprints
 }
 
-func newCompiledRules() *compiledRules {
-	c := &compiledRules{keys: map[string][]ruleCost{}, prints: newFingerprints()}
+// NewRecord returns an empty record, remembering across runs under the user cache directory when
+// there is one.
+func NewRecord() *Record {
+	c := &Record{keys: map[string][]ruleCost{}, prints: newFingerprints()}
 	dir, err := usercache.Dir("cel")
 	if err != nil {
 		return c
@@ -41,7 +43,7 @@ func newCompiledRules() *compiledRules {
 
 // has returns the costs of the rules of the node with key if they compiled, in this run or, for the same
 // executable, an earlier one.
-func (c *compiledRules) has(key string) ([]ruleCost, bool) {
+func (c *Record) has(key string) ([]ruleCost, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if costs, ok := c.keys[key]; ok {
@@ -60,7 +62,7 @@ func (c *compiledRules) has(key string) ([]ruleCost, bool) {
 }
 
 // add records that the rules of the node with key compiled, and their costs.
-func (c *compiledRules) add(key string, costs []ruleCost) {
+func (c *Record) add(key string, costs []ruleCost) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.keys[key] = costs
@@ -73,7 +75,7 @@ func (c *compiledRules) add(key string, costs []ruleCost) {
 }
 
 // name is the record name of the node with key.
-func (c *compiledRules) name(key string) string {
+func (c *Record) name(key string) string {
 	h := sha256.New()
 	h.Write(c.build)
 	h.Write([]byte(key))

@@ -1,4 +1,4 @@
-package crdgen
+package celcheck
 
 import "testing"
 
@@ -6,7 +6,7 @@ import "testing"
 // costs, to the next run of the same executable, and not to another executable.
 func TestCompiledRulesAreRememberedAcrossRuns(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	first := newCompiledRules()
+	first := NewRecord()
 	if first.dir == "" {
 		t.Fatal("no cache directory")
 	}
@@ -14,13 +14,13 @@ func TestCompiledRulesAreRememberedAcrossRuns(t *testing.T) {
 		t.Fatal("a fresh cache knows a node")
 	}
 	first.add("true/{}", []ruleCost{{Cost: 3, Cardinality: 7, MessageCost: 5}})
-	if costs, ok := newCompiledRules().has("true/{}"); !ok || len(costs) != 1 || costs[0].Cost != 3 || costs[0].Cardinality != 7 || costs[0].MessageCost != 5 {
+	if costs, ok := NewRecord().has("true/{}"); !ok || len(costs) != 1 || costs[0].Cost != 3 || costs[0].Cardinality != 7 || costs[0].MessageCost != 5 {
 		t.Errorf("the next run knows %v, %v; want the node that compiled with its costs", costs, ok)
 	}
-	if _, ok := newCompiledRules().has("false/{}"); ok {
+	if _, ok := NewRecord().has("false/{}"); ok {
 		t.Error("the next run knows a node that never compiled")
 	}
-	other := newCompiledRules()
+	other := NewRecord()
 	other.build = []byte("another executable")
 	if _, ok := other.has("true/{}"); ok {
 		t.Error("another executable trusts this one's result")

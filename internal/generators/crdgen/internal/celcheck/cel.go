@@ -1,12 +1,18 @@
-package crdgen
+// Package celcheck checks the x-kubernetes-validations rules of CRD schemas as the API server checks
+// them when a CRD is created: compiled with its CEL environment against the structural schema of the
+// node each rule is on, within its cost limits, each error at the rule's marker's file:line. Schemas
+// are apiextensions.k8s.io/v1 JSONSchemaProps as generic JSON objects (map[string]any).
+package celcheck
 
 import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +25,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
+
+	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
 )
 
 // The API server's limits on CEL cost (apiextensions validation's StaticEstimatedCostLimit and
@@ -32,25 +40,29 @@ const (
 // ruleMarkerKey records, in a generated x-kubernetes-validations entry, the marker it came from.
 const ruleMarkerKey = "\x00rule"
 
+// schema is one schema node (see the package documentation).
+type schema = map[string]any
+
 // baseEnvSet is the API server's CEL environment, built once: building it costs more than compiling a
 // CRD's rules.
 var baseEnvSet = sync.OnceValue(func() *environment.EnvSet {
 	return environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
 })
 
-// checkCEL checks what can be checked of a rule before its schema is complete.
-func checkCEL(m *marker, rule schema) error {
+// Check checks what can be checked of rule, the x-kubernetes-validations entry marker m writes, before
+// its schema is complete, and records m in it (under a key output leaves out) for Compile's errors.
+func Check(m *markers.Marker, rule schema) error {
 	if strings.TrimSpace(rule["rule"].(string)) == "" {
-		return m.errorf("the rule is empty")
+		return m.Errorf("the rule is empty")
 	}
 	if strings.Contains(rule["rule"].(string), "\n") && rule["message"] == nil {
-		return m.errorf("a rule with line breaks needs a message")
+		return m.Errorf("a rule with line breaks needs a message")
 	}
 	rule[ruleMarkerKey] = m
 	return nil
 }
 
-// compileRules compiles every x-kubernetes-validations rule of a kind's finished schema as the API server
+// Compile compiles every x-kubernetes-validations rule of a kind's finished schema as the API server
 // does when the CRD is created: with its CEL environment and libraries, against the structural schema of
 // the node the rule is on (self), and with its cost limits. A rule that does not compile, a
 // messageExpression that does not compile, optionalOldSelf without oldSelf, a rule or messageExpression
@@ -61,7 +73,7 @@ func checkCEL(m *marker, rule schema) error {
 // compiled holds the costs of the nodes whose rules compiled, by a fingerprint of what typeOnly keeps of
 // them (and whether they are a root): a named type's rules travel with it to every use and every version,
 // and compile once.
-func compileRules(root schema, compiled *compiledRules) error {
+func Compile(root schema, compiled *Record) error {
 	var total uint64
 	var expensive []ruleCost // the rules adding at least 1 % of the schema's limit, most expensive first
 	err := walkRules(root, true, one, func(node schema, rules []any, isRoot bool, runs *uint64) error {
@@ -144,10 +156,10 @@ func costHint(runs *uint64) string {
 
 // ruleAt returns the error constructor for a rule: at its marker's file:line when it has one.
 func ruleAt(rule schema) func(format string, args ...any) error {
-	m, _ := rule[ruleMarkerKey].(*marker)
+	m, _ := rule[ruleMarkerKey].(*markers.Marker)
 	return func(format string, args ...any) error {
 		if m != nil {
-			return m.errorf(format, args...)
+			return m.Errorf(format, args...)
 		}
 		return fmt.Errorf("rule %q: %s", rule["rule"], fmt.Sprintf(format, args...))
 	}
@@ -239,7 +251,7 @@ func walkRules(s schema, isRoot bool, runs *uint64, fn func(node schema, rules [
 		childRuns = new(timesSaturating(*runs, *elements))
 	}
 	if props, ok := s["properties"].(schema); ok {
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			if err := walkRules(props[name].(schema), false, childRuns, fn); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package crdgen
+package yamlemit
 
 import (
 	"encoding/json"
@@ -6,19 +6,24 @@ import (
 	"unicode/utf8"
 )
 
-// jsonObject is a JSON object with its members in the order of the text.
-type jsonObject []jsonMember
+// Map is a mapping whose keys go-yaml sorts (a Go map; a JSON object, its members in the order of the
+// text until Emit sorts them in place).
+type Map []Member
 
-type jsonMember struct {
-	key   string
-	value any
+// Struct is a mapping written in the order of its members, as go-yaml writes a struct's fields.
+type Struct []Member
+
+// Member is one key and value of a Map or Struct.
+type Member struct {
+	Key   string
+	Value any
 }
 
-// parseJSON reads JSON text as json.Marshal writes it into jsonObject, []any, string, json.Number, bool
-// and nil values, faster than encoding/json builds maps. It reports false for anything it does not
+// ParseJSON reads JSON text as json.Marshal writes it into Map, []any, string, json.Number, bool and
+// nil values, faster than encoding/json builds maps. It reports false for anything it does not
 // expect (text json.Marshal does not write: a surrogate escape, invalid UTF-8, trailing data), which the
 // caller then reads with encoding/json.
-func parseJSON(b []byte) (any, bool) {
+func ParseJSON(b []byte) (any, bool) {
 	p := jsonParser{b: b}
 	v, ok := p.value()
 	p.space()
@@ -52,7 +57,7 @@ func (p *jsonParser) value() (any, bool) {
 	switch c := p.b[p.i]; {
 	case c == '{':
 		p.i++
-		obj := jsonObject{}
+		obj := Map{}
 		p.space()
 		if p.i < len(p.b) && p.b[p.i] == '}' {
 			p.i++
@@ -73,7 +78,7 @@ func (p *jsonParser) value() (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			obj = append(obj, jsonMember{key, v})
+			obj = append(obj, Member{key, v})
 			p.space()
 			if p.i >= len(p.b) {
 				return nil, false

@@ -80,11 +80,9 @@ func (m *membership) valid(epoch uint64) bool {
 	return m.epoch == epoch && m.validLocked()
 }
 
-// renewed records a successful write of the Lease begun at start, carrying claim in ServerMode.
+// renewed records a successful write of the Lease begun at start, carrying claim (ServerMode's; empty in LabelMode).
 func (m *membership) renewed(logger klog.Logger, start time.Time, claim string) {
-	if m.c.claims != nil {
-		m.c.claims.written(claim)
-	}
+	m.c.mode.leaseWritten(claim)
 	m.mu.Lock()
 	rejoined := !m.validLocked()
 	if rejoined {
@@ -182,17 +180,14 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 	start := m.c.clock.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.RenewDeadline)
 	defer cancel()
-	claim := ""
-	if m.c.claims != nil {
-		_, member := m.current()
-		claim = m.c.claims.forWrite(!member)
-	}
+	_, member := m.current()
+	claim := m.c.mode.leaseClaim(!member)
 	now := metav1.NewMicroTime(start)
 	seconds := int32(cfg.LeaseDuration / time.Second)
 	lease, err := cfg.Leases.Get(ctx, m.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		lease = &coordinationv1.Lease{
-			ObjectMeta: metav1.ObjectMeta{Name: m.name, Labels: m.labels(), Annotations: m.annotations(nil, claim)},
+			ObjectMeta: metav1.ObjectMeta{Name: m.name, Labels: m.labels(), Annotations: m.c.mode.leaseAnnotations(nil, claim)},
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: &m.holder, LeaseDurationSeconds: &seconds,
 				AcquireTime: &now, RenewTime: &now},
 		}
@@ -245,7 +240,7 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 	}
 	update.Spec.RenewTime = &now
 	update.Spec.LeaseDurationSeconds = &seconds
-	update.Annotations = m.annotations(update.Annotations, claim)
+	update.Annotations = m.c.mode.leaseAnnotations(update.Annotations, claim)
 	if _, err := cfg.Leases.Update(ctx, update, metav1.UpdateOptions{}); err != nil {
 		logger.V(2).Info("sharding: renewing the member Lease failed", "lease", m.name, "err", err)
 		return
@@ -269,24 +264,6 @@ func (m *membership) release(ctx context.Context, logger klog.Logger) {
 		return
 	}
 	logger.Info("sharding: left ring", "ring", cfg.Ring, "identity", cfg.Identity)
-}
-
-// annotations returns a Lease's annotations with the ServerMode claim set: none in LabelMode.
-func (m *membership) annotations(existing map[string]string, claim string) map[string]string {
-	if m.c.claims == nil {
-		return existing
-	}
-	out := make(map[string]string, len(existing)+1)
-	for k, v := range existing {
-		out[k] = v
-	}
-	if claim == "" {
-		delete(out, ClaimAnnotation)
-	} else {
-		out[ClaimAnnotation] = claim
-	}
-	out[ScopeAnnotation] = m.c.claims.scope.String()
-	return out
 }
 
 func (m *membership) labels() map[string]string {

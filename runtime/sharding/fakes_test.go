@@ -33,6 +33,7 @@ type fakeLeases struct {
 	leases   map[string]*coordinationv1.Lease
 	err      error
 	watchers []*fakeLeaseWatch
+	gets     int // Get calls
 }
 
 type fakeLeaseWatch struct {
@@ -68,6 +69,7 @@ func (f *fakeLeases) notifyLocked(t watch.EventType, l *coordinationv1.Lease) {
 func (f *fakeLeases) Get(_ context.Context, name string, _ metav1.GetOptions) (*coordinationv1.Lease, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.gets++
 	if f.err != nil {
 		return nil, f.err
 	}

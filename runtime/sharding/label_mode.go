@@ -25,8 +25,9 @@ import (
 
 // labelMode is LabelMode: each object's owner is its shard label. One replica, elected on the
 // ring's Lease, runs the coordinator (label_coordinator.go), which labels new objects and drains
-// moved ones; the guard hands drained objects over and checks, once per epoch, that what the cache
-// shows as ours is ours on the server; replicas claim the objects of departed members themselves.
+// moved ones; the guard hands drained objects over and checks, once per tenure of the member Lease,
+// that what the cache shows as ours is ours on the server; replicas claim the objects of departed
+// members themselves.
 type labelMode struct {
 	r *Replica
 
@@ -83,7 +84,7 @@ func (m *labelMode) reconcile(ctx context.Context, res Resource, epoch uint64, k
 	if target := labels[DrainLabel(m.r.cfg.Ring)]; target != "" {
 		return m.acknowledge(ctx, res, obj, target)
 	}
-	if mine, err := m.verify(ctx, res, epoch, obj); err != nil || !mine {
+	if mine, err := m.verify(ctx, res, obj); err != nil || !mine {
 		return err
 	}
 	return m.r.runOwned(ctx, epoch, key, parked, reconcile)
@@ -123,7 +124,11 @@ func (m *labelMode) listerWatcher(lw cache.ListerWatcherWithContext) cache.Liste
 	return &labelListWatch{r: m.r, lw: lw}
 }
 
-// labelListWatch lists and watches the objects labelled for one replica.
+// labelListWatch lists and watches the objects labelled for one replica. A list or watch waits
+// until the replica is a member: a replica that is not reconciles nothing, and when the API server
+// was unreachable past the renew deadline, the informer resumes the moment the replica's first
+// renewal after the outage succeeds, rather than after its retry delay, which the server's refusals
+// and errors while starting up may have grown to seconds.
 type labelListWatch struct {
 	r  *Replica
 	lw cache.ListerWatcherWithContext
@@ -141,12 +146,18 @@ func (l *labelListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error)
 
 // ListWithContext lists the objects labelled for this replica.
 func (l *labelListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	if err := l.r.member.waitMember(ctx); err != nil {
+		return nil, err
+	}
 	l.r.TweakListOptions(&opts)
 	return l.lw.ListWithContext(ctx, opts)
 }
 
 // WatchWithContext watches the objects labelled for this replica.
 func (l *labelListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	if err := l.r.member.waitMember(ctx); err != nil {
+		return nil, err
+	}
 	l.r.TweakListOptions(&opts)
 	return l.lw.WatchWithContext(ctx, opts)
 }
@@ -167,25 +178,28 @@ func (m *labelMode) acknowledge(ctx context.Context, res Resource, obj metav1.Ob
 	}
 }
 
-// verifiedSet is what a consistent list said this replica owned when an epoch began.
+// verifiedSet is what a consistent list said this replica owned when a tenure of its Lease began.
 type verifiedSet struct {
-	epoch  uint64
+	tenure uint64
 	once   sync.Once
 	err    error
-	keys   map[types.UID]bool // objects known to be ours in this epoch; never false, since objects move back
+	keys   map[types.UID]bool // objects known to be ours in this tenure; never false, since objects move back
 	listRV uint64             // the list's resourceVersion; 0 if it was not a number
 }
 
 // verify reports whether obj, shown as ours by the cache, is ours on the server. Objects listed as
-// ours when the epoch began are, and so is a cached version written after that list, since only a
-// drain this replica acknowledges or a fence that ends the epoch moves an object off a member;
-// any other object is read from the server once per epoch. Comparing resourceVersions as numbers
-// relies on etcd's, as every kube-apiserver has; one that is not a number is read from the server.
-func (m *labelMode) verify(ctx context.Context, res Resource, epoch uint64, obj metav1.Object) (bool, error) {
+// ours when the tenure began are, and so is a cached version written after that list, since only a
+// drain this replica acknowledges or a fence, which ends the tenure, moves an object off a member
+// whose Lease it holds; a lapse of membership within a tenure (a renewal missed the renew deadline,
+// the API server was unreachable) moves nothing. Any other object is read from the server once per
+// tenure. Comparing resourceVersions as numbers relies on etcd's, as every kube-apiserver has; one
+// that is not a number is read from the server.
+func (m *labelMode) verify(ctx context.Context, res Resource, obj metav1.Object) (bool, error) {
+	tenure := m.r.member.currentTenure()
 	m.verifyMu.Lock()
 	set := m.verified[res.Resource]
-	if set == nil || set.epoch != epoch {
-		set = &verifiedSet{epoch: epoch}
+	if set == nil || set.tenure != tenure {
+		set = &verifiedSet{tenure: tenure}
 		m.verified[res.Resource] = set
 	}
 	m.verifyMu.Unlock()

@@ -48,18 +48,50 @@ type membership struct {
 	mu         sync.Mutex
 	validUntil time.Time
 	epoch      uint64 // counts the times membership started: the first join and each rejoin after a lapse
-	cancels    map[*func()]struct{}
+	// tenure counts the writes that acquired the Lease (created it, or took it over from another
+	// holder, a fence included). While it stays the same, the Lease was held by this replica all
+	// along, so nobody else took over its objects, even across a lapse of its membership.
+	tenure  uint64
+	cancels map[*func()]struct{}
+	joined  chan struct{} // closed (and replaced) whenever membership starts
 	// otherRV and otherSeen observe a Lease held by someone else, on our clock.
 	otherRV   string
 	otherSeen time.Time
 	warned    string
 	waited    string    // what the replica waited for before it could (re)join, if anything
 	waitStart time.Time // when it began waiting
+	// last is the Lease as this replica's last successful write left it, renewed with one request;
+	// only the goroutine writing the Lease uses it.
+	last *coordinationv1.Lease
 }
 
 func newMembership(c *Replica, instance string) *membership {
 	return &membership{c: c, name: memberLeaseName(c.cfg.Ring, c.cfg.Identity), holder: c.cfg.Identity + "_" + instance,
-		cancels: map[*func()]struct{}{}}
+		cancels: map[*func()]struct{}{}, joined: make(chan struct{})}
+}
+
+// waitMember returns once the replica is a member, or with ctx's error once ctx ends.
+func (m *membership) waitMember(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		ok, joined := m.validLocked(), m.joined
+		m.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-joined:
+		}
+	}
+}
+
+// currentTenure returns the tenure the replica holds its Lease in.
+func (m *membership) currentTenure() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tenure
 }
 
 // current returns the epoch and whether the replica is a member now.
@@ -80,14 +112,20 @@ func (m *membership) valid(epoch uint64) bool {
 	return m.epoch == epoch && m.validLocked()
 }
 
-// renewed records a successful write of the Lease begun at start, carrying claim (ServerMode's; empty in LabelMode).
-func (m *membership) renewed(logger klog.Logger, start time.Time, claim string) {
+// renewed records a successful write of the Lease begun at start, carrying claim (ServerMode's;
+// empty in LabelMode); acquired tells whether the write acquired the Lease.
+func (m *membership) renewed(logger klog.Logger, start time.Time, claim string, acquired bool) {
 	m.c.mode.leaseWritten(claim)
 	m.mu.Lock()
+	if acquired {
+		m.tenure++
+	}
 	rejoined := !m.validLocked()
 	if rejoined {
 		m.epoch++
 		m.cancelAllLocked()
+		close(m.joined)
+		m.joined = make(chan struct{})
 	}
 	m.validUntil = start.Add(m.c.cfg.RenewDeadline)
 	epoch := m.epoch
@@ -180,22 +218,26 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 	start := m.c.clock.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.RenewDeadline)
 	defer cancel()
-	_, member := m.current()
-	claim := m.c.mode.leaseClaim(!member)
 	now := metav1.NewMicroTime(start)
 	seconds := int32(cfg.LeaseDuration / time.Second)
+	if m.last != nil && m.renewLast(ctx, logger, start) {
+		return
+	}
 	lease, err := cfg.Leases.Get(ctx, m.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		claim := m.c.mode.leaseClaim(true)
 		lease = &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: m.name, Labels: m.labels(), Annotations: m.c.mode.leaseAnnotations(nil, claim)},
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: &m.holder, LeaseDurationSeconds: &seconds,
 				AcquireTime: &now, RenewTime: &now},
 		}
-		if _, err := cfg.Leases.Create(ctx, lease, metav1.CreateOptions{}); err != nil {
+		created, err := cfg.Leases.Create(ctx, lease, metav1.CreateOptions{})
+		if err != nil {
 			logger.V(2).Info("sharding: creating the member Lease failed", "lease", m.name, "err", err)
 			return
 		}
-		m.renewed(logger, start, claim)
+		m.last = created
+		m.renewed(logger, start, claim, true)
 		return
 	}
 	if err != nil {
@@ -210,7 +252,8 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 	}
 	holder := ptrString(lease.Spec.HolderIdentity)
 	update := lease.DeepCopy()
-	if holder != m.holder {
+	acquire := holder != m.holder
+	if acquire {
 		if holder != "" {
 			if lease.ResourceVersion != m.otherRV {
 				m.otherRV, m.otherSeen = lease.ResourceVersion, start
@@ -238,15 +281,47 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 		update.Spec.LeaseTransitions = &transitions
 		update.Spec.HolderIdentity = &m.holder
 	}
+	claim := m.c.mode.leaseClaim(acquire)
 	update.Spec.RenewTime = &now
 	update.Spec.LeaseDurationSeconds = &seconds
 	update.Annotations = m.c.mode.leaseAnnotations(update.Annotations, claim)
-	if _, err := cfg.Leases.Update(ctx, update, metav1.UpdateOptions{}); err != nil {
+	written, err := cfg.Leases.Update(ctx, update, metav1.UpdateOptions{})
+	if err != nil {
 		logger.V(2).Info("sharding: renewing the member Lease failed", "lease", m.name, "err", err)
 		return
 	}
+	m.last = written
 	m.otherRV, m.warned = "", ""
-	m.renewed(logger, start, claim)
+	m.renewed(logger, start, claim, acquire)
+}
+
+// renewLast renews by updating the Lease as this replica's last write left it: one request instead
+// of a read and a write, so that a loaded API server costs a renewal half the time. It reports
+// whether that settled the attempt; when the Lease changed since (another replica fenced it, or it
+// is gone), it forgets last and the caller reads the Lease. A renewal that succeeds acquires
+// nothing: the Lease stayed this replica's since its last write.
+func (m *membership) renewLast(ctx context.Context, logger klog.Logger, start time.Time) bool {
+	claim := m.c.mode.leaseClaim(false)
+	now := metav1.NewMicroTime(start)
+	seconds := int32(m.c.cfg.LeaseDuration / time.Second)
+	update := m.last.DeepCopy()
+	update.Spec.RenewTime = &now
+	update.Spec.LeaseDurationSeconds = &seconds
+	update.Annotations = m.c.mode.leaseAnnotations(update.Annotations, claim)
+	written, err := m.c.cfg.Leases.Update(ctx, update, metav1.UpdateOptions{})
+	switch {
+	case err == nil:
+		m.last = written
+		m.otherRV, m.warned = "", ""
+		m.renewed(logger, start, claim, false)
+		return true
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		m.last = nil
+		return false
+	default:
+		logger.V(2).Info("sharding: renewing the member Lease failed", "lease", m.name, "err", err)
+		return true
+	}
 }
 
 // release gives the Lease up so the coordinator moves this replica's objects at once; the caller
@@ -259,6 +334,7 @@ func (m *membership) release(ctx context.Context, logger klog.Logger) {
 		return
 	}
 	lease.Spec.HolderIdentity = nil
+	m.last = nil
 	if _, err := cfg.Leases.Update(ctx, lease, metav1.UpdateOptions{}); err != nil {
 		logger.Info("sharding: releasing the member Lease failed; its objects move once it expires", "lease", m.name, "err", err)
 		return

@@ -27,9 +27,10 @@ type shardMode interface {
 	reconcile(ctx context.Context, res Resource, epoch uint64, key string, obj metav1.Object, parked *parked, reconcile ReconcileFunc) error
 	// departed takes over what members that left the ring owned and the ring now places here.
 	departed(ctx context.Context, logger klog.Logger, members []string)
-	// leaseClaim returns the claim the next member Lease write carries; joining tells whether that
-	// write (re)joins the ring.
-	leaseClaim(joining bool) string
+	// leaseClaim returns the claim the next member Lease write carries; acquire tells whether that
+	// write acquires the Lease (creates it, or takes it over from another holder or a fence), after
+	// which whatever the replica held before may have gone to others.
+	leaseClaim(acquire bool) string
 	// leaseWritten records that a member Lease write carrying claim succeeded.
 	leaseWritten(claim string)
 	// leaseAnnotations returns the annotations of a member Lease carrying claim.

@@ -332,7 +332,9 @@ func (r *Replica) ShardControlled(informer cache.SharedInformer) error {
 
 // ListerWatcher wraps lw, the ListerWatcher of an informer of objects this ring shards, so that the
 // informer holds only this replica's share:
-//   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does;
+//   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does, and lists and
+//     watches only while the replica is a member: after an outage the informer resumes with the
+//     renewal that rejoins the ring;
 //   - in ServerMode it sets the shard selector of the replica's adopted ranges on every list and
 //     watch (a list waits until the replica has adopted a share), ends the informer's watch as
 //     expired when the share changes, so the informer relists at once with the new ranges, and drops
@@ -343,6 +345,8 @@ func (r *Replica) ShardControlled(informer cache.SharedInformer) error {
 //
 // In ServerMode the replica reports the objects its wrapped informers hold as its shard's objects
 // metric.
+//
+// In both modes the wrapped informer syncs only once Run has made the replica a member.
 func (r *Replica) ListerWatcher(lw cache.ListerWatcher) cache.ListerWatcher {
 	return r.mode.listerWatcher(cache.ToListerWatcherWithContext(lw))
 }

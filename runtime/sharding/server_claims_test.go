@@ -148,22 +148,52 @@ func TestServerModeHandoff(t *testing.T) {
 	}
 }
 
-// TestServerModeRejoinClaimsNothing: a replica whose membership lapsed publishes an empty claim when
-// it rejoins, and reconciles nothing until it adopted its share again.
-func TestServerModeRejoinClaimsNothing(t *testing.T) {
+// TestServerModeRejoinAfterAFenceClaimsNothing: a replica whose membership lapsed while it held its
+// Lease all along keeps its claim when it renews and reconciles its share at once; one whose Lease
+// was fenced meanwhile publishes an empty claim when it takes the Lease back, and reconciles
+// nothing until it adopted its share again.
+func TestServerModeRejoinAfterAFenceClaimsNothing(t *testing.T) {
 	h := newHarness(t)
 	a := h.serverReplica("crontabs", "a")
 	renew(a)
 	if err := startAdopt(t, a)(); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Step(testRenew) // paused past its renew deadline
+	h.clock.Step(testRenew) // paused past its renew deadline, not past its Lease
 	if a.IsMember() {
 		t.Fatal("still a member")
 	}
+	if got := claimsOf(a).begin(42); got != guardRun {
+		t.Fatalf("guard = %v while lapsed; the Reconciler's membership check refuses it first", got)
+	}
+	claimsOf(a).end(42)
 	renew(a)
+	if got := h.claim("crontabs.a"); got != "a" {
+		t.Fatalf("a renewed its own Lease after a lapse claiming %q, want its claim kept", got)
+	}
+	if ranges, _ := claimsOf(a).share(); len(ranges) == 0 {
+		t.Fatal("the share was dropped across a lapse")
+	}
+
+	// Fenced: the Lease is taken back once the fence expires, with an empty claim.
+	l, err := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fenced := FencedHolder
+	l.Spec.HolderIdentity = &fenced
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Step(testRenew)
+	renew(a) // sees the fence, waits for it to expire
+	h.clock.Step(testLease)
+	renew(a)
+	if !a.IsMember() {
+		t.Fatal("a did not take its Lease back after the fence expired")
+	}
 	if got := h.claim("crontabs.a"); got != "" {
-		t.Fatalf("a rejoined claiming %q", got)
+		t.Fatalf("a took its Lease back claiming %q", got)
 	}
 	if got := claimsOf(a).begin(42); got != guardPending {
 		t.Fatalf("guard = %v before adopting again; want pending, to be requeued after the adoption", got)

@@ -135,8 +135,13 @@ func (s *serverListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	return out, nil
 }
 
-// share waits until the replica has adopted a share and returns its ranges.
+// share waits until the replica is a member with an adopted share and returns its ranges. Waiting
+// for membership makes the informer resume with the renewal that ends a lapse, as after the API
+// server was unreachable, rather than after the reflector's retry delay.
 func (s *serverListWatch) share(ctx context.Context) ([]HashRange, <-chan struct{}, error) {
+	if err := s.m.r.member.waitMember(ctx); err != nil {
+		return nil, nil, err
+	}
 	for {
 		ranges, changed := s.m.claims.share()
 		if ranges != nil {

@@ -55,7 +55,7 @@ func (m *serverMode) reconcile(ctx context.Context, _ Resource, epoch uint64, ke
 func (m *serverMode) departed(context.Context, klog.Logger, []string) {}
 
 // leaseClaim returns the claim the next member Lease write publishes.
-func (m *serverMode) leaseClaim(joining bool) string { return m.claims.forWrite(joining) }
+func (m *serverMode) leaseClaim(acquire bool) string { return m.claims.forWrite(acquire) }
 
 // leaseWritten records the claim published.
 func (m *serverMode) leaseWritten(claim string) { m.claims.written(claim) }

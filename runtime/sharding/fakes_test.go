@@ -33,7 +33,8 @@ type fakeLeases struct {
 	leases   map[string]*coordinationv1.Lease
 	err      error
 	watchers []*fakeLeaseWatch
-	gets     int // Get calls
+	gets     int    // Get calls
+	slowly   func() // when set, called by Update before it writes: a slow API server
 }
 
 type fakeLeaseWatch struct {
@@ -120,6 +121,9 @@ func (f *fakeLeases) Create(_ context.Context, l *coordinationv1.Lease, _ metav1
 }
 
 func (f *fakeLeases) Update(_ context.Context, l *coordinationv1.Lease, _ metav1.UpdateOptions) (*coordinationv1.Lease, error) {
+	if f.slowly != nil {
+		f.slowly()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {

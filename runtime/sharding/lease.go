@@ -120,6 +120,12 @@ func (m *membership) renewed(logger klog.Logger, start time.Time, claim string, 
 	if acquired {
 		m.tenure++
 	}
+	validUntil := start.Add(m.c.cfg.RenewDeadline)
+	if !m.c.clock.Now().Before(validUntil) {
+		// Landed too late to make the replica a member; the other members saw it live all the same.
+		m.mu.Unlock()
+		return
+	}
 	rejoined := !m.validLocked()
 	if rejoined {
 		m.epoch++
@@ -127,7 +133,7 @@ func (m *membership) renewed(logger klog.Logger, start time.Time, claim string, 
 		close(m.joined)
 		m.joined = make(chan struct{})
 	}
-	m.validUntil = start.Add(m.c.cfg.RenewDeadline)
+	m.validUntil = validUntil
 	epoch := m.epoch
 	m.mu.Unlock()
 	if rejoined {
@@ -212,11 +218,15 @@ func (c *ownedContext) Err() error {
 	return nil
 }
 
-// tryAcquireOrRenew writes the Lease once, creating or taking it over when allowed.
+// tryAcquireOrRenew writes the Lease once, creating or taking it over when allowed. An attempt may
+// take up to LeaseDuration: a renewal that lands after the renew deadline no longer makes the
+// replica a member (membership runs from when the write began), but it still shows the other
+// members that the replica lives, so they do not fence it, and its next renewal resumes its tenure
+// instead of taking the Lease back after the fence.
 func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) {
 	cfg := &m.c.cfg
 	start := m.c.clock.Now()
-	ctx, cancel := context.WithTimeout(ctx, cfg.RenewDeadline)
+	ctx, cancel := context.WithTimeout(ctx, cfg.LeaseDuration)
 	defer cancel()
 	now := metav1.NewMicroTime(start)
 	seconds := int32(cfg.LeaseDuration / time.Second)

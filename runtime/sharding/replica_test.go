@@ -744,3 +744,35 @@ func TestReconcilerVerifiesOncePerTenure(t *testing.T) {
 		t.Fatalf("after a fence: err %v, ran %d (want the server's word: not ours)", err, ran)
 	}
 }
+
+// TestLateRenewalKeepsTheTenure: a renewal that lands after the renew deadline does not make the
+// replica a member, but it is written, so the others do not fence it, and the next renewal in time
+// resumes membership in the same tenure.
+func TestLateRenewalKeepsTheTenure(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("pod-0")
+	renew(r)
+	epoch, _ := r.member.current()
+	tenure := r.member.currentTenure()
+	h.clock.Step(testRetry)
+	h.leases.slowly = func() { h.clock.Step(testRenew) } // the write takes longer than the deadline
+	renew(r)
+	h.leases.slowly = nil
+	if r.IsMember() {
+		t.Fatal("a renewal that landed after the renew deadline made the replica a member")
+	}
+	l, err := h.leases.Get(context.Background(), "crontabs.pod-0", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := h.clock.Now().Add(-testRenew); !l.Spec.RenewTime.Time.Equal(want) {
+		t.Fatalf("the late renewal wrote renewTime %v, want %v", l.Spec.RenewTime.Time, want)
+	}
+	if e, _ := r.member.current(); e != epoch {
+		t.Fatalf("a late renewal started epoch %d", e)
+	}
+	renew(r)
+	if e, ok := r.member.current(); !ok || e != epoch+1 || r.member.currentTenure() != tenure {
+		t.Fatalf("after a renewal in time: epoch %d member %v tenure %d; want epoch %d, tenure %d", e, ok, r.member.currentTenure(), epoch+1, tenure)
+	}
+}

@@ -776,3 +776,30 @@ func TestLateRenewalKeepsTheTenure(t *testing.T) {
 		t.Fatalf("after a renewal in time: epoch %d member %v tenure %d; want epoch %d, tenure %d", e, ok, r.member.currentTenure(), epoch+1, tenure)
 	}
 }
+
+// TestObserverGraceIsOncePerVersion: on a server so slow that every list comes more than two retry
+// periods after the last, a dead member's unchanged Lease gets the grace after a gap once, then
+// expires, rather than being granted a new grace at every list.
+func TestObserverGraceIsOncePerVersion(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 { // a dies; b renews and lists every 3 retry periods
+		h.clock.Step(3 * testRetry)
+		renew(b)
+		if _, err := b.observer.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if claim, _ := b.observer.claim("a"); claim == claimExpired {
+			if elapsed := time.Duration(i+1) * 3 * testRetry; elapsed > testLease+2*testRetry+3*testRetry {
+				t.Fatalf("a expired %v after its last renewal", elapsed)
+			}
+			return
+		}
+	}
+	t.Fatal("a dead member's Lease never expired while every list came late")
+}

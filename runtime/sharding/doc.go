@@ -20,4 +20,11 @@
 // change of members is a handshake through the member Leases (ClaimAnnotation) with no write to any
 // object. SupportsServerMode tells whether the server offers it. docs/sharding.md describes
 // deployment, RBAC and what the package does not promise.
+//
+// Layout: what both modes share is in replica.go (Config, Replica, the guard's frame, takeovers),
+// lease.go (the member Lease), observer.go (the ring's Leases, expiry, fencing), requeue.go (parked
+// keys), ring.go, labels.go and transport.go. What differs is behind one internal interface
+// (mode.go) with one implementation per mode: label_mode.go and label_coordinator.go for LabelMode;
+// server_mode.go, server_claims.go, server_listwatch.go, server_partition.go and server_probe.go for
+// ServerMode.
 package sharding

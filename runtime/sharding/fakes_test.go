@@ -33,6 +33,8 @@ type fakeLeases struct {
 	leases   map[string]*coordinationv1.Lease
 	err      error
 	watchers []*fakeLeaseWatch
+	gets     int    // Get calls
+	slowly   func() // when set, called by Update before it writes: a slow API server
 }
 
 type fakeLeaseWatch struct {
@@ -68,6 +70,7 @@ func (f *fakeLeases) notifyLocked(t watch.EventType, l *coordinationv1.Lease) {
 func (f *fakeLeases) Get(_ context.Context, name string, _ metav1.GetOptions) (*coordinationv1.Lease, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.gets++
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -118,6 +121,9 @@ func (f *fakeLeases) Create(_ context.Context, l *coordinationv1.Lease, _ metav1
 }
 
 func (f *fakeLeases) Update(_ context.Context, l *coordinationv1.Lease, _ metav1.UpdateOptions) (*coordinationv1.Lease, error) {
+	if f.slowly != nil {
+		f.slowly()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {

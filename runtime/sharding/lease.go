@@ -48,18 +48,50 @@ type membership struct {
 	mu         sync.Mutex
 	validUntil time.Time
 	epoch      uint64 // counts the times membership started: the first join and each rejoin after a lapse
-	cancels    map[*func()]struct{}
+	// tenure counts the writes that acquired the Lease (created it, or took it over from another
+	// holder, a fence included). While it stays the same, the Lease was held by this replica all
+	// along, so nobody else took over its objects, even across a lapse of its membership.
+	tenure  uint64
+	cancels map[*func()]struct{}
+	joined  chan struct{} // closed (and replaced) whenever membership starts
 	// otherRV and otherSeen observe a Lease held by someone else, on our clock.
 	otherRV   string
 	otherSeen time.Time
 	warned    string
 	waited    string    // what the replica waited for before it could (re)join, if anything
 	waitStart time.Time // when it began waiting
+	// last is the Lease as this replica's last successful write left it, renewed with one request;
+	// only the goroutine writing the Lease uses it.
+	last *coordinationv1.Lease
 }
 
 func newMembership(c *Replica, instance string) *membership {
 	return &membership{c: c, name: memberLeaseName(c.cfg.Ring, c.cfg.Identity), holder: c.cfg.Identity + "_" + instance,
-		cancels: map[*func()]struct{}{}}
+		cancels: map[*func()]struct{}{}, joined: make(chan struct{})}
+}
+
+// waitMember returns once the replica is a member, or with ctx's error once ctx ends.
+func (m *membership) waitMember(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		ok, joined := m.validLocked(), m.joined
+		m.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-joined:
+		}
+	}
+}
+
+// currentTenure returns the tenure the replica holds its Lease in.
+func (m *membership) currentTenure() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tenure
 }
 
 // current returns the epoch and whether the replica is a member now.
@@ -80,18 +112,28 @@ func (m *membership) valid(epoch uint64) bool {
 	return m.epoch == epoch && m.validLocked()
 }
 
-// renewed records a successful write of the Lease begun at start, carrying claim in ServerMode.
-func (m *membership) renewed(logger klog.Logger, start time.Time, claim string) {
-	if m.c.claims != nil {
-		m.c.claims.written(claim)
-	}
+// renewed records a successful write of the Lease begun at start, carrying claim (ServerMode's;
+// empty in LabelMode); acquired tells whether the write acquired the Lease.
+func (m *membership) renewed(logger klog.Logger, start time.Time, claim string, acquired bool) {
+	m.c.mode.leaseWritten(claim)
 	m.mu.Lock()
+	if acquired {
+		m.tenure++
+	}
+	validUntil := start.Add(m.c.cfg.RenewDeadline)
+	if !m.c.clock.Now().Before(validUntil) {
+		// Landed too late to make the replica a member; the other members saw it live all the same.
+		m.mu.Unlock()
+		return
+	}
 	rejoined := !m.validLocked()
 	if rejoined {
 		m.epoch++
 		m.cancelAllLocked()
+		close(m.joined)
+		m.joined = make(chan struct{})
 	}
-	m.validUntil = start.Add(m.c.cfg.RenewDeadline)
+	m.validUntil = validUntil
 	epoch := m.epoch
 	m.mu.Unlock()
 	if rejoined {
@@ -176,31 +218,36 @@ func (c *ownedContext) Err() error {
 	return nil
 }
 
-// tryAcquireOrRenew writes the Lease once, creating or taking it over when allowed.
+// tryAcquireOrRenew writes the Lease once, creating or taking it over when allowed. An attempt may
+// take up to LeaseDuration: a renewal that lands after the renew deadline no longer makes the
+// replica a member (membership runs from when the write began), but it still shows the other
+// members that the replica lives, so they do not fence it, and its next renewal resumes its tenure
+// instead of taking the Lease back after the fence.
 func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) {
 	cfg := &m.c.cfg
 	start := m.c.clock.Now()
-	ctx, cancel := context.WithTimeout(ctx, cfg.RenewDeadline)
+	ctx, cancel := context.WithTimeout(ctx, cfg.LeaseDuration)
 	defer cancel()
-	claim := ""
-	if m.c.claims != nil {
-		_, member := m.current()
-		claim = m.c.claims.forWrite(!member)
-	}
 	now := metav1.NewMicroTime(start)
 	seconds := int32(cfg.LeaseDuration / time.Second)
+	if m.last != nil && m.renewLast(ctx, logger, start) {
+		return
+	}
 	lease, err := cfg.Leases.Get(ctx, m.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		claim := m.c.mode.leaseClaim(true)
 		lease = &coordinationv1.Lease{
-			ObjectMeta: metav1.ObjectMeta{Name: m.name, Labels: m.labels(), Annotations: m.annotations(nil, claim)},
+			ObjectMeta: metav1.ObjectMeta{Name: m.name, Labels: m.labels(), Annotations: m.c.mode.leaseAnnotations(nil, claim)},
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: &m.holder, LeaseDurationSeconds: &seconds,
 				AcquireTime: &now, RenewTime: &now},
 		}
-		if _, err := cfg.Leases.Create(ctx, lease, metav1.CreateOptions{}); err != nil {
+		created, err := cfg.Leases.Create(ctx, lease, metav1.CreateOptions{})
+		if err != nil {
 			logger.V(2).Info("sharding: creating the member Lease failed", "lease", m.name, "err", err)
 			return
 		}
-		m.renewed(logger, start, claim)
+		m.last = created
+		m.renewed(logger, start, claim, true)
 		return
 	}
 	if err != nil {
@@ -215,7 +262,8 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 	}
 	holder := ptrString(lease.Spec.HolderIdentity)
 	update := lease.DeepCopy()
-	if holder != m.holder {
+	acquire := holder != m.holder
+	if acquire {
 		if holder != "" {
 			if lease.ResourceVersion != m.otherRV {
 				m.otherRV, m.otherSeen = lease.ResourceVersion, start
@@ -243,15 +291,47 @@ func (m *membership) tryAcquireOrRenew(ctx context.Context, logger klog.Logger) 
 		update.Spec.LeaseTransitions = &transitions
 		update.Spec.HolderIdentity = &m.holder
 	}
+	claim := m.c.mode.leaseClaim(acquire)
 	update.Spec.RenewTime = &now
 	update.Spec.LeaseDurationSeconds = &seconds
-	update.Annotations = m.annotations(update.Annotations, claim)
-	if _, err := cfg.Leases.Update(ctx, update, metav1.UpdateOptions{}); err != nil {
+	update.Annotations = m.c.mode.leaseAnnotations(update.Annotations, claim)
+	written, err := cfg.Leases.Update(ctx, update, metav1.UpdateOptions{})
+	if err != nil {
 		logger.V(2).Info("sharding: renewing the member Lease failed", "lease", m.name, "err", err)
 		return
 	}
+	m.last = written
 	m.otherRV, m.warned = "", ""
-	m.renewed(logger, start, claim)
+	m.renewed(logger, start, claim, acquire)
+}
+
+// renewLast renews by updating the Lease as this replica's last write left it: one request instead
+// of a read and a write, so that a loaded API server costs a renewal half the time. It reports
+// whether that settled the attempt; when the Lease changed since (another replica fenced it, or it
+// is gone), it forgets last and the caller reads the Lease. A renewal that succeeds acquires
+// nothing: the Lease stayed this replica's since its last write.
+func (m *membership) renewLast(ctx context.Context, logger klog.Logger, start time.Time) bool {
+	claim := m.c.mode.leaseClaim(false)
+	now := metav1.NewMicroTime(start)
+	seconds := int32(m.c.cfg.LeaseDuration / time.Second)
+	update := m.last.DeepCopy()
+	update.Spec.RenewTime = &now
+	update.Spec.LeaseDurationSeconds = &seconds
+	update.Annotations = m.c.mode.leaseAnnotations(update.Annotations, claim)
+	written, err := m.c.cfg.Leases.Update(ctx, update, metav1.UpdateOptions{})
+	switch {
+	case err == nil:
+		m.last = written
+		m.otherRV, m.warned = "", ""
+		m.renewed(logger, start, claim, false)
+		return true
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		m.last = nil
+		return false
+	default:
+		logger.V(2).Info("sharding: renewing the member Lease failed", "lease", m.name, "err", err)
+		return true
+	}
 }
 
 // release gives the Lease up so the coordinator moves this replica's objects at once; the caller
@@ -264,29 +344,12 @@ func (m *membership) release(ctx context.Context, logger klog.Logger) {
 		return
 	}
 	lease.Spec.HolderIdentity = nil
+	m.last = nil
 	if _, err := cfg.Leases.Update(ctx, lease, metav1.UpdateOptions{}); err != nil {
 		logger.Info("sharding: releasing the member Lease failed; its objects move once it expires", "lease", m.name, "err", err)
 		return
 	}
 	logger.Info("sharding: left ring", "ring", cfg.Ring, "identity", cfg.Identity)
-}
-
-// annotations returns a Lease's annotations with the ServerMode claim set: none in LabelMode.
-func (m *membership) annotations(existing map[string]string, claim string) map[string]string {
-	if m.c.claims == nil {
-		return existing
-	}
-	out := make(map[string]string, len(existing)+1)
-	for k, v := range existing {
-		out[k] = v
-	}
-	if claim == "" {
-		delete(out, ClaimAnnotation)
-	} else {
-		out[ClaimAnnotation] = claim
-	}
-	out[ScopeAnnotation] = m.c.claims.scope.String()
-	return out
 }
 
 func (m *membership) labels() map[string]string {

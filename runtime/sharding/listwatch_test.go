@@ -58,6 +58,7 @@ func (s *selectorRecorder) runUntilSynced(t *testing.T, inf cache.SharedIndexInf
 func TestShardWiresInformers(t *testing.T) {
 	h := newHarness(t)
 	r := h.replica("a")
+	renew(r) // a label-mode informer lists once the replica is a member
 	for _, shard := range []func(cache.SharedInformer) error{r.Shard, r.ShardControlled} {
 		rec := &selectorRecorder{}
 		inf := rec.informer()
@@ -80,5 +81,60 @@ func TestShardWiresInformers(t *testing.T) {
 	}
 	if got := rec.runUntilSynced(t, inf); len(got) == 0 || got[0] != "" {
 		t.Fatalf("controlled informer in ServerMode over UIDs selected %q, want everything", got)
+	}
+}
+
+// TestLabelInformerWaitsForMembership: in LabelMode a list or watch waits while the replica is not a
+// member, as after an API server outage longer than the renew deadline, and goes ahead the moment
+// a renewal (re)joins the ring, not after the reflector's retry delay.
+func TestLabelInformerWaitsForMembership(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	requests := make(chan string, 4)
+	lw := r.ListerWatcher(&cache.ListWatch{
+		ListWithContextFunc: func(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			requests <- "list " + opts.LabelSelector
+			return &unstructured.UnstructuredList{}, nil
+		},
+		WatchFuncWithContext: func(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			requests <- "watch " + opts.LabelSelector
+			return watch.NewFake(), nil
+		},
+	}).(cache.ListerWatcherWithContext)
+	done := make(chan error, 1)
+	go func() {
+		_, err := lw.ListWithContext(context.Background(), metav1.ListOptions{})
+		done <- err
+	}()
+	renew(r)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := <-requests; got != "list "+r.LabelSelector() {
+		t.Fatalf("request %q", got)
+	}
+	// Lapsed: a watch waits for the next successful renewal, and a cancelled one gives up.
+	h.clock.Step(testRenew)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := lw.WatchWithContext(ctx, metav1.ListOptions{}); err != context.Canceled {
+		t.Fatalf("a cancelled watch of a lapsed replica returned %v", err)
+	}
+	if len(requests) != 0 {
+		t.Fatalf("a lapsed replica sent %q", <-requests)
+	}
+	go func() {
+		w, err := lw.WatchWithContext(context.Background(), metav1.ListOptions{})
+		if err == nil {
+			w.Stop()
+		}
+		done <- err
+	}()
+	renew(r)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := <-requests; got != "watch "+r.LabelSelector() {
+		t.Fatalf("request %q", got)
 	}
 }

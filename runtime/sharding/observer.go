@@ -17,6 +17,7 @@ import (
 type memberState struct {
 	lease    *coordinationv1.Lease
 	observed time.Time // when its resourceVersion last changed, on the observer's clock
+	graced   bool      // observed was moved forward after a gap in observation (once per version)
 }
 
 // observer follows the ring's member Leases and judges on its own clock which members are live. A
@@ -189,12 +190,14 @@ func (o *observer) refresh(ctx context.Context) (bool, error) {
 }
 
 // afterGapLocked gives every member observed before a gap in observation until two retry periods
-// from now to show a new version of its Lease, unless its Lease expires later anyway.
+// from now to show a new version of its Lease, unless its Lease expires later anyway. A version gets
+// that grace once: on a loaded server, where every list takes longer than two retry periods, a
+// grace at each list would keep a dead member's Lease from ever expiring.
 func (o *observer) afterGapLocked(now time.Time) {
 	grace := 2 * o.c.cfg.RetryPeriod
 	for _, s := range o.states {
-		if earliest := now.Add(grace - leaseDuration(s.lease, o.c.cfg.LeaseDuration)); s.observed.Before(earliest) {
-			s.observed = earliest
+		if earliest := now.Add(grace - leaseDuration(s.lease, o.c.cfg.LeaseDuration)); !s.graced && s.observed.Before(earliest) {
+			s.observed, s.graced = earliest, true
 		}
 	}
 }

@@ -2,29 +2,20 @@ package sharding
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kgen-dev/kgen/runtime/cache"
 	le "github.com/kgen-dev/kgen/runtime/leaderelection"
-	rl "github.com/kgen-dev/kgen/runtime/leaderelection/resourcelock"
 	"github.com/kgen-dev/kgen/runtime/metadata"
-	"github.com/kgen-dev/kgen/runtime/workqueue"
 )
 
 // Config configures a Replica.
@@ -103,16 +94,8 @@ type Replica struct {
 	parkMu   sync.Mutex
 	parkings []*parked // the keys each guard refused, to requeue when they may run
 
-	verifyMu sync.Mutex
-	verified map[schema.GroupVersionResource]*verifiedSet
-
-	claims   *claims       // ServerMode's state; nil in LabelMode
+	mode     shardMode     // LabelMode's or ServerMode's part
 	renewNow chan struct{} // asks Run to write the member Lease now
-	objects  struct {      // ServerMode: the objects the wrapped informers hold
-		mu         sync.Mutex
-		byInformer map[*shardedListWatch]int
-		gauge      GaugeMetric
-	}
 }
 
 type replicaMetrics struct {
@@ -175,9 +158,11 @@ func New(cfg Config) (*Replica, error) {
 		}
 	}
 	r := &Replica{cfg: cfg, clock: cfg.Clock, changed: make(chan struct{}, 1), departed: make(chan struct{}, 1),
-		verified: map[schema.GroupVersionResource]*verifiedSet{}, renewNow: make(chan struct{}, 1)}
+		renewNow: make(chan struct{}, 1)}
 	if cfg.Mode == ServerMode {
-		r.claims = newClaims(r)
+		r.mode = newServerMode(r)
+	} else {
+		r.mode = newLabelMode(r)
 	}
 	r.member = newMembership(r, utilrand.String(8))
 	r.observer = newObserver(r)
@@ -190,15 +175,6 @@ func New(cfg Config) (*Replica, error) {
 	}
 	return r, nil
 }
-
-// LabelSelector selects, in LabelMode, the objects assigned to this replica; give it to the
-// controller's informers (for example through a factory's WithTweakListOptions) so the replica caches
-// only its share.
-func (r *Replica) LabelSelector() string { return ShardLabel(r.cfg.Ring) + "=" + r.cfg.Identity }
-
-// TweakListOptions sets LabelSelector on opts, in the shape informer factories take (LabelMode; in
-// ServerMode use ListerWatcher, which also restarts the informer when the replica's share changes).
-func (r *Replica) TweakListOptions(opts *metav1.ListOptions) { opts.LabelSelector = r.LabelSelector() }
 
 // renewSoon asks Run to write the member Lease without waiting for the next retry period.
 func (r *Replica) renewSoon() {
@@ -239,19 +215,7 @@ func (r *Replica) notify() {
 func (r *Replica) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithValues("ring", r.cfg.Ring, "identity", r.cfg.Identity)
 	ctx = klog.NewContext(ctx, logger)
-	lock := &rl.LeaseLock{
-		LeaseMeta:  metav1.ObjectMeta{Namespace: r.cfg.Namespace, Name: r.cfg.Ring},
-		Client:     namespaceLeases{r.cfg.Leases},
-		LockConfig: rl.ResourceLockConfig{Identity: r.member.holder},
-	}
-	elector, err := le.NewLeaderElector(le.LeaderElectionConfig{
-		Lock: lock, LeaseDuration: r.cfg.LeaseDuration, RenewDeadline: r.cfg.RenewDeadline, RetryPeriod: r.cfg.RetryPeriod,
-		Name: "sharding-" + r.cfg.Ring, Clock: r.clock, ReleaseOnCancel: true,
-		Callbacks: le.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) { newCoordinator(r).run(ctx) },
-			OnStoppedLeading: func() {},
-		},
-	})
+	ringWork, err := r.mode.ringWork(ctx, logger)
 	if err != nil {
 		return err
 	}
@@ -261,21 +225,13 @@ func (r *Replica) Run(ctx context.Context) error {
 		defer wg.Done()
 		r.takeOver(ctx, logger)
 	}()
-	coordinate := func() {
-		for ctx.Err() == nil {
-			elector.Run(ctx)
-		}
-	}
-	if r.claims != nil {
-		coordinate = func() { r.claims.run(ctx, logger) }
-	}
 	go func() {
 		defer wg.Done()
 		r.observer.run(ctx, logger, func() { r.ringChanged(logger) })
 	}()
 	go func() {
 		defer wg.Done()
-		coordinate()
+		ringWork()
 	}()
 	go func() {
 		defer wg.Done()
@@ -337,37 +293,62 @@ type Getter func(key string) (item any, exists bool, err error)
 // (membership starts, the ring or a claim changes, or at the latest after the next renewal).
 func (r *Replica) Reconciler(res Resource, get Getter, queue Queue, reconcile ReconcileFunc) ReconcileFunc {
 	parked := r.newParked(queue)
-	if r.claims != nil {
-		return r.serverReconciler(get, parked, reconcile)
-	}
 	return func(ctx context.Context, key string) error {
 		epoch, ok := r.member.current()
 		if !ok {
 			return r.park(parked, key)
 		}
 		item, exists, err := get(key)
-		if err != nil {
+		if err != nil || !exists {
 			return err
-		}
-		if !exists {
-			return nil
 		}
 		obj, err := meta.Accessor(item)
 		if err != nil {
 			return fmt.Errorf("sharding: %s: %w", key, err)
 		}
-		labels := obj.GetLabels()
-		if labels[ShardLabel(r.cfg.Ring)] != r.cfg.Identity {
-			return nil
-		}
-		if target := labels[DrainLabel(r.cfg.Ring)]; target != "" {
-			return r.acknowledge(ctx, res, obj, target)
-		}
-		if mine, err := r.verify(ctx, res, epoch, obj); err != nil || !mine {
-			return err
-		}
-		return r.runOwned(ctx, epoch, key, parked, reconcile)
+		return r.mode.reconcile(ctx, res, epoch, key, obj, parked, reconcile)
 	}
+}
+
+// Shard makes informer, an informer of one of Resources that has not started yet, hold only this
+// replica's share, in either mode: it lists and watches through ListerWatcher. It is the one call
+// that wires a replica into an informer from any factory (typed, dynamic, metadata):
+//
+//	if err := replica.Shard(factory.Stable().V1().CronTabs().Informer()); err != nil { ... }
+func (r *Replica) Shard(informer cache.SharedInformer) error {
+	return informer.WrapListerWatcher(r.ListerWatcher)
+}
+
+// ShardControlled is Shard for an informer of one of Controlled. Controlled objects follow their
+// owner in LabelMode and with NamespaceField, so their informer holds this replica's share; with
+// ServerMode's UIDField they hash apart from their owners, so the informer is left holding every
+// object.
+func (r *Replica) ShardControlled(informer cache.SharedInformer) error {
+	if !r.mode.controlledFollowOwners() {
+		return nil
+	}
+	return r.Shard(informer)
+}
+
+// ListerWatcher wraps lw, the ListerWatcher of an informer of objects this ring shards, so that the
+// informer holds only this replica's share:
+//   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does, and lists and
+//     watches only while the replica is a member: after an outage the informer resumes with the
+//     renewal that rejoins the ring;
+//   - in ServerMode it sets the shard selector of the replica's adopted ranges on every list and
+//     watch (a list waits until the replica has adopted a share), ends the informer's watch as
+//     expired when the share changes, so the informer relists at once with the new ranges, and drops
+//     and reports any object outside the ranges, should the server ignore the selector.
+//
+// In ServerMode with UIDField, wrap only informers of Resources: controlled objects hash apart from
+// their owners, so their informers must see every object. With NamespaceField, wrap those too.
+//
+// In ServerMode the replica reports the objects its wrapped informers hold as its shard's objects
+// metric.
+//
+// In both modes the wrapped informer syncs only once Run has made the replica a member.
+func (r *Replica) ListerWatcher(lw cache.ListerWatcher) cache.ListerWatcher {
+	return r.mode.listerWatcher(cache.ToListerWatcherWithContext(lw))
 }
 
 // park leaves key for later; if membership returned meanwhile, it requeues it at once.
@@ -389,50 +370,6 @@ func (r *Replica) runOwned(ctx context.Context, epoch uint64, key string, parked
 	return reconcile(rctx, key)
 }
 
-// serverReconciler is Reconciler in ServerMode.
-func (r *Replica) serverReconciler(get Getter, parked *parked, reconcile ReconcileFunc) ReconcileFunc {
-	return func(ctx context.Context, key string) error {
-		epoch, ok := r.member.current()
-		if !ok {
-			return r.park(parked, key)
-		}
-		item, exists, err := get(key)
-		if err != nil || !exists {
-			return err
-		}
-		obj, err := meta.Accessor(item)
-		if err != nil {
-			return fmt.Errorf("sharding: %s: %w", key, err)
-		}
-		h := ServerHash(fieldValue(r.cfg.ServerField, obj))
-		switch r.claims.begin(h) {
-		case guardSkip:
-			return nil
-		case guardPending:
-			parked.park(key) // released when the claims change or after the next renewal
-			return nil
-		}
-		defer r.claims.end(h)
-		return r.runOwned(ctx, epoch, key, parked, reconcile)
-	}
-}
-
-// acknowledge hands obj to target, compare-and-swap on the cached version.
-func (r *Replica) acknowledge(ctx context.Context, res Resource, obj metav1.Object, target string) error {
-	patch := labelPatch(obj.GetResourceVersion(), map[string]any{ShardLabel(r.cfg.Ring): target, DrainLabel(r.cfg.Ring): nil})
-	_, err := r.client(res, obj.GetNamespace()).Patch(ctx, obj.GetName(), types.MergePatchType, patch, metav1.PatchOptions{})
-	switch {
-	case err == nil:
-		klog.FromContext(ctx).V(2).Info("sharding: drained object", "resource", res.Resource.Resource,
-			"object", klog.KRef(obj.GetNamespace(), obj.GetName()), "to", target)
-		return nil
-	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
-		return nil // the cache is behind; the next event brings the object back if it is still ours
-	default:
-		return err
-	}
-}
-
 func (r *Replica) client(res Resource, namespace string) metadata.ResourceInterface {
 	g := r.cfg.Metadata.Resource(res.Resource)
 	if namespace == "" {
@@ -441,97 +378,10 @@ func (r *Replica) client(res Resource, namespace string) metadata.ResourceInterf
 	return g.Namespace(namespace)
 }
 
-// verifiedSet is what a consistent list said this replica owned when an epoch began.
-type verifiedSet struct {
-	epoch  uint64
-	once   sync.Once
-	err    error
-	keys   map[types.UID]bool // objects known to be ours in this epoch; never false, since objects move back
-	listRV uint64             // the list's resourceVersion; 0 if it was not a number
-}
-
-// verify reports whether obj, shown as ours by the cache, is ours on the server. Objects listed as
-// ours when the epoch began are, and so is a cached version written after that list, since only a
-// drain this replica acknowledges or a fence that ends the epoch moves an object off a member;
-// any other object is read from the server once per epoch. Comparing resourceVersions as numbers
-// relies on etcd's, as every kube-apiserver has; one that is not a number is read from the server.
-func (r *Replica) verify(ctx context.Context, res Resource, epoch uint64, obj metav1.Object) (bool, error) {
-	r.verifyMu.Lock()
-	set := r.verified[res.Resource]
-	if set == nil || set.epoch != epoch {
-		set = &verifiedSet{epoch: epoch}
-		r.verified[res.Resource] = set
-	}
-	r.verifyMu.Unlock()
-	set.once.Do(func() { set.keys, set.listRV, set.err = r.listOwned(ctx, res) })
-	if set.err != nil {
-		r.verifyMu.Lock()
-		if r.verified[res.Resource] == set {
-			delete(r.verified, res.Resource)
-		}
-		r.verifyMu.Unlock()
-		return false, set.err
-	}
-	r.verifyMu.Lock()
-	known := set.keys[obj.GetUID()]
-	r.verifyMu.Unlock()
-	if known {
-		return true, nil
-	}
-	if rv, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64); err == nil && set.listRV != 0 && rv > set.listRV {
-		return true, nil // labels and drain label were read from the cache by the caller
-	}
-	live, err := r.client(res, obj.GetNamespace()).Get(ctx, obj.GetName(), metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	l := live.GetLabels()
-	mine := l[ShardLabel(r.cfg.Ring)] == r.cfg.Identity && l[DrainLabel(r.cfg.Ring)] == ""
-	if mine {
-		r.verifyMu.Lock()
-		set.keys[obj.GetUID()] = true
-		r.verifyMu.Unlock()
-	}
-	return mine, nil
-}
-
-func (r *Replica) listOwned(ctx context.Context, res Resource) (map[types.UID]bool, uint64, error) {
-	keys := map[types.UID]bool{}
-	opts := metav1.ListOptions{LabelSelector: r.LabelSelector(), Limit: 500}
-	var listRV uint64
-	for {
-		list, err := r.client(res, r.cfg.ObjectNamespace).List(ctx, opts)
-		if err != nil {
-			return nil, 0, fmt.Errorf("sharding: listing the objects this replica owns: %w", err)
-		}
-		if opts.Continue == "" {
-			listRV, _ = strconv.ParseUint(list.ResourceVersion, 10, 64)
-		}
-		for i := range list.Items {
-			if list.Items[i].Labels[DrainLabel(r.cfg.Ring)] == "" {
-				keys[list.Items[i].UID] = true
-			}
-		}
-		if list.Continue == "" {
-			return keys, listRV, nil
-		}
-		opts.Continue = list.Continue
-	}
-}
-
-// labelPatch is a JSON merge patch setting labels (nil deletes) with a resourceVersion precondition.
-func labelPatch(resourceVersion string, labels map[string]any) []byte {
-	b, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": resourceVersion, "labels": labels}})
-	return b
-}
-
 // takeOver runs in every replica: it fences the Leases of members that stopped renewing, as judged
-// on this replica's clock at the moment each expires, and claims the objects of departed members that
-// the ring now places here, so a failover does not wait for the coordinator, which may be the replica
-// that died.
+// on this replica's clock at the moment each expires, and lets the mode take over what departed
+// members owned and the ring now places here (in LabelMode, label patches), so a failover does not
+// wait for the coordinator, which may be the replica that died.
 func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
 	for {
 		select {
@@ -550,89 +400,6 @@ func (r *Replica) takeOver(ctx context.Context, logger klog.Logger) {
 		if fenced && r.observer.recompute() {
 			r.ringChanged(logger)
 		}
-		departed := r.observer.takeDeparted()
-		if r.claims != nil {
-			continue // no labels to move: the survivors adopt the departed member's share
-		}
-		var wg sync.WaitGroup
-		for _, id := range departed {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if err := r.claimFrom(ctx, id); err != nil {
-					logger.V(2).Info("sharding: claiming a departed member's objects failed; the coordinator moves them", "member", id, "err", err)
-				}
-			}()
-		}
-		wg.Wait()
+		r.mode.departed(ctx, logger, r.observer.takeDeparted())
 	}
-}
-
-// claimFrom labels with this replica's identity the objects of departed member that the ring
-// places here.
-func (r *Replica) claimFrom(ctx context.Context, member string) error {
-	ring := r.observer.currentRing()
-	var mains []schema.GroupKind
-	for _, res := range r.cfg.Resources {
-		mains = append(mains, res.groupKind())
-	}
-	patch := claimPatch(r.cfg.Ring, member, r.cfg.Identity)
-	var claimed atomic.Int64
-	var firstErr error
-	var errOnce sync.Once
-	for _, res := range append(append([]Resource(nil), r.cfg.Resources...), r.cfg.Controlled...) {
-		opts := metav1.ListOptions{LabelSelector: ShardLabel(r.cfg.Ring) + "=" + member, Limit: 500}
-		for {
-			list, err := r.client(res, r.cfg.ObjectNamespace).List(ctx, opts)
-			if err != nil {
-				return err
-			}
-			workqueue.ParallelizeUntil(ctx, r.cfg.Workers, len(list.Items), func(i int) {
-				obj := &list.Items[i]
-				if ring.Owner(HashKey(res.groupKind(), obj, mains)) != r.cfg.Identity {
-					return
-				}
-				_, err := r.client(res, obj.Namespace).Patch(ctx, obj.Name, types.JSONPatchType, patch, metav1.PatchOptions{})
-				switch {
-				case err == nil:
-					claimed.Add(1)
-					r.metrics.moves.Inc()
-				case !apierrors.IsInvalid(err) && !apierrors.IsNotFound(err):
-					errOnce.Do(func() { firstErr = err })
-				}
-			})
-			if firstErr != nil {
-				return firstErr
-			}
-			if list.Continue == "" {
-				break
-			}
-			opts.Continue = list.Continue
-		}
-	}
-	if n := claimed.Load(); n > 0 {
-		klog.FromContext(ctx).Info("sharding: took over objects of a departed member", "member", member, "objects", n)
-	}
-	return nil
-}
-
-// claimPatch is a JSON patch giving an object to identity on condition that it still belongs to
-// member, and dropping any drain request member can no longer acknowledge. Conditioning on the label
-// rather than on the resourceVersion lets a claim succeed although the object's spec or status
-// changed since it was listed; a failed condition is answered with 422 Unprocessable Entity.
-func claimPatch(ring, member, identity string) []byte {
-	shard := "/metadata/labels/" + jsonPointerEscape(ShardLabel(ring))
-	drain := "/metadata/labels/" + jsonPointerEscape(DrainLabel(ring))
-	b, _ := json.Marshal([]map[string]any{
-		{"op": "test", "path": shard, "value": member},
-		{"op": "replace", "path": shard, "value": identity},
-		{"op": "add", "path": drain, "value": ""}, // so that the removal cannot fail
-		{"op": "remove", "path": drain},
-	})
-	return b
-}
-
-// jsonPointerEscape escapes a map key for a JSON pointer (RFC 6901).
-func jsonPointerEscape(key string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }

@@ -102,6 +102,36 @@ func TestMembershipStopsBeforeLeaseCanExpire(t *testing.T) {
 	}
 }
 
+// TestRenewalIsOneRequestUntilTheLeaseChanges: a member renews by updating the Lease as its last
+// write left it, without reading it first; once someone else changed it (a fence), the update
+// conflicts and the replica reads the Lease and sees it was fenced.
+func TestRenewalIsOneRequestUntilTheLeaseChanges(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("pod-0")
+	renew(r) // reads (not found), creates
+	for range 3 {
+		h.clock.Step(testRetry)
+		renew(r)
+	}
+	if h.leases.gets != 1 {
+		t.Fatalf("three renewals read the Lease %d times after the first", h.leases.gets-1)
+	}
+	l, _ := h.leases.Get(context.Background(), "crontabs.pod-0", metav1.GetOptions{})
+	if !l.Spec.RenewTime.Time.Equal(h.clock.Now()) {
+		t.Fatalf("renewTime %v, want %v", l.Spec.RenewTime.Time, h.clock.Now())
+	}
+	fenced := FencedHolder
+	l.Spec.HolderIdentity = &fenced
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Step(testRenew)
+	renew(r)
+	if r.IsMember() || h.leases.holder("crontabs.pod-0") != FencedHolder {
+		t.Fatalf("after a fence: member %v, holder %q", r.IsMember(), h.leases.holder("crontabs.pod-0"))
+	}
+}
+
 func TestConflictingIdentityWaitsForTheLease(t *testing.T) {
 	h := newHarness(t)
 	first, second := h.replica("pod-0"), h.replica("pod-0")
@@ -666,4 +696,110 @@ func TestReplacementSaysWhatItWaitsFor(t *testing.T) {
 	if !strings.Contains(last, "joined ring") || !strings.Contains(last, "previous holder "+old.member.holder) || !strings.Contains(last, `"waited"="3.5s"`) {
 		t.Fatalf("joining logged %q", last)
 	}
+}
+
+// TestReconcilerVerifiesOncePerTenure: the guard checks against the server what the cache shows as
+// this replica's once per tenure of its Lease. A lapse of membership within a tenure moves nothing,
+// so the rejoined replica trusts what it verified; a fence ends the tenure, and after taking its
+// Lease back the replica checks again.
+func TestReconcilerVerifiesOncePerTenure(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("a")
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	ran := 0
+	reconcile := r.Reconciler(crontabs, store.GetByKey, &recordingQueue{}, func(context.Context, string) error { ran++; return nil })
+	shard := ShardLabel("crontabs")
+	x := h.meta.add("ns", "x", map[string]string{shard: "a"})
+	if err := store.Add(x); err != nil {
+		t.Fatal(err)
+	}
+	renew(r)
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 1 {
+		t.Fatalf("first reconcile: err %v, ran %d", err, ran)
+	}
+	// The server now names another owner, which only a fence could allow: a list would show it.
+	h.meta.add("ns", "x", map[string]string{shard: "b"})
+	h.clock.Step(testRenew) // lapsed
+	renew(r)                // renewed its own Lease: same tenure
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 2 {
+		t.Fatalf("after a lapse within the tenure: err %v, ran %d (want no new check)", err, ran)
+	}
+	l, err := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fenced := FencedHolder
+	l.Spec.HolderIdentity = &fenced
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Step(testRenew)
+	renew(r) // sees the fence
+	h.clock.Step(testLease)
+	renew(r) // takes its Lease back: a new tenure
+	if !r.IsMember() {
+		t.Fatal("not a member after the fence expired")
+	}
+	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 2 {
+		t.Fatalf("after a fence: err %v, ran %d (want the server's word: not ours)", err, ran)
+	}
+}
+
+// TestLateRenewalKeepsTheTenure: a renewal that lands after the renew deadline does not make the
+// replica a member, but it is written, so the others do not fence it, and the next renewal in time
+// resumes membership in the same tenure.
+func TestLateRenewalKeepsTheTenure(t *testing.T) {
+	h := newHarness(t)
+	r := h.replica("pod-0")
+	renew(r)
+	epoch, _ := r.member.current()
+	tenure := r.member.currentTenure()
+	h.clock.Step(testRetry)
+	h.leases.slowly = func() { h.clock.Step(testRenew) } // the write takes longer than the deadline
+	renew(r)
+	h.leases.slowly = nil
+	if r.IsMember() {
+		t.Fatal("a renewal that landed after the renew deadline made the replica a member")
+	}
+	l, err := h.leases.Get(context.Background(), "crontabs.pod-0", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := h.clock.Now().Add(-testRenew); !l.Spec.RenewTime.Time.Equal(want) {
+		t.Fatalf("the late renewal wrote renewTime %v, want %v", l.Spec.RenewTime.Time, want)
+	}
+	if e, _ := r.member.current(); e != epoch {
+		t.Fatalf("a late renewal started epoch %d", e)
+	}
+	renew(r)
+	if e, ok := r.member.current(); !ok || e != epoch+1 || r.member.currentTenure() != tenure {
+		t.Fatalf("after a renewal in time: epoch %d member %v tenure %d; want epoch %d, tenure %d", e, ok, r.member.currentTenure(), epoch+1, tenure)
+	}
+}
+
+// TestObserverGraceIsOncePerVersion: on a server so slow that every list comes more than two retry
+// periods after the last, a dead member's unchanged Lease gets the grace after a gap once, then
+// expires, rather than being granted a new grace at every list.
+func TestObserverGraceIsOncePerVersion(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.replica("a"), h.replica("b")
+	renew(a)
+	renew(b)
+	if _, err := b.observer.refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 { // a dies; b renews and lists every 3 retry periods
+		h.clock.Step(3 * testRetry)
+		renew(b)
+		if _, err := b.observer.refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if claim, _ := b.observer.claim("a"); claim == claimExpired {
+			if elapsed := time.Duration(i+1) * 3 * testRetry; elapsed > testLease+2*testRetry+3*testRetry {
+				t.Fatalf("a expired %v after its last renewal", elapsed)
+			}
+			return
+		}
+	}
+	t.Fatal("a dead member's Lease never expired while every list came late")
 }

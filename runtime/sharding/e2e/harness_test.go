@@ -210,12 +210,17 @@ func newFleet(t *testing.T, prefix string) *fleet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}, lat: newLatencies()}
+	f := &fleet{t: t, ring: ns, ns: ns, client: client, rec: newRecorder(), replicas: map[*replica]bool{}, lat: newLatencies(ns)}
 	t.Cleanup(f.stopAll)
 	f.view = dynamicinformer.NewFilteredDynamicInformer(client, items, ns, 0, cache.Indexers{}, nil).Informer()
 	saw := func(obj any) {
 		if u, ok := obj.(*unstructured.Unstructured); ok {
 			f.noteRV(&f.viewRV, u.GetResourceVersion())
+			// A status write counts when it lands, also if its response was lost (a cancelled
+			// context, a server going down): no reconcile writes the same value again.
+			if observed, found, _ := unstructured.NestedInt64(u.Object, "status", "observed"); found {
+				f.lat.reconciled(u.GetName(), observed)
+			}
 		}
 	}
 	_, _ = f.view.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: saw, UpdateFunc: func(_, obj any) { saw(obj) }})
@@ -332,17 +337,20 @@ func (f *fleet) startRing(id, ring string) *replica {
 	}
 	rep.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](10*time.Millisecond, time.Second),
 		workqueue.TypedRateLimitingQueueConfig[string]{})
-	enqueue := func(obj any) {
+	enqueue := func(what string, obj any) {
 		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+			f.lat.trace(key, rep.id, "informer "+what+traceValue(obj))
 			rep.queue.Add(key)
 		}
 	}
 	_, _ = rep.inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) }, DeleteFunc: enqueue,
+		AddFunc:    func(obj any) { enqueue("added", obj) },
+		UpdateFunc: func(_, obj any) { enqueue("updated", obj) },
+		DeleteFunc: func(obj any) { enqueue("deleted", obj) },
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	rep.cancel = cancel
-	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, rep.queue, rep.reconcile)
+	reconcile := rep.shard.Reconciler(itemsRes, rep.inf.GetIndexer().GetByKey, tracedQueue{rep}, rep.reconcile)
 	var wg sync.WaitGroup
 	wg.Add(2 + workers)
 	go func() { defer wg.Done(); _ = rep.shard.Run(ctx) }()
@@ -356,8 +364,12 @@ func (f *fleet) startRing(id, ring string) *replica {
 					return
 				}
 				rep.gate.RLock()
+				f.lat.trace(key, rep.id, fmt.Sprintf("guard called (member %v)", rep.shard.IsMember()))
 				err := reconcile(ctx, key)
 				rep.gate.RUnlock()
+				if err != nil {
+					f.lat.trace(key, rep.id, "guard failed: "+err.Error())
+				}
 				if err != nil && ctx.Err() == nil {
 					rep.queue.AddRateLimited(key)
 				} else {
@@ -378,8 +390,26 @@ func (f *fleet) startRing(id, ring string) *replica {
 	return rep
 }
 
+// tracedQueue is the queue a replica's guard parks keys in, noting each requeue.
+type tracedQueue struct{ rep *replica }
+
+func (q tracedQueue) Add(key string) {
+	q.rep.f.lat.trace(key, q.rep.id, "requeued by the guard")
+	q.rep.queue.Add(key)
+}
+
+// traceValue returns ", spec N" for an item, for the trace.
+func traceValue(obj any) string {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		v, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
+		return fmt.Sprintf(", spec %d", v)
+	}
+	return ""
+}
+
 // reconcile copies spec.value to status.observed, with this replica's name in status.by.
 func (rep *replica) reconcile(ctx context.Context, key string) error {
+	rep.f.lat.trace(key, rep.id, "reconcile runs")
 	rep.f.rec.start(rep.id, key)
 	defer rep.f.rec.end(rep.id, key)
 	item, exists, err := rep.inf.GetIndexer().GetByKey(key)
@@ -395,6 +425,9 @@ func (rep *replica) reconcile(ctx context.Context, key string) error {
 	_ = unstructured.SetNestedField(u.Object, want, "status", "observed")
 	_ = unstructured.SetNestedField(u.Object, rep.id, "status", "by")
 	_, err = rep.client.UpdateStatus(ctx, u, metav1.UpdateOptions{})
+	if err != nil {
+		rep.f.lat.trace(key, rep.id, "status write failed: "+err.Error())
+	}
 	if apierrors.IsConflict(err) {
 		return nil // the informer brings the newer object
 	}
@@ -407,11 +440,27 @@ func (rep *replica) reconcile(ctx context.Context, key string) error {
 // latencies measures change-to-reconcile: from a successful write of spec.value to the status
 // write of a reconcile that saw that value or a later one.
 type latencies struct {
-	mu      sync.Mutex
-	pending map[string]change // by item name: the oldest write not reconciled yet
-	samples []time.Duration
-	slowest []slowChange // the changes that took longest, for the log
-	events  []string     // the chaos events with their times, for the log
+	mu       sync.Mutex
+	ns       string
+	pending  map[string]change // by item name: the oldest write not reconciled yet
+	observed map[string]int64  // by item name: the highest value a status write carried
+	samples  []time.Duration
+	slowest  []slowChange            // the changes that took longest, for the log
+	events   []string                // the chaos events with their times, for the log
+	traces   map[string][]traceEntry // by item key: what happened to it, for the slowest changes
+}
+
+// traceEntry is one step of an item's way from a write to its reconcile.
+type traceEntry struct {
+	at            time.Time
+	replica, what string
+}
+
+// trace notes what happened to the item with key (namespace/name) on replica.
+func (l *latencies) trace(key, replica, what string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.traces[key] = append(l.traces[key], traceEntry{at: time.Now(), replica: replica, what: what})
 }
 
 type slowChange struct {
@@ -435,6 +484,18 @@ func (l *latencies) report() string {
 	var b strings.Builder
 	for _, c := range l.slowest[:min(8, len(l.slowest))] {
 		fmt.Fprintf(&b, "  %s written %s took %v\n", c.name, c.written.Format("15:04:05.000"), c.took.Round(time.Millisecond))
+		var steps []traceEntry
+		for _, e := range l.traces[l.ns+"/"+c.name] {
+			if !e.at.Before(c.written) && !e.at.After(c.written.Add(c.took)) {
+				steps = append(steps, e)
+			}
+		}
+		if len(steps) > 24 { // the first and last steps tell where it waited
+			steps = append(steps[:12:12], steps[len(steps)-12:]...)
+		}
+		for _, e := range steps {
+			fmt.Fprintf(&b, "      +%v %s: %s\n", e.at.Sub(c.written).Round(time.Millisecond), e.replica, e.what)
+		}
 	}
 	b.WriteString("  events: " + strings.Join(l.events, ", "))
 	return b.String()
@@ -445,21 +506,28 @@ type change struct {
 	at    time.Time
 }
 
-func newLatencies() *latencies { return &latencies{pending: map[string]change{}} }
+func newLatencies(ns string) *latencies {
+	return &latencies{pending: map[string]change{}, observed: map[string]int64{}, traces: map[string][]traceEntry{}, ns: ns}
+}
 
 // written records that name's spec.value became value now.
 func (l *latencies) written(name string, value int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.observed[name] >= value {
+		l.samples = append(l.samples, 0) // reconciled before the writer's call returned
+		return
+	}
 	if _, ok := l.pending[name]; !ok {
 		l.pending[name] = change{value: value, at: time.Now()}
 	}
 }
 
-// reconciled records that a reconcile of name wrote status for value.
+// reconciled records that a status write of name for value landed (seen by a reconcile or the test's view).
 func (l *latencies) reconciled(name string, value int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.observed[name] = max(l.observed[name], value)
 	if c, ok := l.pending[name]; ok && value >= c.value {
 		took := time.Since(c.at)
 		l.samples = append(l.samples, took)
@@ -580,6 +648,15 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 	if behind {
 		return "the test's cache has not seen its last write yet"
 	}
+	var cached []*unstructured.Unstructured
+	for _, obj := range f.view.GetStore().List() {
+		cached = append(cached, obj.(*unstructured.Unstructured))
+	}
+	return f.convergedItems(ring, cached)
+}
+
+// convergedItems is converged over the given items.
+func (f *fleet) convergedItems(ring *sharding.Ring, cached []*unstructured.Unstructured) string {
 	shard, drain := sharding.ShardLabel(f.ring), sharding.DrainLabel(f.ring)
 	placed := func(u *unstructured.Unstructured) bool {
 		l := u.GetLabels()
@@ -590,9 +667,7 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 	}
 	bad := 0
 	var first string
-	cached := f.view.GetStore().List()
-	for _, obj := range cached {
-		u := obj.(*unstructured.Unstructured)
+	for _, u := range cached {
 		want1, _, _ := unstructured.NestedInt64(u.Object, "spec", "value")
 		got, found, _ := unstructured.NestedInt64(u.Object, "status", "observed")
 		l := u.GetLabels()
@@ -613,6 +688,29 @@ func (f *fleet) converged(ring *sharding.Ring) string {
 // fleet's live replicas places it on.
 func (f *fleet) waitConverged(timeout time.Duration) time.Duration {
 	f.t.Helper()
+	return f.waitConvergedBy(timeout, 20*time.Millisecond, f.converged)
+}
+
+// waitConvergedOnServer is waitConverged reading the items from the server every 50ms rather than
+// from the test's cache: after an API server restart the test's own informer resumes only after
+// its retry delay, which says nothing about the replicas.
+func (f *fleet) waitConvergedOnServer(timeout time.Duration) time.Duration {
+	f.t.Helper()
+	return f.waitConvergedBy(timeout, 50*time.Millisecond, func(ring *sharding.Ring) string {
+		list, err := f.client.Resource(items).Namespace(f.ns).List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		items := make([]*unstructured.Unstructured, len(list.Items))
+		for i := range list.Items {
+			items[i] = &list.Items[i]
+		}
+		return f.convergedItems(ring, items)
+	})
+}
+
+func (f *fleet) waitConvergedBy(timeout, every time.Duration, converged func(*sharding.Ring) string) time.Duration {
+	f.t.Helper()
 	start := time.Now()
 	var ids []string
 	for _, r := range f.live() {
@@ -623,10 +721,10 @@ func (f *fleet) waitConverged(timeout time.Duration) time.Duration {
 	ring := sharding.NewRing(ids, 0)
 	var why string
 	for time.Since(start) < timeout {
-		if why = f.converged(ring); why == "" {
+		if why = converged(ring); why == "" {
 			return time.Since(start)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(every)
 	}
 	f.t.Fatalf("not converged after %v: %s", timeout, why)
 	return 0

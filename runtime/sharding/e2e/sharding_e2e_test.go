@@ -226,6 +226,7 @@ func TestChaos(t *testing.T) {
 // replicas at once and that every item converges, and reports how long after its write each
 // change was reconciled.
 func chaos(t *testing.T, f *fleet) {
+	t.Logf("load average at the start: %s", loadAverage())
 	for range 3 {
 		f.start("")
 	}
@@ -281,7 +282,7 @@ func chaos(t *testing.T, f *fleet) {
 			f.lat.event("server back")
 			// The writer's changes of the outage land now; everything converges once the replicas
 			// renewed their Leases and their informers resumed.
-			took := f.waitConverged(time.Minute)
+			took := f.waitConvergedOnServer(time.Minute)
 			t.Logf("API server restart took %v; converged %v after its return", time.Since(start)-took, took)
 			afterRestarts = append(afterRestarts, took)
 		}
@@ -296,8 +297,20 @@ func chaos(t *testing.T, f *fleet) {
 	t.Logf("converged %v after the last event with %d live replicas; after the restarts: %v", took, len(f.live()), afterRestarts)
 	f.rec.check(t)
 	// The targets (p99 6s, max 12s) are reported, not enforced: on the shared 2-vCPU test
-	// machine, at load averages of 20 and more, renewals themselves miss the 2s renew deadline.
+	// machine, at load averages of 20 and more, renewals themselves miss the 2s renew deadline, and an
+	// API server restart alone takes 9–15s, which a change written just before it waits out. The
+	// report traces the slowest changes: informer events, guard calls (with membership), requeues of
+	// parked keys, reconciles and failed writes, to tell which phase they waited in.
 	n, p50, p99, worst := f.lat.summary()
-	t.Logf("change-to-reconcile over %d changes: p50 %v, p99 %v, max %v (targets: p99 6s, max 12s); slowest:\n%s",
-		n, p50.Round(time.Millisecond), p99.Round(time.Millisecond), worst.Round(time.Millisecond), f.lat.report())
+	t.Logf("change-to-reconcile over %d changes: p50 %v, p99 %v, max %v (targets: p99 6s, max 12s); load average at the end: %s; slowest:\n%s",
+		n, p50.Round(time.Millisecond), p99.Round(time.Millisecond), worst.Round(time.Millisecond), loadAverage(), f.lat.report())
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages, for the figures' context.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
 }

@@ -21,18 +21,21 @@ func (h *harness) serverReplica(ring, identity string) *Replica {
 	return r
 }
 
+// claimsOf returns the ServerMode state of r.
+func claimsOf(r *Replica) *claims { return r.mode.(*serverMode).claims }
+
 // startAdopt runs one adoption of r in the background, writing r's Lease whenever it asks to, and
 // returns a function waiting for its result.
 func startAdopt(t *testing.T, r *Replica) func() error {
 	t.Helper()
-	r.claims.mu.Lock()
-	r.claims.joinedAt = time.Time{} // settled
-	r.claims.mu.Unlock()
+	claimsOf(r).mu.Lock()
+	claimsOf(r).joinedAt = time.Time{} // settled
+	claimsOf(r).mu.Unlock()
 	if _, err := r.observer.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- r.claims.adopt(context.Background(), klog.Background()) }()
+	go func() { done <- claimsOf(r).adopt(context.Background(), klog.Background()) }()
 	return func() error {
 		for {
 			select {
@@ -86,7 +89,7 @@ func TestServerModeHandoff(t *testing.T) {
 	both := NewPartition([]string{"a", "b"})
 	moving := hashOwnedBy(t, both, "b")
 	staying := hashOwnedBy(t, both, "a")
-	if a.claims.begin(moving) != guardRun {
+	if claimsOf(a).begin(moving) != guardRun {
 		t.Fatal("a alone does not reconcile every object")
 	}
 	// b joins while a reconciles an object that moves to b.
@@ -100,33 +103,33 @@ func TestServerModeHandoff(t *testing.T) {
 	if got := h.claim("crontabs.b"); got != "a,b" {
 		t.Fatalf("b claims %q", got)
 	}
-	if got := b.claims.begin(moving); got != guardPending {
+	if got := claimsOf(b).begin(moving); got != guardPending {
 		t.Fatalf("b's guard = %v while a still claims the object", got)
 	}
 	// a cannot publish while its reconcile of the moving object runs: it waits for it.
 	for {
-		a.claims.mu.Lock()
-		narrowed := a.claims.narrowed != nil
-		a.claims.mu.Unlock()
+		claimsOf(a).mu.Lock()
+		narrowed := claimsOf(a).narrowed != nil
+		claimsOf(a).mu.Unlock()
 		if narrowed {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	a.claims.mu.Lock()
-	want := a.claims.want
-	a.claims.mu.Unlock()
+	claimsOf(a).mu.Lock()
+	want := claimsOf(a).want
+	claimsOf(a).mu.Unlock()
 	if want != "a" || h.claim("crontabs.a") != "a" {
 		t.Fatalf("a is publishing %q with a reconcile of a moving object in flight", want)
 	}
-	if a.claims.begin(moving) != guardSkip {
+	if claimsOf(a).begin(moving) != guardSkip {
 		t.Fatal("a starts another reconcile of an object it is giving up")
 	}
-	if a.claims.begin(staying) != guardRun {
+	if claimsOf(a).begin(staying) != guardRun {
 		t.Fatal("a stops reconciling an object it keeps")
 	}
-	a.claims.end(staying)
-	a.claims.end(moving)
+	claimsOf(a).end(staying)
+	claimsOf(a).end(moving)
 	if err := waitA(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,42 +139,72 @@ func TestServerModeHandoff(t *testing.T) {
 	if _, err := b.observer.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.claims.begin(moving); got != guardRun {
+	if got := claimsOf(b).begin(moving); got != guardRun {
 		t.Fatalf("b's guard = %v once a let go", got)
 	}
-	b.claims.end(moving)
-	if b.claims.begin(staying) != guardSkip {
+	claimsOf(b).end(moving)
+	if claimsOf(b).begin(staying) != guardSkip {
 		t.Fatal("b reconciles a's object")
 	}
 }
 
-// TestServerModeRejoinClaimsNothing: a replica whose membership lapsed publishes an empty claim when
-// it rejoins, and reconciles nothing until it adopted its share again.
-func TestServerModeRejoinClaimsNothing(t *testing.T) {
+// TestServerModeRejoinAfterAFenceClaimsNothing: a replica whose membership lapsed while it held its
+// Lease all along keeps its claim when it renews and reconciles its share at once; one whose Lease
+// was fenced meanwhile publishes an empty claim when it takes the Lease back, and reconciles
+// nothing until it adopted its share again.
+func TestServerModeRejoinAfterAFenceClaimsNothing(t *testing.T) {
 	h := newHarness(t)
 	a := h.serverReplica("crontabs", "a")
 	renew(a)
 	if err := startAdopt(t, a)(); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Step(testRenew) // paused past its renew deadline
+	h.clock.Step(testRenew) // paused past its renew deadline, not past its Lease
 	if a.IsMember() {
 		t.Fatal("still a member")
 	}
-	renew(a)
-	if got := h.claim("crontabs.a"); got != "" {
-		t.Fatalf("a rejoined claiming %q", got)
+	if got := claimsOf(a).begin(42); got != guardRun {
+		t.Fatalf("guard = %v while lapsed; the Reconciler's membership check refuses it first", got)
 	}
-	if got := a.claims.begin(42); got != guardPending {
+	claimsOf(a).end(42)
+	renew(a)
+	if got := h.claim("crontabs.a"); got != "a" {
+		t.Fatalf("a renewed its own Lease after a lapse claiming %q, want its claim kept", got)
+	}
+	if ranges, _ := claimsOf(a).share(); len(ranges) == 0 {
+		t.Fatal("the share was dropped across a lapse")
+	}
+
+	// Fenced: the Lease is taken back once the fence expires, with an empty claim.
+	l, err := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fenced := FencedHolder
+	l.Spec.HolderIdentity = &fenced
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Step(testRenew)
+	renew(a) // sees the fence, waits for it to expire
+	h.clock.Step(testLease)
+	renew(a)
+	if !a.IsMember() {
+		t.Fatal("a did not take its Lease back after the fence expired")
+	}
+	if got := h.claim("crontabs.a"); got != "" {
+		t.Fatalf("a took its Lease back claiming %q", got)
+	}
+	if got := claimsOf(a).begin(42); got != guardPending {
 		t.Fatalf("guard = %v before adopting again; want pending, to be requeued after the adoption", got)
 	}
-	if ranges, _ := a.claims.share(); ranges != nil {
+	if ranges, _ := claimsOf(a).share(); ranges != nil {
 		t.Fatalf("share = %v before adopting again", ranges)
 	}
 	if err := startAdopt(t, a)(); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.claims.begin(42); got != guardRun {
+	if got := claimsOf(a).begin(42); got != guardRun {
 		t.Fatalf("guard = %v after adopting again", got)
 	}
 }
@@ -187,7 +220,7 @@ func TestServerModeWrongRingGivesWay(t *testing.T) {
 	}
 	x := h.serverReplica("crontab", "x")
 	renew(x)
-	if _, err := x.claims.foreign.refresh(context.Background()); err != nil {
+	if _, err := claimsOf(x).foreign.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := startAdopt(t, x)(); err != nil {
@@ -197,25 +230,25 @@ func TestServerModeWrongRingGivesWay(t *testing.T) {
 	if got := h.claim("crontab.x"); got != "" {
 		t.Fatalf("x claims %q beside a live ring", got)
 	}
-	if got := x.claims.begin(42); got != guardSkip {
+	if got := claimsOf(x).begin(42); got != guardSkip {
 		t.Fatalf("x's guard = %v", got)
 	}
-	if a.claims.begin(42) != guardRun {
+	if claimsOf(a).begin(42) != guardRun {
 		t.Fatal("the live ring stopped")
 	}
-	a.claims.end(42)
+	claimsOf(a).end(42)
 	// a stops renewing; once its Lease expired on x's clock, x takes over.
 	for range 7 {
 		h.clock.Step(testRetry)
 		renew(x)
-		if _, err := x.claims.foreign.refresh(context.Background()); err != nil {
+		if _, err := claimsOf(x).foreign.refresh(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := startAdopt(t, x)(); err != nil {
 		t.Fatal(err)
 	}
-	if got := x.claims.begin(42); got != guardRun {
+	if got := claimsOf(x).begin(42); got != guardRun {
 		t.Fatalf("x's guard = %v once the other ring is gone", got)
 	}
 }
@@ -247,10 +280,10 @@ func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 	if _, err := a.observer.refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.claims.adopt(context.Background(), klog.Background()); err != nil {
+	if err := claimsOf(a).adopt(context.Background(), klog.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if ranges, _ := a.claims.share(); ranges != nil || h.claim("crontabs.a") != "" {
+	if ranges, _ := claimsOf(a).share(); ranges != nil || h.claim("crontabs.a") != "" {
 		t.Fatalf("adopted %v right after joining", ranges)
 	}
 	h.clock.Step(2 * testRetry)
@@ -258,7 +291,7 @@ func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 	if err := startAdopt(t, a)(); err != nil {
 		t.Fatal(err)
 	}
-	if ranges, _ := a.claims.share(); len(ranges) != 1 {
+	if ranges, _ := claimsOf(a).share(); len(ranges) != 1 {
 		t.Fatalf("share after settling = %v", ranges)
 	}
 	b := h.serverReplica("crontabs", "b")
@@ -267,7 +300,7 @@ func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- b.claims.adopt(context.Background(), klog.Background()) }()
+	go func() { done <- claimsOf(b).adopt(context.Background(), klog.Background()) }()
 	for published := false; !published; {
 		select {
 		case err := <-done:
@@ -280,7 +313,7 @@ func TestServerModeSettlesBeforeFirstAdoption(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if ranges, _ := b.claims.share(); len(ranges) == 0 {
+	if ranges, _ := claimsOf(b).share(); len(ranges) == 0 {
 		t.Fatal("b has no share")
 	}
 }

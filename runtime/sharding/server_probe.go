@@ -14,7 +14,7 @@ import (
 )
 
 // Fields a server-side shard selector (KEP-5866, kube-apiserver 1.36+ behind the ShardedListAndWatch
-// feature gate) may hash.
+// feature gate, on by default from 1.38) may hash.
 const (
 	UIDField       = "object.metadata.uid"
 	NamespaceField = "object.metadata.namespace"
@@ -69,10 +69,12 @@ var ErrUnprovable = errors.New("sharding: an empty collection whose lists carry 
 // field (UIDField or NamespaceField). A server without the feature (or with its gate off) ignores the
 // parameter and would hand every object to every replica, so callers must check before relying on it.
 //
-// A list whose response carries shard info answers yes. kube-apiserver 1.37 filters custom resources
-// and metadata-only lists without echoing shard info; for those the probe lists one object, then lists
-// again with a selector covering every hash but that object's: getting the object back means the
-// selector was ignored. An empty collection without shard info gives ErrUnprovable.
+// A list whose response carries shard info answers yes: kube-apiserver 1.38 echoes it on every list
+// its selector filtered, 1.37 only on typed lists of built-in kinds. For a list without it (1.37's
+// custom resources and metadata-only lists, or a server that ignores the selector) the probe lists
+// one object, then lists again with a selector covering every hash but that object's: getting the
+// object back means the selector was ignored. An empty collection without shard info gives
+// ErrUnprovable.
 func ServerShardingSupported(ctx context.Context, field string, list ListFunc) (bool, error) {
 	probe := func(opts metav1.ListOptions) (runtime.Object, []metav1.Object, error) {
 		obj, err := list(ctx, opts)

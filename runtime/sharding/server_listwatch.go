@@ -15,45 +15,9 @@ import (
 	"github.com/kgen-dev/kgen/runtime/cache"
 )
 
-// Shard makes informer, an informer of one of Resources that has not started yet, hold only this
-// replica's share, in either mode: it lists and watches through ListerWatcher. It is the one call
-// that wires a replica into an informer from any factory (typed, dynamic, metadata):
-//
-//	if err := replica.Shard(factory.Stable().V1().CronTabs().Informer()); err != nil { ... }
-func (r *Replica) Shard(informer cache.SharedInformer) error {
-	return informer.WrapListerWatcher(r.ListerWatcher)
-}
-
-// ShardControlled is Shard for an informer of one of Controlled. Controlled objects follow their
-// owner in LabelMode and with NamespaceField, so their informer holds this replica's share; with
-// ServerMode's UIDField they hash apart from their owners, so the informer is left holding every
-// object.
-func (r *Replica) ShardControlled(informer cache.SharedInformer) error {
-	if r.claims != nil && r.cfg.ServerField == UIDField {
-		return nil
-	}
-	return r.Shard(informer)
-}
-
-// ListerWatcher wraps lw, the ListerWatcher of an informer of objects this ring shards, so that the
-// informer holds only this replica's share:
-//   - in LabelMode it sets LabelSelector on every request, as TweakListOptions does;
-//   - in ServerMode it sets the shard selector of the replica's adopted ranges on every list and
-//     watch (a list waits until the replica has adopted a share), ends the informer's watch as
-//     expired when the share changes, so the informer relists at once with the new ranges, and drops
-//     and reports any object outside the ranges, should the server ignore the selector.
-//
-// In ServerMode with UIDField, wrap only informers of Resources: controlled objects hash apart from
-// their owners, so their informers must see every object. With NamespaceField, wrap those too.
-//
-// In ServerMode the replica reports the objects its wrapped informers hold as its shard's objects
-// metric.
-func (r *Replica) ListerWatcher(lw cache.ListerWatcher) cache.ListerWatcher {
-	return &shardedListWatch{r: r, lw: cache.ToListerWatcherWithContext(lw)}
-}
-
-type shardedListWatch struct {
-	r  *Replica
+// serverListWatch lists and watches the ranges this replica adopted.
+type serverListWatch struct {
+	m  *serverMode
 	lw cache.ListerWatcherWithContext
 
 	mu     sync.Mutex
@@ -62,13 +26,13 @@ type shardedListWatch struct {
 }
 
 // count adds delta to the objects this informer holds, or with reset, starts counting over.
-func (s *shardedListWatch) count(delta int, reset bool) {
-	o := &s.r.objects
+func (s *serverListWatch) count(delta int, reset bool) {
+	o := &s.m.objects
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.byInformer == nil {
-		o.byInformer = map[*shardedListWatch]int{}
-		o.gauge = s.r.cfg.Metrics.NewShardObjectsMetric(s.r.cfg.Ring, s.r.cfg.Identity)
+		o.byInformer = map[*serverListWatch]int{}
+		o.gauge = s.m.r.cfg.Metrics.NewShardObjectsMetric(s.m.r.cfg.Ring, s.m.r.cfg.Identity)
 	}
 	if reset {
 		o.byInformer[s] = 0
@@ -82,26 +46,22 @@ func (s *shardedListWatch) count(delta int, reset bool) {
 }
 
 // List lists with a background context.
-func (s *shardedListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {
+func (s *serverListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {
 	return s.ListWithContext(context.Background(), opts)
 }
 
 // Watch watches with a background context.
-func (s *shardedListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+func (s *serverListWatch) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	return s.WatchWithContext(context.Background(), opts)
 }
 
 // ListWithContext lists this replica's share.
-func (s *shardedListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	if s.r.claims == nil {
-		s.r.TweakListOptions(&opts)
-		return s.lw.ListWithContext(ctx, opts)
-	}
+func (s *serverListWatch) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	ranges, changed, err := s.share(ctx)
 	if err != nil {
 		return nil, err
 	}
-	opts.ShardSelector = ShardSelector(s.r.cfg.ServerField, ranges)
+	opts.ShardSelector = ShardSelector(s.m.r.cfg.ServerField, ranges)
 	obj, err := s.lw.ListWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -131,11 +91,7 @@ func (s *shardedListWatch) ListWithContext(ctx context.Context, opts metav1.List
 }
 
 // WatchWithContext watches this replica's share until it changes.
-func (s *shardedListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	if s.r.claims == nil {
-		s.r.TweakListOptions(&opts)
-		return s.lw.WatchWithContext(ctx, opts)
-	}
+func (s *serverListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	ranges, changed, err := s.share(ctx)
 	if err != nil {
 		return nil, err
@@ -155,7 +111,7 @@ func (s *shardedListWatch) WatchWithContext(ctx context.Context, opts metav1.Lis
 		// never show up in a watch; make the informer list again.
 		return nil, shareChanged()
 	}
-	opts.ShardSelector = ShardSelector(s.r.cfg.ServerField, ranges)
+	opts.ShardSelector = ShardSelector(s.m.r.cfg.ServerField, ranges)
 	w, err := s.lw.WatchWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -179,10 +135,15 @@ func (s *shardedListWatch) WatchWithContext(ctx context.Context, opts metav1.Lis
 	return out, nil
 }
 
-// share waits until the replica has adopted a share and returns its ranges.
-func (s *shardedListWatch) share(ctx context.Context) ([]HashRange, <-chan struct{}, error) {
+// share waits until the replica is a member with an adopted share and returns its ranges. Waiting
+// for membership makes the informer resume with the renewal that ends a lapse, as after the API
+// server was unreachable, rather than after the reflector's retry delay.
+func (s *serverListWatch) share(ctx context.Context) ([]HashRange, <-chan struct{}, error) {
+	if err := s.m.r.member.waitMember(ctx); err != nil {
+		return nil, nil, err
+	}
 	for {
-		ranges, changed := s.r.claims.share()
+		ranges, changed := s.m.claims.share()
 		if ranges != nil {
 			return ranges, changed, nil
 		}
@@ -196,12 +157,12 @@ func (s *shardedListWatch) share(ctx context.Context) ([]HashRange, <-chan struc
 
 // inShare reports whether obj's hash falls in ranges, and logs once when it does not: the server
 // ignored the shard selector.
-func (s *shardedListWatch) inShare(obj runtime.Object, ranges []HashRange) bool {
+func (s *serverListWatch) inShare(obj runtime.Object, ranges []HashRange) bool {
 	o, err := meta.Accessor(obj)
 	if err != nil {
 		return true // let the informer report what it cannot read
 	}
-	h := ServerHash(fieldValue(s.r.cfg.ServerField, o))
+	h := ServerHash(fieldValue(s.m.r.cfg.ServerField, o))
 	for _, rg := range ranges {
 		if rg.contains(h) {
 			return true
@@ -209,7 +170,7 @@ func (s *shardedListWatch) inShare(obj runtime.Object, ranges []HashRange) bool 
 	}
 	if !s.warned.Swap(true) {
 		klog.Background().Error(nil, "sharding: the API server sent an object outside this replica's shard selector; it ignores the selector (is the ShardedListAndWatch feature gate on?), so every replica receives every object; dropping those outside the share",
-			"ring", s.r.cfg.Ring, "identity", s.r.cfg.Identity, "object", klog.KObj(o))
+			"ring", s.m.r.cfg.Ring, "identity", s.m.r.cfg.Identity, "object", klog.KObj(o))
 	}
 	return false
 }

@@ -115,12 +115,17 @@ func newClaims(r *Replica) *claims {
 
 func claimValue(p *Partition) string { return strings.Join(p.members, ",") }
 
-// forWrite returns the claim a Lease write should carry. A write that (re)joins the ring claims
-// nothing: the replica lost its share when membership lapsed, and must adopt it again.
-func (c *claims) forWrite(joining bool) string {
+// forWrite returns the claim a Lease write should carry. A write that acquires the Lease claims
+// nothing: the replica's share may have gone to others since it last held the Lease (it was fenced,
+// or this is a new instance), and it must adopt its share again. A write that renews a Lease the
+// replica held all along keeps the claim, also when membership lapsed meanwhile (a renewal missed
+// the renew deadline, the API server was unreachable): the claim published in that Lease counted
+// for the other members all that time, so nobody took the share over, and the replica resumes
+// without a new adoption and its informers without a relist.
+func (c *claims) forWrite(acquire bool) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if joining {
+	if acquire {
 		c.resetLocked()
 		c.joinedAt = c.r.clock.Now()
 	}

@@ -70,7 +70,9 @@ func (lw staticListWatch) List(metav1.ListOptions) (k8sruntime.Object, error) {
 	return &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: "1000"}, Items: lw.items}, nil
 }
 
-func (staticListWatch) Watch(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil }
+func (staticListWatch) Watch(metav1.ListOptions) (watch.Interface, error) {
+	return watch.NewFake(), nil
+}
 
 // BenchmarkReadYourWritesRead reads a synced informer cache of 1000 ConfigMaps: Get one by name and
 // List the 500 labelled app=web, through a plain lister ("lister", what a generated lister does) and

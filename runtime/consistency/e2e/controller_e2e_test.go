@@ -205,8 +205,10 @@ func TestDynamicControllerReadsItsWrites(t *testing.T) {
 		delete: func(ctx context.Context, name string) error { return client.Delete(ctx, name, metav1.DeleteOptions{}) },
 	}
 	r := reads[*unstructured.Unstructured]{
-		list: func(ctx context.Context) ([]*unstructured.Unstructured, error) { return lister.List(ctx, labels.Everything()) },
-		get:  lister.Get,
+		list: func(ctx context.Context) ([]*unstructured.Unstructured, error) {
+			return lister.List(ctx, labels.Everything())
+		},
+		get: lister.Get,
 	}
 	const rounds = 200
 	stale := runController(t, ctx, rounds, w, r, func(u *unstructured.Unstructured) metav1.Object { return u })

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/utils/clock"
 )
 
@@ -67,6 +68,11 @@ type ResourceWrites struct {
 
 	mu   sync.Mutex
 	last map[string]Write // by Write.Key
+	// maxVersion is the highest resourceVersion recorded that compares as an integer, and
+	// unversionedAt the count just after the last write recorded without one (a delete answered with
+	// a Status, or an opaque resourceVersion).
+	maxVersion    string
+	unversionedAt uint64
 	// pruneAt is the size of last at which the next write drops expired ones, so that pruning costs
 	// a constant amount per write.
 	pruneAt int
@@ -171,7 +177,13 @@ func (rw *ResourceWrites) put(w Write) {
 		}
 	}
 	rw.last[key] = w
-	rw.count.Add(1)
+	count := rw.count.Add(1)
+	switch {
+	case !isVersion(w.ResourceVersion):
+		rw.unversionedAt = count
+	case rw.maxVersion == "" || newer(w.ResourceVersion, rw.maxVersion):
+		rw.maxVersion = w.ResourceVersion
+	}
 	if len(rw.last) >= rw.pruneAt {
 		for k, old := range rw.last {
 			if now.Sub(old.at) > rw.recorder.retention {
@@ -184,6 +196,28 @@ func (rw *ResourceWrites) put(w Write) {
 
 // Count returns the number of writes recorded so far: while it stays the same, so do the writes.
 func (rw *ResourceWrites) Count() uint64 { return rw.count.Load() }
+
+// Summary returns, read together, the number of writes recorded so far, the highest resourceVersion
+// among them that compares as an integer ("" if none), and the count just after the last write
+// recorded without such a version (0 if none). A cache at or past maxVersion holds every write
+// recorded after unversionedAt up to count.
+func (rw *ResourceWrites) Summary() (count uint64, maxVersion string, unversionedAt uint64) {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	return rw.count.Load(), rw.maxVersion, rw.unversionedAt
+}
+
+// isVersion reports whether rv is a resourceVersion that compares as an integer.
+func isVersion(rv string) bool {
+	_, err := resourceversion.CompareResourceVersion(rv, rv)
+	return err == nil
+}
+
+// newer reports whether resourceVersion a is newer than b; both compare as integers.
+func newer(a, b string) bool {
+	cmp, err := resourceversion.CompareResourceVersion(a, b)
+	return err == nil && cmp > 0
+}
 
 // Last returns the last write to the object with the given key ("namespace/name", or "name"), if the
 // recorder still remembers it.

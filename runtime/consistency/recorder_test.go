@@ -132,3 +132,23 @@ func TestRecordsSubresource(t *testing.T) {
 		}
 	}
 }
+
+func TestSummary(t *testing.T) {
+	rec := consistency.NewRecorder()
+	rw := rec.Resource(configMaps)
+	if count, maxVersion, unversionedAt := rw.Summary(); count != 0 || maxVersion != "" || unversionedAt != 0 {
+		t.Fatalf("empty Summary = %d, %q, %d", count, maxVersion, unversionedAt)
+	}
+	rec.Record(configMaps, object("ns", "a", "u1", "9", nil))
+	rec.Record(configMaps, object("ns", "b", "u2", "100", nil))
+	rec.Record(configMaps, object("ns", "a", "u1", "20", nil)) // older than 100: the maximum stays
+	if count, maxVersion, unversionedAt := rw.Summary(); count != 3 || maxVersion != "100" || unversionedAt != 0 {
+		t.Fatalf("Summary = %d, %q, %d; want 3, 100, 0", count, maxVersion, unversionedAt)
+	}
+	rec.RecordDelete(configMaps, "ns", "a", "", nil)                 // a Status: no version
+	rec.Record(configMaps, object("ns", "c", "u3", "opaque-7", nil)) // not an integer
+	rec.Record(configMaps, object("ns", "d", "u4", "101", nil))
+	if count, maxVersion, unversionedAt := rw.Summary(); count != 6 || maxVersion != "101" || unversionedAt != 5 {
+		t.Fatalf("Summary = %d, %q, %d; want 6, 101, 5", count, maxVersion, unversionedAt)
+	}
+}

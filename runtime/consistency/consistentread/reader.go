@@ -113,10 +113,10 @@ func (r *Reader) WaitForCacheSync(ctx context.Context) error {
 
 // waitForWrites is WaitForCacheSync for the writes in namespace, or all of them for "".
 func (r *Reader) waitForWrites(ctx context.Context, namespace string) error {
-	count := r.writes.Count()
-	if count == r.confirmed.Load() {
+	if r.writes.Count() == r.confirmed.Load() || r.holdsAll() {
 		return nil
 	}
+	count := r.writes.Count()
 	writes := r.writes.Writes(namespace)
 	pending := func() *consistency.Write {
 		if !r.informer.HasSynced() {
@@ -139,6 +139,24 @@ func (r *Reader) waitForWrites(ctx context.Context, namespace string) error {
 	return nil
 }
 
+// holdsAll reports whether the cache is known to hold every write recorded so far without looking
+// at each: it is at or past the newest, and none without a comparable version came after the last
+// confirmation. It then records the confirmation, so that reads skip the writes until the next one.
+func (r *Reader) holdsAll() bool {
+	count, maxVersion, unversionedAt := r.writes.Summary()
+	if unversionedAt > r.confirmed.Load() || !r.informer.HasSynced() {
+		return false
+	}
+	if maxVersion != "" {
+		cmp, err := resourceversion.CompareResourceVersion(r.indexer.LastStoreSyncResourceVersion(), maxVersion)
+		if err != nil || cmp < 0 {
+			return false
+		}
+	}
+	r.confirmed.Store(count)
+	return true
+}
+
 // WaitForObject waits until the informer's cache holds the recorder's last write to the object
 // namespace/name ("" namespace for a cluster-scoped one), or a later state of it. It returns at once
 // when the recorder remembers no write to the object, or the Reader does not cover it.
@@ -152,6 +170,10 @@ func (r *Reader) WaitForObject(ctx context.Context, namespace, name string) erro
 	}
 	w, ok := r.writes.Last(key)
 	if !ok {
+		return nil
+	}
+	if r.informer.HasSynced() && r.holds(w, r.indexer.LastStoreSyncResourceVersion()) {
+		r.holdsAll()
 		return nil
 	}
 	return r.wait(ctx, func() *consistency.Write {

@@ -139,7 +139,10 @@ func TestControllerReadsItsWrites(t *testing.T) {
 			configMapInformer := factory.Core().V1().ConfigMaps()
 			informer := configMapInformer.Informer()
 			factory.Start(ctx.Done())
-			defer factory.Shutdown()
+			defer func() {
+				cancel()
+				factory.Shutdown()
+			}()
 			factory.WaitForCacheSync(ctx.Done())
 
 			var r reads[*corev1.ConfigMap]
@@ -175,7 +178,10 @@ func TestDynamicControllerReadsItsWrites(t *testing.T) {
 	factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, ns, nil)
 	informer := factory.ForResource(configMapsGVR).Informer()
 	factory.Start(ctx.Done())
-	defer factory.Shutdown()
+	defer func() {
+		cancel()
+		factory.Shutdown()
+	}()
 	factory.WaitForCacheSync(ctx.Done())
 
 	rec := consistency.NewRecorder()

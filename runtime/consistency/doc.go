@@ -3,10 +3,10 @@
 // as its experimental consistency store.
 //
 // A Recorder is opt-in and travels in the context: writes made through kgen's typed clients
-// (runtime/gentype, so every generated clientset), its dynamic client (runtime/dynamic) and their
-// apply calls under a context from WithRecorder are recorded — the object's namespace, name, UID,
-// labels and the resourceVersion the server answered with, per group and resource. Without a
-// recorder in the context a write costs one context lookup more.
+// (runtime/gentype, so every generated clientset, and its fakes), its dynamic client
+// (runtime/dynamic) and their apply calls under a context from WithRecorder are recorded — the
+// object's namespace, name, UID, labels and the resourceVersion the server answered with, per group
+// and resource. Without a recorder in the context a write costs one context lookup more.
 //
 //	rec := consistency.NewRecorder()
 //	ctx = consistency.WithRecorder(ctx, rec)

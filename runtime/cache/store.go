@@ -200,6 +200,13 @@ func (s *keyedStore) LastStoreSyncResourceVersion() string {
 	return s.items.LastStoreSyncResourceVersion()
 }
 
+// ResourceVersionChanged returns a channel closed the next time the recorded resourceVersion is set;
+// ask for it before reading LastStoreSyncResourceVersion. The Indexers of this package's informers have
+// it, for readers that wait until the cache reaches a resourceVersion (runtime/consistency).
+func (s *keyedStore) ResourceVersionChanged() <-chan struct{} {
+	return s.items.ResourceVersionChanged()
+}
+
 // Bookmark records rv.
 func (s *keyedStore) Bookmark(rv string) { s.items.Bookmark(rv) }
 

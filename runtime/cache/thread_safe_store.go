@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
@@ -74,6 +75,8 @@ type threadSafeMap struct {
 	rv           string
 	// rvGauge, when set, receives the store's resourceVersion.
 	rvGauge GaugeMetric
+	// rvChanged, once a reader asked for it, is closed (and cleared) when rv next changes.
+	rvChanged atomic.Pointer[chan struct{}]
 }
 
 // writeIndex is one index as the write path needs it.
@@ -173,6 +176,11 @@ func (c *threadSafeMap) Bookmark(rv string) {
 
 func (c *threadSafeMap) setRVLocked(rv string) {
 	c.rv = rv
+	if c.rvChanged.Load() != nil {
+		if ch := c.rvChanged.Swap(nil); ch != nil {
+			close(*ch)
+		}
+	}
 	if c.rvGauge != nil {
 		if v, ok := resourceVersionNumber(rv); ok {
 			c.rvGauge.Set(v)
@@ -184,6 +192,21 @@ func (c *threadSafeMap) LastStoreSyncResourceVersion() string {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
 	return c.rv
+}
+
+// ResourceVersionChanged returns a channel that is closed the next time the recorded resourceVersion
+// is set (by an applied event, a bookmark or a relist). Ask for the channel before reading
+// LastStoreSyncResourceVersion, so that no change between the two is missed.
+func (c *threadSafeMap) ResourceVersionChanged() <-chan struct{} {
+	for {
+		if ch := c.rvChanged.Load(); ch != nil {
+			return *ch
+		}
+		ch := make(chan struct{})
+		if c.rvChanged.CompareAndSwap(nil, &ch) {
+			return ch
+		}
+	}
 }
 
 func (c *threadSafeMap) Resync() error { return nil }

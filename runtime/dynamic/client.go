@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/consistency"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
 
@@ -109,6 +110,19 @@ func decodeUnstructured(data []byte) (*unstructured.Unstructured, error) {
 	return u, nil
 }
 
+// written decodes raw, the server's answer to a write of one object or of the given subresource of it,
+// and records the object in the context's consistency.Recorder, if any, when the answer is the object
+// itself (no subresource, or its status).
+func (c *resourceClient) written(ctx context.Context, raw []byte, subresources []string) (*unstructured.Unstructured, error) {
+	obj, err := decodeUnstructured(raw)
+	if err == nil && consistency.RecordsSubresource(subresources) {
+		if rec := consistency.RecorderFrom(ctx); rec != nil {
+			rec.Record(c.resource.GroupResource(), obj)
+		}
+	}
+	return obj, err
+}
+
 func (c *resourceClient) Create(ctx context.Context, obj *unstructured.Unstructured, opts metav1.CreateOptions, subresources ...string) (*unstructured.Unstructured, error) {
 	name := ""
 	if len(subresources) > 0 {
@@ -122,7 +136,7 @@ func (c *resourceClient) Create(ctx context.Context, obj *unstructured.Unstructu
 	if err != nil {
 		return nil, err
 	}
-	return decodeUnstructured(raw)
+	return c.written(ctx, raw, subresources)
 }
 
 func (c *resourceClient) Update(ctx context.Context, obj *unstructured.Unstructured, opts metav1.UpdateOptions, subresources ...string) (*unstructured.Unstructured, error) {
@@ -135,7 +149,7 @@ func (c *resourceClient) Update(ctx context.Context, obj *unstructured.Unstructu
 	if err != nil {
 		return nil, err
 	}
-	return decodeUnstructured(raw)
+	return c.written(ctx, raw, subresources)
 }
 
 func (c *resourceClient) UpdateStatus(ctx context.Context, obj *unstructured.Unstructured, opts metav1.UpdateOptions) (*unstructured.Unstructured, error) {
@@ -150,7 +164,25 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 	if err != nil {
 		return err
 	}
-	return c.client.Delete().AbsPath(c.path(name, subresources...)).Body(body).Do(ctx).Error()
+	result := c.client.Delete().AbsPath(c.path(name, subresources...)).Body(body).Do(ctx)
+	if err := result.Error(); err != nil {
+		return err
+	}
+	if rec := consistency.RecorderFrom(ctx); rec != nil && len(subresources) == 0 {
+		var uid types.UID
+		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
+			uid = *opts.Preconditions.UID
+		}
+		// The server answers with the object (deleted, or marked for deletion) or a Status.
+		var deleted metav1.Object
+		if raw, err := result.Raw(); err == nil {
+			if u, err := decodeUnstructured(raw); err == nil && u.GetKind() != "Status" {
+				deleted = u
+			}
+		}
+		rec.RecordDelete(c.resource.GroupResource(), c.namespace, name, uid, deleted)
+	}
+	return nil
 }
 
 func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOptions metav1.ListOptions) error {
@@ -209,7 +241,7 @@ func (c *resourceClient) Patch(ctx context.Context, name string, pt types.PatchT
 	if err != nil {
 		return nil, err
 	}
-	return decodeUnstructured(raw)
+	return c.written(ctx, raw, subresources)
 }
 
 func (c *resourceClient) Apply(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions, subresources ...string) (*unstructured.Unstructured, error) {

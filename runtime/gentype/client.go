@@ -6,9 +6,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/consistency"
 	"github.com/kgen-dev/kgen/runtime/gentype/internal/applypatch"
 	"github.com/kgen-dev/kgen/runtime/rest"
 )
@@ -134,14 +136,14 @@ func (c *Client[T]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.I
 
 // Create creates obj and returns the server's representation of it.
 func (c *Client[T]) Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error) {
-	return c.into(ctx, c.request(c.client.Post()).
+	return c.write(ctx, c.request(c.client.Post()).
 		VersionedParams(&opts, c.parameterCodec).
 		Body(obj))
 }
 
 // Update replaces obj and returns the server's representation of it.
 func (c *Client[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
-	return c.into(ctx, c.request(c.client.Put()).
+	return c.write(ctx, c.request(c.client.Put()).
 		Name(obj.GetName()).
 		VersionedParams(&opts, c.parameterCodec).
 		Body(obj))
@@ -149,7 +151,7 @@ func (c *Client[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions
 
 // UpdateStatus replaces the status subresource of obj and returns the server's representation of it.
 func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
-	return c.into(ctx, c.request(c.client.Put()).
+	return c.write(ctx, c.request(c.client.Put()).
 		Name(obj.GetName()).
 		SubResource("status").
 		VersionedParams(&opts, c.parameterCodec).
@@ -158,18 +160,35 @@ func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateO
 
 // Delete deletes the object called name.
 func (c *Client[T]) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	return c.request(c.client.Delete()).
+	result := c.request(c.client.Delete()).
 		Name(name).
 		Body(&opts).
-		Do(ctx).
-		Error()
+		Do(ctx)
+	if err := result.Error(); err != nil {
+		return err
+	}
+	if rec := consistency.RecorderFrom(ctx); rec != nil {
+		var uid types.UID
+		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
+			uid = *opts.Preconditions.UID
+		}
+		// The server answers with the object (deleted, or marked for deletion) or a Status.
+		var deleted metav1.Object
+		if response, err := result.Get(); err == nil {
+			if obj, ok := response.(T); ok {
+				deleted = obj
+			}
+		}
+		rec.RecordDelete(c.groupResource(), c.namespace, name, uid, deleted)
+	}
+	return nil
 }
 
 // Patch patches the object called name, or the given subresource of it, and returns the result.
 func (c *Client[T]) Patch(
 	ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string,
 ) (T, error) {
-	return c.into(ctx, c.request(c.client.Patch(pt)).
+	return c.writeSubresource(ctx, subresources, c.request(c.client.Patch(pt)).
 		Name(name).
 		SubResource(subresources...).
 		VersionedParams(&opts, c.parameterCodec).
@@ -229,7 +248,7 @@ func apply[T object, C namedObject](
 		var zero T
 		return zero, err
 	}
-	return c.into(ctx, c.request(c.client.Patch(types.ApplyPatchType)).
+	return c.writeSubresource(ctx, subresources, c.request(c.client.Patch(types.ApplyPatchType)).
 		Name(name).
 		SubResource(subresources...).
 		VersionedParams(&patchOpts, c.parameterCodec).
@@ -248,6 +267,29 @@ func (c *Client[T]) into(ctx context.Context, r *rest.Request) (T, error) {
 	result := c.newObject()
 	err := r.Do(ctx).Into(result)
 	return result, err
+}
+
+// write sends r, a write of one object, decodes the response as into does and records the result in
+// the context's consistency.Recorder, if any.
+func (c *Client[T]) write(ctx context.Context, r *rest.Request) (T, error) {
+	return c.writeSubresource(ctx, nil, r)
+}
+
+// writeSubresource is write for a write of the given subresource of an object: the result is recorded
+// only when it is the object itself (no subresource, or its status).
+func (c *Client[T]) writeSubresource(ctx context.Context, subresources []string, r *rest.Request) (T, error) {
+	result, err := c.into(ctx, r)
+	if err == nil && consistency.RecordsSubresource(subresources) {
+		if rec := consistency.RecorderFrom(ctx); rec != nil {
+			rec.Record(c.groupResource(), result)
+		}
+	}
+	return result, err
+}
+
+// groupResource is the group and resource the client serves.
+func (c *Client[T]) groupResource() schema.GroupResource {
+	return schema.GroupResource{Group: c.client.APIVersion().Group, Resource: c.resource}
 }
 
 // timeoutOf turns the server-side timeout of a list or watch into a client-side request timeout.

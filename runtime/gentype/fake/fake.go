@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kgen-dev/kgen/runtime/consistency"
 	"github.com/kgen-dev/kgen/runtime/gentype/internal/applypatch"
 	"github.com/kgen-dev/kgen/runtime/testing"
 )
@@ -153,24 +154,38 @@ func (c *FakeClient[T]) Watch(ctx context.Context, opts metav1.ListOptions) (wat
 
 // Create records a create action and returns the reactors' answer.
 func (c *FakeClient[T]) Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error) {
-	return invoke(c.Fake, testing.NewCreateActionWithOptions(c.resource, c.ns, obj, opts), c.newObject())
+	return c.written(ctx, nil)(invoke(c.Fake, testing.NewCreateActionWithOptions(c.resource, c.ns, obj, opts), c.newObject()))
 }
 
 // Update records an update action and returns the reactors' answer.
 func (c *FakeClient[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
-	return invoke(c.Fake, testing.NewUpdateActionWithOptions(c.resource, c.ns, obj, opts), c.newObject())
+	return c.written(ctx, nil)(invoke(c.Fake, testing.NewUpdateActionWithOptions(c.resource, c.ns, obj, opts), c.newObject()))
 }
 
 // UpdateStatus records an update action on the status subresource and returns the reactors' answer.
 func (c *FakeClient[T]) UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
 	action := testing.NewUpdateSubresourceActionWithOptions(c.resource, "status", c.ns, obj, opts)
-	return invoke(c.Fake, action, c.newObject())
+	return c.written(ctx, []string{"status"})(invoke(c.Fake, action, c.newObject()))
 }
 
 // Delete records a delete action and returns the reactors' error.
 func (c *FakeClient[T]) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	_, err := c.Fake.Invokes(testing.NewDeleteActionWithOptions(c.resource, c.ns, name, opts), c.newObject())
-	return err
+	deleted, err := c.Fake.Invokes(testing.NewDeleteActionWithOptions(c.resource, c.ns, name, opts), c.newObject())
+	if err != nil {
+		return err
+	}
+	if rec := consistency.RecorderFrom(ctx); rec != nil {
+		var uid types.UID
+		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
+			uid = *opts.Preconditions.UID
+		}
+		var response metav1.Object
+		if obj, ok := deleted.(T); ok {
+			response = obj
+		}
+		rec.RecordDelete(c.resource.GroupResource(), c.ns, name, uid, response)
+	}
+	return nil
 }
 
 // Patch records a patch action, on the given subresource if any, and returns the reactors' answer.
@@ -178,7 +193,7 @@ func (c *FakeClient[T]) Patch(
 	ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string,
 ) (T, error) {
 	action := testing.NewPatchSubresourceActionWithOptions(c.resource, c.ns, name, pt, data, opts, subresources...)
-	return invoke(c.Fake, action, c.newObject())
+	return c.written(ctx, subresources)(invoke(c.Fake, action, c.newObject()))
 }
 
 // List records a list action and returns the reactors' answer, keeping only the items that
@@ -222,33 +237,33 @@ func (c *FakeClientWithList[T, L]) DeleteCollection(
 
 // Apply records an apply patch action and returns the reactors' answer.
 func (c *FakeClientWithApply[T, C]) Apply(ctx context.Context, configuration C, opts metav1.ApplyOptions) (T, error) {
-	return fakeApply(c.FakeClient, configuration, opts)
+	return fakeApply(ctx, c.FakeClient, configuration, opts)
 }
 
 // ApplyStatus records an apply patch action on the status subresource and returns the reactors' answer.
 func (c *FakeClientWithApply[T, C]) ApplyStatus(
 	ctx context.Context, configuration C, opts metav1.ApplyOptions,
 ) (T, error) {
-	return fakeApply(c.FakeClient, configuration, opts, "status")
+	return fakeApply(ctx, c.FakeClient, configuration, opts, "status")
 }
 
 // Apply records an apply patch action and returns the reactors' answer.
 func (c *FakeClientWithListAndApply[T, L, C]) Apply(
 	ctx context.Context, configuration C, opts metav1.ApplyOptions,
 ) (T, error) {
-	return fakeApply(c.FakeClient, configuration, opts)
+	return fakeApply(ctx, c.FakeClient, configuration, opts)
 }
 
 // ApplyStatus records an apply patch action on the status subresource and returns the reactors' answer.
 func (c *FakeClientWithListAndApply[T, L, C]) ApplyStatus(
 	ctx context.Context, configuration C, opts metav1.ApplyOptions,
 ) (T, error) {
-	return fakeApply(c.FakeClient, configuration, opts, "status")
+	return fakeApply(ctx, c.FakeClient, configuration, opts, "status")
 }
 
 // fakeApply checks configuration like the real client does and records it as an apply patch.
 func fakeApply[T object, C namedObject](
-	c *FakeClient[T], configuration C, opts metav1.ApplyOptions, subresources ...string,
+	ctx context.Context, c *FakeClient[T], configuration C, opts metav1.ApplyOptions, subresources ...string,
 ) (T, error) {
 	name, data, patchOpts, err := applypatch.Build(configuration, opts)
 	if err != nil {
@@ -257,11 +272,24 @@ func fakeApply[T object, C namedObject](
 	}
 	action := testing.NewPatchSubresourceActionWithOptions(
 		c.resource, c.ns, name, types.ApplyPatchType, data, patchOpts, subresources...)
-	return invoke(c.Fake, action, c.newObject())
+	return c.written(ctx, subresources)(invoke(c.Fake, action, c.newObject()))
 }
 
 // invoke runs action through the fake's reactors and returns their object as an R, or empty
 // when they returned none; an object of another type is an error, not a panic.
+// written returns a function that passes a write's result through, first recording a successful
+// write of the object or its status in the context's consistency.Recorder, as the real client does.
+func (c *FakeClient[T]) written(ctx context.Context, subresources []string) func(T, error) (T, error) {
+	return func(obj T, err error) (T, error) {
+		if err == nil && consistency.RecordsSubresource(subresources) {
+			if rec := consistency.RecorderFrom(ctx); rec != nil {
+				rec.Record(c.resource.GroupResource(), obj)
+			}
+		}
+		return obj, err
+	}
+}
+
 func invoke[R runtime.Object](fake *testing.Fake, action testing.Action, empty R) (R, error) {
 	obj, err := fake.Invokes(action, empty)
 	if obj == nil {

@@ -43,11 +43,6 @@ type sharer struct {
 	tooDeep bool
 	// free holds reusable iterators of maps, by map shape.
 	free map[*shape][]*mapIterator
-	// equal is the walk's stack of the equal parts (struct leaves, slice elements, by index) of the
-	// values it is in, adopted once a value turns out to differ (align).
-	equal []int
-	// equalKeys is the same stack for the keys of unstructured maps (alignAnyEntries).
-	equalKeys []string
 }
 
 // newSharer returns a sharer that finds exemplars in store (which may be nil).
@@ -90,10 +85,9 @@ func (t *sharer) shareObject(obj any) {
 	if ex != nil {
 		t.depth, t.tooDeep = 0, false
 		if content != nil {
-			t.alignAnyEntries(content, ex.(*unstructured.Unstructured).Object, true)
-		} else if p, q := reflect.ValueOf(obj).UnsafePointer(), reflect.ValueOf(ex).UnsafePointer(); t.align(p, q, s) {
-			// Equal as a whole: the object keeps its own top level and takes the rest from ex.
-			adopt(p, q, s)
+			t.alignAnyEntries(content, ex.(*unstructured.Unstructured).Object)
+		} else {
+			t.align(reflect.ValueOf(obj).UnsafePointer(), reflect.ValueOf(ex).UnsafePointer(), s)
 		}
 	}
 	t.last = obj
@@ -364,13 +358,10 @@ func (t *sharer) enter() bool {
 	return true
 }
 
-// align walks the value at p, of shape s, side by side with the exemplar's value at q and reports
-// whether the two are equal. Parts are compared in full, so unequal values are walked on and their
-// equal children still shared. Writes are left to the frontier: a value equal to q's is not written to
-// (its owner takes q's reference in place of its own, or adopts q's references if it holds the value
-// inline, see adopt), and a value that differs replaces each of its maximal equal parts by q's. So an
-// equal subtree, most of an update or of a Pod of the same template, costs reads only, and the walk
-// writes each shared reference once.
+// align walks the value at p, of shape s, side by side with the exemplar's value at q: each reference
+// under p whose content equals the one at the same place under q is replaced by q's. It reports whether
+// the whole value equals q's (then the caller can take q's reference in place of its own). Parts are
+// compared in full, so unequal values are walked on and their equal children still shared.
 func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 	if t.tooDeep {
 		return false
@@ -379,8 +370,12 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 	case kindScalar, kindOpaque:
 		return sameBytes(p, q, s.size)
 	case kindString:
-		a, b := *(*string)(p), *(*string)(q)
-		return len(a) == len(b) && a == b
+		a, b := (*string)(p), *(*string)(q)
+		if len(*a) != len(b) || *a != b {
+			return false
+		}
+		*a = b
+		return true
 	case kindPointer:
 		a, b := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(q)
 		if a == b {
@@ -391,6 +386,9 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 		}
 		equal := t.align(a, b, s.elem)
 		t.depth--
+		if equal {
+			*(*unsafe.Pointer)(p) = b
+		}
 		return equal
 	case kindSlice:
 		a, b := (*sliceHeader)(p), (*sliceHeader)(q)
@@ -400,31 +398,25 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 		if a.data == b.data && a.len == b.len {
 			return true
 		}
-		if s.elem.kind == kindScalar {
-			return a.len == b.len && sameBytes(a.data, b.data, uintptr(a.len)*s.elem.size)
-		}
 		if !t.enter() {
 			return false
 		}
 		equal := a.len == b.len
-		mark := len(t.equal)
-		for j := range min(a.len, b.len) {
-			off := uintptr(j) * s.elem.size
-			if t.align(unsafe.Add(a.data, off), unsafe.Add(b.data, off), s.elem) {
-				t.equal = append(t.equal, j)
-			} else {
-				equal = false
-			}
-		}
-		if !equal {
-			// The slice stays its own: its equal elements take the exemplar's references.
-			for _, j := range t.equal[mark:] {
+		if s.elem.kind == kindScalar {
+			equal = equal && sameBytes(a.data, b.data, uintptr(a.len)*s.elem.size)
+		} else {
+			for j := range min(a.len, b.len) {
 				off := uintptr(j) * s.elem.size
-				adopt(unsafe.Add(a.data, off), unsafe.Add(b.data, off), s.elem)
+				if !t.align(unsafe.Add(a.data, off), unsafe.Add(b.data, off), s.elem) {
+					equal = false
+				}
 			}
 		}
-		t.equal = t.equal[:mark]
 		t.depth--
+		if equal {
+			// No spare capacity: appending to a shared slice copies it.
+			*a = sliceHeader{data: b.data, len: b.len, cap: b.len}
+		}
 		return equal
 	case kindMap:
 		a, b := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(q)
@@ -436,10 +428,12 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 		}
 		equal := t.alignMaps(a, b, s)
 		t.depth--
+		if equal {
+			*(*unsafe.Pointer)(p) = b
+		}
 		return equal
 	case kindStruct:
 		equal := true
-		mark := len(t.equal)
 		for i := range s.fields {
 			f := &s.fields[i]
 			fp, fq := unsafe.Add(p, f.off), unsafe.Add(q, f.off)
@@ -453,13 +447,13 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 				continue
 			case kindString:
 				a, b := *(*string)(fp), *(*string)(fq)
-				switch {
-				case len(a) != len(b) || a != b:
+				if len(a) != len(b) {
 					equal = false
-				case len(a) != 0 && unsafe.StringData(a) != unsafe.StringData(b):
-					t.equal = append(t.equal, i)
+					continue
 				}
-				continue
+				if len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) {
+					continue
+				}
 			case kindPointer, kindMap:
 				if *(*unsafe.Pointer)(fp) == *(*unsafe.Pointer)(fq) {
 					continue
@@ -472,45 +466,13 @@ func (t *sharer) align(p, q unsafe.Pointer, s *shape) bool {
 					continue
 				}
 			}
-			if t.align(fp, fq, f.s) {
-				t.equal = append(t.equal, i)
-			} else {
+			if !t.align(fp, fq, f.s) {
 				equal = false
 			}
 		}
-		if !equal {
-			for _, i := range t.equal[mark:] {
-				f := &s.fields[i]
-				adopt(unsafe.Add(p, f.off), unsafe.Add(q, f.off), f.s)
-			}
-		}
-		t.equal = t.equal[:mark]
 		return equal
 	}
 	return false
-}
-
-// adopt makes the value at p, which align found equal to the exemplar's value at q, take q's
-// references: a string, pointer or map becomes q's, a slice q's backing array (without spare
-// capacity, so that appending to a shared slice copies it), a struct adopts each of its leaves.
-func adopt(p, q unsafe.Pointer, s *shape) {
-	switch s.kind {
-	case kindString:
-		*(*string)(p) = *(*string)(q)
-	case kindPointer, kindMap:
-		*(*unsafe.Pointer)(p) = *(*unsafe.Pointer)(q)
-	case kindSlice:
-		if b := (*sliceHeader)(q); b.len > 0 {
-			*(*sliceHeader)(p) = sliceHeader{data: b.data, len: b.len, cap: b.len}
-		}
-	case kindStruct:
-		for i := range s.fields {
-			f := &s.fields[i]
-			if f.s.kind != kindScalar && f.s.kind != kindOpaque {
-				adopt(unsafe.Add(p, f.off), unsafe.Add(q, f.off), f.s)
-			}
-		}
-	}
 }
 
 // alignMaps reports whether the maps a and b (map pointers) of shape s have equal content. When they

@@ -19,7 +19,6 @@ type eface struct {
 
 // alignAny walks v side by side with the exemplar's value e. It returns the value to store in place of
 // v (e if their content is equal, else v with its equal children shared) and whether it is e's equal.
-// An equal value is not written to: its owner stores e in its place.
 func (t *sharer) alignAny(v, e any) (any, bool) {
 	if sameIface(v, e) {
 		return v, true
@@ -37,7 +36,7 @@ func (t *sharer) alignAny(v, e any) (any, bool) {
 		if !ok || x == nil || y == nil || !t.enter() {
 			break
 		}
-		equal := t.alignAnyEntries(x, y, false)
+		equal := t.alignAnyEntries(x, y)
 		t.depth--
 		if equal {
 			return e, true
@@ -48,20 +47,13 @@ func (t *sharer) alignAny(v, e any) (any, bool) {
 			break
 		}
 		equal := len(x) == len(y)
-		mark := len(t.equal)
 		for i := range min(len(x), len(y)) {
-			if _, same := t.alignAny(x[i], y[i]); !same {
-				equal = false
-			} else if !sameIface(x[i], y[i]) {
-				t.equal = append(t.equal, i)
+			nv, same := t.alignAny(x[i], y[i])
+			if !sameIface(nv, x[i]) {
+				x[i] = nv
 			}
+			equal = equal && same
 		}
-		if !equal {
-			for _, i := range t.equal[mark:] {
-				x[i] = y[i]
-			}
-		}
-		t.equal = t.equal[:mark]
 		t.depth--
 		if equal {
 			return e, true
@@ -83,31 +75,21 @@ func (t *sharer) alignAny(v, e any) (any, bool) {
 }
 
 // alignAnyEntries shares the values of m with those of the exemplar's map em under the same keys, in
-// place, and reports whether the two maps have equal content. As in align, writes are left to the
-// frontier: when the maps are equal, m is left as it is (its owner takes em), unless own is set (m is
-// the object's top level, which stays its own).
-func (t *sharer) alignAnyEntries(m, em map[string]any, own bool) bool {
+// place, and reports whether the two maps have equal content.
+func (t *sharer) alignAnyEntries(m, em map[string]any) bool {
 	equal := len(m) == len(em)
-	mark := len(t.equalKeys)
 	for k, v := range m {
 		ev, ok := em[k]
 		if !ok {
 			equal = false
 			continue
 		}
-		if _, same := t.alignAny(v, ev); !same {
-			equal = false
-		} else if !sameIface(v, ev) {
-			t.equalKeys = append(t.equalKeys, k)
+		nv, same := t.alignAny(v, ev)
+		if !sameIface(nv, v) {
+			m[k] = nv
 		}
+		equal = equal && same
 	}
-	if !equal || own {
-		for _, k := range t.equalKeys[mark:] {
-			m[k] = em[k]
-		}
-	}
-	clear(t.equalKeys[mark:])
-	t.equalKeys = t.equalKeys[:mark]
 	return equal
 }
 

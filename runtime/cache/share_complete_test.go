@@ -11,10 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// The walk writes only at the frontier of equal parts, yet misses none: after sharing, every string,
-// map, slice and pointed-to value of an object that equals its exemplar's at the same place is the
-// exemplar's, whether it lies under a part that differs or the objects are equal throughout; and
-// likewise for unstructured objects.
+// The walk misses no equal part: after sharing, every string, map, slice and pointed-to value of an
+// object that equals its exemplar's at the same place is the exemplar's, whether it lies under a part
+// that differs or the objects are equal throughout; and likewise for unstructured objects.
 func TestSharingSharesEveryEqualPart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 200 {

@@ -82,11 +82,11 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return option(runtimeinformers.WithKeepManagedFields(keep))
 }
 
-// WithShareEqualParts(false) makes the factory's informers cache objects as they were decoded. By default
+// WithDisableSharing(true) makes the factory's informers cache objects as they were decoded. By default
 // they share one copy of equal parts of cached objects (label maps, resource lists, probes, strings),
 // which saves much of a cache's memory. Cached objects are read-only; modify a DeepCopy.
-func WithShareEqualParts(share bool) SharedInformerOption {
-	return option(runtimeinformers.WithShareEqualParts(share))
+func WithDisableSharing(disable bool) SharedInformerOption {
+	return option(runtimeinformers.WithDisableSharing(disable))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).

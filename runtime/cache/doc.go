@@ -92,7 +92,7 @@
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
 //  3. Equal parts of cached objects share one copy, unless SharedIndexInformerOptions.DisableSharing or
-//     SetShareEqualParts(false) (a factory's WithShareEqualParts(false)) turns it off. The object is
+//     SetDisableSharing(true) (a factory's WithDisableSharing(true)) turns it off. The object is
 //     walked side by side with an exemplar, a similar cached object: its own previous version (an
 //     update), else the object cached last with the same controller owner, else the object cached
 //     last. Every string, map, slice and pointed-to value whose content equals the exemplar's at the

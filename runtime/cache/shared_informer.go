@@ -50,9 +50,9 @@ type SharedInformer interface {
 	// SetKeepManagedFields(true) keeps metadata.managedFields in cached objects, which the informer
 	// otherwise drops before its transform runs; only before Run.
 	SetKeepManagedFields(keep bool) error
-	// SetShareEqualParts(false) caches objects as they were decoded, without sharing their equal parts
-	// (see SharedIndexInformerOptions.DisableSharing); only before Run.
-	SetShareEqualParts(share bool) error
+	// SetDisableSharing(true) caches objects as they were decoded, without sharing their equal parts,
+	// as SharedIndexInformerOptions.DisableSharing does; only before Run.
+	SetDisableSharing(disable bool) error
 	// WrapListerWatcher makes the informer list and watch through wrap(lw) instead of its own
 	// ListerWatcher lw, for example to restrict it to a shard of the objects (sharding.Replica.Shard);
 	// only before Run. Wrappers set by repeated calls nest, the last one outermost.
@@ -674,10 +674,10 @@ func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
 	return s.beforeRun(func() { s.queue.setKeepManagedFields(keep) })
 }
 
-// SetShareEqualParts sets whether equal parts of cached objects share one copy (the default); only
-// before Run.
-func (s *sharedIndexInformer) SetShareEqualParts(share bool) error {
-	return s.beforeRun(func() { s.queue.setSharing(share && !s.detectorForbidsSharing()) })
+// SetDisableSharing sets whether cached objects are kept as decoded instead of sharing equal parts
+// (the default); only before Run.
+func (s *sharedIndexInformer) SetDisableSharing(disable bool) error {
+	return s.beforeRun(func() { s.queue.setSharing(!disable && !s.detectorForbidsSharing()) })
 }
 
 // detectorForbidsSharing reports whether the informer's mutation detector runs and wants objects

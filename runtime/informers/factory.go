@@ -53,13 +53,13 @@ func WithKeepManagedFields(keep bool) FactoryOption {
 	return func(f *Factory) { f.keepManagedFields = keep }
 }
 
-// WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded.
+// WithDisableSharing(true) makes every informer of the factory cache objects as they were decoded.
 // By default informers share one copy of equal parts of the objects they cache (resource lists,
 // probes and tolerations of Pods of one template, label maps, strings, what a watch update repeats),
 // which saves a third to two thirds of a cache's memory for some CPU on every object that arrives (see
 // cache.SharedIndexInformerOptions.DisableSharing).
-func WithShareEqualParts(share bool) FactoryOption {
-	return func(f *Factory) { f.unshared = !share }
+func WithDisableSharing(disable bool) FactoryOption {
+	return func(f *Factory) { f.disableSharing = disable }
 }
 
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
@@ -77,7 +77,7 @@ type Factory struct {
 	customResync      map[reflect.Type]time.Duration
 	transform         cache.TransformFunc
 	keepManagedFields bool
-	unshared          bool
+	disableSharing    bool
 	informerName      *cache.InformerName
 
 	mu        sync.Mutex
@@ -136,8 +136,8 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 	if f.keepManagedFields {
 		_ = informer.SetKeepManagedFields(true)
 	}
-	if f.unshared {
-		_ = informer.SetShareEqualParts(false)
+	if f.disableSharing {
+		_ = informer.SetDisableSharing(true)
 	}
 	f.informers[t] = informer
 	return informer

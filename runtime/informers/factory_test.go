@@ -238,7 +238,7 @@ func TestFactorySharing(t *testing.T) {
 				return p
 			}
 			src := newPodSource(labelled("p1"), labelled("p2"))
-			f := informers.NewFactory(0, informers.WithShareEqualParts(c.factoryShares))
+			f := informers.NewFactory(0, informers.WithDisableSharing(!c.factoryShares))
 			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
 				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
 					informers.InformerOptions{DisableSharing: !c.informerShares}, src.list, src.watchFn)

@@ -52,7 +52,7 @@ var modules = []realModule{{
 var deliberateExtras = map[string]bool{
 	"extra informers/externalversions.WithKeepManagedFields func(keep bool) SharedInformerOption": true,
 	"extra informers/externalversions/internalinterfaces.InformerOptions.KeepManagedFields bool":  true,
-	"extra informers/externalversions.WithShareEqualParts func(share bool) SharedInformerOption":  true,
+	"extra informers/externalversions.WithDisableSharing func(disable bool) SharedInformerOption": true,
 	"extra informers/externalversions/internalinterfaces.InformerOptions.DisableSharing bool":     true,
 }
 

@@ -61,7 +61,7 @@ type SymbolTable struct {
 	Informers struct {
 		Factory, NewFactory, FactoryOption, NewTypedInformer, InformerOptions, TweakListOptionsFunc,
 		WithCustomResyncConfig, WithTweakListOptions, WithNamespace, WithTransform, WithKeepManagedFields,
-		WithShareEqualParts, WithInformerName, NewShared, InNamespace, WithTypedView, TypedView GoIdent
+		WithDisableSharing, WithInformerName, NewShared, InNamespace, WithTypedView, TypedView GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/informers"`
 	// Cache holds the identifiers of github.com/kgen-dev/kgen/runtime/cache.
 	Cache struct {

@@ -104,11 +104,11 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return func(o *FactoryOptions) { o.KeepManagedFields = keep }
 }
 
-// WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded;
+// WithDisableSharing(true) makes every informer of the factory cache objects as they were decoded;
 // by default informers share one copy of equal parts of the objects they cache (see
 // cache.SharedIndexInformerOptions.DisableSharing).
-func WithShareEqualParts(share bool) SharedInformerOption {
-	return func(o *FactoryOptions) { o.DisableSharing = !share }
+func WithDisableSharing(disable bool) SharedInformerOption {
+	return func(o *FactoryOptions) { o.DisableSharing = disable }
 }
 
 // NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
@@ -166,7 +166,7 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		_ = informer.Informer().SetKeepManagedFields(true)
 	}
 	if f.options.DisableSharing {
-		_ = informer.Informer().SetShareEqualParts(false)
+		_ = informer.Informer().SetDisableSharing(true)
 	}
 	f.informers[gvr] = informer
 	return informer

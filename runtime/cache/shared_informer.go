@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -53,6 +54,10 @@ type SharedInformer interface {
 	// SetDisableSharing(true) caches objects as they were decoded, without sharing their equal parts,
 	// as SharedIndexInformerOptions.DisableSharing does; only before Run.
 	SetDisableSharing(disable bool) error
+	// SetShardSelector makes the informer list and watch only the objects selector selects, through
+	// NewShardedListWatch around its ListerWatcher (and any wrappers WrapListerWatcher added); only
+	// before Run. A nil or empty selector selects every object.
+	SetShardSelector(selector sharding.Selector) error
 	// WrapListerWatcher makes the informer list and watch through wrap(lw) instead of its own
 	// ListerWatcher lw, for example to restrict it to a shard of the objects (sharding.Replica.Shard);
 	// only before Run. Wrappers set by repeated calls nest, the last one outermost.
@@ -139,6 +144,9 @@ type SharedIndexInformerOptions struct {
 	// actually modified; the detector test binaries run by default keeps it on (see
 	// NewCacheMutationDetector).
 	DisableSharing bool
+	// ShardSelector, when set, restricts the informer to the objects it selects, as SetShardSelector
+	// does.
+	ShardSelector sharding.Selector
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -207,6 +215,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 			WatchListIdleTimeout: options.WatchListIdleTimeout,
 		},
 		clock:            options.Clock,
+		shardSelector:    options.ShardSelector,
 		mutationDetector: detector,
 		syncedCh:         make(chan struct{}),
 	}
@@ -228,6 +237,9 @@ type sharedIndexInformer struct {
 	clock         clock.Clock
 
 	mutationDetector MutationDetector
+
+	// shardSelector, set before Run, restricts what the informer lists and watches.
+	shardSelector sharding.Selector
 
 	reflectorOptions ReflectorOptions
 	defaultResync    time.Duration
@@ -280,7 +292,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.started = true
 	options := s.reflectorOptions
 	options.ResyncPeriod = s.resyncCheckPeriod
-	s.reflector = NewReflectorWithOptions(s.lw, s.exampleObject, s.queue, options)
+	s.reflector = NewReflectorWithOptions(NewShardedListWatch(s.lw, s.shardSelector), s.exampleObject, s.queue, options)
 	s.reflector.ShouldResync = s.shouldResync
 	if s.watchErrorHandler != nil {
 		s.reflector.watchErrorHandler = s.watchErrorHandler
@@ -662,6 +674,12 @@ func (s *sharedIndexInformer) beforeRun(set func()) error {
 // WrapListerWatcher replaces the informer's ListerWatcher with wrap of it; only before Run.
 func (s *sharedIndexInformer) WrapListerWatcher(wrap func(ListerWatcher) ListerWatcher) error {
 	return s.beforeRun(func() { s.lw = wrap(s.lw) })
+}
+
+// SetShardSelector sets the shard selector restricting what the informer lists and watches; only
+// before Run.
+func (s *sharedIndexInformer) SetShardSelector(selector sharding.Selector) error {
+	return s.beforeRun(func() { s.shardSelector = selector })
 }
 
 // SetTransform sets the transform applied to objects before they are cached; only before Run.

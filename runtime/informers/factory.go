@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -62,6 +63,12 @@ func WithDisableSharing(disable bool) FactoryOption {
 	return func(f *Factory) { f.disableSharing = disable }
 }
 
+// WithShardSelector makes every informer of the factory list, watch and cache only the objects
+// shardSelector selects (see cache.SharedInformer.SetShardSelector and cache.NewShardedListWatch).
+func WithShardSelector(shardSelector sharding.Selector) FactoryOption {
+	return func(f *Factory) { f.shardSelector = shardSelector }
+}
+
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
 // followed by its group, version and (plural) resource. Without a name informers emit no metrics.
 func WithInformerName(name *cache.InformerName) FactoryOption {
@@ -78,6 +85,7 @@ type Factory struct {
 	transform         cache.TransformFunc
 	keepManagedFields bool
 	disableSharing    bool
+	shardSelector     sharding.Selector
 	informerName      *cache.InformerName
 
 	mu        sync.Mutex
@@ -128,8 +136,8 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 		resync = f.defaultResync
 	}
 	informer := newFunc(resync)
-	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
-	// fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy, or its
+	// shard selector, cannot fail.
 	if f.transform != nil {
 		_ = informer.SetTransform(f.transform)
 	}
@@ -138,6 +146,9 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 	}
 	if f.disableSharing {
 		_ = informer.SetDisableSharing(true)
+	}
+	if f.shardSelector != nil {
+		_ = informer.SetShardSelector(f.shardSelector)
 	}
 	f.informers[t] = informer
 	return informer

@@ -57,6 +57,12 @@ func WithDisableSharing(disable bool) SharedInformerOption {
 	return option({{id rt.Informers.WithDisableSharing}}(disable))
 }
 
+// WithShardSelector makes the factory's informers list, watch and cache only the objects shardSelector
+// selects: the server filters when it supports sharded lists and watches, the informers otherwise.
+func WithShardSelector(shardSelector {{id rt.Sharding.Selector}}) SharedInformerOption {
+	return option({{id rt.Informers.WithShardSelector}}(shardSelector))
+}
+
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).
 func WithInformerName(informerName *{{id rt.Cache.InformerName}}) SharedInformerOption {
 	return option({{id rt.Informers.WithInformerName}}(informerName))

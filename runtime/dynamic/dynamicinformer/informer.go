@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -79,6 +80,9 @@ type FactoryOptions struct {
 	// DisableSharing makes every informer cache objects as they were decoded, without sharing their
 	// equal parts (see cache.SharedIndexInformerOptions.DisableSharing).
 	DisableSharing bool
+	// ShardSelector restricts every informer to the objects it selects (see
+	// cache.SharedInformer.SetShardSelector).
+	ShardSelector sharding.Selector
 }
 
 // WithNamespace limits the factory's informers to one namespace.
@@ -109,6 +113,12 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 // cache.SharedIndexInformerOptions.DisableSharing).
 func WithDisableSharing(disable bool) SharedInformerOption {
 	return func(o *FactoryOptions) { o.DisableSharing = disable }
+}
+
+// WithShardSelector makes every informer of the factory list, watch and cache only the objects
+// shardSelector selects (see cache.SharedInformer.SetShardSelector and cache.NewShardedListWatch).
+func WithShardSelector(shardSelector sharding.Selector) SharedInformerOption {
+	return func(o *FactoryOptions) { o.ShardSelector = shardSelector }
 }
 
 // NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
@@ -157,8 +167,8 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		return informer
 	}
 	informer := f.newInformer(gvr)
-	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
-	// fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy, or its
+	// shard selector, cannot fail.
 	if f.options.Transform != nil {
 		_ = informer.Informer().SetTransform(f.options.Transform)
 	}
@@ -167,6 +177,9 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 	}
 	if f.options.DisableSharing {
 		_ = informer.Informer().SetDisableSharing(true)
+	}
+	if f.options.ShardSelector != nil {
+		_ = informer.Informer().SetShardSelector(f.options.ShardSelector)
 	}
 	f.informers[gvr] = informer
 	return informer

@@ -48,6 +48,7 @@ var (
 	WithTransform         = dynamicinformer.WithTransform
 	WithKeepManagedFields = dynamicinformer.WithKeepManagedFields
 	WithDisableSharing    = dynamicinformer.WithDisableSharing
+	WithShardSelector     = dynamicinformer.WithShardSelector
 )
 
 // NewSharedInformerFactoryWithOptions returns a factory for metadata informers configured by options (all

@@ -130,6 +130,13 @@
 // SharedIndexInformerOptions.MutationDetector) the detector runs anywhere, watches objects for two
 // minutes and turns sharing off; =false turns it off in tests too.
 //
+// # Shards
+//
+// SetShardSelector (or SharedIndexInformerOptions.ShardSelector) restricts an informer to the objects
+// a shard selector selects (k8s.io/apimachinery/pkg/sharding.Selector, built by runtime/shardselector),
+// as client-go 1.38's does: NewShardedListWatch sends the selector with every list and watch, and
+// drops what a server without the ShardedListAndWatch feature gate sends regardless.
+//
 // # Metrics
 //
 // Reflectors report list and watch counts, durations and sizes and the last resourceVersion through a

@@ -263,7 +263,7 @@ func newCacheInformer(side string, lw *memListWatch) cacheInformer {
 		inf := kcache.NewSharedIndexInformer(&kcache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, &corev1.Pod{}, 0,
 			kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc})
 		if side == "kgen-unshared" {
-			_ = inf.SetShareEqualParts(false)
+			_ = inf.SetDisableSharing(true)
 		}
 		return cacheInformer{
 			run:      inf.RunWithContext,

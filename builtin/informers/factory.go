@@ -48,6 +48,7 @@ import (
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	sharding "k8s.io/apimachinery/pkg/sharding"
 	reflect "reflect"
 	time "time"
 )
@@ -82,11 +83,17 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return option(runtimeinformers.WithKeepManagedFields(keep))
 }
 
-// WithShareEqualParts(false) makes the factory's informers cache objects as they were decoded. By default
+// WithDisableSharing(true) makes the factory's informers cache objects as they were decoded. By default
 // they share one copy of equal parts of cached objects (label maps, resource lists, probes, strings),
 // which saves much of a cache's memory. Cached objects are read-only; modify a DeepCopy.
-func WithShareEqualParts(share bool) SharedInformerOption {
-	return option(runtimeinformers.WithShareEqualParts(share))
+func WithDisableSharing(disable bool) SharedInformerOption {
+	return option(runtimeinformers.WithDisableSharing(disable))
+}
+
+// WithShardSelector makes the factory's informers list, watch and cache only the objects shardSelector
+// selects: the server filters when it supports sharded lists and watches, the informers otherwise.
+func WithShardSelector(shardSelector sharding.Selector) SharedInformerOption {
+	return option(runtimeinformers.WithShardSelector(shardSelector))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).

@@ -37,15 +37,15 @@ func TestFactoryManagedFields(t *testing.T) {
 	}
 }
 
-// A generated factory's informers share equal parts of cached objects unless WithShareEqualParts(false).
-func TestFactoryShareEqualParts(t *testing.T) {
-	for _, share := range []bool{false, true} {
+// A generated factory's informers share equal parts of cached objects unless WithDisableSharing(true).
+func TestFactoryDisableSharing(t *testing.T) {
+	for _, disable := range []bool{false, true} {
 		var objs []runtime.Object
 		for _, name := range []string{"c1", "c2"} {
 			objs = append(objs, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name},
 				Data: map[string]string{"config.yaml": "level: debug"}})
 		}
-		factory := informers.NewSharedInformerFactoryWithOptions(fake.NewSimpleClientset(objs...), time.Hour, informers.WithShareEqualParts(share))
+		factory := informers.NewSharedInformerFactoryWithOptions(fake.NewSimpleClientset(objs...), time.Hour, informers.WithDisableSharing(disable))
 		lister := factory.Core().V1().ConfigMaps().Lister()
 		ctx, cancel := context.WithCancel(context.Background())
 		factory.Start(ctx.Done())
@@ -57,8 +57,8 @@ func TestFactoryShareEqualParts(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		if shared := reflect.ValueOf(c1.Data).UnsafePointer() == reflect.ValueOf(c2.Data).UnsafePointer(); shared != share {
-			t.Errorf("WithShareEqualParts(%v): equal data maps shared %v", share, shared)
+		if shared := reflect.ValueOf(c1.Data).UnsafePointer() == reflect.ValueOf(c2.Data).UnsafePointer(); shared == disable {
+			t.Errorf("WithDisableSharing(%v): equal data maps shared %v", disable, shared)
 		}
 	}
 }

@@ -92,7 +92,7 @@
 //     configurations) reads the object from the server.
 //  2. The transform set with SetTransform runs, on the trimmed object.
 //  3. Equal parts of cached objects share one copy, unless SharedIndexInformerOptions.DisableSharing or
-//     SetShareEqualParts(false) (a factory's WithShareEqualParts(false)) turns it off. The object is
+//     SetDisableSharing(true) (a factory's WithDisableSharing(true)) turns it off. The object is
 //     walked side by side with an exemplar, a similar cached object: its own previous version (an
 //     update), else the object cached last with the same controller owner, else the object cached
 //     last. Every string, map, slice and pointed-to value whose content equals the exemplar's at the
@@ -129,6 +129,13 @@
 // (metadata.labels[app]) and a diff. With KGEN_CACHE_MUTATION_DETECTOR=true (or
 // SharedIndexInformerOptions.MutationDetector) the detector runs anywhere, watches objects for two
 // minutes and turns sharing off; =false turns it off in tests too.
+//
+// # Shards
+//
+// SetShardSelector (or SharedIndexInformerOptions.ShardSelector) restricts an informer to the objects
+// a shard selector selects (k8s.io/apimachinery/pkg/sharding.Selector, built by runtime/shardselector),
+// as client-go 1.38's does: NewShardedListWatch sends the selector with every list and watch, and
+// drops what a server without the ShardedListAndWatch feature gate sends regardless.
 //
 // # Metrics
 //

@@ -307,8 +307,8 @@ func TestDisableSharingOption(t *testing.T) {
 	}
 }
 
-// SetShareEqualParts turns sharing off (and on again) before Run, and fails afterwards.
-func TestSetShareEqualParts(t *testing.T) {
+// SetDisableSharing turns sharing off (and on again) before Run, and fails afterwards.
+func TestSetDisableSharing(t *testing.T) {
 	inf := NewSharedIndexInformerWithOptions(&ListWatch{
 		ListFunc:  func(metav1.ListOptions) (runtime.Object, error) { return &corev1.PodList{}, nil },
 		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
@@ -316,16 +316,16 @@ func TestSetShareEqualParts(t *testing.T) {
 	if inf.(*sharedIndexInformer).queue.sharer == nil {
 		t.Fatal("parts not shared by default")
 	}
-	if err := inf.SetShareEqualParts(false); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
-		t.Fatalf("SetShareEqualParts(false): %v; sharing still on", err)
+	if err := inf.SetDisableSharing(true); err != nil || inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatalf("SetDisableSharing(true): %v; sharing still on", err)
 	}
-	if err := inf.SetShareEqualParts(true); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
-		t.Fatalf("SetShareEqualParts(true): %v; sharing still off", err)
+	if err := inf.SetDisableSharing(false); err != nil || inf.(*sharedIndexInformer).queue.sharer == nil {
+		t.Fatalf("SetDisableSharing(false): %v; sharing still off", err)
 	}
 	startInformer(t, inf)
 	eventually(t, "sync", inf.HasSynced)
-	if err := inf.SetShareEqualParts(true); err == nil {
-		t.Fatal("SetShareEqualParts succeeded after Run")
+	if err := inf.SetDisableSharing(false); err == nil {
+		t.Fatal("SetDisableSharing succeeded after Run")
 	}
 }
 
@@ -337,8 +337,8 @@ func TestNoSharingUnderMutationDetector(t *testing.T) {
 	if inf.(*sharedIndexInformer).queue.sharer != nil {
 		t.Fatal("parts shared while a mutation detector runs")
 	}
-	if _ = inf.SetShareEqualParts(true); inf.(*sharedIndexInformer).queue.sharer != nil {
-		t.Fatal("SetShareEqualParts(true) turned sharing on while a mutation detector runs")
+	if _ = inf.SetDisableSharing(false); inf.(*sharedIndexInformer).queue.sharer != nil {
+		t.Fatal("SetDisableSharing(false) turned sharing on while a mutation detector runs")
 	}
 }
 

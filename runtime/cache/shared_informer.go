@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -50,9 +51,13 @@ type SharedInformer interface {
 	// SetKeepManagedFields(true) keeps metadata.managedFields in cached objects, which the informer
 	// otherwise drops before its transform runs; only before Run.
 	SetKeepManagedFields(keep bool) error
-	// SetShareEqualParts(false) caches objects as they were decoded, without sharing their equal parts
-	// (see SharedIndexInformerOptions.DisableSharing); only before Run.
-	SetShareEqualParts(share bool) error
+	// SetDisableSharing(true) caches objects as they were decoded, without sharing their equal parts,
+	// as SharedIndexInformerOptions.DisableSharing does; only before Run.
+	SetDisableSharing(disable bool) error
+	// SetShardSelector makes the informer list and watch only the objects selector selects, through
+	// NewShardedListWatch around its ListerWatcher (and any wrappers WrapListerWatcher added); only
+	// before Run. A nil or empty selector selects every object.
+	SetShardSelector(selector sharding.Selector) error
 	// WrapListerWatcher makes the informer list and watch through wrap(lw) instead of its own
 	// ListerWatcher lw, for example to restrict it to a shard of the objects (sharding.Replica.Shard);
 	// only before Run. Wrappers set by repeated calls nest, the last one outermost.
@@ -139,6 +144,9 @@ type SharedIndexInformerOptions struct {
 	// actually modified; the detector test binaries run by default keeps it on (see
 	// NewCacheMutationDetector).
 	DisableSharing bool
+	// ShardSelector, when set, restricts the informer to the objects it selects, as SetShardSelector
+	// does.
+	ShardSelector sharding.Selector
 }
 
 // minimumResyncPeriod is the shortest resync period a handler can get.
@@ -207,6 +215,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 			WatchListIdleTimeout: options.WatchListIdleTimeout,
 		},
 		clock:            options.Clock,
+		shardSelector:    options.ShardSelector,
 		mutationDetector: detector,
 		syncedCh:         make(chan struct{}),
 	}
@@ -228,6 +237,9 @@ type sharedIndexInformer struct {
 	clock         clock.Clock
 
 	mutationDetector MutationDetector
+
+	// shardSelector, set before Run, restricts what the informer lists and watches.
+	shardSelector sharding.Selector
 
 	reflectorOptions ReflectorOptions
 	defaultResync    time.Duration
@@ -280,7 +292,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.started = true
 	options := s.reflectorOptions
 	options.ResyncPeriod = s.resyncCheckPeriod
-	s.reflector = NewReflectorWithOptions(s.lw, s.exampleObject, s.queue, options)
+	s.reflector = NewReflectorWithOptions(NewShardedListWatch(s.lw, s.shardSelector), s.exampleObject, s.queue, options)
 	s.reflector.ShouldResync = s.shouldResync
 	if s.watchErrorHandler != nil {
 		s.reflector.watchErrorHandler = s.watchErrorHandler
@@ -664,6 +676,12 @@ func (s *sharedIndexInformer) WrapListerWatcher(wrap func(ListerWatcher) ListerW
 	return s.beforeRun(func() { s.lw = wrap(s.lw) })
 }
 
+// SetShardSelector sets the shard selector restricting what the informer lists and watches; only
+// before Run.
+func (s *sharedIndexInformer) SetShardSelector(selector sharding.Selector) error {
+	return s.beforeRun(func() { s.shardSelector = selector })
+}
+
 // SetTransform sets the transform applied to objects before they are cached; only before Run.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeRun(func() { s.queue.setTransform(handler) })
@@ -674,10 +692,10 @@ func (s *sharedIndexInformer) SetKeepManagedFields(keep bool) error {
 	return s.beforeRun(func() { s.queue.setKeepManagedFields(keep) })
 }
 
-// SetShareEqualParts sets whether equal parts of cached objects share one copy (the default); only
-// before Run.
-func (s *sharedIndexInformer) SetShareEqualParts(share bool) error {
-	return s.beforeRun(func() { s.queue.setSharing(share && !s.detectorForbidsSharing()) })
+// SetDisableSharing sets whether cached objects are kept as decoded instead of sharing equal parts
+// (the default); only before Run.
+func (s *sharedIndexInformer) SetDisableSharing(disable bool) error {
+	return s.beforeRun(func() { s.queue.setSharing(!disable && !s.detectorForbidsSharing()) })
 }
 
 // detectorForbidsSharing reports whether the informer's mutation detector runs and wants objects

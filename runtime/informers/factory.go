@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -53,13 +54,19 @@ func WithKeepManagedFields(keep bool) FactoryOption {
 	return func(f *Factory) { f.keepManagedFields = keep }
 }
 
-// WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded.
+// WithDisableSharing(true) makes every informer of the factory cache objects as they were decoded.
 // By default informers share one copy of equal parts of the objects they cache (resource lists,
 // probes and tolerations of Pods of one template, label maps, strings, what a watch update repeats),
 // which saves a third to two thirds of a cache's memory for some CPU on every object that arrives (see
 // cache.SharedIndexInformerOptions.DisableSharing).
-func WithShareEqualParts(share bool) FactoryOption {
-	return func(f *Factory) { f.unshared = !share }
+func WithDisableSharing(disable bool) FactoryOption {
+	return func(f *Factory) { f.disableSharing = disable }
+}
+
+// WithShardSelector makes every informer of the factory list, watch and cache only the objects
+// shardSelector selects (see cache.SharedInformer.SetShardSelector and cache.NewShardedListWatch).
+func WithShardSelector(shardSelector sharding.Selector) FactoryOption {
+	return func(f *Factory) { f.shardSelector = shardSelector }
 }
 
 // WithInformerName names the factory in informer metrics; each informer is then identified as the name
@@ -77,7 +84,8 @@ type Factory struct {
 	customResync      map[reflect.Type]time.Duration
 	transform         cache.TransformFunc
 	keepManagedFields bool
-	unshared          bool
+	disableSharing    bool
+	shardSelector     sharding.Selector
 	informerName      *cache.InformerName
 
 	mu        sync.Mutex
@@ -128,16 +136,19 @@ func (f *Factory) InformerFor(obj runtime.Object, newFunc func(resyncPeriod time
 		resync = f.defaultResync
 	}
 	informer := newFunc(resync)
-	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
-	// fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy, or its
+	// shard selector, cannot fail.
 	if f.transform != nil {
 		_ = informer.SetTransform(f.transform)
 	}
 	if f.keepManagedFields {
 		_ = informer.SetKeepManagedFields(true)
 	}
-	if f.unshared {
-		_ = informer.SetShareEqualParts(false)
+	if f.disableSharing {
+		_ = informer.SetDisableSharing(true)
+	}
+	if f.shardSelector != nil {
+		_ = informer.SetShardSelector(f.shardSelector)
 	}
 	f.informers[t] = informer
 	return informer

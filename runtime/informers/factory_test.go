@@ -2,7 +2,9 @@ package informers_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/kgen-dev/kgen/runtime/cache"
 	"github.com/kgen-dev/kgen/runtime/informers"
+	"github.com/kgen-dev/kgen/runtime/shardselector"
 )
 
 // podSource lists fixed pods and records the options of each call.
@@ -238,7 +241,7 @@ func TestFactorySharing(t *testing.T) {
 				return p
 			}
 			src := newPodSource(labelled("p1"), labelled("p2"))
-			f := informers.NewFactory(0, informers.WithShareEqualParts(c.factoryShares))
+			f := informers.NewFactory(0, informers.WithDisableSharing(!c.factoryShares))
 			informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
 				return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR,
 					informers.InformerOptions{DisableSharing: !c.informerShares}, src.list, src.watchFn)
@@ -256,5 +259,47 @@ func TestFactorySharing(t *testing.T) {
 				t.Errorf("equal label maps shared %v; want %v", shared, c.wantShared)
 			}
 		})
+	}
+}
+
+// WithShardSelector gives every informer of the factory the selector: its lists carry it, and it
+// caches only the objects the selector selects, whether or not the source honoured it.
+func TestFactoryWithShardSelector(t *testing.T) {
+	pods := []corev1.Pod{pod("p0"), pod("p1"), pod("p2"), pod("p3")}
+	for i := range pods {
+		pods[i].Namespace = fmt.Sprintf("ns-%x", uint64(i)*0x9e3779b97f4a7c15)
+	}
+	sel, err := shardselector.NewShardRangeSelector(shardselector.NamespaceField, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, p := range pods {
+		if ok, _ := sel.Matches(&p); ok {
+			want = append(want, p.Namespace+"/"+p.Name)
+		}
+	}
+	if len(want) == 0 || len(want) == len(pods) {
+		t.Fatalf("the shard holds %d of %d pods; the test needs both kinds", len(want), len(pods))
+	}
+	src := newPodSource(pods...)
+	f := informers.NewFactory(0, informers.WithShardSelector(sel))
+	informer := f.InformerFor(&corev1.Pod{}, func(time.Duration) cache.SharedIndexInformer {
+		return informers.NewTypedInformer(listWatchClient{}, &corev1.Pod{}, podsGVR, informers.InformerOptions{}, src.list, src.watchFn)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); f.Shutdown() }()
+	f.StartWithContext(ctx)
+	if res := f.WaitForCacheSyncWithContext(ctx); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if opts := <-src.opts; opts.ShardSelector != sel.String() {
+		t.Errorf("the list's shard selector is %q, want %q", opts.ShardSelector, sel.String())
+	}
+	got := informer.GetStore().ListKeys()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("cached %v, want the shard's %v", got, want)
 	}
 }

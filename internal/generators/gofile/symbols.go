@@ -61,7 +61,7 @@ type SymbolTable struct {
 	Informers struct {
 		Factory, NewFactory, FactoryOption, NewTypedInformer, InformerOptions, TweakListOptionsFunc,
 		WithCustomResyncConfig, WithTweakListOptions, WithNamespace, WithTransform, WithKeepManagedFields,
-		WithShareEqualParts, WithInformerName, NewShared, InNamespace, WithTypedView, TypedView GoIdent
+		WithDisableSharing, WithShardSelector, WithInformerName, NewShared, InNamespace, WithTypedView, TypedView GoIdent
 	} `pkg:"github.com/kgen-dev/kgen/runtime/informers"`
 	// Cache holds the identifiers of github.com/kgen-dev/kgen/runtime/cache.
 	Cache struct {
@@ -92,6 +92,10 @@ type SymbolTable struct {
 		// Scheme is what generated RegisterDefaults functions register with.
 		Scheme GoIdent
 	} `pkg:"k8s.io/apimachinery/pkg/runtime"`
+	// Sharding holds the identifiers of k8s.io/apimachinery/pkg/sharding.
+	Sharding struct {
+		Selector GoIdent
+	} `pkg:"k8s.io/apimachinery/pkg/sharding"`
 	// Schema holds the identifiers of k8s.io/apimachinery/pkg/runtime/schema.
 	Schema struct {
 		GroupVersion, GroupResource, GroupVersionResource GoIdent

@@ -50,11 +50,17 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return option({{id rt.Informers.WithKeepManagedFields}}(keep))
 }
 
-// WithShareEqualParts(false) makes the factory's informers cache objects as they were decoded. By default
+// WithDisableSharing(true) makes the factory's informers cache objects as they were decoded. By default
 // they share one copy of equal parts of cached objects (label maps, resource lists, probes, strings),
 // which saves much of a cache's memory. Cached objects are read-only; modify a DeepCopy.
-func WithShareEqualParts(share bool) SharedInformerOption {
-	return option({{id rt.Informers.WithShareEqualParts}}(share))
+func WithDisableSharing(disable bool) SharedInformerOption {
+	return option({{id rt.Informers.WithDisableSharing}}(disable))
+}
+
+// WithShardSelector makes the factory's informers list, watch and cache only the objects shardSelector
+// selects: the server filters when it supports sharded lists and watches, the informers otherwise.
+func WithShardSelector(shardSelector {{id rt.Sharding.Selector}}) SharedInformerOption {
+	return option({{id rt.Informers.WithShardSelector}}(shardSelector))
 }
 
 // WithInformerName names the factory's informers in metrics (see cache.NewInformerName).

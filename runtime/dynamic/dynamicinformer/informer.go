@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/kgen-dev/kgen/runtime/cache"
@@ -79,6 +80,9 @@ type FactoryOptions struct {
 	// DisableSharing makes every informer cache objects as they were decoded, without sharing their
 	// equal parts (see cache.SharedIndexInformerOptions.DisableSharing).
 	DisableSharing bool
+	// ShardSelector restricts every informer to the objects it selects (see
+	// cache.SharedInformer.SetShardSelector).
+	ShardSelector sharding.Selector
 }
 
 // WithNamespace limits the factory's informers to one namespace.
@@ -104,11 +108,17 @@ func WithKeepManagedFields(keep bool) SharedInformerOption {
 	return func(o *FactoryOptions) { o.KeepManagedFields = keep }
 }
 
-// WithShareEqualParts(false) makes every informer of the factory cache objects as they were decoded;
+// WithDisableSharing(true) makes every informer of the factory cache objects as they were decoded;
 // by default informers share one copy of equal parts of the objects they cache (see
 // cache.SharedIndexInformerOptions.DisableSharing).
-func WithShareEqualParts(share bool) SharedInformerOption {
-	return func(o *FactoryOptions) { o.DisableSharing = !share }
+func WithDisableSharing(disable bool) SharedInformerOption {
+	return func(o *FactoryOptions) { o.DisableSharing = disable }
+}
+
+// WithShardSelector makes every informer of the factory list, watch and cache only the objects
+// shardSelector selects (see cache.SharedInformer.SetShardSelector and cache.NewShardedListWatch).
+func WithShardSelector(shardSelector sharding.Selector) SharedInformerOption {
+	return func(o *FactoryOptions) { o.ShardSelector = shardSelector }
 }
 
 // NewDynamicSharedInformerFactoryWithOptions returns a factory configured by options (all namespaces unless
@@ -157,8 +167,8 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		return informer
 	}
 	informer := f.newInformer(gvr)
-	// A new informer has not run yet, so setting its transform, managedFields or sharing policy cannot
-	// fail.
+	// A new informer has not run yet, so setting its transform, managedFields or sharing policy, or its
+	// shard selector, cannot fail.
 	if f.options.Transform != nil {
 		_ = informer.Informer().SetTransform(f.options.Transform)
 	}
@@ -166,7 +176,10 @@ func (f *factory) ForResource(gvr schema.GroupVersionResource) GenericInformer {
 		_ = informer.Informer().SetKeepManagedFields(true)
 	}
 	if f.options.DisableSharing {
-		_ = informer.Informer().SetShareEqualParts(false)
+		_ = informer.Informer().SetDisableSharing(true)
+	}
+	if f.options.ShardSelector != nil {
+		_ = informer.Informer().SetShardSelector(f.options.ShardSelector)
 	}
 	f.informers[gvr] = informer
 	return informer

@@ -104,7 +104,7 @@ func TestE2EDynamicInformerFactoryOptions(t *testing.T) {
 			dynamicinformer.WithNamespace(ns),
 			dynamicinformer.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=w" }),
 			dynamicinformer.WithKeepManagedFields(opted),
-			dynamicinformer.WithShareEqualParts(!opted),
+			dynamicinformer.WithDisableSharing(opted),
 			dynamicinformer.WithTransform(func(obj any) (any, error) {
 				obj.(*unstructured.Unstructured).SetAnnotations(map[string]string{"transformed": "yes"})
 				return obj, nil

@@ -47,7 +47,8 @@ var (
 	WithTweakListOptions  = dynamicinformer.WithTweakListOptions
 	WithTransform         = dynamicinformer.WithTransform
 	WithKeepManagedFields = dynamicinformer.WithKeepManagedFields
-	WithShareEqualParts   = dynamicinformer.WithShareEqualParts
+	WithDisableSharing    = dynamicinformer.WithDisableSharing
+	WithShardSelector     = dynamicinformer.WithShardSelector
 )
 
 // NewSharedInformerFactoryWithOptions returns a factory for metadata informers configured by options (all

@@ -6,15 +6,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
-
-	"golang.org/x/mod/module"
 
 	"github.com/kgen-dev/kgen/internal/generators/crdgen/internal/markers"
+	"github.com/kgen-dev/kgen/internal/generators/goenv"
 	"github.com/kgen-dev/kgen/internal/generators/load"
 	"github.com/kgen-dev/kgen/internal/generators/model"
 )
@@ -96,7 +91,7 @@ func (s *sourceIndex) file(name string) (*fileIndex, error) {
 	if fi, ok := s.files[name]; ok {
 		return fi, nil
 	}
-	f, err := parser.ParseFile(s.fset, moduleCachePath(name), nil, parser.ParseComments|parser.SkipObjectResolution)
+	f, err := parser.ParseFile(s.fset, goenv.SourcePath(name), nil, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("reading the declarations of %s: %w", name, err)
 	}
@@ -369,41 +364,3 @@ func packageMarkers(prog *load.Program, p *load.Package) ([]*markers.Marker, err
 	}
 	return out, nil
 }
-
-// moduleCachePath returns the file a position names. Export data built with -trimpath (GOFLAGS=-trimpath)
-// names a dependency's files "module@version/dir/file.go" instead of by absolute path; those are found
-// in the module cache, where the go command unpacked them.
-func moduleCachePath(name string) string {
-	if filepath.IsAbs(name) {
-		return name
-	}
-	modVersion, rel, ok := strings.Cut(filepath.ToSlash(name), "/")
-	for ok && !strings.Contains(modVersion, "@") {
-		var next string
-		next, rel, ok = strings.Cut(rel, "/")
-		modVersion += "/" + next
-	}
-	mod, version, found := strings.Cut(modVersion, "@")
-	if !found {
-		return name
-	}
-	escMod, err1 := module.EscapePath(mod)
-	escVersion, err2 := module.EscapeVersion(version)
-	cache := moduleCache()
-	if err1 != nil || err2 != nil || cache == "" {
-		return name
-	}
-	return filepath.Join(cache, filepath.FromSlash(escMod+"@"+escVersion), filepath.FromSlash(rel))
-}
-
-// moduleCache is the go command's module cache directory, asked of it once.
-var moduleCache = sync.OnceValue(func() string {
-	if dir := os.Getenv("GOMODCACHE"); dir != "" {
-		return dir
-	}
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -11,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/mod/module"
+	"github.com/kgen-dev/kgen/internal/generators/goenv"
 	"k8s.io/gengo/v2/codetags"
 )
 
@@ -144,44 +143,13 @@ func (c *CommentIndex) file(name string) (*fileComments, error) {
 	if fc, ok := c.files[name]; ok {
 		return fc, nil
 	}
-	groups, err := ScanComments(c.scanned, sourcePath(name))
+	groups, err := ScanComments(c.scanned, goenv.SourcePath(name))
 	if err != nil {
 		return nil, fmt.Errorf("reading the comments of %s for its tags: %w", name, err)
 	}
 	fc := indexGroups(c.scanned, groups)
 	c.files[name] = fc
 	return fc, nil
-}
-
-// sourcePath turns the file names export data records into paths on disk: the standard library's are
-// relative to $GOROOT, and with -trimpath a module's are module@version/path, under the module cache.
-func sourcePath(name string) string {
-	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok {
-		return filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
-	}
-	if filepath.IsAbs(name) {
-		return name
-	}
-	modVersion, rel, ok := strings.Cut(filepath.ToSlash(name), "/")
-	for ok && !strings.Contains(modVersion, "@") {
-		var next string
-		next, rel, ok = strings.Cut(rel, "/")
-		modVersion += "/" + next
-	}
-	mod, version, found := strings.Cut(modVersion, "@")
-	if !found {
-		return name
-	}
-	escMod, err1 := module.EscapePath(mod)
-	escVersion, err2 := module.EscapeVersion(version)
-	cache := os.Getenv("GOMODCACHE")
-	if cache == "" {
-		cache = filepath.Join(filepath.SplitList(build.Default.GOPATH)[0], "pkg", "mod")
-	}
-	if err1 != nil || err2 != nil {
-		return name
-	}
-	return filepath.Join(cache, filepath.FromSlash(escMod+"@"+escVersion), filepath.FromSlash(rel))
 }
 
 // ScanComments reads the Go file called name and returns its comment groups, in source order and grouped

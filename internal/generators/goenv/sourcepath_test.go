@@ -1,11 +1,11 @@
-package crdgen
+package goenv
 
 import (
 	"path/filepath"
 	"testing"
 )
 
-func TestModuleCachePathFindsTrimmedPositionsInTheModuleCache(t *testing.T) {
+func TestSourcePathFindsTrimmedPositionsInTheModuleCache(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("GOMODCACHE", cache)
 	for name, want := range map[string]string{
@@ -15,8 +15,8 @@ func TestModuleCachePathFindsTrimmedPositionsInTheModuleCache(t *testing.T) {
 		filepath.Join(cache, "already", "abs.go"): filepath.Join(cache, "already", "abs.go"),
 		"fmt/print.go": "fmt/print.go", // the standard library: no module version to find
 	} {
-		if got := moduleCachePath(name); got != want {
-			t.Errorf("moduleCachePath(%q) = %q, want %q", name, got, want)
+		if got := SourcePath(name); got != want {
+			t.Errorf("SourcePath(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -49,6 +49,23 @@ func (p *jsonParser) literal(s string) bool {
 	return true
 }
 
+// after reads what follows an object's member or an array's element: a comma, more to come, or the
+// closing bracket. Anything else is not JSON.
+func (p *jsonParser) after(closing byte) (more, ok bool) {
+	p.space()
+	if p.i >= len(p.b) {
+		return false, false
+	}
+	p.i++
+	switch p.b[p.i-1] {
+	case ',':
+		return true, true
+	case closing:
+		return false, true
+	}
+	return false, false
+}
+
 func (p *jsonParser) value() (any, bool) {
 	p.space()
 	if p.i >= len(p.b) {
@@ -79,18 +96,13 @@ func (p *jsonParser) value() (any, bool) {
 				return nil, false
 			}
 			obj = append(obj, Member{key, v})
-			p.space()
-			if p.i >= len(p.b) {
+			more, ok := p.after('}')
+			if !ok {
 				return nil, false
 			}
-			p.i++
-			switch p.b[p.i-1] {
-			case ',':
-				continue
-			case '}':
+			if !more {
 				return obj, true
 			}
-			return nil, false
 		}
 	case c == '[':
 		p.i++
@@ -106,18 +118,13 @@ func (p *jsonParser) value() (any, bool) {
 				return nil, false
 			}
 			list = append(list, v)
-			p.space()
-			if p.i >= len(p.b) {
+			more, ok := p.after(']')
+			if !ok {
 				return nil, false
 			}
-			p.i++
-			switch p.b[p.i-1] {
-			case ',':
-				continue
-			case ']':
+			if !more {
 				return list, true
 			}
-			return nil, false
 		}
 	case c == '"':
 		return p.string()

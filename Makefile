@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: build help generate example test testenv vet staticcheck unit clientgo-test verify-codegen bench-test bench fuzz
+.PHONY: build help generate example test testenv vet staticcheck unit unit-go-next clientgo-test verify-codegen bench-test bench fuzz
 
 ## build: compile every package of the main module.
 build:
@@ -24,8 +24,9 @@ example: testenv
 	cd examples/crd && rm -rf generated config/crd config/webhook api/*/*/zz_generated.*.go && $(GO) generate ./... && $(GO) run ./cmd/demo
 
 ## test: everything CI checks: vet, staticcheck, race-enabled tests (e2e against a real kube-apiserver
-## included), generated-code verification, and one iteration of every side-by-side benchmark.
-test: vet staticcheck unit clientgo-test verify-codegen bench-test
+## included), the unit tests again under the next Go toolchain, generated-code verification, and one
+## iteration of every side-by-side benchmark.
+test: vet staticcheck unit unit-go-next clientgo-test verify-codegen bench-test
 
 ## testenv: build (once, cached under $HOME/.cache/kgen/testenv) the kube-apiserver and etcd e2e tests use.
 testenv:
@@ -54,6 +55,18 @@ staticcheck:
 ## the testenv target builds.
 unit: testenv
 	$(GO) test -race -count=1 ./...
+
+# GO_NEXT is the second Go toolchain CI tests with (the first is go.mod's or the installed one): Go 1.27,
+# whose encoding/json runs on its v2 implementation. The go command downloads it from the module proxy.
+GO_NEXT ?= go1.27.3
+UNIT_PACKAGES_FILTER := /e2e(/|$$)|/runtime/testing/fidelity$$|/testenv$$
+
+## unit-go-next: the main module's unit tests (not the e2e packages) under the GO_NEXT toolchain, without
+## -race (the unit target runs them with it).
+unit-go-next:
+	@set -euo pipefail; export GOTOOLCHAIN=$(GO_NEXT); $(GO) version; \
+		packages=$$($(GO) list ./... | grep -vE '$(UNIT_PACKAGES_FILTER)'); \
+		$(GO) test -count=1 $$packages
 
 ## clientgo-test: the client-go bridge module's tests (its e2e against the testenv kube-apiserver).
 clientgo-test: testenv

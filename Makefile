@@ -50,11 +50,12 @@ vet:
 staticcheck:
 	$(GO) tool -modfile=hack/tools/staticcheck/go.mod staticcheck ./...
 
-## unit: every test of the main module with -race. Unit tests need nothing else; the e2e tests (the
-## */e2e packages, runtime/testing/fidelity and testenv's own) run against the kube-apiserver and etcd
-## the testenv target builds.
+## unit: every test of the main module with -race, up to 30 minutes a package (the sharding e2e runs
+## long on a loaded machine). Unit tests need nothing else; the e2e tests (the */e2e packages,
+## runtime/testing/fidelity and testenv's own) run against the kube-apiserver and etcd the testenv
+## target builds.
 unit: testenv
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # GO_NEXT is the second Go toolchain CI tests with (the first is go.mod's or the installed one): Go 1.27,
 # whose encoding/json runs on its v2 implementation. The go command downloads it from the module proxy.
@@ -66,7 +67,7 @@ UNIT_PACKAGES_FILTER := /e2e(/|$$)|/runtime/testing/fidelity$$|/testenv$$
 unit-go-next:
 	@set -euo pipefail; export GOTOOLCHAIN=$(GO_NEXT); $(GO) version; \
 		packages=$$($(GO) list ./... | grep -vE '$(UNIT_PACKAGES_FILTER)'); \
-		$(GO) test -count=1 $$packages
+		$(GO) test -count=1 -timeout 30m $$packages
 
 ## clientgo-test: the client-go bridge module's tests (its e2e against the testenv kube-apiserver).
 clientgo-test: testenv

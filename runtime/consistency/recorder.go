@@ -163,6 +163,14 @@ func (r *Recorder) RecordDelete(resource schema.GroupResource, namespace, name s
 	r.Resource(resource).put(w)
 }
 
+// PreconditionUID returns the UID a delete's options make a precondition, or "".
+func PreconditionUID(opts metav1.DeleteOptions) types.UID {
+	if opts.Preconditions == nil || opts.Preconditions.UID == nil {
+		return ""
+	}
+	return *opts.Preconditions.UID
+}
+
 // isNil reports whether obj is nil or a nil pointer, as a reactor of a fake client may return.
 func isNil(obj metav1.Object) bool {
 	if obj == nil {

@@ -160,3 +160,15 @@ func TestSummary(t *testing.T) {
 		t.Fatalf("Summary = %d, %q, %d; want 6, 101, 5", count, maxVersion, unversionedAt)
 	}
 }
+
+func TestPreconditionUID(t *testing.T) {
+	if got := consistency.PreconditionUID(metav1.DeleteOptions{}); got != "" {
+		t.Fatalf("PreconditionUID without preconditions = %q", got)
+	}
+	if got := consistency.PreconditionUID(*metav1.NewRVDeletionPrecondition("5")); got != "" {
+		t.Fatalf("PreconditionUID with a resourceVersion precondition = %q", got)
+	}
+	if got := consistency.PreconditionUID(metav1.DeleteOptions{Preconditions: metav1.NewUIDPreconditions("u1")}); got != "u1" {
+		t.Fatalf("PreconditionUID = %q, want u1", got)
+	}
+}

@@ -77,8 +77,10 @@ func (staticListWatch) Watch(metav1.ListOptions) (watch.Interface, error) {
 // BenchmarkReadYourWritesRead reads a synced informer cache of 1000 ConfigMaps: Get one by name and
 // List the 500 labelled app=web, through a plain lister ("lister", what a generated lister does) and
 // through a consistentread.Lister: "idle" when every recorded write is known to be in the cache (the
-// steady state), "after-write" when a write was recorded since (each read looks the object up among
-// the writes and compares resourceVersions; the write is already in the cache, so nothing waits).
+// steady state, and again as soon as a read finds the cache past the newest write), "after-write" when
+// it cannot skip the checks (a newer write outside a sharded informer's share was recorded): each
+// Get looks its object up among the writes and compares resourceVersions, each List checks every
+// write; nothing waits, the cache holds the writes. "wait" rows time the consistent wait alone.
 func BenchmarkReadYourWritesRead(b *testing.B) {
 	objects := labelledConfigMaps(1000)
 	items := make([]corev1.ConfigMap, len(objects))
@@ -113,30 +115,44 @@ func BenchmarkReadYourWritesRead(b *testing.B) {
 			}
 		}
 	}
-	consistent := func(afterWrite bool) consistentread.Lister[*corev1.ConfigMap] {
+	consistent := func(afterWrite bool) (consistentread.Lister[*corev1.ConfigMap], *consistentread.Reader) {
 		rec := consistency.NewRecorder()
 		rec.Record(configMapsGroupResource, items[499].DeepCopy()) // a write the cache holds
-		reader := consistentread.New(rec, configMapsGroupResource, informer)
+		reader := consistentread.New(rec, configMapsGroupResource, informer,
+			consistentread.Covers(func(w consistency.Write) bool { return w.Name != "elsewhere" }))
 		if err := reader.WaitForCacheSync(ctx); err != nil {
 			b.Fatal(err)
 		}
 		if afterWrite {
 			rec.Record(configMapsGroupResource, items[500].DeepCopy())
+			// A newer write outside the informer's share keeps reads from skipping the per-write checks.
+			rec.Record(configMapsGroupResource, &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Name: "elsewhere", Namespace: "bench", ResourceVersion: "5000"},
+			})
 		}
-		return consistentread.NewLister[*corev1.ConfigMap](reader).Namespace("bench")
+		return consistentread.NewLister[*corev1.ConfigMap](reader).Namespace("bench"), reader
 	}
 	b.Run("get/lister", func(b *testing.B) { get(b, plain.Get) })
 	for _, afterWrite := range []bool{false, true} {
 		name := map[bool]string{false: "idle", true: "after-write"}[afterWrite]
-		l := consistent(afterWrite)
+		l, reader := consistent(afterWrite)
 		b.Run("get/"+name, func(b *testing.B) {
 			get(b, func(n string) (*corev1.ConfigMap, error) { return l.Get(ctx, n) })
+		})
+		// The wait alone: what a consistent Get adds to the lister's.
+		b.Run("wait/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := reader.WaitForObject(ctx, "bench", "cm-0500"); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 	b.Run("list/lister", func(b *testing.B) { list(b, func() ([]*corev1.ConfigMap, error) { return plain.List(web) }) })
 	for _, afterWrite := range []bool{false, true} {
 		name := map[bool]string{false: "idle", true: "after-write"}[afterWrite]
-		l := consistent(afterWrite)
+		l, _ := consistent(afterWrite)
 		b.Run("list/"+name, func(b *testing.B) {
 			list(b, func() ([]*corev1.ConfigMap, error) { return l.List(ctx, web) })
 		})

@@ -3,6 +3,7 @@ package consistency
 import (
 	"context"
 	"maps"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,9 +133,9 @@ func (r *Recorder) Resource(resource schema.GroupResource) *ResourceWrites {
 }
 
 // Record remembers a create, update, patch or apply of an object of resource whose result the server
-// returned as obj. An object without a name or resourceVersion is ignored.
+// returned as obj. A nil object, or one without a name or resourceVersion, is ignored.
 func (r *Recorder) Record(resource schema.GroupResource, obj metav1.Object) {
-	if obj == nil || obj.GetName() == "" || obj.GetResourceVersion() == "" {
+	if isNil(obj) || obj.GetName() == "" || obj.GetResourceVersion() == "" {
 		return
 	}
 	r.Resource(resource).put(Write{
@@ -152,7 +153,7 @@ func (r *Recorder) Record(resource schema.GroupResource, obj metav1.Object) {
 // when it answered with a Status.
 func (r *Recorder) RecordDelete(resource schema.GroupResource, namespace, name string, uid types.UID, response metav1.Object) {
 	w := Write{Namespace: namespace, Name: name, UID: uid, Deleted: true}
-	if response != nil && response.GetName() == name {
+	if !isNil(response) && response.GetName() == name {
 		w.ResourceVersion = response.GetResourceVersion()
 		w.Labels = maps.Clone(response.GetLabels())
 		if response.GetUID() != "" {
@@ -160,6 +161,23 @@ func (r *Recorder) RecordDelete(resource schema.GroupResource, namespace, name s
 		}
 	}
 	r.Resource(resource).put(w)
+}
+
+// PreconditionUID returns the UID a delete's options make a precondition, or "".
+func PreconditionUID(opts metav1.DeleteOptions) types.UID {
+	if opts.Preconditions == nil || opts.Preconditions.UID == nil {
+		return ""
+	}
+	return *opts.Preconditions.UID
+}
+
+// isNil reports whether obj is nil or a nil pointer, as a reactor of a fake client may return.
+func isNil(obj metav1.Object) bool {
+	if obj == nil {
+		return true
+	}
+	v := reflect.ValueOf(obj)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // put remembers w as the last write to its object. A delete answered with a Status takes the UID

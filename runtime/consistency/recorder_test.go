@@ -46,6 +46,8 @@ func TestRecordKeepsLastWritePerObject(t *testing.T) {
 	rec.Record(configMaps, object("ns", "", "u4", "14", nil))   // no name: ignored
 	rec.Record(configMaps, object("ns", "norv", "u5", "", nil)) // no resourceVersion: ignored
 	rec.Record(schema.GroupResource{Resource: "secrets"}, object("ns", "s", "u6", "15", nil))
+	rec.Record(configMaps, (*corev1.ConfigMap)(nil)) // a nil pointer: ignored
+	rec.Record(configMaps, nil)
 	labels["shard"] = "changed after the write"
 
 	rw := rec.Resource(configMaps)
@@ -89,6 +91,12 @@ func TestRecordDelete(t *testing.T) {
 	rec.RecordDelete(configMaps, "ns", "b", "u9", nil)
 	if w, _ := rw.Last("ns/b"); w.UID != "u9" || w.PreviousResourceVersion != "" {
 		t.Fatalf("delete with another UID's precondition recorded as %+v", w)
+	}
+
+	// A nil pointer for the response is no response.
+	rec.RecordDelete(configMaps, "ns", "nilresponse", "u7", (*corev1.ConfigMap)(nil))
+	if w, _ := rw.Last("ns/nilresponse"); !w.Deleted || w.ResourceVersion != "" || w.UID != "u7" {
+		t.Fatalf("delete with a nil pointer response recorded as %+v", w)
 	}
 
 	// Answered with the object: its version and UID are the delete's.
@@ -150,5 +158,17 @@ func TestSummary(t *testing.T) {
 	rec.Record(configMaps, object("ns", "d", "u4", "101", nil))
 	if count, maxVersion, unversionedAt := rw.Summary(); count != 6 || maxVersion != "101" || unversionedAt != 5 {
 		t.Fatalf("Summary = %d, %q, %d; want 6, 101, 5", count, maxVersion, unversionedAt)
+	}
+}
+
+func TestPreconditionUID(t *testing.T) {
+	if got := consistency.PreconditionUID(metav1.DeleteOptions{}); got != "" {
+		t.Fatalf("PreconditionUID without preconditions = %q", got)
+	}
+	if got := consistency.PreconditionUID(*metav1.NewRVDeletionPrecondition("5")); got != "" {
+		t.Fatalf("PreconditionUID with a resourceVersion precondition = %q", got)
+	}
+	if got := consistency.PreconditionUID(metav1.DeleteOptions{Preconditions: metav1.NewUIDPreconditions("u1")}); got != "u1" {
+		t.Fatalf("PreconditionUID = %q, want u1", got)
 	}
 }

@@ -169,10 +169,6 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 		return err
 	}
 	if rec := consistency.RecorderFrom(ctx); rec != nil && len(subresources) == 0 {
-		var uid types.UID
-		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
-			uid = *opts.Preconditions.UID
-		}
 		// The server answers with the object (deleted, or marked for deletion) or a Status.
 		var deleted metav1.Object
 		if raw, err := result.Raw(); err == nil {
@@ -180,7 +176,7 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 				deleted = u
 			}
 		}
-		rec.RecordDelete(c.resource.GroupResource(), c.namespace, name, uid, deleted)
+		rec.RecordDelete(c.resource.GroupResource(), c.namespace, name, consistency.PreconditionUID(opts), deleted)
 	}
 	return nil
 }

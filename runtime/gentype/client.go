@@ -168,10 +168,6 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts metav1.DeleteO
 		return err
 	}
 	if rec := consistency.RecorderFrom(ctx); rec != nil {
-		var uid types.UID
-		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
-			uid = *opts.Preconditions.UID
-		}
 		// The server answers with the object (deleted, or marked for deletion) or a Status.
 		var deleted metav1.Object
 		if response, err := result.Get(); err == nil {
@@ -179,7 +175,7 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts metav1.DeleteO
 				deleted = obj
 			}
 		}
-		rec.RecordDelete(c.groupResource(), c.namespace, name, uid, deleted)
+		rec.RecordDelete(c.groupResource(), c.namespace, name, consistency.PreconditionUID(opts), deleted)
 	}
 	return nil
 }

@@ -176,6 +176,12 @@ func (r *Reader) WaitForObject(ctx context.Context, namespace, name string) erro
 		r.holdsAll()
 		return nil
 	}
+	return r.waitForWrite(ctx, w)
+}
+
+// waitForWrite waits until the cache holds w; a function of its own, so that only a read that
+// waits moves w to the heap.
+func (r *Reader) waitForWrite(ctx context.Context, w consistency.Write) error {
 	return r.wait(ctx, func() *consistency.Write {
 		if !r.informer.HasSynced() || !r.holds(w, r.indexer.LastStoreSyncResourceVersion()) {
 			return &w

@@ -175,15 +175,11 @@ func (c *FakeClient[T]) Delete(ctx context.Context, name string, opts metav1.Del
 		return err
 	}
 	if rec := consistency.RecorderFrom(ctx); rec != nil {
-		var uid types.UID
-		if opts.Preconditions != nil && opts.Preconditions.UID != nil {
-			uid = *opts.Preconditions.UID
-		}
 		var response metav1.Object
 		if obj, ok := deleted.(T); ok {
 			response = obj
 		}
-		rec.RecordDelete(c.resource.GroupResource(), c.ns, name, uid, response)
+		rec.RecordDelete(c.resource.GroupResource(), c.ns, name, consistency.PreconditionUID(opts), response)
 	}
 	return nil
 }

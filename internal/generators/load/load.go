@@ -795,6 +795,9 @@ func (imp *exportImporter) read(path, file string) (*types.Package, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// go list -export names compiler archives up to Go 1.26 and cmd/export files from Go 1.27; NewReader
+	// reads both (it is deprecated only for the archives Go 1.29 stops reading).
+	//lint:ignore SA1019 kgen supports Go 1.26, whose export files are compiler archives.
 	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading export data of %s: %w", path, err)

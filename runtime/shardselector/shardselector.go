@@ -1,9 +1,10 @@
 // Package shardselector builds the shard selectors that informers restrict themselves with
 // (cache.SharedInformer.SetShardSelector, cache.NewShardedListWatch, the factories'
 // WithShardSelector) and reads a list response's account of the selector the server applied. The
-// selectors are k8s.io/apimachinery/pkg/sharding's, the type client-go 1.38 takes; this package adds
-// what apimachinery 1.38 adds to build them, for as long as kgen requires apimachinery 1.37, and then
-// its names become aliases of apimachinery's.
+// selectors are k8s.io/apimachinery/pkg/sharding's, the type client-go 1.38 takes.
+// NewShardRangeSelector and the field names are what apimachinery 1.38 adds, here for as long as kgen
+// requires apimachinery 1.37, and then they become aliases of apimachinery's; NewRangeRequirement
+// (the arbitrary ranges runtime/sharding's server mode selects) and Echoed are kgen's own.
 package shardselector
 
 import (

@@ -7,12 +7,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/sharding"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+
+	"github.com/kgen-dev/kgen/runtime/shardselector"
 )
 
 // NewShardedListWatch returns a ListerWatcher that lists and watches through lw only the objects
@@ -62,7 +63,7 @@ func (s *shardedListWatch) ListWithContext(ctx context.Context, options metav1.L
 	if err != nil || isNil(list) {
 		return list, err
 	}
-	if applied, echoed := echoedShardSelector(list); echoed {
+	if applied, echoed := shardselector.Echoed(list); echoed {
 		if applied != s.wire {
 			return nil, fmt.Errorf("the server applied shard selector %q to the list, not the %q sent", applied, s.wire)
 		}
@@ -147,27 +148,6 @@ func (s *shardedListWatch) noteFallback(ctx context.Context) {
 	s.fallback.Do(func() {
 		klog.FromContext(ctx).V(2).Info("The server did not apply the shard selector; filtering on the client", "selector", s.wire)
 	})
-}
-
-// echoedShardSelector returns the shard selector a list response says the server applied, and
-// whether it says so.
-func echoedShardSelector(list runtime.Object) (string, bool) {
-	if l, ok := list.(metav1.ShardedListInterface); ok {
-		if info := l.GetShardInfo(); info != nil {
-			return info.Selector, true
-		}
-		return "", false
-	}
-	if u, ok := list.(*unstructured.UnstructuredList); ok {
-		// apimachinery before 1.38 has no accessor for an unstructured list's shard info.
-		info, found, err := unstructured.NestedMap(u.Object, "metadata", "shardInfo")
-		if !found || err != nil {
-			return "", false
-		}
-		selector, _ := info["selector"].(string)
-		return selector, true
-	}
-	return "", false
 }
 
 // filteredWatch passes on the events of a watch that keep accepts. Unlike apimachinery's

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	apisharding "k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
@@ -61,7 +62,8 @@ func (s *serverListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	if err != nil {
 		return nil, err
 	}
-	opts.ShardSelector = ShardSelector(s.m.r.cfg.ServerField, ranges)
+	selector := rangeSelector(s.m.r.cfg.ServerField, ranges)
+	opts.ShardSelector = selector.String()
 	obj, err := s.lw.ListWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -72,7 +74,7 @@ func (s *serverListWatch) ListWithContext(ctx context.Context, opts metav1.ListO
 	}
 	kept := items[:0]
 	for _, item := range items {
-		if s.inShare(item, ranges) {
+		if s.inShare(item, selector) {
 			kept = append(kept, item)
 		}
 	}
@@ -111,7 +113,8 @@ func (s *serverListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 		// never show up in a watch; make the informer list again.
 		return nil, shareChanged()
 	}
-	opts.ShardSelector = ShardSelector(s.m.r.cfg.ServerField, ranges)
+	selector := rangeSelector(s.m.r.cfg.ServerField, ranges)
+	opts.ShardSelector = selector.String()
 	w, err := s.lw.WatchWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -120,7 +123,7 @@ func (s *serverListWatch) WatchWithContext(ctx context.Context, opts metav1.List
 	go out.forward(w, changed, func(e watch.Event) bool {
 		switch e.Type {
 		case watch.Added, watch.Modified, watch.Deleted:
-			if !s.inShare(e.Object, ranges) {
+			if !s.inShare(e.Object, selector) {
 				return false
 			}
 		}
@@ -155,20 +158,15 @@ func (s *serverListWatch) share(ctx context.Context) ([]HashRange, <-chan struct
 	}
 }
 
-// inShare reports whether obj's hash falls in ranges, and logs once when it does not: the server
-// ignored the shard selector.
-func (s *serverListWatch) inShare(obj runtime.Object, ranges []HashRange) bool {
-	o, err := meta.Accessor(obj)
-	if err != nil {
-		return true // let the informer report what it cannot read
-	}
-	h := ServerHash(fieldValue(s.m.r.cfg.ServerField, o))
-	for _, rg := range ranges {
-		if rg.contains(h) {
-			return true
-		}
+// inShare reports whether selector selects obj, and logs once when it does not: the server ignored
+// the shard selector.
+func (s *serverListWatch) inShare(obj runtime.Object, selector apisharding.Selector) bool {
+	selected, err := selector.Matches(obj)
+	if err != nil || selected {
+		return true // an object without metadata is the informer's to report
 	}
 	if !s.warned.Swap(true) {
+		o, _ := meta.Accessor(obj) // Matches read it
 		klog.Background().Error(nil, "sharding: the API server sent an object outside this replica's shard selector; it ignores the selector (is the ShardedListAndWatch feature gate on?), so every replica receives every object; dropping those outside the share",
 			"ring", s.m.r.cfg.Ring, "identity", s.m.r.cfg.Identity, "object", klog.KObj(o))
 	}

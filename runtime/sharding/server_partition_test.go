@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 func TestPartitionSplitsTheSpace(t *testing.T) {
@@ -33,7 +36,7 @@ func TestPartitionSplitsTheSpace(t *testing.T) {
 		owners := 0
 		for _, m := range p.Members() {
 			for _, rg := range p.Ranges(m) {
-				if rg.contains(h) {
+				if inRange(rg, h) {
 					owners++
 					if m != p.Owner(h) {
 						t.Fatalf("hash %x is in %s's range but Owner says %s", h, m, p.Owner(h))
@@ -108,15 +111,103 @@ func TestShardSelectorFormat(t *testing.T) {
 	for _, h := range []uint64{0, 5, ^uint64(0)} {
 		others := 0
 		for _, rg := range allBut(h) {
-			if rg.contains(h) {
+			if inRange(rg, h) {
 				t.Fatalf("allBut(%x) = %v holds it", h, allBut(h))
 			}
-			if rg.contains(h ^ 1) {
+			if inRange(rg, h^1) {
 				others++
 			}
 		}
 		if others != 1 {
 			t.Fatalf("allBut(%x) = %v leaves out more", h, allBut(h))
+		}
+	}
+}
+
+// inRange reports whether hash falls in h, by HashRange's definition.
+func inRange(h HashRange, hash uint64) bool {
+	return hash >= h.Start && (h.End == 0 || hash < h.End)
+}
+
+// oldShardSelector is how ShardSelector rendered ranges before it built apimachinery's selector: the
+// wire text kube-apiserver parses.
+func oldShardSelector(field string, ranges []HashRange) string {
+	parts := make([]string, len(ranges))
+	for i, h := range ranges {
+		end := "0x10000000000000000"
+		if h.End != 0 {
+			end = fmt.Sprintf("0x%016x", h.End)
+		}
+		parts[i] = fmt.Sprintf("shardRange(%s, '0x%016x', '%s')", field, h.Start, end)
+	}
+	return strings.Join(parts, " || ")
+}
+
+// TestRangeSelectorKeepsWireTextAndRanges: over random ranges, the selector built with apimachinery's
+// sharding.Selector renders the same wire text as before and selects an object exactly when its
+// ServerHash falls in one of the ranges, at the ranges' edges too.
+func TestRangeSelectorKeepsWireTextAndRanges(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	uid := func() string {
+		return fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", rnd.Uint32(), rnd.Uint32()&0xffff, rnd.Uint32()&0xfff, rnd.Uint32()&0xffff, rnd.Uint64()&0xffffffffffff)
+	}
+	for round := range 2000 {
+		field := UIDField
+		if round%2 == 1 {
+			field = NamespaceField
+		}
+		object := func(value string) *metav1.PartialObjectMetadata {
+			o := &metav1.PartialObjectMetadata{}
+			if field == UIDField {
+				o.UID = types.UID(value)
+			} else {
+				o.Namespace = value
+			}
+			return o
+		}
+		values := make([]string, 8)
+		for i := range values {
+			values[i] = uid()
+		}
+		// Ranges start or end at some values' hashes (to test the edges), at random hashes, at 0
+		// and at 2^64.
+		bound := func() uint64 {
+			switch rnd.IntN(6) {
+			case 0:
+				return 0
+			case 1:
+				return rnd.Uint64()
+			case 2:
+				return ServerHash(values[rnd.IntN(len(values))]) + 1
+			default:
+				return ServerHash(values[rnd.IntN(len(values))])
+			}
+		}
+		var ranges []HashRange
+		for range 1 + rnd.IntN(4) {
+			start, end := bound(), bound()
+			if end != 0 && end < start {
+				start, end = end, start
+			}
+			ranges = append(ranges, HashRange{Start: start, End: end})
+		}
+		if round == 0 {
+			ranges = []HashRange{{}}
+		}
+		sel := rangeSelector(field, ranges)
+		if got, want := sel.String(), oldShardSelector(field, ranges); got != want || ShardSelector(field, ranges) != want {
+			t.Fatalf("ranges %v render\n got %s\nwant %s", ranges, got, want)
+		}
+		for _, v := range values {
+			h := ServerHash(v)
+			want := false
+			for _, rg := range ranges {
+				want = want || inRange(rg, h)
+			}
+			got, err := sel.Matches(object(v))
+			if err != nil || got != want {
+				t.Fatalf("%s with hash %#x in %v: selected %v (%v), want %v", field, h, ranges, got, err, want)
+			}
 		}
 	}
 }

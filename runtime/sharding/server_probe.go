@@ -5,19 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	apisharding "k8s.io/apimachinery/pkg/sharding"
+
+	"github.com/kgen-dev/kgen/runtime/shardselector"
 )
 
 // Fields a server-side shard selector (KEP-5866, kube-apiserver 1.36+ behind the ShardedListAndWatch
 // feature gate, on by default from 1.38) may hash.
 const (
-	UIDField       = "object.metadata.uid"
-	NamespaceField = "object.metadata.namespace"
+	UIDField       = shardselector.UIDField
+	NamespaceField = shardselector.NamespaceField
 )
 
 // HashRange is a range of the 64-bit FNV-1a hash space the API server's shard selectors use: from
@@ -25,13 +26,6 @@ const (
 // the space) and {0, 0} means the whole space.
 type HashRange struct {
 	Start, End uint64
-}
-
-func (h HashRange) endHex() string {
-	if h.End == 0 {
-		return "0x10000000000000000"
-	}
-	return fmt.Sprintf("0x%016x", h.End)
 }
 
 // ServerHash is the hash the API server places an object by for a shard selector on field: 64-bit
@@ -42,20 +36,20 @@ func ServerHash(value string) uint64 {
 	return h.Sum64()
 }
 
-// contains reports whether hash falls in h.
-func (h HashRange) contains(hash uint64) bool {
-	return hash >= h.Start && (h.End == 0 || hash < h.End)
-}
-
 // ShardSelector renders ranges of field's hash as a server-side shard selector, the value of
 // metav1.ListOptions.ShardSelector. Keep the number of ranges small: the selector travels in the
 // request's URL (a Partition member's ranges are few).
 func ShardSelector(field string, ranges []HashRange) string {
-	parts := make([]string, len(ranges))
+	return rangeSelector(field, ranges).String()
+}
+
+// rangeSelector returns the selector of the objects whose hash of field falls in any of ranges.
+func rangeSelector(field string, ranges []HashRange) apisharding.Selector {
+	reqs := make([]apisharding.ShardRangeRequirement, len(ranges))
 	for i, h := range ranges {
-		parts[i] = fmt.Sprintf("shardRange(%s, '0x%016x', '%s')", field, h.Start, h.endHex())
+		reqs[i] = shardselector.NewRangeRequirement(field, h.Start, h.End)
 	}
-	return strings.Join(parts, " || ")
+	return apisharding.NewSelector(reqs...)
 }
 
 // ListFunc lists a collection, as a typed, dynamic or metadata client's List does.
@@ -97,7 +91,7 @@ func ServerShardingSupported(ctx context.Context, field string, list ListFunc) (
 	if err != nil {
 		return false, err
 	}
-	if echoesShardInfo(obj) {
+	if applied, echoed := shardselector.Echoed(obj); echoed && applied != "" {
 		return true, nil
 	}
 	_, objs, err := probe(metav1.ListOptions{Limit: 1})
@@ -119,19 +113,6 @@ func ServerShardingSupported(ctx context.Context, field string, list ListFunc) (
 		}
 	}
 	return true, nil
-}
-
-// echoesShardInfo reports whether a list response carries shard info.
-func echoesShardInfo(obj runtime.Object) bool {
-	switch l := obj.(type) {
-	case interface{ GetShardInfo() *metav1.ShardInfo }:
-		info := l.GetShardInfo()
-		return info != nil && info.Selector != ""
-	case *unstructured.UnstructuredList:
-		got, _, _ := unstructured.NestedString(l.Object, "metadata", "shardInfo", "selector")
-		return got != ""
-	}
-	return false
 }
 
 // allBut returns the ranges covering every hash except h.

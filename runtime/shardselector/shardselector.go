@@ -1,14 +1,19 @@
 // Package shardselector builds the shard selectors that informers restrict themselves with
 // (cache.SharedInformer.SetShardSelector, cache.NewShardedListWatch, the factories'
-// WithShardSelector). The selectors are k8s.io/apimachinery/pkg/sharding's, the type client-go 1.38
-// takes; this package adds what apimachinery 1.38 adds to build them, for as long as kgen requires
-// apimachinery 1.37, and then its names become aliases of apimachinery's.
+// WithShardSelector) and reads a list response's account of the selector the server applied. The
+// selectors are k8s.io/apimachinery/pkg/sharding's, the type client-go 1.38 takes.
+// NewShardRangeSelector and the field names are what apimachinery 1.38 adds, here for as long as kgen
+// requires apimachinery 1.37, and then they become aliases of apimachinery's; NewRangeRequirement
+// (the arbitrary ranges runtime/sharding's server mode selects) and Echoed are kgen's own.
 package shardselector
 
 import (
 	"fmt"
 	"math/bits"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/sharding"
 )
 
@@ -33,19 +38,50 @@ func NewShardRangeSelector(key string, shardIndex, totalShards int) (sharding.Se
 	if shardIndex < 0 || shardIndex >= totalShards {
 		return nil, fmt.Errorf("shard index %d is outside [0, %d)", shardIndex, totalShards)
 	}
-	return sharding.NewSelector(sharding.ShardRangeRequirement{
-		Key:   key,
-		Start: boundary(shardIndex, totalShards),
-		End:   boundary(shardIndex+1, totalShards),
-	}), nil
+	return sharding.NewSelector(NewRangeRequirement(key, boundary(shardIndex, totalShards), boundary(shardIndex+1, totalShards))), nil
 }
 
-// boundary is the hash where shard i of n starts, i/n of the way through the 2^64 hashes, in the
-// selector's hex notation; boundary(n, n) is 2^64, the end of the space.
-func boundary(i, n int) string {
+// NewRangeRequirement returns the requirement that the hash of key (UIDField or NamespaceField) fall
+// in [start, end), in the selector's hex notation; an end of 0 stands for 2^64, the end of the hash
+// space, so {0, 0} is the whole space. A selector of several requirements selects an object in any
+// of them.
+func NewRangeRequirement(key string, start, end uint64) sharding.ShardRangeRequirement {
+	r := sharding.ShardRangeRequirement{Key: key, Start: fmt.Sprintf("0x%016x", start), End: "0x10000000000000000"}
+	if end != 0 {
+		r.End = fmt.Sprintf("0x%016x", end)
+	}
+	return r
+}
+
+// boundary is the hash where shard i of n starts, i/n of the way through the 2^64 hashes;
+// boundary(n, n), 2^64, wraps to 0, which NewRangeRequirement reads as the end of the space.
+func boundary(i, n int) uint64 {
 	if i == n {
-		return "0x10000000000000000"
+		return 0
 	}
 	start, _ := bits.Div64(uint64(i), 0, uint64(n))
-	return fmt.Sprintf("0x%016x", start)
+	return start
+}
+
+// Echoed returns the shard selector a list response says the server applied (its shardInfo), and
+// whether it says so. A server without the ShardedListAndWatch feature gate, or one that filters
+// without saying so, sends no shardInfo.
+func Echoed(list runtime.Object) (selector string, ok bool) {
+	if l, ok := list.(metav1.ShardedListInterface); ok {
+		if info := l.GetShardInfo(); info != nil {
+			return info.Selector, true
+		}
+		return "", false
+	}
+	if u, ok := list.(*unstructured.UnstructuredList); ok {
+		// apimachinery before 1.38 has no accessor for an unstructured list's shard info.
+		field, _, _ := unstructured.NestedFieldNoCopy(u.Object, "metadata", "shardInfo")
+		info, ok := field.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		selector, _ := info["selector"].(string)
+		return selector, true
+	}
+	return "", false
 }

@@ -46,6 +46,20 @@ func (h *harness) replica(identity string) *Replica {
 	return r
 }
 
+// fence writes the fence holder into the Lease named name, as a member that saw it expire does.
+func (h *harness) fence(name string) {
+	h.t.Helper()
+	l, err := h.leases.Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	fenced := FencedHolder
+	l.Spec.HolderIdentity = &fenced
+	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 func renew(r *Replica) { r.member.tryAcquireOrRenew(context.Background(), klog.Background()) }
 
 func TestMembershipStopsBeforeLeaseCanExpire(t *testing.T) {
@@ -120,11 +134,7 @@ func TestRenewalIsOneRequestUntilTheLeaseChanges(t *testing.T) {
 	if !l.Spec.RenewTime.Time.Equal(h.clock.Now()) {
 		t.Fatalf("renewTime %v, want %v", l.Spec.RenewTime.Time, h.clock.Now())
 	}
-	fenced := FencedHolder
-	l.Spec.HolderIdentity = &fenced
-	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	h.fence("crontabs.pod-0")
 	h.clock.Step(testRenew)
 	renew(r)
 	if r.IsMember() || h.leases.holder("crontabs.pod-0") != FencedHolder {
@@ -724,15 +734,7 @@ func TestReconcilerVerifiesOncePerTenure(t *testing.T) {
 	if err := reconcile(context.Background(), "ns/x"); err != nil || ran != 2 {
 		t.Fatalf("after a lapse within the tenure: err %v, ran %d (want no new check)", err, ran)
 	}
-	l, err := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fenced := FencedHolder
-	l.Spec.HolderIdentity = &fenced
-	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	h.fence("crontabs.a")
 	h.clock.Step(testRenew)
 	renew(r) // sees the fence
 	h.clock.Step(testLease)

@@ -176,15 +176,7 @@ func TestServerModeRejoinAfterAFenceClaimsNothing(t *testing.T) {
 	}
 
 	// Fenced: the Lease is taken back once the fence expires, with an empty claim.
-	l, err := h.leases.Get(context.Background(), "crontabs.a", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fenced := FencedHolder
-	l.Spec.HolderIdentity = &fenced
-	if _, err := h.leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	h.fence("crontabs.a")
 	h.clock.Step(testRenew)
 	renew(a) // sees the fence, waits for it to expire
 	h.clock.Step(testLease)
